@@ -1,0 +1,18 @@
+// What apply returns (and ApplyError carries): every step that succeeded, failed (with its cause)
+// or was skipped because something it depends on failed.
+import type { Action } from '../plan/action.js';
+import type { State } from '../../state/model.js';
+
+export type StepOutcome = { readonly address: string; readonly action: Action; readonly elapsedMs: number };
+export type FailedStep = StepOutcome & { readonly error: Error };
+export type SkippedStep = { readonly address: string; readonly action: Action; readonly because: string };
+
+export type ApplyResult = {
+  readonly succeeded: readonly StepOutcome[];
+  readonly failed: readonly FailedStep[];
+  readonly skipped: readonly SkippedStep[];
+  /** Outputs of every resource in the state after apply, secrets redacted. */
+  readonly outputs: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  readonly state: State;
+  readonly elapsedMs: number;
+};

@@ -1,0 +1,96 @@
+// The one retry mechanism (the only caller of p-retry). It classifies failures as transient (HTTP 429
+// and 5xx, connection resets, errors flagged retryable), waits with exponential back-off and jitter,
+// honours Retry-After, wakes on abort, and reports each retry.
+import pRetry, { AbortError } from 'p-retry';
+import { ProviderError } from '../errors.js';
+
+export type RetryPolicy = {
+  /** How many times a transient failure is retried (not counting the first attempt). */
+  readonly retries: number;
+  readonly minTimeoutMs: number;
+  readonly maxTimeoutMs: number;
+  /** Cap on a vendor's Retry-After, so a bad header cannot stall an apply. */
+  readonly maxRetryAfterMs?: number;
+};
+
+export const defaultRetryPolicy: RetryPolicy = Object.freeze({ retries: 5, minTimeoutMs: 250, maxTimeoutMs: 8000, maxRetryAfterMs: 60_000 });
+
+export type RetryInfo = { readonly attempt: number; readonly retriesLeft: number; readonly delayMs: number; readonly error: Error };
+
+const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED', 'EAI_AGAIN']);
+
+/** True for failures worth another attempt. */
+export function isTransient(error: unknown): boolean {
+  if (error instanceof ProviderError) return error.retryable;
+  const code = (error as { code?: string } | null)?.code;
+  if (code && NETWORK_CODES.has(code)) return true;
+  const cause = (error as { cause?: { code?: string } } | null)?.cause;
+  return !!cause?.code && NETWORK_CODES.has(cause.code);
+}
+
+/**
+ * Runs `fn` until it succeeds, fails with a non-transient error, the retries run out, or `signal`
+ * fires. `shouldRetry` can veto a retry (a create whose outcome is unknown, for example).
+ */
+export async function withRetry<T>(
+  fn: (attempt: number) => Promise<T>,
+  options: {
+    readonly policy: RetryPolicy;
+    readonly signal?: AbortSignal;
+    readonly onRetry?: (info: RetryInfo) => void;
+    readonly shouldRetry?: (error: Error) => boolean | Promise<boolean>;
+  },
+): Promise<T> {
+  const { policy, signal } = options;
+  let retryAfterMs: number | undefined;
+  return pRetry(
+    async (attempt) => {
+      if (retryAfterMs !== undefined) {
+        // p-retry has already waited its own back-off; wait the rest of what the vendor asked for.
+        const extra = retryAfterMs - backoffFor(policy, attempt - 1);
+        retryAfterMs = undefined;
+        if (extra > 0) await sleep(extra, signal);
+      }
+      try {
+        return await fn(attempt);
+      } catch (error) {
+        if (!isTransient(error)) throw new AbortError(error as Error);
+        if (options.shouldRetry && !(await options.shouldRetry(error as Error))) throw new AbortError(error as Error);
+        if (error instanceof ProviderError && error.retryAfterSeconds !== undefined) {
+          retryAfterMs = Math.min(error.retryAfterSeconds * 1000, policy.maxRetryAfterMs ?? 60_000);
+        }
+        throw error;
+      }
+    },
+    {
+      retries: policy.retries,
+      minTimeout: policy.minTimeoutMs,
+      maxTimeout: policy.maxTimeoutMs,
+      factor: 2,
+      randomize: true,
+      signal,
+      onFailedAttempt: (err) => {
+        options.onRetry?.({
+          attempt: err.attemptNumber,
+          retriesLeft: err.retriesLeft,
+          delayMs: Math.max(retryAfterMs ?? 0, backoffFor(policy, err.attemptNumber)),
+          error: err,
+        });
+      },
+    },
+  );
+}
+
+function backoffFor(policy: RetryPolicy, attempt: number): number {
+  return Math.min(policy.minTimeoutMs * 2 ** Math.max(0, attempt - 1), policy.maxTimeoutMs);
+}
+
+/** An abortable sleep; the one place in the engine that waits on a timer. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
+    const onAbort = () => { clearTimeout(timer); reject(signal!.reason); };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,35 @@
+// Typed helpers: build the same plain ResourceDecl data with input and output types inferred from a
+// resource's zod schemas, e.g. provb.instance('web', { diskImage, firewallId: fw.out('firewallId') }).
+import type { z } from 'zod';
+import type { ResourceDefinition, LookupDefinition } from '../provider/define.js';
+import type { ResourceDecl, ResourceOptions, Inputs } from './resource-decl.js';
+import { ref, type Ref } from './ref.js';
+
+export type TypedDecl<I, O> = ResourceDecl & {
+  readonly inputs: { readonly [K in keyof I]: Inputs<I[K]> };
+  /** A reference to one of this resource's outputs (or inputs). */
+  out<K extends Extract<keyof O | keyof I | 'id', string>>(key: K): Ref;
+};
+
+export type ResourceHelper<I extends z.ZodType, O extends z.ZodType> = (
+  name: string,
+  inputs: { readonly [K in keyof z.input<I>]: Inputs<z.input<I>[K]> },
+  options?: ResourceOptions,
+) => TypedDecl<z.input<I>, z.output<O>>;
+
+/** Makes the typed helper for one resource definition. */
+export function resourceHelper<I extends z.ZodType, O extends z.ZodType, C>(def: ResourceDefinition<I, O, C>): ResourceHelper<I, O> {
+  return (name, inputs, options) => {
+    const decl = { type: def.token, name, inputs: inputs as Record<string, unknown>, ...(options ? { options } : {}) };
+    // `out` is not enumerable, so the declaration stays plain data for JSON.
+    Object.defineProperty(decl, 'out', { value: (key: string) => ref(name, key), enumerable: false });
+    return decl as unknown as TypedDecl<z.input<I>, z.output<O>>;
+  };
+}
+
+export type LookupCall<A extends z.ZodType, R> = { readonly token: string; readonly args: z.input<A>; readonly __result?: R };
+
+/** Makes the typed helper for one lookup: `provb.getInstance({ hostname })` → a call `engine.lookup()` accepts. */
+export function lookupHelper<A extends z.ZodType, R, C>(def: LookupDefinition<A, R, C>): (args: z.input<A>) => LookupCall<A, R> {
+  return (args) => ({ token: def.token, args });
+}

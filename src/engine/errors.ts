@@ -1,0 +1,257 @@
+// Every error converge throws on purpose: one base class, one subclass per failure a caller would
+// handle differently. Facts live in readonly fields; the message is built from them and never
+// holds a secret value.
+import type { Issue } from './validate/issue.js';
+
+export type ErrorCode =
+  | 'CONVERGE_VALIDATION'
+  | 'CONVERGE_STALE_PLAN'
+  | 'CONVERGE_STATE_LOCKED'
+  | 'CONVERGE_STATE_CONFLICT'
+  | 'CONVERGE_STATE_CORRUPT'
+  | 'CONVERGE_STATE_PASSPHRASE'
+  | 'CONVERGE_APPLY'
+  | 'CONVERGE_PROTECTED_RESOURCE'
+  | 'CONVERGE_LOOKUP'
+  | 'CONVERGE_PROVIDER'
+  | 'CONVERGE_TIMEOUT'
+  | 'CONVERGE_CONFIG';
+
+export class ConvergeError extends Error {
+  override readonly name: string = 'ConvergeError';
+  readonly code: ErrorCode = 'CONVERGE_PROVIDER';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** Invalid declarations or arguments, every problem at once. Nothing was read or changed. */
+export class ValidationError extends ConvergeError {
+  override readonly name = 'ValidationError';
+  override readonly code = 'CONVERGE_VALIDATION';
+  readonly issues: readonly Issue[];
+  constructor(issues: readonly Issue[]) {
+    super(
+      `${issues.length} invalid input${issues.length === 1 ? '' : 's'}; nothing was changed:\n` +
+        issues.map((i) => `  ${formatIssue(i)}`).join('\n') +
+        '\nFix the declarations above and plan again.',
+    );
+    this.issues = issues;
+  }
+}
+
+/** `name.inputs.path[0]: message`, the one formatter for an issue. */
+export function formatIssue(issue: Issue): string {
+  const path = issue.path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`))
+    .join('');
+  const where = issue.resource ? `${issue.resource}${issue.path.length ? '.inputs' : ''}${path}` : path.slice(1) || '(args)';
+  return `${where}: ${issue.message}`;
+}
+
+export class StalePlanError extends ConvergeError {
+  override readonly name = 'StalePlanError';
+  override readonly code = 'CONVERGE_STALE_PLAN';
+  constructor(
+    readonly lineage: string,
+    readonly planSerial: number,
+    readonly stateSerial: number,
+    readonly stateLineage: string = lineage,
+  ) {
+    super(
+      stateLineage !== lineage
+        ? `The plan was made for state lineage ${lineage}, but the state now has lineage ${stateLineage}; nothing was applied.\nPlan again against the current state.`
+        : `The plan was made at state serial ${planSerial}, but the state is now at serial ${stateSerial}; nothing was applied.\nPlan again against the current state.`,
+    );
+  }
+}
+
+export type LockHolder = { readonly pid: number; readonly host: string; readonly operation: string; readonly since: string; readonly id: string };
+
+export class StateLockedError extends ConvergeError {
+  override readonly name = 'StateLockedError';
+  override readonly code = 'CONVERGE_STATE_LOCKED';
+  readonly lockId: string;
+  readonly holder: string;
+  readonly operation: string;
+  readonly since: string;
+  readonly pid: number;
+  readonly host: string;
+  constructor(info: LockHolder, where: string) {
+    super(
+      `The state at ${where} is locked by pid ${info.pid} on ${info.host} for ${info.operation} since ${info.since} (lock ${info.id}).\n` +
+        'Wait for that operation to finish, or pass lockTimeout to wait for it.',
+    );
+    this.lockId = info.id;
+    this.holder = `${info.pid}@${info.host}`;
+    this.operation = info.operation;
+    this.since = info.since;
+    this.pid = info.pid;
+    this.host = info.host;
+  }
+}
+
+/** A write whose base serial is stale: another writer got there first. */
+export class StateConflictError extends ConvergeError {
+  override readonly name = 'StateConflictError';
+  override readonly code = 'CONVERGE_STATE_CONFLICT';
+  constructor(readonly where: string, readonly expectedSerial: number, readonly actualSerial: number) {
+    super(
+      `Refused to write the state at ${where}: this write is based on serial ${expectedSerial}, but the stored state is at serial ${actualSerial}.\n` +
+        'Another writer changed the state; plan again.',
+    );
+  }
+}
+
+export class StateCorruptError extends ConvergeError {
+  override readonly name = 'StateCorruptError';
+  override readonly code = 'CONVERGE_STATE_CORRUPT';
+  constructor(readonly where: string, readonly reason: string, options?: { cause?: unknown }) {
+    super(`The state at ${where} cannot be read: ${reason}.\nRestore it from a backup or fix the file by hand.`, options);
+  }
+}
+
+export class SecretsPassphraseError extends ConvergeError {
+  override readonly name = 'SecretsPassphraseError';
+  override readonly code = 'CONVERGE_STATE_PASSPHRASE';
+  constructor(readonly where: string, readonly reason: 'missing' | 'wrong') {
+    super(
+      reason === 'missing'
+        ? `The state at ${where} holds encrypted secrets but no passphrase was given.\nPass secretsPassphrase or set CONVERGE_SECRETS_PASSPHRASE.`
+        : `The state at ${where} holds secrets encrypted with a different passphrase.\nPass the passphrase the state was written with.`,
+    );
+  }
+}
+
+export type ProtectedAction = 'delete' | 'replace';
+
+export class ProtectedResourceError extends ConvergeError {
+  override readonly name = 'ProtectedResourceError';
+  override readonly code = 'CONVERGE_PROTECTED_RESOURCE';
+  constructor(readonly address: string, readonly action: ProtectedAction, readonly others: readonly { address: string; action: ProtectedAction }[] = []) {
+    super(
+      `The plan would ${action} ${address}, which is protected; nothing was planned.\n` +
+        'Remove `protect` from its options first if you really mean to.',
+    );
+  }
+}
+
+export class TimeoutError extends ConvergeError {
+  override readonly name = 'TimeoutError';
+  override readonly code = 'CONVERGE_TIMEOUT';
+  constructor(readonly address: string, readonly operation: string, readonly limitMs: number, readonly detail?: string) {
+    super(
+      `${operation} of ${address} did not finish within ${formatMs(limitMs)}${detail ? ` (${detail})` : ''}.\n` +
+        'Raise the resource\'s timeouts if the object is just slow.',
+    );
+  }
+}
+
+export type LookupFailure = 'not_found' | 'ambiguous';
+
+export class LookupError extends ConvergeError {
+  override readonly name = 'LookupError';
+  override readonly code = 'CONVERGE_LOOKUP';
+  constructor(
+    readonly token: string,
+    readonly reason: LookupFailure,
+    readonly matches: readonly string[] = [],
+    readonly criteria: string = '',
+  ) {
+    super(
+      reason === 'not_found'
+        ? `${token}: no object matches ${criteria || 'the arguments'}.\nCheck the name or id, and the region or project it is in.`
+        : `${token}: ${matches.length} objects match ${criteria || 'the arguments'} (${matches.join(', ')}); exactly one must.\nNarrow the arguments, for example by id.`,
+    );
+  }
+}
+
+export type ProviderErrorFacts = {
+  readonly provider: string;
+  readonly operation: string;
+  readonly method?: string;
+  readonly pathTemplate?: string;
+  readonly status?: number;
+  readonly vendorCode?: string;
+  readonly requestId?: string;
+  readonly retryable: boolean;
+  /** The request may have taken effect although no answer says so (reset after sending a POST). */
+  readonly outcomeUnknown?: boolean;
+  /** Seconds the vendor asked to wait (Retry-After), when it did. */
+  readonly retryAfterSeconds?: number;
+  /** The vendor said the object does not exist (by status or by its error code). */
+  readonly notFound?: boolean;
+  readonly detail: string;
+};
+
+export class ProviderError extends ConvergeError {
+  override readonly name = 'ProviderError';
+  override readonly code = 'CONVERGE_PROVIDER';
+  readonly provider: string;
+  readonly operation: string;
+  readonly method: string | undefined;
+  readonly pathTemplate: string | undefined;
+  readonly status: number | undefined;
+  readonly vendorCode: string | undefined;
+  readonly requestId: string | undefined;
+  readonly retryable: boolean;
+  readonly outcomeUnknown: boolean;
+  readonly retryAfterSeconds: number | undefined;
+  readonly notFound: boolean;
+  readonly detail: string;
+  constructor(facts: ProviderErrorFacts, options?: { cause?: unknown }) {
+    const where = facts.method ? ` (${facts.method} ${facts.pathTemplate ?? ''}${facts.status ? ` → ${facts.status}` : ''})` : '';
+    super(
+      `${facts.provider}: ${facts.operation} failed${where}: ${facts.detail}` +
+        (facts.vendorCode ? ` [${facts.vendorCode}]` : '') +
+        (facts.requestId ? ` request ${facts.requestId}` : '') +
+        (facts.retryable ? '\nThe failure looks transient; it was retried and may pass later.' : ''),
+      options,
+    );
+    this.provider = facts.provider;
+    this.operation = facts.operation;
+    this.method = facts.method;
+    this.pathTemplate = facts.pathTemplate;
+    this.status = facts.status;
+    this.vendorCode = facts.vendorCode;
+    this.requestId = facts.requestId;
+    this.retryable = facts.retryable;
+    this.outcomeUnknown = facts.outcomeUnknown ?? false;
+    this.retryAfterSeconds = facts.retryAfterSeconds;
+    this.notFound = facts.notFound ?? false;
+    this.detail = facts.detail;
+  }
+}
+
+/** Wrong configuration of a provider or store, found before any request. */
+export class ConfigError extends ConvergeError {
+  override readonly name = 'ConfigError';
+  override readonly code = 'CONVERGE_CONFIG';
+  constructor(readonly subject: string, readonly field: string, readonly reason: string, options?: { cause?: unknown }) {
+    super(`${subject}: ${field} ${reason}.`, options);
+  }
+}
+
+export type StepFailure = { readonly address: string; readonly action: string; readonly error: Error };
+
+/** One or more steps failed. `result` says what succeeded, what failed (with causes) and what was skipped. */
+export class ApplyError extends ConvergeError {
+  override readonly name = 'ApplyError';
+  override readonly code = 'CONVERGE_APPLY';
+  constructor(readonly result: import('./apply/result.js').ApplyResult) {
+    super(
+      `${result.failed.length} step${result.failed.length === 1 ? '' : 's'} failed, ${result.skipped.length} skipped, ${result.succeeded.length} succeeded:\n` +
+        result.failed.map((f) => `  ${f.action} ${f.address}: ${f.error.message.split('\n')[0]}`).join('\n') +
+        (result.skipped.length ? `\n  skipped: ${result.skipped.map((s) => s.address).join(', ')}` : '') +
+        '\nThe state records every step that succeeded; fix the cause and plan again.',
+      { cause: result.failed[0]?.error },
+    );
+  }
+}
+
+export function formatMs(ms: number): string {
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
+  if (ms % 60_000 === 0) return `${ms / 60_000}m`;
+  if (ms % 1000 === 0) return `${ms / 1000}s`;
+  return `${ms}ms`;
+}

@@ -1,0 +1,109 @@
+// The provider interface: what a provider is (resources and lookups, declared as data) and the
+// constructors users call to write their own. The shipped providers use exactly this interface.
+import type { z } from 'zod';
+import type { OperationContext } from './context.js';
+
+/** What `create` returns: the object's id and its outputs. */
+export type CreateResult = { readonly id: string; readonly outputs: Record<string, unknown> };
+/** What `read` returns: the object's current inputs (copy from `prior` what the API does not return) and outputs. */
+export type ReadResult = { readonly inputs: Record<string, unknown>; readonly outputs: Record<string, unknown>; readonly id?: string };
+/** What `update` returns: the outputs after the update. */
+export type UpdateResult = { readonly outputs: Record<string, unknown> };
+/** What the engine knew of the object before an operation. */
+export type Prior = { readonly inputs: Record<string, unknown>; readonly outputs: Record<string, unknown> };
+
+/** A problem with a declaration that a schema cannot see (cross-field rules, provider configuration). */
+export type CheckIssue = { readonly path: readonly (string | number)[]; readonly message: string; readonly code?: string };
+
+export type ResourceDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType, C = unknown> = {
+  /** Operation token, `<pkg>:index/<lowerCamel>:<Pascal>`. */
+  readonly token: string;
+  /** Inputs, with defaults. The engine diffs the parsed (defaulted) value. */
+  readonly inputs: I;
+  /** Outputs: names and types a `ref()` may point at. Inputs are referable too. */
+  readonly outputs: O;
+  /** Input paths whose change forces replacement ('*' matches any key or index). */
+  readonly replaceOn?: readonly string[];
+  /** Input or output paths never shown in plans, events or errors. */
+  readonly secrets?: readonly string[];
+  /** Outputs an in-place update may change; others keep their prior value at plan time. */
+  readonly computedOnUpdate?: readonly string[];
+  /** Rules beyond the schema; `config` is the provider's resolved configuration. */
+  readonly check?: (inputs: z.output<I>, config: C) => readonly CheckIssue[];
+  /** Deprecation and similar warnings shown with the plan. */
+  readonly warnings?: (inputs: z.output<I>, config: C) => readonly string[];
+  readonly create: (ctx: OperationContext<C>, inputs: z.output<I>) => Promise<CreateResult>;
+  readonly read: (ctx: OperationContext<C>, id: string, prior: Prior) => Promise<ReadResult | null>;
+  /** Without `update`, every change is a replacement. */
+  readonly update?: (ctx: OperationContext<C>, id: string, olds: Prior, news: z.output<I>) => Promise<UpdateResult>;
+  readonly delete: (ctx: OperationContext<C>, id: string, prior: Prior) => Promise<void>;
+  /** Finds an object these inputs would have created: recovery after a crash or an unknown outcome. */
+  readonly find?: (ctx: OperationContext<C>, inputs: z.output<I>) => Promise<CreateResult | null>;
+  /** Maps a user's import ID (`<domain_id>:<record_id>`, ...) to the id `read` takes; throws on bad grammar. */
+  readonly importId?: (importId: string, config: C) => string;
+};
+
+export type LookupDefinition<A extends z.ZodType = z.ZodType, R = unknown, C = unknown> = {
+  readonly token: string;
+  readonly args: A;
+  readonly check?: (args: z.output<A>, config: C) => readonly CheckIssue[];
+  readonly warnings?: (args: z.output<A>, config: C) => readonly string[];
+  readonly run: (ctx: OperationContext<C>, args: z.output<A>) => Promise<R>;
+};
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyResource = ResourceDefinition<any, any, any>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyLookup = LookupDefinition<any, any, any>;
+
+export type Provider<C = unknown> = {
+  readonly name: string;
+  readonly config: C;
+  readonly resources: ReadonlyMap<string, AnyResource>;
+  readonly lookups: ReadonlyMap<string, AnyLookup>;
+  /** The configuration with the upstream Terraform provider's snake_case key names. */
+  terraformConfig(): Record<string, unknown>;
+  /** Releases connections and agents; the engine never calls it implicitly. */
+  close(): Promise<void>;
+};
+
+export type ProviderSpec<C> = {
+  readonly name: string;
+  readonly config?: C;
+  readonly resources?: readonly AnyResource[];
+  readonly lookups?: readonly AnyLookup[];
+  readonly terraformConfig?: () => Record<string, unknown>;
+  readonly close?: () => Promise<void>;
+};
+
+export function defineResource<I extends z.ZodType, O extends z.ZodType, C = unknown>(def: ResourceDefinition<I, O, C>): ResourceDefinition<I, O, C> {
+  if (!/^[a-z][\w-]*:[\w/-]+:\w+$/.test(def.token)) throw new TypeError(`Expected \`token\` to look like 'pkg:index/name:Name', got '${def.token}'`);
+  return Object.freeze({ ...def });
+}
+
+export function defineLookup<A extends z.ZodType, R, C = unknown>(def: LookupDefinition<A, R, C>): LookupDefinition<A, R, C> {
+  if (!/^[a-z][\w-]*:[\w/-]+:\w+$/.test(def.token)) throw new TypeError(`Expected \`token\` to look like 'pkg:index/fn:fn', got '${def.token}'`);
+  return Object.freeze({ ...def });
+}
+
+export function defineProvider<C = undefined>(spec: ProviderSpec<C>): Provider<C> {
+  if (!spec.name || typeof spec.name !== 'string') throw new TypeError('Expected `name` to be a non-empty string');
+  const resources = new Map<string, AnyResource>();
+  for (const r of spec.resources ?? []) {
+    if (resources.has(r.token)) throw new TypeError(`Resource token ${r.token} is listed twice in provider ${spec.name}`);
+    resources.set(r.token, r);
+  }
+  const lookups = new Map<string, AnyLookup>();
+  for (const l of spec.lookups ?? []) {
+    if (lookups.has(l.token)) throw new TypeError(`Lookup token ${l.token} is listed twice in provider ${spec.name}`);
+    lookups.set(l.token, l);
+  }
+  return Object.freeze({
+    name: spec.name,
+    config: spec.config as C,
+    resources,
+    lookups,
+    terraformConfig: spec.terraformConfig ?? (() => ({})),
+    close: spec.close ?? (async () => {}),
+  });
+}

@@ -1,0 +1,41 @@
+// Replaces secret values before they leave the engine, and scrubs known secret strings out of free
+// text (vendor error bodies, messages). Every value that reaches render, JSON, an event or an error
+// passes through here first.
+import { sensitive } from './secret.js';
+import { mapPath, parsePath } from './path.js';
+
+/** Returns `value` with every path in `secretPaths` replaced by the sensitive marker. */
+export function redactPaths(value: unknown, secretPaths: readonly string[]): unknown {
+  let out = value;
+  for (const p of secretPaths) out = mapPath(out, parsePath(p), (v) => (v === undefined || v === null ? v : sensitive));
+  return out;
+}
+
+/** Collects every non-trivial string leaf of `value` (the secret values to scrub from text). */
+export function secretStrings(value: unknown, into: Set<string> = new Set()): Set<string> {
+  if (typeof value === 'string') { if (value.length >= 4) into.add(value); }
+  else if (typeof value === 'number') { if (String(value).length >= 4) into.add(String(value)); }
+  else if (Array.isArray(value)) value.forEach((v) => secretStrings(v, into));
+  else if (value && typeof value === 'object') Object.values(value).forEach((v) => secretStrings(v, into));
+  return into;
+}
+
+/** Replaces each occurrence of each secret in `text` with '(sensitive)'. */
+export function redactText(text: string, secrets: Iterable<string>): string {
+  let out = text;
+  for (const s of secrets) if (s && out.includes(s)) out = out.split(s).join('(sensitive)');
+  return out;
+}
+
+const SECRET_KEY = /(pass(word)?|secret|token|api[_-]?key|private[_-]?key|kubeconfig|credential|authorization|cert(ificate)?_?key)/i;
+
+/** Redacts values under keys that look secret in a vendor response body before it enters an error. */
+export function redactBody(body: unknown): unknown {
+  if (Array.isArray(body)) return body.map(redactBody);
+  if (body && typeof body === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(body)) out[k] = SECRET_KEY.test(k) && v != null && v !== '' ? '(sensitive)' : redactBody(v);
+    return out;
+  }
+  return body;
+}

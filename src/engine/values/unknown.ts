@@ -1,0 +1,19 @@
+// Unknown is a typed value: a frozen marker that may stand anywhere inside a value, meaning "known
+// only after apply". Diff, graph and render test it with isUnknown(); only render.ts writes the words.
+// In JSON it is the tagged object {"@converge":"unknown"}.
+
+export type Unknown = { readonly '@converge': 'unknown' };
+
+export const unknown: Unknown = Object.freeze({ '@converge': 'unknown' as const });
+
+export function isUnknown(value: unknown): value is Unknown {
+  return value === unknown || (typeof value === 'object' && value !== null && (value as { '@converge'?: unknown })['@converge'] === 'unknown');
+}
+
+/** True when the value is unknown or holds an unknown anywhere inside it. */
+export function containsUnknown(value: unknown): boolean {
+  if (isUnknown(value)) return true;
+  if (Array.isArray(value)) return value.some(containsUnknown);
+  if (value && typeof value === 'object') return Object.values(value).some(containsUnknown);
+  return false;
+}

@@ -1,0 +1,26 @@
+// converge: the public export list, nothing else. Anything not exported here may change without a
+// major version. Providers live in converge/providers/<x>; the engine never imports them.
+export { ref, isRef } from './engine/decl/ref.js';
+export type { Ref } from './engine/decl/ref.js';
+export type { ResourceDecl, ResourceOptions, ResourceTimeouts, Input, Inputs } from './engine/decl/resource-decl.js';
+export { resourceHelper, lookupHelper } from './engine/decl/helper.js';
+export type { TypedDecl, ResourceHelper, LookupCall } from './engine/decl/helper.js';
+export { defineProvider, defineResource, defineLookup } from './engine/provider/define.js';
+export type { Provider, ProviderSpec, ResourceDefinition, LookupDefinition, CreateResult, ReadResult, UpdateResult, Prior, CheckIssue } from './engine/provider/define.js';
+export { standaloneContext } from './engine/provider/context.js';
+export type { OperationContext, OperationKind, Report } from './engine/provider/context.js';
+export type { RetryPolicy } from './engine/apply/retry.js';
+export { unknown, isUnknown } from './engine/values/unknown.js';
+export { sensitive, isSensitive } from './engine/values/secret.js';
+export {
+  ConvergeError, ValidationError, StalePlanError, StateLockedError, StateConflictError, StateCorruptError,
+  SecretsPassphraseError, ApplyError, ProtectedResourceError, LookupError, ProviderError, TimeoutError, ConfigError,
+  formatIssue,
+} from './engine/errors.js';
+export type { Issue, IssueCode } from './engine/validate/issue.js';
+export type { Event, EventType, EventListener } from './engine/events.js';
+export type { Action } from './engine/plan/action.js';
+export type { ApplyResult, StepOutcome, FailedStep, SkippedStep } from './engine/apply/result.js';
+export { MemoryStateStore, MemoryLocation } from './state/stores/memory.js';
+export type { StateStore, Lock, LockInfo, LockRequest } from './state/store.js';
+export type { State, ResourceState, PendingOperation } from './state/model.js';

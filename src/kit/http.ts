@@ -1,0 +1,175 @@
+// The one HTTP client mechanism providers build their wire clients on (undici underneath). It sends
+// JSON, maps vendor error bodies to ProviderError through the provider's parser, retries transient
+// failures through the engine's retry, and never blindly re-sends a request whose outcome is unknown.
+import { request as undiciRequest, type Dispatcher } from 'undici';
+import { ProviderError } from '../engine/errors.js';
+import { withRetry, isTransient, defaultRetryPolicy } from '../engine/apply/retry.js';
+import type { OperationContext } from '../engine/provider/context.js';
+import { redactBody, redactText } from '../engine/values/redact.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export type VendorError = { readonly detail: string; readonly vendorCode?: string; readonly requestId?: string; readonly notFound?: boolean; readonly retryable?: boolean };
+
+/** Turns a vendor's error answer into facts. `body` is the parsed JSON body, or the text when it is not JSON. */
+export type VendorErrorParser = (status: number, body: unknown, headers: Readonly<Record<string, string>>) => VendorError;
+
+export type QueryValue = string | number | boolean | undefined | null | readonly (string | number | boolean)[];
+
+export type HttpRequest = {
+  readonly method: HttpMethod;
+  /** The filled path, relative to the base URL ('/instances/abc'). */
+  readonly path: string;
+  /** The path as a template for errors ('/instances/{id}'): never holds ids or secrets. */
+  readonly pathTemplate: string;
+  /** Arrays become repeated keys; undefined and null are left out. A URLSearchParams is sent as is. */
+  readonly query?: Readonly<Record<string, QueryValue>> | URLSearchParams;
+  readonly body?: unknown;
+  /** Sent as application/x-www-form-urlencoded instead of JSON. */
+  readonly form?: Readonly<Record<string, string | number | boolean | undefined>>;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** What the call does, for errors: 'create instance'. */
+  readonly operation: string;
+  /** Whether repeating the request is harmless. Default: every method but POST. */
+  readonly idempotent?: boolean;
+};
+
+export type HttpResponse<T = unknown> = { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: T };
+
+export type HttpClientOptions = {
+  readonly provider: string;
+  readonly baseUrl: string;
+  readonly dispatcher?: Dispatcher;
+  /** Authentication and other fixed headers; never copied into errors or events. */
+  readonly headers?: () => Readonly<Record<string, string>>;
+  readonly parseError: VendorErrorParser;
+  /** Secret strings to scrub from any text that leaves the client. */
+  readonly secrets?: () => readonly string[];
+};
+
+type CallContext = Pick<OperationContext, 'signal' | 'retry' | 'report'>;
+
+export class HttpClient {
+  readonly #opts: HttpClientOptions;
+  readonly #base: URL;
+
+  constructor(options: HttpClientOptions) {
+    this.#opts = options;
+    const base = options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`;
+    this.#base = new URL(base);
+  }
+
+  get baseUrl(): string { return this.#base.href; }
+
+  /** Sends one request, retried while transient and safe to repeat. 2xx answers resolve; others throw ProviderError. */
+  async request<T = unknown>(ctx: CallContext, req: HttpRequest): Promise<HttpResponse<T>> {
+    const idempotent = req.idempotent ?? req.method !== 'POST';
+    return withRetry((attempt) => this.#once<T>(ctx, req, attempt), {
+      policy: ctx.retry ?? defaultRetryPolicy,
+      signal: ctx.signal,
+      // A request that may have taken effect is repeated only when repeating it is harmless.
+      shouldRetry: (error) => idempotent || !(error instanceof ProviderError && error.outcomeUnknown),
+      onRetry: (info) => ctx.report({ kind: 'retry', attempt: info.attempt, retriesLeft: info.retriesLeft, delayMs: info.delayMs, error: this.#scrub(info.error.message.split('\n')[0] ?? '') }),
+    });
+  }
+
+  async #once<T>(ctx: CallContext, req: HttpRequest, _attempt: number): Promise<HttpResponse<T>> {
+    const url = this.#url(req);
+    const headers: Record<string, string> = { accept: 'application/json', ...(this.#opts.headers?.() ?? {}), ...(req.headers ?? {}) };
+    let body: string | undefined;
+    if (req.form) {
+      const f = new URLSearchParams();
+      for (const [k, v] of Object.entries(req.form)) if (v !== undefined) f.set(k, String(v));
+      body = f.toString();
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+    } else if (req.body !== undefined) {
+      body = JSON.stringify(req.body);
+      headers['content-type'] = 'application/json';
+    }
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await undiciRequest(url, { method: req.method, headers, body, signal: ctx.signal, dispatcher: this.#opts.dispatcher });
+    } catch (error) {
+      if (ctx.signal?.aborted) throw ctx.signal.reason ?? error;
+      const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+      // Refused connections never reached the server: safe to repeat whatever the method.
+      const notSent = code === 'ECONNREFUSED' || code === 'ENOENT' || code === 'UND_ERR_CONNECT_TIMEOUT';
+      throw new ProviderError({
+        provider: this.#opts.provider,
+        operation: req.operation,
+        method: req.method,
+        pathTemplate: req.pathTemplate,
+        retryable: isTransient(error) || notSent,
+        outcomeUnknown: !notSent,
+        detail: this.#scrub(`connection failed: ${code ?? (error as Error).message}`),
+      }, { cause: error });
+    }
+    const resHeaders = flattenHeaders(res.headers);
+    const text = await res.body.text();
+    let parsed: unknown = text;
+    if (text && (resHeaders['content-type'] ?? '').includes('json')) {
+      try { parsed = JSON.parse(text); } catch { parsed = text; }
+    } else if (text) {
+      try { parsed = JSON.parse(text); } catch { parsed = text; }
+    } else parsed = undefined;
+    if (res.statusCode >= 200 && res.statusCode < 300) return { status: res.statusCode, headers: resHeaders, body: parsed as T };
+    const vendor = this.#opts.parseError(res.statusCode, parsed, resHeaders);
+    const retryAfter = parseRetryAfter(resHeaders['retry-after']);
+    const transient = res.statusCode === 429 || res.statusCode >= 500;
+    throw new ProviderError({
+      provider: this.#opts.provider,
+      operation: req.operation,
+      method: req.method,
+      pathTemplate: req.pathTemplate,
+      status: res.statusCode,
+      vendorCode: vendor.vendorCode,
+      requestId: vendor.requestId,
+      retryable: vendor.retryable ?? transient,
+      // A 429 was refused before any work; a 5xx after a POST may have done the work.
+      outcomeUnknown: res.statusCode >= 500,
+      retryAfterSeconds: retryAfter,
+      notFound: vendor.notFound ?? res.statusCode === 404,
+      detail: this.#scrub(vendor.detail),
+    });
+  }
+
+  #url(req: HttpRequest): string {
+    const rel = req.path.startsWith('/') ? req.path.slice(1) : req.path;
+    const url = new URL(rel, this.#base);
+    if (req.query instanceof URLSearchParams) {
+      for (const [k, v] of req.query) url.searchParams.append(k, v);
+    } else if (req.query) {
+      for (const [k, v] of Object.entries(req.query)) {
+        if (v === undefined || v === null) continue;
+        if (Array.isArray(v)) for (const item of v) url.searchParams.append(k, String(item));
+        else url.searchParams.append(k, String(v));
+      }
+    }
+    return url.href;
+  }
+
+  #scrub(text: string): string {
+    return redactText(text, this.#opts.secrets?.() ?? []);
+  }
+}
+
+/** A short, secret-free rendering of a vendor error body for ProviderError.detail. */
+export function describeBody(body: unknown): string {
+  if (body === undefined || body === null || body === '') return 'no details';
+  if (typeof body === 'string') return body.slice(0, 500);
+  return JSON.stringify(redactBody(body)).slice(0, 500);
+}
+
+function flattenHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+function parseRetryAfter(value: string | undefined): number | undefined {
+  if (!value) return undefined;
+  const n = Number(value);
+  if (Number.isFinite(n)) return Math.max(0, n);
+  const date = Date.parse(value);
+  return Number.isFinite(date) ? Math.max(0, (date - Date.now()) / 1000) : undefined;
+}

@@ -1,0 +1,31 @@
+// The one polling loop: waits for an asynchronous object (an instance building, a task running) to
+// settle, reporting each poll as an event, honouring the step's signal and its own time limit.
+import { TimeoutError } from '../engine/errors.js';
+import { sleep } from '../engine/apply/retry.js';
+import type { OperationContext } from '../engine/provider/context.js';
+
+export type PollOutcome<T> = { readonly done: true; readonly value: T } | { readonly done: false; readonly message: string };
+
+export type PollOptions<T> = {
+  /** What is awaited, for events and TimeoutError ('instance web to be ACTIVE', 'task 3f2a…'). */
+  readonly what: string;
+  readonly intervalMs: number;
+  /** A limit of the poll's own (besides the step's timeout); exceeded → TimeoutError naming `what`. */
+  readonly timeoutMs?: number;
+  /** One look: done with a value, or not yet with a status message. Throw to fail. */
+  readonly check: (attempt: number) => Promise<PollOutcome<T>>;
+};
+
+export async function poll<T>(ctx: Pick<OperationContext, 'signal' | 'report' | 'address' | 'operation'>, options: PollOptions<T>): Promise<T> {
+  const started = Date.now();
+  for (let attempt = 1; ; attempt++) {
+    ctx.signal.throwIfAborted();
+    const outcome = await options.check(attempt);
+    if (outcome.done) return outcome.value;
+    ctx.report({ kind: 'poll', attempt, message: `waiting for ${options.what}: ${outcome.message}` });
+    if (options.timeoutMs !== undefined && Date.now() - started + options.intervalMs > options.timeoutMs) {
+      throw new TimeoutError(ctx.address, ctx.operation, options.timeoutMs, options.what);
+    }
+    await sleep(options.intervalMs, ctx.signal);
+  }
+}

@@ -1,0 +1,233 @@
+// The simulators' one HTTP mechanism: a route table (method, path pattern, handler) served on
+// loopback or a unix socket, with JSON parsing, request-body validation, vendor-shaped errors,
+// latency, injected faults, a request log, and a record of every unmatched request.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer, type ServerOptions as TlsOptions } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import { rmSync } from 'node:fs';
+import type { z } from 'zod';
+import { FaultPlan, type FaultKind, type FaultOptions } from './faults.js';
+
+export type SimRequest = {
+  readonly method: string;
+  readonly path: string;
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: URLSearchParams;
+  readonly headers: IncomingMessage['headers'];
+  /** Parsed JSON (or form fields as an object); undefined when there is no body. */
+  readonly body: unknown;
+  readonly rawBody: Buffer;
+  /** The peer's TLS certificate, when served over TLS with client certificates. */
+  readonly peerCertificate?: { readonly fingerprint256?: string; readonly raw?: Buffer } | undefined;
+};
+
+export type SimResponse = {
+  readonly status: number;
+  readonly body?: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Raw bytes instead of JSON. */
+  readonly raw?: Buffer | string;
+};
+
+export type Route<S> = {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** '/v2/instances/:id'; a trailing '/*' matches the rest of the path into params['*']. */
+  readonly path: string;
+  /** Validates the JSON body; a failure is answered by the router's `invalid` hook. */
+  readonly body?: z.ZodType;
+  readonly handler: (req: SimRequest, state: S) => SimResponse | Promise<SimResponse>;
+};
+
+export type RequestLogEntry = {
+  readonly method: string;
+  readonly path: string;
+  readonly query: string;
+  readonly route: string | null;
+  readonly status: number;
+  readonly fault?: FaultKind;
+  readonly body: unknown;
+  readonly response: unknown;
+  readonly at: number;
+};
+
+export type RouterOptions<S> = {
+  readonly routes: readonly Route<S>[];
+  readonly state: S;
+  /** Returns an error answer when the request is not authenticated, else null. */
+  readonly auth?: (req: SimRequest) => SimResponse | null;
+  /** The vendor's answer for an unknown path. */
+  readonly notFound: (req: SimRequest) => SimResponse;
+  /** The vendor's answer for a body that fails a route's schema. */
+  readonly invalid: (req: SimRequest, issues: readonly { path: readonly PropertyKey[]; message: string }[]) => SimResponse;
+  /** The vendor's 429 / 500 answers for injected faults. */
+  readonly faultResponse?: (kind: '429' | '500', retryAfterSeconds: number) => SimResponse;
+  readonly latencyMs?: number;
+  readonly faults?: FaultOptions;
+  readonly seed?: number;
+  /** Where to listen: loopback on an ephemeral port (default), or a unix socket path. */
+  readonly listen?: { readonly host?: string; readonly port?: number } | { readonly socketPath: string };
+  readonly tls?: TlsOptions;
+};
+
+export type SimServer = {
+  /** Base URL ('http://127.0.0.1:PORT'); for a unix socket, 'http://localhost'. */
+  readonly url: string;
+  readonly socketPath?: string;
+  readonly port?: number;
+  readonly requests: readonly RequestLogEntry[];
+  readonly unmatched: readonly RequestLogEntry[];
+  /** Prepends routes that win over the table until resetHandlers(). */
+  use(...routes: Route<unknown>[]): void;
+  resetHandlers(): void;
+  setFaults(faults: FaultOptions | undefined): void;
+  setLatency(ms: number): void;
+  clearLog(): void;
+  close(): Promise<void>;
+};
+
+type Compiled<S> = { route: Route<S>; re: RegExp; keys: string[] };
+
+function compile<S>(route: Route<S>): Compiled<S> {
+  const keys: string[] = [];
+  let pattern = route.path.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+  pattern = pattern.replace(/\/\*$/, () => { keys.push('*'); return '(?:/(.*))?'; });
+  pattern = pattern.replace(/:(\w+)/g, (_m, k: string) => { keys.splice(keys.length - (keys.at(-1) === '*' ? 1 : 0), 0, k); return '([^/]+)'; });
+  return { route, re: new RegExp(`^${pattern}/?$`), keys };
+}
+
+export async function startRouter<S>(options: RouterOptions<S>): Promise<SimServer> {
+  const table = options.routes.map(compile);
+  let overrides: Compiled<unknown>[] = [];
+  const faults = new FaultPlan(options.faults, options.seed ?? 1);
+  let latencyMs = options.latencyMs ?? 0;
+  const requests: RequestLogEntry[] = [];
+  const unmatched: RequestLogEntry[] = [];
+  const sockets = new Set<Socket>();
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const rawBody = Buffer.concat(chunks);
+    const url = new URL(req.url ?? '/', 'http://sim');
+    const method = (req.method ?? 'GET').toUpperCase();
+    let body: unknown;
+    const ctype = String(req.headers['content-type'] ?? '');
+    if (rawBody.length) {
+      if (ctype.includes('application/x-www-form-urlencoded')) body = Object.fromEntries(new URLSearchParams(rawBody.toString('utf8')));
+      else { try { body = JSON.parse(rawBody.toString('utf8')); } catch { body = rawBody.toString('utf8'); } }
+    }
+    const tlsSocket = req.socket as Socket & { getPeerCertificate?: () => { fingerprint256?: string; raw?: Buffer } };
+    const peer = tlsSocket.getPeerCertificate ? tlsSocket.getPeerCertificate() : undefined;
+    const base: Omit<SimRequest, 'params'> = {
+      method, path: decodeURI(url.pathname), query: url.searchParams, headers: req.headers, body, rawBody,
+      peerCertificate: peer && Object.keys(peer).length ? peer : undefined,
+    };
+    const log = (entry: Omit<RequestLogEntry, 'method' | 'path' | 'query' | 'body' | 'at'>) => {
+      const e: RequestLogEntry = { method, path: base.path, query: url.search, body, at: Date.now(), ...entry };
+      requests.push(e);
+      return e;
+    };
+    const send = (r: SimResponse) => {
+      const headers: Record<string, string> = { ...(r.headers ?? {}) };
+      let payload: Buffer | string = '';
+      if (r.raw !== undefined) payload = r.raw;
+      else if (r.body !== undefined) { payload = JSON.stringify(r.body); headers['content-type'] ??= 'application/json'; }
+      res.writeHead(r.status, headers);
+      res.end(payload);
+    };
+    if (latencyMs > 0) await new Promise((r) => setTimeout(r, latencyMs));
+
+    const fault = faults.draw(method);
+    if (fault === '429' || fault === '500') {
+      const retryAfter = faults.options?.retryAfterSeconds ?? 0;
+      const r = options.faultResponse?.(fault, retryAfter) ?? { status: Number(fault), body: { error: fault === '429' ? 'rate limited' : 'internal error' } };
+      const withHeader = fault === '429' ? { ...r, headers: { ...(r.headers ?? {}), 'retry-after': String(retryAfter) } } : r;
+      log({ route: null, status: withHeader.status, fault, response: withHeader.body });
+      return send(withHeader);
+    }
+    if (fault === 'drop') {
+      log({ route: null, status: 0, fault, response: undefined });
+      req.socket.destroy();
+      return;
+    }
+
+    const all = [...overrides, ...table] as Compiled<S>[];
+    let match: { c: Compiled<S>; params: Record<string, string> } | undefined;
+    let pathMatched = false;
+    for (const c of all) {
+      const m = c.re.exec(base.path);
+      if (!m) continue;
+      pathMatched = true;
+      if (c.route.method !== method) continue;
+      const params: Record<string, string> = {};
+      c.keys.forEach((k, i) => { params[k] = m[i + 1] !== undefined ? decodeURIComponent(m[i + 1]!) : ''; });
+      match = { c, params };
+      break;
+    }
+    const sreq: SimRequest = { ...base, params: match?.params ?? {} };
+    const denied = options.auth?.(sreq);
+    if (denied) {
+      log({ route: match?.c.route.path ?? null, status: denied.status, response: denied.body });
+      return send(denied);
+    }
+    if (!match) {
+      const r = pathMatched ? { ...options.notFound(sreq), status: 405 } : options.notFound(sreq);
+      const entry = log({ route: null, status: r.status, response: r.body });
+      unmatched.push(entry);
+      return send(r);
+    }
+    let response: SimResponse;
+    const schema = match.c.route.body;
+    const parsed = schema ? schema.safeParse(body ?? {}) : undefined;
+    if (parsed && !parsed.success) {
+      response = options.invalid(sreq, parsed.error.issues);
+    } else {
+      try {
+        response = await match.c.route.handler(parsed?.success ? { ...sreq, body: parsed.data } : sreq, options.state);
+      } catch (error) {
+        response = options.faultResponse?.('500', 0) ?? { status: 500, body: { error: String((error as Error).message) } };
+      }
+    }
+    log({ route: match.c.route.path, status: response.status, response: response.body, fault });
+    if (fault === 'drop_after') { req.socket.destroy(); return; }
+    send(response);
+  };
+
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
+    handle(req, res).catch((error) => {
+      if (!res.headersSent) { res.writeHead(500, { 'content-type': 'application/json' }); res.end(JSON.stringify({ error: String(error) })); }
+    });
+  };
+  const server: Server = options.tls ? createTlsServer(options.tls, listener) : createServer(listener);
+  server.on('connection', (s: Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  server.on('secureConnection', (s: Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+
+  const listen = options.listen ?? {};
+  let url: string;
+  let port: number | undefined;
+  let socketPath: string | undefined;
+  if ('socketPath' in listen) {
+    socketPath = listen.socketPath;
+    rmSync(socketPath, { force: true });
+    await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(socketPath, () => resolve()); });
+    url = 'http://localhost';
+  } else {
+    const host = listen.host ?? '127.0.0.1';
+    await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(listen.port ?? 0, host, () => resolve()); });
+    port = (server.address() as AddressInfo).port;
+    url = `${options.tls ? 'https' : 'http'}://${host}:${port}`;
+  }
+
+  return {
+    url, port, socketPath, requests, unmatched,
+    use: (...routes) => { overrides = [...routes.map((r) => compile(r)), ...overrides]; },
+    resetHandlers: () => { overrides = []; },
+    setFaults: (f) => faults.set(f),
+    setLatency: (ms) => { latencyMs = ms; },
+    clearLog: () => { requests.length = 0; unmatched.length = 0; },
+    close: () => new Promise<void>((resolve) => {
+      for (const s of sockets) s.destroy();
+      server.close(() => { if (socketPath) rmSync(socketPath, { force: true }); resolve(); });
+    }),
+  };
+}

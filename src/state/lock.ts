@@ -1,0 +1,30 @@
+// Lock facts shared by the stores: who holds a lock, and waiting for one with back-off
+// (Terraform's LockWithContext: 1 s doubling to 16 s, or until the caller's limit).
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import type { LockInfo, LockRequest } from './store.js';
+
+export function lockInfo(operation: string): LockInfo {
+  return { id: randomUUID(), pid: process.pid, host: hostname(), operation, since: new Date().toISOString() };
+}
+
+/**
+ * Calls `attempt` until it returns a value, waiting with back-off while it returns undefined, until
+ * `request.timeoutMs` passes or the signal fires; then returns undefined.
+ */
+export async function waitForLock<T>(request: LockRequest, attempt: () => Promise<T | undefined>, firstDelayMs = 50): Promise<T | undefined> {
+  const deadline = Date.now() + (request.timeoutMs ?? 0);
+  let delay = firstDelayMs;
+  for (;;) {
+    const got = await attempt();
+    if (got !== undefined) return got;
+    const left = deadline - Date.now();
+    if (left <= 0 || request.signal?.aborted) return undefined;
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(done, Math.min(delay, left));
+      function done() { request.signal?.removeEventListener('abort', done); clearTimeout(t); resolve(); }
+      request.signal?.addEventListener('abort', done, { once: true });
+    });
+    delay = Math.min(delay * 2, 16_000);
+  }
+}

@@ -1,0 +1,56 @@
+// The state: what converge knows of every object it manages. Readonly, JSON-serialisable data;
+// only ops.ts makes a new one. `serial` rises by one on every committed change; `lineage` is an
+// opaque id fixed when the state is first made, compared byte for byte.
+
+export const STATE_VERSION = 1;
+
+export type StoredOptions = {
+  readonly protect?: boolean;
+  readonly retainOnDelete?: boolean;
+  readonly createBeforeDestroy?: boolean;
+  readonly ignoreChanges?: readonly string[];
+  readonly replaceOnChanges?: readonly string[];
+  readonly dependsOn?: readonly string[];
+  readonly timeouts?: Readonly<Record<string, string>>;
+};
+
+export type ResourceState = {
+  readonly type: string;
+  readonly name: string;
+  readonly provider: string;
+  readonly id: string;
+  readonly inputs: Readonly<Record<string, unknown>>;
+  readonly outputs: Readonly<Record<string, unknown>>;
+  /** Names of the resources it referenced or depended on when last applied. */
+  readonly dependencies: readonly string[];
+  readonly options: StoredOptions;
+  /** Paths, prefixed 'inputs.' or 'outputs.', whose values are secret. */
+  readonly secrets: readonly string[];
+  readonly createdAt: string;
+  readonly updatedAt: string;
+};
+
+export type PendingKind = 'create' | 'delete' | 'update';
+
+/** An operation that was started but not confirmed: recorded before the provider call, cleared after. */
+export type PendingOperation = {
+  readonly id: string;
+  readonly kind: PendingKind;
+  readonly type: string;
+  readonly name: string;
+  readonly provider: string;
+  /** The inputs that identify the object (for a create: what `find` needs). */
+  readonly inputs: Readonly<Record<string, unknown>>;
+  /** The object's id, when known (deletes, updates). */
+  readonly resourceId?: string;
+  readonly secrets: readonly string[];
+  readonly startedAt: string;
+};
+
+export type State = {
+  readonly version: number;
+  readonly lineage: string;
+  readonly serial: number;
+  readonly resources: Readonly<Record<string, ResourceState>>;
+  readonly pending: Readonly<Record<string, PendingOperation>>;
+};

@@ -1,0 +1,19 @@
+// A state change as data: immer's patches (op, path, value). Stores persist these; replaying them
+// on the prior state gives the next one.
+import { applyPatches, enablePatches, type Patch } from 'immer';
+import type { State } from './model.js';
+
+enablePatches();
+
+export type { Patch };
+
+/** A committed change: the patches that turn the state at `baseSerial` into the one at `serial`. */
+export type StateChange = {
+  readonly baseSerial: number;
+  readonly serial: number;
+  readonly patches: readonly Patch[];
+};
+
+export function replay(state: State, change: StateChange): State {
+  return applyPatches(state, change.patches as Patch[]);
+}

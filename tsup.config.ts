@@ -1,0 +1,20 @@
+import { defineConfig } from 'tsup';
+
+// One build for the library and every provider entry point: ESM + CJS + .d.ts.
+export default defineConfig({
+  entry: {
+    index: 'src/index.ts',
+    'providers/a/index': 'src/providers/a/index.ts',
+    'providers/b/index': 'src/providers/b/index.ts',
+    'providers/c/index': 'src/providers/c/index.ts',
+    'providers/a/simulator/index': 'src/providers/a/simulator/index.ts',
+    'providers/b/simulator/index': 'src/providers/b/simulator/index.ts',
+    'providers/c/simulator/index': 'src/providers/c/simulator/index.ts',
+  },
+  format: ['esm', 'cjs'],
+  dts: true,
+  clean: true,
+  sourcemap: true,
+  target: 'node20',
+  splitting: true,
+});

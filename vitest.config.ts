@@ -1,0 +1,21 @@
+import { defineConfig } from 'vitest/config';
+import { fileURLToPath } from 'node:url';
+
+const src = (p: string) => fileURLToPath(new URL(`./src/${p}`, import.meta.url));
+
+export default defineConfig({
+  resolve: {
+    alias: [
+      { find: /^converge\/providers\/([abc])\/simulator$/, replacement: src('providers/$1/simulator/index.ts') },
+      { find: /^converge\/providers\/([abc])$/, replacement: src('providers/$1/index.ts') },
+      { find: /^converge$/, replacement: src('index.ts') },
+    ],
+  },
+  test: {
+    include: ['tests/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+    typecheck: { enabled: true, include: ['tests/**/*.test-d.ts'] },
+  },
+});
