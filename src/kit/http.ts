@@ -28,6 +28,10 @@ export type HttpRequest = {
   /** Sent as application/x-www-form-urlencoded instead of JSON. */
   readonly form?: Readonly<Record<string, string | number | boolean | undefined>>;
   readonly headers?: Readonly<Record<string, string>>;
+  /** Bytes sent as is (set the content-type in `headers`), instead of JSON. */
+  readonly rawBody?: string | Uint8Array;
+  /** Return a 2xx body as text, unparsed (file downloads). */
+  readonly rawResponse?: boolean;
   /** What the call does, for errors: 'create instance'. */
   readonly operation: string;
   /** Whether repeating the request is harmless. Default: every method but POST. */
@@ -76,8 +80,11 @@ export class HttpClient {
   async #once<T>(ctx: CallContext, req: HttpRequest, _attempt: number): Promise<HttpResponse<T>> {
     const url = this.#url(req);
     const headers: Record<string, string> = { accept: 'application/json', ...(this.#opts.headers?.() ?? {}), ...(req.headers ?? {}) };
-    let body: string | undefined;
-    if (req.form) {
+    let body: string | Uint8Array | undefined;
+    if (req.rawBody !== undefined) {
+      body = req.rawBody;
+      headers['content-type'] ??= 'application/octet-stream';
+    } else if (req.form) {
       const f = new URLSearchParams();
       for (const [k, v] of Object.entries(req.form)) if (v !== undefined) f.set(k, String(v));
       body = f.toString();
@@ -106,6 +113,7 @@ export class HttpClient {
     }
     const resHeaders = flattenHeaders(res.headers);
     const text = await res.body.text();
+    if (req.rawResponse && res.statusCode >= 200 && res.statusCode < 300) return { status: res.statusCode, headers: resHeaders, body: text as T };
     let parsed: unknown = text;
     if (text && (resHeaders['content-type'] ?? '').includes('json')) {
       try { parsed = JSON.parse(text); } catch { parsed = text; }
