@@ -17,3 +17,11 @@ export type StateChange = {
 export function replay(state: State, change: StateChange): State {
   return applyPatches(state, change.patches as Patch[]);
 }
+
+/** Replays many changes at once: one copy of the state, however many changes. */
+export function replayAll(state: State, changes: readonly StateChange[]): State {
+  if (changes.length === 0) return state;
+  const all: Patch[] = [];
+  for (const c of changes) for (const p of c.patches) all.push(p);
+  return applyPatches(state, all);
+}

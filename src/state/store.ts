@@ -26,10 +26,16 @@ export interface StateStore {
   read(): Promise<State>;
   /**
    * Makes a change durable. Calls are ordered: each change's baseSerial is the previous one's
-   * serial. Resolves when the change survives a crash. Refuses (StateConflictError) a change whose
-   * baseSerial is not the stored serial.
+   * serial, and the engine issues the next commit without awaiting the previous one (so a store
+   * may group several into one fsync). Resolves when the change survives a crash. Refuses
+   * (StateConflictError) a change whose baseSerial is not the stored serial.
+   *
+   * The engine hands over patches only, never a whole state: building a new state object per step
+   * costs O(resources), which a 10,000-step apply cannot afford. Patches are resource-granular
+   * (see ops.ts): replace ['serial']; add/replace ['resources', name] with the whole resource, or
+   * remove it; add ['pending', id] or remove it. A store rebuilds its state with replay().
    */
-  commit(change: StateChange, next: State): Promise<void>;
+  commit(change: StateChange): Promise<void>;
   /** Replaces the whole stored state (used after import of a state, or compaction). */
   write(state: State, baseSerial: number): Promise<void>;
   /** Folds any journal into the state file (end of apply). */

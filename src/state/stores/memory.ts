@@ -2,7 +2,7 @@
 // same `MemoryLocation` share one state and one lock, like two processes on one file.
 import type { State } from '../model.js';
 import type { StateChange } from '../patch.js';
-import { replay } from '../patch.js';
+import { replayAll } from '../patch.js';
 import { emptyState } from '../ops.js';
 import type { Lock, LockInfo, LockRequest, StateStore } from '../store.js';
 import { lockInfo, waitForLock } from '../lock.js';
@@ -11,6 +11,9 @@ import { StateConflictError, StateLockedError } from '../../engine/errors.js';
 /** The shared place two memory stores can point at. */
 export class MemoryLocation {
   state: State | undefined;
+  /** Committed changes not yet folded into `state` (folded on read, so a commit costs O(1)). */
+  queue: StateChange[] = [];
+  serial = 0;
   holder: LockInfo | undefined;
   readonly name: string;
   constructor(name = 'memory') { this.name = name; }
@@ -26,20 +29,28 @@ export class MemoryStateStore implements StateStore {
   }
 
   async read(): Promise<State> {
-    this.#where.state ??= emptyState();
-    return this.#where.state;
+    const where = this.#where;
+    if (!where.state) { where.state = emptyState(); where.serial = 0; }
+    if (where.queue.length) {
+      where.state = replayAll(where.state, where.queue);
+      where.queue = [];
+    }
+    return where.state;
   }
 
-  async commit(change: StateChange, next: State): Promise<void> {
-    const current = await this.read();
-    if (current.serial !== change.baseSerial) throw new StateConflictError(this.location, change.baseSerial, current.serial);
-    this.#where.state = next.serial === change.serial ? next : replay(current, change);
+  async commit(change: StateChange): Promise<void> {
+    const where = this.#where;
+    if (!where.state) await this.read();
+    if (where.serial !== change.baseSerial) throw new StateConflictError(this.location, change.baseSerial, where.serial);
+    where.queue.push(change);
+    where.serial = change.serial;
   }
 
   async write(state: State, baseSerial: number): Promise<void> {
     const current = await this.read();
     if (current.serial !== baseSerial) throw new StateConflictError(this.location, baseSerial, current.serial);
     this.#where.state = state;
+    this.#where.serial = state.serial;
   }
 
   async compact(): Promise<void> {}
