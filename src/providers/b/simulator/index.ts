@@ -1,0 +1,55 @@
+// The Civo API v2 simulator: serves the vendor's wire API on loopback with in-memory per-region
+// objects, bearer-token auth, vendor error bodies and codes, delayed status transitions and seeded
+// fault injection. Built on src/kit/sim; imports nothing of the provider's handlers.
+import { startRouter, type SimServer } from '../../../kit/sim/router.js';
+import type { FaultOptions } from '../../../kit/sim/faults.js';
+import { civoRoutes } from './routes.js';
+import { SimStore, type SimTimings } from './store.js';
+
+export type { SimTimings } from './store.js';
+export { SimStore } from './store.js';
+
+export type SimulatorOptions = {
+  /** Delay before every answer, in ms. */
+  readonly latencyMs?: number;
+  /** Injected 429 / 500 / dropped connections, drawn from `seed`. */
+  readonly faults?: FaultOptions;
+  readonly seed?: number;
+  /** The API key requests must carry as `Authorization: bearer <token>`; default 'sim-token'. */
+  readonly token?: string;
+  /** How long asynchronous transitions take (instance BUILDING → ACTIVE, ...), in ms. */
+  readonly transitions?: Partial<SimTimings>;
+  readonly port?: number;
+};
+
+export type CivoSimulator = SimServer & {
+  /** The in-memory account: change objects here to make drift. */
+  readonly store: SimStore;
+  readonly token: string;
+};
+
+export async function startSimulator(options: SimulatorOptions = {}): Promise<CivoSimulator> {
+  const token = options.token ?? 'sim-token';
+  const store = new SimStore(options.transitions);
+  const server = await startRouter<SimStore>({
+    routes: civoRoutes(),
+    state: store,
+    latencyMs: options.latencyMs,
+    faults: options.faults,
+    seed: options.seed,
+    listen: { host: '127.0.0.1', port: options.port ?? 0 },
+    auth: (req) => {
+      const header = String(req.headers.authorization ?? '');
+      const m = /^bearer\s+(.+)$/i.exec(header);
+      if (m && m[1] === token) return null;
+      return { status: 401, body: { code: 'database_account_not_found', reason: 'Failed to find the account within the internal database', result: 'requires_authentication' } };
+    },
+    // Unknown routes answer a plain-text 404 page, as the real API does (no code: never "not found").
+    notFound: () => ({ status: 404, raw: '404 page not found', headers: { 'content-type': 'text/plain' } }),
+    invalid: (_req, issues) => ({ status: 400, body: { code: 'parameter_invalid', reason: issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '), result: 'Invalid request' } }),
+    faultResponse: (kind) => kind === '429'
+      ? { status: 429, body: { code: 'rate_limit_exceeded', reason: 'Too many requests, slow down', result: 'Too many requests' } }
+      : { status: 500, body: { code: 'internal_server_error', reason: 'An internal error occurred', result: 'Internal server error', status: 500 } },
+  });
+  return Object.assign(server, { store, token });
+}
