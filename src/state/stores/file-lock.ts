@@ -1,0 +1,113 @@
+// The file store's lock: `<state>.lock`, created with O_EXCL and holding the holder's LockInfo as
+// JSON. A lock whose holder is a dead process on this host is taken over (under a short-lived
+// `<state>.lock.takeover` guard, so two processes never both take it) with a warning.
+import { open, readFile, unlink, stat } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import type { Lock, LockInfo, LockRequest } from '../store.js';
+import { lockInfo, waitForLock } from '../lock.js';
+import { StateLockedError } from '../../engine/errors.js';
+
+const GUARD_STALE_MS = 10_000;
+
+export async function acquireFileLock(lockPath: string, where: string, request: LockRequest): Promise<Lock> {
+  const info = lockInfo(request.operation);
+  const warnings: string[] = [];
+  let holder: LockInfo | undefined;
+  const got = await waitForLock(request, async () => {
+    if (await tryCreate(lockPath, info)) return info;
+    holder = await readHolder(lockPath);
+    if (holder === undefined) return tryCreate(lockPath, info).then((ok) => (ok ? info : undefined));
+    if (isDeadLocalHolder(holder)) {
+      const dead = holder;
+      if (await takeOver(lockPath, dead, info)) {
+        warnings.push(
+          `The lock on ${where} held by pid ${dead.pid} on ${dead.host} for ${dead.operation} since ${dead.since} ` +
+            'was left by a process that no longer runs; it was taken over. Check that its operation left nothing half done.',
+        );
+        return info;
+      }
+    }
+    return undefined;
+  }, 20);
+  if (!got) {
+    throw new StateLockedError(holder ?? { id: 'unknown', pid: 0, host: 'unknown', operation: 'unknown', since: 'unknown' }, where);
+  }
+  let released = false;
+  return {
+    info,
+    warnings,
+    release: async () => {
+      if (released) return;
+      released = true;
+      const now = await readHolder(lockPath);
+      if (now?.id === info.id) await unlink(lockPath).catch(ignoreMissing);
+    },
+  };
+}
+
+async function tryCreate(lockPath: string, info: LockInfo): Promise<boolean> {
+  try {
+    const fh = await open(lockPath, 'wx', 0o600);
+    try {
+      await fh.writeFile(JSON.stringify(info));
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw e;
+  }
+}
+
+/** The holder, or undefined when the lock file is gone (or still being written: then retried). */
+async function readHolder(lockPath: string): Promise<LockInfo | undefined> {
+  for (let i = 0; i < 5; i++) {
+    let text: string;
+    try {
+      text = await readFile(lockPath, 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw e;
+    }
+    try {
+      return JSON.parse(text) as LockInfo;
+    } catch {
+      // written between open and write by its creator: look again in a moment
+      await new Promise((r) => setTimeout(r, 2));
+    }
+  }
+  return { id: 'unreadable', pid: 0, host: 'unknown', operation: 'unknown', since: 'unknown' };
+}
+
+function isDeadLocalHolder(h: LockInfo): boolean {
+  if (h.host !== hostname() || !Number.isInteger(h.pid) || h.pid <= 0) return false;
+  try {
+    process.kill(h.pid, 0);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+async function takeOver(lockPath: string, dead: LockInfo, info: LockInfo): Promise<boolean> {
+  const guard = `${lockPath}.takeover`;
+  if (!(await tryCreate(guard, info))) {
+    const s = await stat(guard).catch(() => undefined);
+    if (s && Date.now() - s.mtimeMs > GUARD_STALE_MS) await unlink(guard).catch(ignoreMissing);
+    return false;
+  }
+  try {
+    const now = await readHolder(lockPath);
+    if (now !== undefined && now.id !== dead.id) return false;
+    if (now !== undefined) await unlink(lockPath).catch(ignoreMissing);
+    return await tryCreate(lockPath, info);
+  } finally {
+    await unlink(guard).catch(ignoreMissing);
+  }
+}
+
+function ignoreMissing(e: unknown): void {
+  if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+}

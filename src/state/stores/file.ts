@@ -1,0 +1,365 @@
+// FileStateStore: the default store. The state is one JSON file written atomically (temp file,
+// fsync, rename, fsync the directory, mode 0600); each commit is appended to `<path>.journal` as a
+// checksummed record and fsynced, records arriving while an fsync is in flight sharing the next one
+// (group commit); `compact()` folds the journal into the file. `<path>.lock` is the lock.
+import { mkdir, open, readFile, rename, stat, type FileHandle } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { freeze } from 'immer';
+import type { State } from '../model.js';
+import { replayAll, type StateChange } from '../patch.js';
+import { emptyState } from '../ops.js';
+import type { Lock, LockRequest, StateStore } from '../store.js';
+import { SecretCodec, hasSecretValues, passphraseFrom, stateHasSecrets, type EncryptionHeader } from '../crypto.js';
+import { applyRecord, decodeJournal, encodeRecord, mapWrittenItems, recordOf, type RawState } from '../journal.js';
+import { acquireFileLock } from './file-lock.js';
+import { StateConflictError, StateCorruptError } from '../../engine/errors.js';
+
+export type FileStateStoreOptions = {
+  /** Encrypts secret values at rest; default: env CONVERGE_SECRETS_PASSPHRASE, else none (clear, with a warning). */
+  readonly secretsPassphrase?: string;
+  /** How long `lock()` waits for a held lock when the request gives no timeoutMs; default 0. */
+  readonly lockTimeoutMs?: number;
+};
+
+/** What this store knows the files hold: valid while the state file and journal are as it left them. */
+type Known = { stamp: string; offset: number; serial: number; lineage: string; codec: SecretCodec; torn: number };
+
+type Task =
+  | { kind: 'commit'; change: StateChange; done: Settle }
+  | { kind: 'write'; state: State; baseSerial: number; done: Settle }
+  | { kind: 'compact'; done: Settle }
+  | { kind: 'read'; done: Settle<State> };
+type Settle<T = void> = { resolve(v: T): void; reject(e: unknown): void };
+
+const CLEAR_WARNING = (where: string) =>
+  `Secret values are stored in clear in ${where}. Pass secretsPassphrase or set CONVERGE_SECRETS_PASSPHRASE to encrypt them.`;
+
+export class FileStateStore implements StateStore {
+  readonly location: string;
+  readonly path: string;
+  readonly journalPath: string;
+  readonly lockPath: string;
+  readonly #passphrase: string | undefined;
+  readonly #lockTimeoutMs: number | undefined;
+  readonly #queue: Task[] = [];
+  readonly #locks = new Set<Lock>();
+  #draining: Promise<void> | undefined;
+  #journal: FileHandle | undefined;
+  #known: Known | undefined;
+  /** A state this store read or wrote, and the changes committed on it since: the current state without a load. */
+  #base: State | undefined;
+  #tail: StateChange[] = [];
+  #emptyLineage: string | undefined;
+  #warnings: string[] = [];
+  #warnedClear = false;
+
+  constructor(path = '.converge/state.json', options: FileStateStoreOptions = {}) {
+    this.path = resolve(path);
+    this.journalPath = `${this.path}.journal`;
+    this.lockPath = `${this.path}.lock`;
+    this.location = `file:${this.path}`;
+    this.#passphrase = passphraseFrom(options.secretsPassphrase);
+    this.#lockTimeoutMs = options.lockTimeoutMs;
+  }
+
+  read(): Promise<State> {
+    return this.#enqueue<State>((done) => ({ kind: 'read', done }));
+  }
+
+  commit(change: StateChange): Promise<void> {
+    return this.#enqueue<void>((done) => ({ kind: 'commit', change, done }));
+  }
+
+  write(state: State, baseSerial: number): Promise<void> {
+    return this.#enqueue<void>((done) => ({ kind: 'write', state, baseSerial, done }));
+  }
+
+  compact(): Promise<void> {
+    return this.#enqueue<void>((done) => ({ kind: 'compact', done }));
+  }
+
+  async lock(request: LockRequest): Promise<Lock> {
+    await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+    const timeoutMs = request.timeoutMs ?? this.#lockTimeoutMs;
+    const lock = await acquireFileLock(this.lockPath, this.location, { ...request, timeoutMs });
+    this.#locks.add(lock);
+    return { info: lock.info, warnings: lock.warnings, release: async () => { this.#locks.delete(lock); await lock.release(); } };
+  }
+
+  takeWarnings(): readonly string[] {
+    const w = this.#warnings;
+    this.#warnings = [];
+    return w;
+  }
+
+  async close(): Promise<void> {
+    await this.#draining;
+    for (const l of [...this.#locks]) await l.release();
+    this.#locks.clear();
+    await this.#journal?.close();
+    this.#journal = undefined;
+    this.#known = undefined;
+  }
+
+  #enqueue<T = void>(make: (done: Settle<T>) => Task): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.#queue.push(make({ resolve, reject } as Settle<T>));
+      this.#draining ??= this.#drain();
+    });
+  }
+
+  /** Runs queued tasks in call order; consecutive commits go out as one write and one fsync. */
+  async #drain(): Promise<void> {
+    while (this.#queue.length > 0) {
+      const head = this.#queue[0];
+      if (head.kind === 'commit') {
+        let n = 1;
+        while (n < this.#queue.length && this.#queue[n].kind === 'commit') n++;
+        await this.#commitGroup(this.#queue.splice(0, n) as Extract<Task, { kind: 'commit' }>[]);
+        continue;
+      }
+      this.#queue.shift();
+      try {
+        if (head.kind === 'read') head.done.resolve(await this.#read());
+        else if (head.kind === 'write') head.done.resolve(await this.#write(head.state, head.baseSerial));
+        else head.done.resolve(await this.#compact());
+      } catch (e) {
+        this.#known = undefined;
+        head.done.reject(e);
+      }
+    }
+    this.#draining = undefined;
+  }
+
+  async #commitGroup(group: Extract<Task, { kind: 'commit' }>[]): Promise<void> {
+    const accepted: typeof group = [];
+    const chunks: Buffer[] = [];
+    try {
+      const known = await this.#prepare(true);
+      let serial = known.serial;
+      for (const t of group) {
+        if (t.change.baseSerial !== serial) {
+          t.done.reject(new StateConflictError(this.location, t.change.baseSerial, serial));
+          continue;
+        }
+        if (!known.codec.encrypts && !this.#warnedClear) {
+          let any = false;
+          mapWrittenItems(t.change.patches, (i) => (any ||= hasSecretValues(i)));
+          this.#noteSecrets(known.codec, any);
+        }
+        chunks.push(encodeRecord(recordOf(t.change, known.codec)));
+        serial = t.change.serial;
+        accepted.push(t);
+      }
+      if (chunks.length > 0) {
+        const buf = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+        await this.#journal!.write(buf);
+        await this.#journal!.datasync();
+        known.offset += buf.length;
+        known.serial = serial;
+        for (const t of accepted) this.#tail.push(t.change);
+      }
+      for (const t of accepted) t.done.resolve();
+    } catch (e) {
+      this.#known = undefined;
+      this.#base = undefined;
+      for (const t of group) t.done.reject(e); // a no-op for those already refused
+    }
+  }
+
+  #noteSecrets(codec: SecretCodec, any: boolean): void {
+    if (any && !codec.encrypts && !this.#warnedClear) {
+      this.#warnedClear = true;
+      this.#warnings.push(CLEAR_WARNING(this.location));
+    }
+  }
+
+  async #read(): Promise<State> {
+    const k = this.#known;
+    if (k && this.#base && (await this.#isFresh(k))) {
+      const cached = this.#current(k);
+      if (cached) return cached;
+    }
+    const loaded = await this.#load();
+    if (!loaded) {
+      this.#emptyLineage ??= emptyState().lineage;
+      return emptyState(this.#emptyLineage);
+    }
+    const state = this.#adopt(loaded.raw);
+    if (loaded.torn === 0 && (loaded.headerOnDisk || this.#passphrase === undefined)) {
+      this.#known = { stamp: loaded.stamp, offset: loaded.offset, serial: state.serial, lineage: state.lineage, codec: loaded.codec, torn: 0 };
+    }
+    return state;
+  }
+
+  async #write(state: State, baseSerial: number): Promise<void> {
+    const known = await this.#prepare(false);
+    if (known.serial !== baseSerial) throw new StateConflictError(this.location, baseSerial, known.serial);
+    await this.#replaceFile(state, known.codec);
+  }
+
+  async #compact(): Promise<void> {
+    const known = await this.#prepare(false);
+    if (known.offset === 0) return;
+    const state = this.#current(known) ?? this.#adopt((await this.#load())!.raw);
+    await this.#replaceFile(state, known.codec);
+  }
+
+  /** The state at `known.serial` from what this store holds in memory, or undefined. */
+  #current(known: Known): State | undefined {
+    const base = this.#base;
+    if (!base || base.lineage !== known.lineage) return undefined;
+    const tail = this.#tail;
+    const last = tail.length ? tail[tail.length - 1].serial : base.serial;
+    if (last !== known.serial || (tail.length > 0 && tail[0].baseSerial !== base.serial)) return undefined;
+    return this.#adopt(replayAll(base, tail));
+  }
+
+  #adopt(state: State | RawState): State {
+    this.#base = Object.isFrozen(state) ? (state as State) : freeze(state as State, true);
+    this.#tail = [];
+    return this.#base;
+  }
+
+  async #isFresh(k: Known): Promise<boolean> {
+    if (k.torn !== 0 || (await stampOf(this.path)) !== k.stamp) return false;
+    try {
+      return (await stat(this.journalPath)).size === k.offset;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return k.offset === 0;
+      throw e;
+    }
+  }
+
+  /** Writes the whole state atomically, then empties the journal (a crash between is harmless: replay skips old records). */
+  async #replaceFile(state: State, codec: SecretCodec): Promise<void> {
+    this.#noteSecrets(codec, stateHasSecrets(state));
+    const raw = {
+      version: state.version, lineage: state.lineage, serial: state.serial,
+      ...(codec.header ? { encryption: codec.header } : {}),
+      resources: mapValues(state.resources, (r) => codec.sealResource(r)),
+      pending: mapValues(state.pending, (p) => codec.sealResource(p)),
+    };
+    await writeAtomic(this.path, JSON.stringify(raw));
+    const j = await this.#openJournal();
+    await j.truncate(0);
+    await j.datasync();
+    this.#known = { stamp: await stampOf(this.path), offset: 0, serial: state.serial, lineage: state.lineage, codec, torn: 0 };
+    this.#adopt(state);
+  }
+
+  async #openJournal(): Promise<FileHandle> {
+    if (!this.#journal) {
+      await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+      this.#journal = await open(this.journalPath, 'a', 0o600);
+    }
+    return this.#journal;
+  }
+
+  /**
+   * Makes sure what this store knows matches the files (two stats when nothing else wrote; a full
+   * load otherwise), repairs a torn journal tail, and with `createBase` creates the state file
+   * for a first commit (so the lineage and the encryption salt are on disk before any record).
+   */
+  async #prepare(createBase: boolean): Promise<Known> {
+    const j = await this.#openJournal();
+    const k = this.#known;
+    if (k && (await this.#isFresh(k))) return k;
+    const loaded = await this.#load();
+    if (!loaded) {
+      const codec = await SecretCodec.create(this.location, this.#passphrase, undefined);
+      const base = emptyState(this.#emptyLineage ??= emptyState().lineage);
+      if (createBase) await this.#replaceFile(base, codec);
+      else this.#known = { stamp: '', offset: 0, serial: 0, lineage: base.lineage, codec, torn: 0 };
+      return this.#known!;
+    }
+    if (loaded.torn > 0) {
+      await j.truncate(loaded.offset);
+      await j.datasync();
+    }
+    this.#known = { stamp: loaded.stamp, offset: loaded.offset, serial: loaded.raw.serial, lineage: loaded.raw.lineage, codec: loaded.codec, torn: 0 };
+    const state = this.#adopt(loaded.raw);
+    if (this.#passphrase !== undefined && !loaded.headerOnDisk) {
+      // first passphrase on a clear state: rewrite it once, sealing what is there, with the new salt on disk
+      await this.#replaceFile(state, loaded.codec);
+    }
+    return this.#known;
+  }
+
+  /** Reads the state file and replays the journal on it; undefined when there is no state yet. */
+  async #load(): Promise<{ raw: RawState; codec: SecretCodec; headerOnDisk: boolean; stamp: string; offset: number; torn: number } | undefined> {
+    const stamp = await stampOf(this.path);
+    let text: string;
+    try {
+      text = await readFile(this.path, 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      const j = await readFile(this.journalPath).catch(() => Buffer.alloc(0));
+      const d = decodeJournal(j);
+      if ('corruptAt' in d || d.records.length > 0) throw new StateCorruptError(this.location, `the journal ${this.journalPath} has records but the state file is missing`);
+      return undefined;
+    }
+    let parsed: RawState & { encryption?: EncryptionHeader };
+    try {
+      parsed = JSON.parse(text);
+    } catch (cause) {
+      throw new StateCorruptError(this.location, 'the state file is not valid JSON', { cause });
+    }
+    if (typeof parsed?.serial !== 'number' || typeof parsed.lineage !== 'string' || typeof parsed.resources !== 'object') {
+      throw new StateCorruptError(this.location, 'the state file lacks lineage, serial or resources');
+    }
+    const { encryption, ...rest } = parsed;
+    const raw: RawState = { ...rest, pending: rest.pending ?? {} };
+    const buf = await readFile(this.journalPath).catch((e) => { if (e.code === 'ENOENT') return Buffer.alloc(0); throw e; });
+    const d = decodeJournal(buf);
+    if ('corruptAt' in d) throw new StateCorruptError(this.location, `the journal ${this.journalPath} has a corrupt record at byte ${d.corruptAt} followed by valid ones`);
+    for (const rec of d.records) {
+      if (rec.serial <= raw.serial) continue;
+      if (rec.baseSerial !== raw.serial) {
+        throw new StateCorruptError(this.location, `the journal jumps from serial ${raw.serial} to a record based on serial ${rec.baseSerial}`);
+      }
+      applyRecord(raw, rec);
+    }
+    const codec = await SecretCodec.create(this.location, this.#passphrase, encryption);
+    codec.openStateInPlace(raw);
+    return { raw, codec, headerOnDisk: encryption !== undefined, stamp, offset: d.validLength, torn: d.tornBytes };
+  }
+}
+
+function mapValues<T, U>(o: Readonly<Record<string, T>>, fn: (v: T) => U): Record<string, U> {
+  const out: Record<string, U> = {};
+  for (const k of Object.keys(o)) out[k] = fn(o[k]);
+  return out;
+}
+
+async function stampOf(path: string): Promise<string> {
+  try {
+    const s = await stat(path, { bigint: true });
+    return `${s.ino}:${s.mtimeNs}:${s.size}`;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return '';
+    throw e;
+  }
+}
+
+/** Temp file in the same directory, fsync, rename over the target, fsync the directory. */
+export async function writeAtomic(path: string, text: string): Promise<void> {
+  const dir = dirname(path);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const tmp = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const fh = await open(tmp, 'wx', 0o600);
+  try {
+    await fh.writeFile(text, 'utf8');
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  await rename(tmp, path);
+  const d = await open(dir, 'r');
+  try {
+    await d.sync();
+  } finally {
+    await d.close();
+  }
+}
