@@ -20,6 +20,8 @@ export type FileStateStoreOptions = {
   readonly secretsPassphrase?: string;
   /** How long `lock()` waits for a held lock when the request gives no timeoutMs; default 0. */
   readonly lockTimeoutMs?: number;
+  /** Called after each journal write is fsynced, with how many records it held (group commit; for tests and metrics). */
+  readonly onFlush?: (records: number) => void;
 };
 
 /** What this store knows the files hold: valid while the state file and journal are as it left them. */
@@ -42,6 +44,7 @@ export class FileStateStore implements StateStore {
   readonly lockPath: string;
   readonly #passphrase: string | undefined;
   readonly #lockTimeoutMs: number | undefined;
+  readonly #onFlush: ((records: number) => void) | undefined;
   readonly #queue: Task[] = [];
   readonly #locks = new Set<Lock>();
   #draining: Promise<void> | undefined;
@@ -61,6 +64,7 @@ export class FileStateStore implements StateStore {
     this.location = `file:${this.path}`;
     this.#passphrase = passphraseFrom(options.secretsPassphrase);
     this.#lockTimeoutMs = options.lockTimeoutMs;
+    this.#onFlush = options.onFlush;
   }
 
   read(): Promise<State> {
@@ -159,6 +163,7 @@ export class FileStateStore implements StateStore {
         known.offset += buf.length;
         known.serial = serial;
         for (const t of accepted) this.#tail.push(t.change);
+        this.#onFlush?.(accepted.length);
       }
       for (const t of accepted) t.done.resolve();
     } catch (e) {
