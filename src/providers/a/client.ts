@@ -1,0 +1,210 @@
+// The LXD wire client of one remote: one HttpClient over an undici dispatcher (unix socket or
+// pinned HTTPS), one request() that branches on the envelope's `type`, operation waits with the
+// failure rules of the wire notes, and the server's api_extensions read once.
+import type { Dispatcher } from 'undici';
+import { HttpClient, describeBody, type HttpMethod, type VendorError } from '../../kit/http.js';
+import { ProviderError } from '../../engine/errors.js';
+import type { OperationContext } from '../../engine/provider/context.js';
+
+export type Ctx = Pick<OperationContext, 'signal' | 'retry' | 'report'>;
+
+export type Envelope = {
+  readonly type?: 'sync' | 'async' | 'error';
+  readonly status_code?: number;
+  readonly error_code?: number;
+  readonly error?: string;
+  readonly operation?: string;
+  readonly metadata?: unknown;
+};
+
+export type Operation = {
+  readonly id: string;
+  readonly class?: string;
+  readonly status: string;
+  readonly status_code: number;
+  readonly err?: string;
+  readonly metadata?: Record<string, unknown> | null;
+  readonly resources?: Record<string, string[]> | null;
+};
+
+export type ServerInfo = {
+  readonly api_extensions: string[];
+  readonly auth: 'trusted' | 'untrusted';
+  readonly auth_methods?: string[];
+  readonly environment?: {
+    readonly server_version?: string;
+    readonly server_clustered?: boolean;
+    readonly certificate_fingerprint?: string;
+    readonly architectures?: string[];
+    readonly driver?: string;
+    readonly instance_types?: string[];
+    readonly [key: string]: unknown;
+  };
+  readonly [key: string]: unknown;
+};
+
+export type Call = {
+  readonly method: HttpMethod;
+  readonly path: string;
+  /** The path with placeholders, for errors ('/1.0/instances/{name}'). */
+  readonly pathTemplate: string;
+  readonly operation: string;
+  readonly project?: string;
+  /** Cluster member; sent only to clustered servers. */
+  readonly target?: string;
+  readonly query?: Readonly<Record<string, string | undefined>>;
+  readonly body?: unknown;
+  /** The ETag to send as If-Match. */
+  readonly etag?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly rawBody?: string | Uint8Array;
+  /** Return an async answer's operation at once instead of waiting (token operations never finish). */
+  readonly noWait?: boolean;
+};
+
+export type CallResult<T> = { readonly metadata: T; readonly etag?: string; readonly headers: Readonly<Record<string, string>>; readonly operation?: Operation };
+
+const PROVIDER = 'prova';
+
+/** LXD error envelope → facts. 500s are usually deterministic in LXD (validation), so only 503 retries. */
+export function parseLxdError(status: number, body: unknown): VendorError {
+  const env = body as Envelope | undefined;
+  const detail = typeof env === 'object' && env && typeof env.error === 'string' && env.error ? env.error : describeBody(body);
+  return { detail, vendorCode: env?.error_code ? String(env.error_code) : undefined, notFound: status === 404, retryable: status === 503 || status === 429 };
+}
+
+export class LxdClient {
+  readonly remote: string;
+  readonly #http: HttpClient;
+  readonly #waitSeconds: number;
+  #server: Promise<ServerInfo> | undefined;
+
+  constructor(options: { remote: string; baseUrl: string; dispatcher?: Dispatcher; secrets?: () => readonly string[]; operationWaitSeconds?: number }) {
+    this.remote = options.remote;
+    this.#waitSeconds = options.operationWaitSeconds ?? 30;
+    this.#http = new HttpClient({ provider: PROVIDER, baseUrl: options.baseUrl, dispatcher: options.dispatcher, parseError: parseLxdError, secrets: options.secrets });
+  }
+
+  /** GET /1.0, read once per client (extensions change only on a daemon upgrade). */
+  server(ctx: Ctx, fresh = false): Promise<ServerInfo> {
+    if (fresh || !this.#server) {
+      this.#server = this.request<ServerInfo>(ctx, { method: 'GET', path: '/1.0', pathTemplate: '/1.0', operation: 'read server' }).then((r) => r.metadata);
+      this.#server.catch(() => { this.#server = undefined; });
+    }
+    return this.#server;
+  }
+
+  /** Fails with a clear error naming the extension and the server version when it is missing. */
+  async requireExtension(ctx: Ctx, extension: string, feature: string): Promise<void> {
+    const s = await this.server(ctx);
+    if (s.api_extensions.includes(extension)) return;
+    const version = s.environment?.server_version ?? 'unknown';
+    throw new ProviderError({
+      provider: PROVIDER, operation: feature, retryable: false, vendorCode: 'missing_extension',
+      detail: `LXD server ${this.remote} (version ${version}) lacks API extension "${extension}" required for ${feature}`,
+    });
+  }
+
+  async isClustered(ctx: Ctx): Promise<boolean> {
+    return (await this.server(ctx)).environment?.server_clustered === true;
+  }
+
+  /** One call: sync → metadata; async → waits on the operation; error → ProviderError with LXD's message. */
+  async request<T>(ctx: Ctx, call: Call): Promise<CallResult<T>> {
+    const query: Record<string, string | undefined> = { ...(call.query ?? {}) };
+    if (call.project && call.project !== 'default') query.project = call.project;
+    if (call.target && call.path !== '/1.0' && (await this.isClustered(ctx))) query.target = call.target;
+    const headers: Record<string, string> = { ...(call.headers ?? {}) };
+    if (call.etag) headers['if-match'] = call.etag;
+    const res = await this.#http.request<Envelope>(ctx, {
+      method: call.method, path: call.path, pathTemplate: call.pathTemplate, operation: call.operation,
+      query, body: call.body, headers, rawBody: call.rawBody,
+    });
+    const env = res.body ?? {};
+    if (env.type === 'error') throw this.#envelopeError(call, res.status, env);
+    if (env.type === 'async' && call.noWait) {
+      const op = env.metadata as Operation;
+      return { metadata: (op?.metadata ?? {}) as T, headers: res.headers, operation: op };
+    }
+    if (env.type === 'async' && env.operation) {
+      const op = await this.waitOperation(ctx, env.operation, call.operation);
+      return { metadata: (op?.metadata ?? {}) as T, headers: res.headers, operation: op, etag: res.headers.etag };
+    }
+    return { metadata: env.metadata as T, etag: res.headers.etag, headers: res.headers };
+  }
+
+  /** A raw download (file contents); directories come back as the sync envelope's entry list. */
+  async download(ctx: Ctx, call: Call): Promise<{ readonly body: string; readonly headers: Readonly<Record<string, string>>; readonly entries?: string[] }> {
+    const query: Record<string, string | undefined> = { ...(call.query ?? {}) };
+    if (call.project && call.project !== 'default') query.project = call.project;
+    const res = await this.#http.request<string>(ctx, { method: 'GET', path: call.path, pathTemplate: call.pathTemplate, operation: call.operation, query, rawResponse: true });
+    if ((res.headers['x-lxd-type'] ?? '') === 'directory' || (res.headers['content-type'] ?? '').includes('json')) {
+      try {
+        const env = JSON.parse(res.body) as Envelope;
+        if (env.type === 'sync' && Array.isArray(env.metadata)) return { body: '', headers: res.headers, entries: env.metadata as string[] };
+      } catch { /* a file that happens to be JSON */ }
+    }
+    return { body: res.body, headers: res.headers };
+  }
+
+  /**
+   * Waits on an operation until it is final. A 200 can carry a failed operation (5.0.x), an error
+   * envelope can mean "still running" (5.20+ timeouts); a vanished operation (404) resolves to
+   * undefined, and the caller re-reads the object.
+   */
+  async waitOperation(ctx: Ctx, opPath: string, operation: string): Promise<Operation | undefined> {
+    const id = opPath.split('/').pop()!;
+    for (;;) {
+      ctx.signal.throwIfAborted();
+      let env: Envelope | undefined;
+      try {
+        const res = await this.#http.request<Envelope>(ctx, {
+          method: 'GET', path: `/1.0/operations/${id}/wait`, pathTemplate: '/1.0/operations/{id}/wait', operation: `wait for ${operation}`,
+          query: { timeout: String(this.#waitSeconds) },
+        });
+        env = res.body;
+      } catch (error) {
+        if (!(error instanceof ProviderError) || error.status === undefined) throw error;
+        env = { type: 'error', error: error.detail, error_code: error.status };
+      }
+      if (env?.type === 'sync') {
+        const op = env.metadata as Operation;
+        if (op.status_code >= 200) return this.#finish(op, operation);
+        continue;
+      }
+      // An error envelope: ask the operation itself whether it failed, still runs, or is gone.
+      let op: Operation;
+      try {
+        op = (await this.request<Operation>(ctx, { method: 'GET', path: `/1.0/operations/${id}`, pathTemplate: '/1.0/operations/{id}', operation: `read ${operation}` })).metadata;
+      } catch (error) {
+        if (error instanceof ProviderError && error.notFound) return undefined;
+        throw error;
+      }
+      if (op.status_code >= 200) return this.#finish(op, operation);
+    }
+  }
+
+  #finish(op: Operation, operation: string): Operation {
+    if (op.status_code === 200) return op;
+    const error = new ProviderError({ provider: PROVIDER, operation, status: op.status_code, retryable: false, vendorCode: op.status, detail: op.err || `operation ${op.status}` });
+    Object.defineProperty(error, 'lxdOperation', { value: op, enumerable: false });
+    throw error;
+  }
+
+  #envelopeError(call: Call, status: number, env: Envelope): ProviderError {
+    const code = env.error_code ?? status;
+    return new ProviderError({
+      provider: PROVIDER, operation: call.operation, method: call.method, pathTemplate: call.pathTemplate, status: code,
+      retryable: code === 503, notFound: code === 404, detail: env.error || 'unknown LXD error',
+    });
+  }
+}
+
+/** The operation a failed-operation ProviderError came from (exec's `metadata.return`, for one). */
+export function failedOperation(error: unknown): Operation | undefined {
+  return (error as { lxdOperation?: Operation } | null)?.lxdOperation;
+}
+
+export function isNotFound(error: unknown): boolean {
+  return error instanceof ProviderError && error.notFound;
+}

@@ -1,0 +1,169 @@
+// Provider A's configuration (seed: remotes, acceptRemoteCertificate, generateClientCertificates,
+// configDir): user arguments, then the environment (read only inside the factory), then lxc's
+// config.yml in configDir, with a `local` remote on the unix socket that always exists.
+import { existsSync, readFileSync, accessSync, constants } from 'node:fs';
+import { join } from 'node:path';
+import { homedir } from 'node:os';
+import { z } from 'zod';
+import { parse as parseYaml } from 'yaml';
+import { ConfigError } from '../../engine/errors.js';
+
+export const remoteSchema = z.object({
+  name: z.string().min(1),
+  address: z.string().optional(),
+  protocol: z.enum(['lxd', 'simplestreams']).default('lxd'),
+  password: z.string().optional(),
+  token: z.string().optional(),
+  default: z.boolean().default(false),
+});
+
+export const provaArgsSchema = z.object({
+  remotes: z.array(remoteSchema).optional(),
+  acceptRemoteCertificate: z.boolean().optional(),
+  generateClientCertificates: z.boolean().optional(),
+  configDir: z.string().optional(),
+  /** Unix socket of the `local` remote (default: the wire notes' search order). */
+  socketPath: z.string().optional(),
+  /** Interval of every state poll (instance start, network); tests make it tiny. */
+  pollIntervalMs: z.number().int().positive().optional(),
+  /** Seconds a single operation wait asks the server for (`/wait?timeout=`). */
+  operationWaitSeconds: z.number().int().positive().optional(),
+});
+
+export type ProvaArgs = z.input<typeof provaArgsSchema>;
+
+export type Remote = {
+  readonly name: string;
+  /** `unix:///path/to/socket` or `https://host:port`. */
+  readonly address: string;
+  readonly protocol: 'lxd' | 'simplestreams';
+  readonly password?: string;
+  readonly token?: string;
+  /** Whether the remote came from the user's `remotes` (only those go into terraformConfig). */
+  readonly declared: boolean;
+  readonly isDefault: boolean;
+};
+
+export type ResolvedSettings = {
+  readonly remotes: ReadonlyMap<string, Remote>;
+  readonly defaultRemote: string;
+  readonly acceptRemoteCertificate: boolean;
+  readonly generateClientCertificates: boolean;
+  readonly configDir: string;
+  readonly pollIntervalMs: number;
+  readonly operationWaitSeconds: number;
+};
+
+/** The Go client's socket order: $LXD_SOCKET, $LXD_DIR/unix.socket, the snap socket if writable, /var/lib/lxd. */
+export function findSocket(env: Readonly<Record<string, string | undefined>>): string {
+  if (env.LXD_SOCKET) return env.LXD_SOCKET;
+  if (env.LXD_DIR) return join(env.LXD_DIR, 'unix.socket');
+  const snap = '/var/snap/lxd/common/lxd/unix.socket';
+  try { accessSync(snap, constants.W_OK); return snap; } catch { /* not a snap install */ }
+  return '/var/lib/lxd/unix.socket';
+}
+
+/** `$HOME/snap/lxd/common/config` when /var/snap/lxd exists, else `$HOME/.config/lxc`. */
+export function defaultConfigDir(home = homedir()): string {
+  return existsSync('/var/snap/lxd') ? join(home, 'snap/lxd/common/config') : join(home, '.config/lxc');
+}
+
+/** DetermineLXDAddress: no scheme ⇒ unix for '' or '/…', else https with port 8443 (lxd) or 443. */
+export function normalizeAddress(address: string | undefined, protocol: 'lxd' | 'simplestreams', socket: string): string {
+  let a = (address ?? '').trim();
+  if (a === '' || a.startsWith('/')) a = `unix://${a || socket}`;
+  else if (!/^[a-z]+:\/\//.test(a)) a = `https://${a}`;
+  if (a.startsWith('unix:')) {
+    if (protocol === 'simplestreams') throw new ConfigError('prova', 'remotes.address', 'must be https for a simplestreams remote');
+    return a === 'unix://' ? `unix://${socket}` : a;
+  }
+  if (!a.startsWith('https:')) throw new ConfigError('prova', 'remotes.address', `must start with https: or unix: (got scheme ${a.split(':')[0]})`);
+  const url = new URL(a);
+  if (!url.port) url.port = protocol === 'lxd' ? '8443' : '443';
+  return url.href.replace(/\/$/, '');
+}
+
+const staticRemotes: readonly [string, string][] = [
+  ['images', 'https://images.lxd.canonical.com'],
+  ['ubuntu', 'https://cloud-images.ubuntu.com/releases/'],
+  ['ubuntu-daily', 'https://cloud-images.ubuntu.com/daily/'],
+  ['ubuntu-minimal', 'https://cloud-images.ubuntu.com/minimal/releases/'],
+  ['ubuntu-minimal-daily', 'https://cloud-images.ubuntu.com/minimal/daily/'],
+];
+
+type LxcConfigFile = { 'default-remote'?: string; remotes?: Record<string, { addr?: string; protocol?: string }> };
+
+function readLxcConfig(dir: string): LxcConfigFile {
+  const file = join(dir, 'config.yml');
+  if (!existsSync(file)) return {};
+  try {
+    return (parseYaml(readFileSync(file, 'utf8')) as LxcConfigFile | null) ?? {};
+  } catch (error) {
+    throw new ConfigError('prova', 'configDir', `holds a config.yml that is not valid YAML (${file})`, { cause: error });
+  }
+}
+
+/** Resolves arguments + environment + config.yml into remotes and settings. */
+export function resolveSettings(args: ProvaArgs, env: Readonly<Record<string, string | undefined>>): ResolvedSettings {
+  const parsed = provaArgsSchema.safeParse(args);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError('prova', issue.path.join('.') || 'config', issue.message);
+  }
+  const a = parsed.data;
+  const socket = a.socketPath ?? findSocket(env);
+  const configDir = a.configDir ?? defaultConfigDir(env.HOME || homedir());
+  const file = readLxcConfig(configDir);
+  const remotes = new Map<string, Remote>();
+  const put = (r: Omit<Remote, 'isDefault'>) => remotes.set(r.name, { ...r, isDefault: false });
+  for (const [name, addr] of staticRemotes) put({ name, address: addr, protocol: 'simplestreams', declared: false });
+  for (const [name, r] of Object.entries(file.remotes ?? {})) {
+    const protocol = r.protocol === 'simplestreams' ? 'simplestreams' : 'lxd';
+    put({ name, address: normalizeAddress(r.addr, protocol, socket), protocol, declared: false });
+  }
+  put({ name: 'local', address: `unix://${socket}`, protocol: 'lxd', declared: false });
+  let defaultRemote = file['default-remote'] && remotes.has(file['default-remote']) ? file['default-remote'] : 'local';
+  if (env.LXD_SCHEME || env.LXD_PORT) throw new ConfigError('prova', 'LXD_SCHEME/LXD_PORT', 'are no longer supported; set LXD_ADDR to the fully qualified address');
+  if (env.LXD_REMOTE || env.LXD_ADDR) {
+    const name = env.LXD_REMOTE || 'default';
+    put({ name, address: normalizeAddress(env.LXD_ADDR, 'lxd', socket), protocol: 'lxd', password: env.LXD_PASSWORD, token: env.LXD_TOKEN, declared: false });
+    defaultRemote = name;
+  }
+  const defaults = (a.remotes ?? []).filter((r) => r.default);
+  if (defaults.length > 1) throw new ConfigError('prova', 'remotes', `may mark at most one remote as default (got ${defaults.map((r) => r.name).join(', ')})`);
+  for (const r of a.remotes ?? []) {
+    if (r.password && r.token) throw new ConfigError('prova', `remotes[${r.name}]`, 'takes a password or a token, not both');
+    if (r.default && r.protocol !== 'lxd') throw new ConfigError('prova', `remotes[${r.name}].default`, 'can only be set on an lxd-protocol remote');
+    put({ name: r.name, address: normalizeAddress(r.address, r.protocol, socket), protocol: r.protocol, password: r.password, token: r.token, declared: true });
+    if (r.default) defaultRemote = r.name;
+  }
+  const final = new Map<string, Remote>();
+  for (const [name, r] of remotes) final.set(name, { ...r, isDefault: name === defaultRemote });
+  return {
+    remotes: final,
+    defaultRemote,
+    acceptRemoteCertificate: a.acceptRemoteCertificate ?? env.LXD_ACCEPT_SERVER_CERTIFICATE === 'true',
+    generateClientCertificates: a.generateClientCertificates ?? env.LXD_GENERATE_CLIENT_CERTS === 'true',
+    configDir,
+    pollIntervalMs: a.pollIntervalMs ?? 2000,
+    operationWaitSeconds: a.operationWaitSeconds ?? 30,
+  };
+}
+
+/** The configuration under the upstream provider's key names; secrets only where upstream keeps them. */
+export function toTerraformConfig(s: ResolvedSettings): Record<string, unknown> {
+  const remote = [...s.remotes.values()].filter((r) => r.declared).map((r) => ({
+    name: r.name,
+    address: r.address,
+    protocol: r.protocol,
+    ...(r.password !== undefined ? { password: r.password } : {}),
+    ...(r.token !== undefined ? { token: r.token } : {}),
+    default: r.isDefault,
+  }));
+  return {
+    ...(remote.length ? { remote } : {}),
+    accept_remote_certificate: s.acceptRemoteCertificate,
+    generate_client_certificates: s.generateClientCertificates,
+    config_dir: s.configDir,
+  };
+}

@@ -1,0 +1,55 @@
+// The provider's connections: one LxdClient per remote, made lazily and cached (unix socket
+// directly, HTTPS through the trust handshake), plus the settings every handler reads.
+import { Agent } from 'undici';
+import { ConfigError } from '../../engine/errors.js';
+import { LxdClient, type Ctx } from './client.js';
+import type { ResolvedSettings } from './config.js';
+import { joinHttpsRemote } from './trust.js';
+
+/** What `ctx.config` holds for provider A's handlers. */
+export type ProvaConfig = {
+  readonly settings: ResolvedSettings;
+  /** The remote's name, or the default remote's when omitted. */
+  remoteName(remote?: string): string;
+  /** The client of a remote (the default one when omitted), connected and trusted. */
+  client(ctx: Ctx, remote?: string): Promise<LxdClient>;
+  close(): Promise<void>;
+};
+
+export function makeConnections(settings: ResolvedSettings): ProvaConfig {
+  const clients = new Map<string, Promise<LxdClient>>();
+  const agents: Agent[] = [];
+  const remoteName = (remote?: string) => remote || settings.defaultRemote;
+  const open = async (ctx: Ctx, name: string): Promise<LxdClient> => {
+    const remote = settings.remotes.get(name);
+    if (!remote) throw new ConfigError('prova', 'remote', `names an unknown remote "${name}" (known: ${[...settings.remotes.keys()].join(', ')})`);
+    if (remote.protocol !== 'lxd') throw new ConfigError('prova', 'remote', `"${name}" is a ${remote.protocol} image server, not an LXD server`);
+    if (remote.address.startsWith('unix:')) {
+      const socketPath = remote.address.slice('unix://'.length);
+      const agent = new Agent({ connect: { socketPath } });
+      agents.push(agent);
+      return new LxdClient({ remote: name, baseUrl: 'http://lxd', dispatcher: agent, operationWaitSeconds: settings.operationWaitSeconds });
+    }
+    const { client, agent } = await joinHttpsRemote(ctx, remote, settings);
+    agents.push(agent);
+    return client;
+  };
+  return {
+    settings,
+    remoteName,
+    client(ctx, remote) {
+      const name = remoteName(remote);
+      let c = clients.get(name);
+      if (!c) {
+        c = open(ctx, name);
+        clients.set(name, c);
+        c.catch(() => clients.delete(name));
+      }
+      return c;
+    },
+    async close() {
+      clients.clear();
+      await Promise.all(agents.splice(0).map((a) => a.close().catch(() => {})));
+    },
+  };
+}

@@ -1,0 +1,86 @@
+// Files inside an instance (the files API): upload with octet-stream bodies and leading-zero octal
+// modes, parent directories one level at a time, stat through the download headers, delete.
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { posix } from 'node:path';
+import { ConfigError } from '../../engine/errors.js';
+import { isNotFound, type Ctx, type LxdClient } from './client.js';
+
+export type FileSpec = {
+  readonly targetPath: string;
+  readonly content?: string;
+  readonly sourcePath?: string;
+  readonly uid: number;
+  readonly gid: number;
+  /** Octal string, '0755'. */
+  readonly mode: string;
+  readonly createDirectories: boolean;
+  readonly append: boolean;
+};
+
+export type FileStat = { readonly uid: number; readonly gid: number; readonly mode: string; readonly type: string; readonly content: string };
+
+const T = '/1.0/instances/{name}/files';
+const path = (instance: string) => `/1.0/instances/${encodeURIComponent(instance)}/files`;
+
+/** '755' / '0755' / '0o755' → '0755'. */
+export function octalMode(mode: string): string {
+  const m = mode.replace(/^0o/, '').replace(/^0+(?=\d)/, '');
+  if (!/^[0-7]{1,4}$/.test(m)) throw new ConfigError('prova', 'mode', `must be an octal permission string like "0755" (got "${mode}")`);
+  return `0${m.padStart(3, '0')}`.slice(-4).padStart(4, '0');
+}
+
+export function absoluteTarget(target: string): string {
+  if (target.endsWith('/')) throw new ConfigError('prova', 'targetPath', `must name a file, not a directory (got "${target}")`);
+  return target.startsWith('/') ? target : `/${target}`;
+}
+
+export async function statFile(ctx: Ctx, client: LxdClient, instance: string, project: string | undefined, target: string): Promise<FileStat | null> {
+  try {
+    const r = await client.download(ctx, { method: 'GET', path: path(instance), pathTemplate: T, operation: 'read instance file', project, query: { path: target } });
+    return {
+      uid: Number(r.headers['x-lxd-uid'] ?? 0),
+      gid: Number(r.headers['x-lxd-gid'] ?? 0),
+      mode: octalMode(r.headers['x-lxd-mode'] ?? '0644'),
+      type: r.headers['x-lxd-type'] ?? (r.entries ? 'directory' : 'file'),
+      content: r.body,
+    };
+  } catch (error) {
+    if (isNotFound(error)) return null;
+    throw error;
+  }
+}
+
+export async function deleteFile(ctx: Ctx, client: LxdClient, instance: string, project: string | undefined, target: string): Promise<void> {
+  try {
+    await client.request(ctx, { method: 'DELETE', path: path(instance), pathTemplate: T, operation: 'delete instance file', project, query: { path: target } });
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+  }
+}
+
+export async function uploadFile(ctx: Ctx, client: LxdClient, instance: string, project: string | undefined, spec: FileSpec): Promise<void> {
+  const target = absoluteTarget(spec.targetPath);
+  const mode = octalMode(spec.mode);
+  const content = spec.content ?? readFileSync(spec.sourcePath!.replace(/^~(?=\/|$)/, homedir()));
+  const owner = { 'x-lxd-uid': String(spec.uid), 'x-lxd-gid': String(spec.gid), 'x-lxd-mode': mode };
+  if (spec.createDirectories) {
+    const missing: string[] = [];
+    for (let dir = posix.dirname(target); dir !== '/'; dir = posix.dirname(dir)) {
+      const s = await statFile(ctx, client, instance, project, dir);
+      if (s) {
+        if (s.type !== 'directory') throw new ConfigError('prova', 'targetPath', `has a parent ${dir} that is not a directory`);
+        break;
+      }
+      missing.unshift(dir);
+    }
+    for (const dir of missing) {
+      await client.request(ctx, { method: 'POST', path: path(instance), pathTemplate: T, operation: 'create instance directory', project, query: { path: dir }, headers: { ...owner, 'x-lxd-type': 'directory' }, rawBody: '' });
+    }
+  }
+  await client.request(ctx, {
+    method: 'POST', path: path(instance), pathTemplate: T, operation: 'upload instance file', project, query: { path: target },
+    headers: { ...owner, 'x-lxd-type': 'file', 'x-lxd-write': spec.append ? 'append' : 'overwrite', 'content-type': 'application/octet-stream' },
+    rawBody: typeof content === 'string' ? content : new Uint8Array(content),
+  });
+}

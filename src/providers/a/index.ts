@@ -1,0 +1,62 @@
+// Provider A (`prova`): the LXD REST API over a unix socket or HTTPS with TLS client certificates.
+// `prova(config)` builds a provider instance; typed helpers (`prova.instance`, `prova.getInstance`)
+// build declarations. Imports the engine and src/kit only, never another provider.
+import { defineProvider, type Provider } from '../../engine/provider/define.js';
+import { resourceHelper, lookupHelper } from '../../engine/decl/helper.js';
+import { resolveSettings, toTerraformConfig, type ProvaArgs } from './config.js';
+import { makeConnections, type ProvaConfig } from './connections.js';
+import * as l from './lookups.js';
+import { authGroup } from './resources/auth-group.js';
+import { instance } from './resources/instance.js';
+import { instanceDevice } from './resources/instance-device.js';
+import { instanceFile } from './resources/instance-file.js';
+import { network } from './resources/network.js';
+import { networkAcl } from './resources/network-acl.js';
+import { networkForward } from './resources/network-forward.js';
+import { profile } from './resources/profile.js';
+import { project } from './resources/project.js';
+import { storagePool } from './resources/storage-pool.js';
+import { storageVolume } from './resources/storage-volume.js';
+
+export const resources = [authGroup, instance, instanceDevice, instanceFile, network, networkAcl, networkForward, profile, project, storagePool, storageVolume] as const;
+
+/** Builds provider A. Reads LXD_* environment variables here, and nowhere else. */
+function createProva(config: ProvaArgs = {}): Provider<ProvaConfig> {
+  const settings = resolveSettings(config, process.env);
+  const connections = makeConnections(settings);
+  return defineProvider<ProvaConfig>({
+    name: 'prova',
+    config: connections,
+    resources: [...resources],
+    lookups: [...l.lookups],
+    terraformConfig: () => toTerraformConfig(settings),
+    close: () => connections.close(),
+  });
+}
+
+export const prova = Object.assign(createProva, {
+  authGroup: resourceHelper(authGroup),
+  instance: resourceHelper(instance),
+  instanceDevice: resourceHelper(instanceDevice),
+  instanceFile: resourceHelper(instanceFile),
+  network: resourceHelper(network),
+  networkAcl: resourceHelper(networkAcl),
+  networkForward: resourceHelper(networkForward),
+  profile: resourceHelper(profile),
+  project: resourceHelper(project),
+  storagePool: resourceHelper(storagePool),
+  storageVolume: resourceHelper(storageVolume),
+  getAuthGroup: lookupHelper(l.getAuthGroup),
+  getAuthIdentity: lookupHelper(l.getAuthIdentity),
+  getImage: lookupHelper(l.getImage),
+  getInfo: lookupHelper(l.getInfo),
+  getInstance: lookupHelper(l.getInstance),
+  getNetwork: lookupHelper(l.getNetwork),
+  getProfile: lookupHelper(l.getProfile),
+  getProject: lookupHelper(l.getProject),
+  getStoragePool: lookupHelper(l.getStoragePool),
+});
+
+export type { ProvaArgs } from './config.js';
+export type { ProvaConfig } from './connections.js';
+export { certificateFingerprint, decodeTrustToken, generateClientCertificate } from './trust.js';

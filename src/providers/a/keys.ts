@@ -1,0 +1,32 @@
+// Server-filled configuration keys: which keys the server adds on its own (volatile.*, image.*,
+// per-object lists), so reads do not diff against them and whole-object PUTs carry them through.
+
+export type KeyPolicy = (key: string) => boolean;
+
+/** A policy from prefixes ('volatile.') and exact keys. */
+export function computedKeys(prefixes: readonly string[], exact: readonly string[] = []): KeyPolicy {
+  const set = new Set(exact);
+  return (key) => set.has(key) || prefixes.some((p) => key.startsWith(p));
+}
+
+/** State view: the user's keys with server values, plus server keys that are not computed (they diff). */
+export function observedConfig(server: Readonly<Record<string, string>> | null | undefined, isComputed: KeyPolicy): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(server ?? {})) if (!isComputed(k)) out[k] = v;
+  return out;
+}
+
+/** State view that also keeps computed keys the user asked for. */
+export function observedConfigFor(server: Readonly<Record<string, string>> | null | undefined, user: Readonly<Record<string, string>>, isComputed: KeyPolicy): Record<string, string> {
+  const out = observedConfig(server, isComputed);
+  for (const k of Object.keys(user)) if (server && k in server) out[k] = server[k]!;
+  return out;
+}
+
+/** What to PUT: the user's non-empty keys plus every computed server key the user did not mention. */
+export function desiredConfig(server: Readonly<Record<string, string>> | null | undefined, user: Readonly<Record<string, string>>, isComputed: KeyPolicy): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(server ?? {})) if (isComputed(k) && !(k in user)) out[k] = v;
+  for (const [k, v] of Object.entries(user)) if (v !== '') out[k] = v;
+  return out;
+}

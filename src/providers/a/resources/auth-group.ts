@@ -1,0 +1,82 @@
+// prova:index/authGroup:AuthGroup: a fine-grained authorization group (needs the server extension
+// access_management, LXD 5.21+). Permissions are (entitlement, entity type, entity args).
+import { z } from 'zod';
+import { defineResource, type CheckIssue } from '../../../engine/provider/define.js';
+import type { OperationContext } from '../../../engine/provider/context.js';
+import type { LxdClient, Ctx as ClientCtx } from '../client.js';
+import type { ProvaConfig } from '../connections.js';
+import { entityArgs, entityUrl } from '../entities.js';
+import { formatId, parseId, scopeInputs } from '../ids.js';
+import { createObject, deleteObject, enc, getObject, replaceObject, type Where } from '../objects.js';
+
+export const permissionSchema = z.object({
+  entitlement: z.string().min(1),
+  entityType: z.string().min(1),
+  entityArgs: z.record(z.string(), z.string()).default({}),
+});
+export type Permission = z.output<typeof permissionSchema>;
+export type WirePermission = { entity_type: string; url: string; entitlement: string };
+export type WireGroup = { name: string; description: string; permissions: WirePermission[] | null; identities?: Record<string, string[]> };
+
+const inputs = z.object({
+  name: z.string().min(1),
+  description: z.string().default(''),
+  permissions: z.array(permissionSchema).default([]),
+  remote: z.string().optional(),
+});
+
+type Ctx = OperationContext<ProvaConfig>;
+const where = (name: string): Where => ({ path: `/1.0/auth/groups/${enc(name)}`, template: '/1.0/auth/groups/{name}', what: `auth group ${name}` });
+const idOf = (id: string, config: ProvaConfig) => parseId(id, 1, config.settings.defaultRemote, 'auth group');
+
+export const toWirePermission = (p: Permission): WirePermission => ({ entity_type: p.entityType, url: entityUrl(p.entityType, p.entityArgs), entitlement: p.entitlement });
+export const fromWirePermission = (w: WirePermission): Permission => ({ entitlement: w.entitlement, entityType: w.entity_type, entityArgs: entityArgs(w.entity_type, w.url) });
+
+export async function authClient(ctx: ClientCtx, config: ProvaConfig, remote: string | undefined, feature: string): Promise<LxdClient> {
+  const client = await config.client(ctx, remote);
+  await client.requireExtension(ctx, 'access_management', feature);
+  return client;
+}
+
+export const authGroup = defineResource({
+  token: 'prova:index/authGroup:AuthGroup',
+  inputs,
+  outputs: z.object({}),
+  replaceOn: ['name', 'remote'],
+  check(i): CheckIssue[] {
+    const issues: CheckIssue[] = [];
+    i.permissions.forEach((p, n) => {
+      try { entityUrl(p.entityType, p.entityArgs); } catch (error) { issues.push({ path: ['permissions', n, 'entityArgs'], message: (error as Error).message }); }
+    });
+    return issues;
+  },
+  async create(ctx: Ctx, i) {
+    const client = await authClient(ctx, ctx.config, i.remote, 'auth groups');
+    await createObject(ctx, client, { path: '/1.0/auth/groups', template: '/1.0/auth/groups', what: 'auth group' }, { name: i.name, description: i.description, permissions: i.permissions.map(toWirePermission) });
+    return { id: formatId(client.remote, undefined, [i.name]), outputs: {} };
+  },
+  async read(ctx: Ctx, id, prior) {
+    const ref = idOf(id, ctx.config);
+    const client = await authClient(ctx, ctx.config, ref.remote, 'auth groups');
+    const got = await getObject<WireGroup>(ctx, client, where(ref.fields[0]!));
+    if (!got) return null;
+    return {
+      inputs: { name: got.obj.name, description: got.obj.description, permissions: (got.obj.permissions ?? []).map(fromWirePermission), ...scopeInputs(prior.inputs, ref, ctx.config.settings.defaultRemote, false) },
+      outputs: {},
+    };
+  },
+  async update(ctx: Ctx, id, _olds, news) {
+    const ref = idOf(id, ctx.config);
+    const client = await authClient(ctx, ctx.config, ref.remote, 'auth groups');
+    await replaceObject<WireGroup>(ctx, client, where(ref.fields[0]!), () => ({ description: news.description, permissions: news.permissions.map(toWirePermission) }));
+    return { outputs: {} };
+  },
+  async delete(ctx: Ctx, id) {
+    const ref = idOf(id, ctx.config);
+    await deleteObject(ctx, await authClient(ctx, ctx.config, ref.remote, 'auth groups'), where(ref.fields[0]!));
+  },
+  importId: (importId, config: ProvaConfig) => {
+    const ref = idOf(importId, config);
+    return formatId(ref.remote, undefined, ref.fields);
+  },
+});

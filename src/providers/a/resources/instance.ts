@@ -1,0 +1,241 @@
+// prova:index/instance:Instance: a container or virtual machine. Create resolves the image, creates,
+// starts and waits for a global IPv4; update writes the whole object back with If-Match, toggles
+// running, and renames or migrates only with allowRestart; delete stops by force, then deletes.
+import { z } from 'zod';
+import { defineResource, type CheckIssue } from '../../../engine/provider/define.js';
+import { ProviderError } from '../../../engine/errors.js';
+import type { OperationContext } from '../../../engine/provider/context.js';
+import { isNotFound, type LxdClient } from '../client.js';
+import type { ProvaConfig } from '../connections.js';
+import { deviceSchema, fromWire, sortDevices, toWire, MARKER, STANDALONE } from '../devices.js';
+import { execSchema, runExecs, type ExecResult } from '../execs.js';
+import { deleteFile, uploadFile } from '../files.js';
+import { formatId, parseId } from '../ids.js';
+import { imageSource } from '../images.js';
+import { computedKeys, desiredConfig } from '../keys.js';
+import { durationMs, isRunning, networkOutputs, readState, startInstance, stopInstance, waitForIpv4, type WireInstance, type Waits } from '../runtime.js';
+
+export const fileSchema = z.object({
+  targetPath: z.string().min(1),
+  content: z.string().optional(),
+  sourcePath: z.string().optional(),
+  uid: z.number().int().nonnegative().default(0),
+  gid: z.number().int().nonnegative().default(0),
+  mode: z.string().default('0755'),
+  createDirectories: z.boolean().default(false),
+});
+
+export const timeoutsSchema = z.object({
+  create: z.string().default('5m'), read: z.string().default('5m'), update: z.string().default('5m'), delete: z.string().default('5m'),
+});
+
+const inputs = z.object({
+  name: z.string().min(1),
+  image: z.string().optional(),
+  type: z.enum(['container', 'virtual-machine']).default('container'),
+  description: z.string().default(''),
+  ephemeral: z.boolean().default(false),
+  running: z.boolean().default(true),
+  waitForNetwork: z.boolean().default(true),
+  allowRestart: z.boolean().default(false),
+  config: z.record(z.string(), z.string()).default({}),
+  limits: z.record(z.string(), z.string()).default({}),
+  profiles: z.array(z.string()).optional(),
+  devices: z.array(deviceSchema).default([]).transform(sortDevices),
+  execs: z.record(z.string(), execSchema).default({}),
+  files: z.array(fileSchema).default([]),
+  project: z.string().optional(),
+  remote: z.string().optional(),
+  target: z.string().optional(),
+  timeouts: timeoutsSchema.prefault({}),
+});
+export type InstanceInputs = z.output<typeof inputs>;
+
+const ifaceSchema = z.object({ name: z.string(), type: z.string(), state: z.string(), ips: z.array(z.object({ address: z.string(), family: z.string(), scope: z.string() })) });
+const execResultSchema = z.object({ exitCode: z.number(), stdout: z.string(), stderr: z.string(), runCount: z.number() });
+const outputs = z.object({
+  status: z.string(),
+  location: z.string(),
+  ipv4Address: z.string(),
+  ipv6Address: z.string(),
+  macAddress: z.string(),
+  interfaces: z.record(z.string(), ifaceSchema),
+  execResults: z.record(z.string(), execResultSchema),
+});
+
+type Ctx = OperationContext<ProvaConfig>;
+const isComputed = computedKeys(['volatile.', 'image.']);
+const base = (name: string) => `/1.0/instances/${encodeURIComponent(name)}`;
+
+function waitsFor(ctx: Ctx, i: Pick<InstanceInputs, 'timeouts'>, op: 'create' | 'update' | 'delete' | 'read'): Waits {
+  return { intervalMs: ctx.config.settings.pollIntervalMs, timeoutMs: durationMs(i.timeouts?.[op], 300_000) };
+}
+
+export async function getInstance(ctx: Ctx, client: LxdClient, name: string, project?: string): Promise<{ instance: WireInstance; etag?: string } | null> {
+  try {
+    const r = await client.request<WireInstance>(ctx, { method: 'GET', path: base(name), pathTemplate: '/1.0/instances/{name}', operation: 'read instance', project });
+    return { instance: r.metadata, etag: r.etag };
+  } catch (error) {
+    if (isNotFound(error)) return null;
+    throw error;
+  }
+}
+
+/** The outputs, read from the real instance and its state. */
+export async function instanceOutputs(ctx: Ctx, client: LxdClient, instance: WireInstance, project: string | undefined, execResults: Record<string, ExecResult> = {}) {
+  const state = await readState(ctx, client, instance.name, project);
+  return {
+    status: state?.status ?? instance.status,
+    location: instance.location && instance.location !== 'none' ? instance.location : '',
+    ...networkOutputs(instance, state),
+    execResults,
+  };
+}
+
+/** User config (without limits.*) and limits, split out of the server's config. */
+export function splitConfig(config: Readonly<Record<string, string>>): { config: Record<string, string>; limits: Record<string, string> } {
+  const out = { config: {} as Record<string, string>, limits: {} as Record<string, string> };
+  for (const [k, v] of Object.entries(config)) {
+    if (isComputed(k)) continue;
+    if (k.startsWith('limits.')) out.limits[k.slice(7)] = v; else out.config[k] = v;
+  }
+  return out;
+}
+
+function mergedConfig(i: InstanceInputs): Record<string, string> {
+  const c: Record<string, string> = { ...i.config };
+  for (const [k, v] of Object.entries(i.limits)) c[`limits.${k}`] = v;
+  return c;
+}
+
+async function syncFiles(ctx: Ctx, client: LxdClient, i: InstanceInputs, previous: readonly z.output<typeof fileSchema>[]): Promise<void> {
+  for (const f of previous) await deleteFile(ctx, client, i.name, i.project, f.targetPath.startsWith('/') ? f.targetPath : `/${f.targetPath}`);
+  for (const f of i.files) await uploadFile(ctx, client, i.name, i.project, { ...f, append: false });
+}
+
+function check(i: InstanceInputs, config: ProvaConfig): CheckIssue[] {
+  const issues: CheckIssue[] = [];
+  if (i.type === 'container' && !i.image) issues.push({ path: ['image'], message: 'is required for a container (only a virtual machine may be created empty)' });
+  for (const k of Object.keys(i.config)) {
+    if (/^(limits|volatile|image)\./.test(k)) issues.push({ path: ['config', k], message: 'may not set limits.*, volatile.* or image.* keys (use `limits` for limits)' });
+  }
+  for (const k of Object.keys(i.execs)) if (!/^[a-z0-9_]+$/.test(k)) issues.push({ path: ['execs', k], message: 'exec keys must match [a-z0-9_]+' });
+  if (i.ephemeral && !i.running) issues.push({ path: ['running'], message: 'an ephemeral instance cannot be stopped (the server deletes it)' });
+  i.files.forEach((f, n) => {
+    if ((f.content === undefined) === (f.sourcePath === undefined)) issues.push({ path: ['files', n], message: 'needs exactly one of content and sourcePath' });
+    if (f.targetPath.endsWith('/')) issues.push({ path: ['files', n, 'targetPath'], message: 'must name a file, not a directory' });
+  });
+  if (i.remote && config?.settings && !config.settings.remotes.has(i.remote)) issues.push({ path: ['remote'], message: `names an unknown remote "${i.remote}"` });
+  return issues;
+}
+
+export const instance = defineResource({
+  token: 'prova:index/instance:Instance',
+  inputs,
+  outputs,
+  replaceOn: ['type', 'image', 'ephemeral', 'project', 'remote'],
+  computedOnUpdate: ['status', 'location', 'ipv4Address', 'ipv6Address', 'macAddress', 'interfaces', 'execResults'],
+  check,
+  async create(ctx: Ctx, i) {
+    const client = await ctx.config.client(ctx, i.remote);
+    const source = await imageSource(ctx, ctx.config, client, i.image, i.project);
+    await client.request(ctx, {
+      method: 'POST', path: '/1.0/instances', pathTemplate: '/1.0/instances', operation: 'create instance', project: i.project, target: i.target,
+      body: { name: i.name, type: i.type, description: i.description, ephemeral: i.ephemeral, ...(i.profiles ? { profiles: i.profiles } : {}), config: mergedConfig(i), devices: toWire(i.devices), source },
+    });
+    const waits = waitsFor(ctx, i, 'create');
+    if (i.running) {
+      await startInstance(ctx, client, i.name, i.project, waits);
+      if (i.waitForNetwork) await waitForIpv4(ctx, client, i.name, i.project, waits);
+    }
+    await syncFiles(ctx, client, i, []);
+    const execResults = i.running ? await runExecs(ctx, client, i.name, i.project, i.execs, {}, { created: true, started: true }) : {};
+    const got = await getInstance(ctx, client, i.name, i.project);
+    if (!got) throw new ProviderError({ provider: 'prova', operation: 'create instance', retryable: false, notFound: true, detail: `instance ${i.name} vanished right after it was created` });
+    return { id: formatId(client.remote, i.project, [i.name]), outputs: await instanceOutputs(ctx, client, got.instance, i.project, execResults) };
+  },
+  async read(ctx: Ctx, id, prior) {
+    const p = prior.inputs as Partial<InstanceInputs>;
+    const ref = parseId(id, 1, ctx.config.settings.defaultRemote, 'instance');
+    const project = p.project ?? (ref.project === 'default' ? undefined : ref.project);
+    const client = await ctx.config.client(ctx, ref.remote);
+    const got = await getInstance(ctx, client, p.name ?? ref.fields[0]!, project);
+    if (!got) return null;
+    const w = got.instance;
+    const state = await readState(ctx, client, w.name, project);
+    const split = splitConfig(w.config);
+    const sameProfiles = p.profiles === undefined && w.profiles.length === 1 && w.profiles[0] === 'default';
+    const read: Record<string, unknown> = {
+      ...p,
+      name: w.name, type: w.type, description: w.description, ephemeral: w.ephemeral, running: isRunning(state),
+      config: split.config, limits: split.limits, devices: fromWire(w.devices, STANDALONE),
+      ...(sameProfiles ? {} : { profiles: w.profiles }),
+      ...(p.remote === undefined && ref.remote !== ctx.config.settings.defaultRemote ? { remote: ref.remote } : {}),
+      ...(project === undefined && ref.project !== 'default' ? { project: ref.project } : {}),
+      ...(p.image === undefined && ref.options.image ? { image: ref.options.image } : {}),
+    };
+    const execResults = ((prior.outputs as { execResults?: Record<string, ExecResult> }).execResults) ?? {};
+    return { inputs: read, outputs: await instanceOutputs(ctx, client, w, project, execResults) };
+  },
+  async update(ctx: Ctx, id, olds, news) {
+    const o = olds.inputs as InstanceInputs;
+    const client = await ctx.config.client(ctx, news.remote);
+    const current = await getInstance(ctx, client, o.name, news.project);
+    if (!current) throw new ProviderError({ provider: 'prova', operation: 'update instance', retryable: false, notFound: true, status: 404, detail: `instance ${o.name} not found` });
+    const clustered = await client.isClustered(ctx);
+    const rename = o.name !== news.name;
+    const migrate = clustered && !!news.target && news.target !== o.target && current.instance.location !== news.target;
+    const state = await readState(ctx, client, o.name, news.project);
+    const wasRunning = isRunning(state);
+    const field = rename ? 'name' : 'target';
+    if ((rename || migrate) && wasRunning && news.running && !news.allowRestart) {
+      throw new ProviderError({ provider: 'prova', operation: 'update instance', retryable: false, vendorCode: 'restart_required', detail: `changing \`${field}\` of instance ${o.name} needs a stop and restart; set allowRestart: true to allow it (nothing was changed)` });
+    }
+    const waits = waitsFor(ctx, news, 'update');
+    if (wasRunning && (rename || migrate || !news.running)) await stopInstance(ctx, client, o.name, news.project, false, waits);
+    const fresh = (await getInstance(ctx, client, o.name, news.project))!;
+    const kept = Object.fromEntries(Object.entries(fresh.instance.devices).filter(([, d]) => d[MARKER] === STANDALONE));
+    await client.request(ctx, {
+      method: 'PUT', path: base(o.name), pathTemplate: '/1.0/instances/{name}', operation: 'update instance', project: news.project, etag: fresh.etag,
+      body: {
+        architecture: fresh.instance.architecture, stateful: fresh.instance.stateful ?? false, ephemeral: news.ephemeral, description: news.description,
+        config: desiredConfig(fresh.instance.config, mergedConfig(news), isComputed), profiles: news.profiles ?? ['default'], devices: { ...kept, ...toWire(news.devices) },
+      },
+    });
+    if (rename) await client.request(ctx, { method: 'POST', path: base(o.name), pathTemplate: '/1.0/instances/{name}', operation: 'rename instance', project: news.project, body: { name: news.name } });
+    if (migrate) await client.request(ctx, { method: 'POST', path: base(news.name), pathTemplate: '/1.0/instances/{name}', operation: 'migrate instance', project: news.project, target: news.target, body: { name: news.name, migration: true, live: false } });
+    let started = false;
+    if (news.running && !isRunning(await readState(ctx, client, news.name, news.project))) {
+      await startInstance(ctx, client, news.name, news.project, waits);
+      started = true;
+      if (!wasRunning && news.waitForNetwork) await waitForIpv4(ctx, client, news.name, news.project, waits);
+    }
+    await syncFiles(ctx, client, news, o.files ?? []);
+    const priorExecs = (olds.outputs as { execResults?: Record<string, ExecResult> }).execResults ?? {};
+    const execResults = news.running ? await runExecs(ctx, client, news.name, news.project, news.execs, priorExecs, { created: false, started }) : priorExecs;
+    const after = (await getInstance(ctx, client, news.name, news.project))!;
+    return { outputs: await instanceOutputs(ctx, client, after.instance, news.project, execResults) };
+  },
+  async delete(ctx: Ctx, id, prior) {
+    const p = prior.inputs as Partial<InstanceInputs>;
+    const ref = parseId(id, 1, ctx.config.settings.defaultRemote, 'instance');
+    const name = p.name ?? ref.fields[0]!;
+    const project = p.project ?? (ref.project === 'default' ? undefined : ref.project);
+    const client = await ctx.config.client(ctx, ref.remote);
+    if ((await stopInstance(ctx, client, name, project, true)) === 'gone') return;
+    try {
+      await client.request(ctx, { method: 'DELETE', path: base(name), pathTemplate: '/1.0/instances/{name}', operation: 'delete instance', project });
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+  },
+  async find(ctx: Ctx, i) {
+    const client = await ctx.config.client(ctx, i.remote);
+    const got = await getInstance(ctx, client, i.name, i.project);
+    return got ? { id: formatId(client.remote, i.project, [i.name]), outputs: await instanceOutputs(ctx, client, got.instance, i.project) } : null;
+  },
+  importId(importId, config: ProvaConfig) {
+    const ref = parseId(importId, 1, config.settings.defaultRemote, 'instance');
+    return formatId(ref.remote, ref.project, ref.fields, ref.options.image ? { image: ref.options.image } : {});
+  },
+});

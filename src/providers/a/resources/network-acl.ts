@@ -1,0 +1,96 @@
+// prova:index/networkAcl:NetworkAcl: ingress and egress rules; updates PUT the whole ACL with
+// If-Match (PATCH would empty the rule lists). ICMP fields are sent only for icmp4/icmp6.
+import { z } from 'zod';
+import { defineResource } from '../../../engine/provider/define.js';
+import type { OperationContext } from '../../../engine/provider/context.js';
+import type { ProvaConfig } from '../connections.js';
+import { formatId, parseId, scopeInputs } from '../ids.js';
+import { computedKeys, desiredConfig, observedConfigFor } from '../keys.js';
+import { createObject, deleteObject, enc, getObject, projectOf, replaceObject, type Where } from '../objects.js';
+
+export const ruleSchema = z.object({
+  action: z.enum(['allow', 'drop', 'reject']),
+  state: z.enum(['enabled', 'disabled', 'logged']),
+  source: z.string().default(''),
+  destination: z.string().default(''),
+  destinationPort: z.string().default(''),
+  protocol: z.enum(['', 'tcp', 'udp', 'icmp4', 'icmp6']).default(''),
+  icmpType: z.string().default(''),
+  icmpCode: z.string().default(''),
+  description: z.string().default(''),
+});
+export type Rule = z.output<typeof ruleSchema>;
+type WireRule = Record<string, string | undefined>;
+export type WireAcl = { name: string; description: string; config: Record<string, string>; ingress: WireRule[] | null; egress: WireRule[] | null; used_by?: string[] };
+
+const inputs = z.object({
+  name: z.string().min(1),
+  description: z.string().default(''),
+  config: z.record(z.string(), z.string()).default({}),
+  ingresses: z.array(ruleSchema).default([]),
+  egresses: z.array(ruleSchema).default([]),
+  project: z.string().optional(),
+  remote: z.string().optional(),
+});
+
+type Ctx = OperationContext<ProvaConfig>;
+const isComputed = computedKeys(['volatile.']);
+const where = (name: string, project?: string): Where => ({ path: `/1.0/network-acls/${enc(name)}`, template: '/1.0/network-acls/{name}', what: `network ACL ${name}`, project: projectOf(project) });
+
+export function ruleToWire(r: Rule): WireRule {
+  const icmp = r.protocol === 'icmp4' || r.protocol === 'icmp6';
+  return {
+    action: r.action, state: r.state, source: r.source, destination: r.destination, protocol: r.protocol, description: r.description,
+    destination_port: r.destinationPort,
+    ...(icmp ? { icmp_type: r.icmpType, icmp_code: r.icmpCode } : {}),
+  };
+}
+
+export function ruleFromWire(w: WireRule): Rule {
+  return {
+    action: w.action as Rule['action'], state: w.state as Rule['state'], source: w.source ?? '', destination: w.destination ?? '',
+    destinationPort: w.destination_port ?? '', protocol: (w.protocol ?? '') as Rule['protocol'], icmpType: w.icmp_type ?? '', icmpCode: w.icmp_code ?? '', description: w.description ?? '',
+  };
+}
+
+export const networkAcl = defineResource({
+  token: 'prova:index/networkAcl:NetworkAcl',
+  inputs,
+  outputs: z.object({}),
+  replaceOn: ['name', 'project', 'remote'],
+  async create(ctx: Ctx, i) {
+    const client = await ctx.config.client(ctx, i.remote);
+    await createObject(ctx, client, { path: '/1.0/network-acls', template: '/1.0/network-acls', what: 'network ACL', project: projectOf(i.project) }, {
+      name: i.name, description: i.description, config: i.config, ingress: i.ingresses.map(ruleToWire), egress: i.egresses.map(ruleToWire),
+    });
+    return { id: formatId(client.remote, i.project, [i.name]), outputs: {} };
+  },
+  async read(ctx: Ctx, id, prior) {
+    const ref = parseId(id, 1, ctx.config.settings.defaultRemote, 'network ACL');
+    const got = await getObject<WireAcl>(ctx, await ctx.config.client(ctx, ref.remote), where(ref.fields[0]!, ref.project));
+    if (!got) return null;
+    const a = got.obj;
+    return {
+      inputs: {
+        name: a.name, description: a.description, config: observedConfigFor(a.config, (prior.inputs.config as Record<string, string>) ?? {}, isComputed),
+        ingresses: (a.ingress ?? []).map(ruleFromWire), egresses: (a.egress ?? []).map(ruleFromWire), ...scopeInputs(prior.inputs, ref, ctx.config.settings.defaultRemote),
+      },
+      outputs: {},
+    };
+  },
+  async update(ctx: Ctx, id, _olds, news) {
+    const ref = parseId(id, 1, ctx.config.settings.defaultRemote, 'network ACL');
+    await replaceObject<WireAcl>(ctx, await ctx.config.client(ctx, ref.remote), where(ref.fields[0]!, ref.project), (cur) => ({
+      description: news.description, config: desiredConfig(cur.config, news.config, isComputed), ingress: news.ingresses.map(ruleToWire), egress: news.egresses.map(ruleToWire),
+    }));
+    return { outputs: {} };
+  },
+  async delete(ctx: Ctx, id) {
+    const ref = parseId(id, 1, ctx.config.settings.defaultRemote, 'network ACL');
+    await deleteObject(ctx, await ctx.config.client(ctx, ref.remote), where(ref.fields[0]!, ref.project));
+  },
+  importId: (importId, config: ProvaConfig) => {
+    const ref = parseId(importId, 1, config.settings.defaultRemote, 'network ACL');
+    return formatId(ref.remote, ref.project, ref.fields);
+  },
+});

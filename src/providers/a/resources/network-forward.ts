@@ -1,0 +1,82 @@
+// prova:index/networkForward:NetworkForward: port forwards from a listen address on a network.
+// Keyed by network and listen address (no rename); updates PUT the whole forward with If-Match.
+import { z } from 'zod';
+import { defineResource } from '../../../engine/provider/define.js';
+import type { OperationContext } from '../../../engine/provider/context.js';
+import type { ProvaConfig } from '../connections.js';
+import { formatId, parseId, scopeInputs } from '../ids.js';
+import { computedKeys, desiredConfig, observedConfigFor } from '../keys.js';
+import { createObject, deleteObject, enc, getObject, projectOf, replaceObject, type Where } from '../objects.js';
+
+const portSchema = z.object({
+  protocol: z.enum(['tcp', 'udp']),
+  listenPort: z.string().min(1),
+  targetAddress: z.string().min(1),
+  targetPort: z.string().default(''),
+  description: z.string().default(''),
+});
+type Port = z.output<typeof portSchema>;
+type WirePort = { protocol: string; listen_port: string; target_address: string; target_port?: string; description?: string };
+type WireForward = { listen_address: string; description: string; config: Record<string, string>; ports: WirePort[] | null; location?: string };
+
+const inputs = z.object({
+  network: z.string().min(1),
+  listenAddress: z.string().min(1),
+  description: z.string().default(''),
+  config: z.record(z.string(), z.string()).default({}),
+  ports: z.array(portSchema).default([]),
+  project: z.string().optional(),
+  remote: z.string().optional(),
+});
+
+type Ctx = OperationContext<ProvaConfig>;
+const isComputed = computedKeys(['volatile.']);
+const where = (network: string, listen: string, project?: string): Where => ({
+  path: `/1.0/networks/${enc(network)}/forwards/${enc(listen)}`, template: '/1.0/networks/{network}/forwards/{listenAddress}', what: `network forward ${listen} on ${network}`, project: projectOf(project),
+});
+const toWire = (p: Port): WirePort => ({ protocol: p.protocol, listen_port: p.listenPort, target_address: p.targetAddress, target_port: p.targetPort, description: p.description });
+const fromWire = (w: WirePort): Port => ({ protocol: w.protocol as Port['protocol'], listenPort: w.listen_port, targetAddress: w.target_address, targetPort: w.target_port ?? '', description: w.description ?? '' });
+const idOf = (id: string, config: ProvaConfig) => parseId(id, 2, config.settings.defaultRemote, 'network forward');
+
+export const networkForward = defineResource({
+  token: 'prova:index/networkForward:NetworkForward',
+  inputs,
+  outputs: z.object({}),
+  replaceOn: ['network', 'listenAddress', 'project', 'remote'],
+  async create(ctx: Ctx, i) {
+    const client = await ctx.config.client(ctx, i.remote);
+    await createObject(ctx, client, { path: `/1.0/networks/${enc(i.network)}/forwards`, template: '/1.0/networks/{network}/forwards', what: 'network forward', project: projectOf(i.project) }, {
+      listen_address: i.listenAddress, description: i.description, config: i.config, ports: i.ports.map(toWire),
+    });
+    return { id: formatId(client.remote, i.project, [i.network, i.listenAddress]), outputs: {} };
+  },
+  async read(ctx: Ctx, id, prior) {
+    const ref = idOf(id, ctx.config);
+    const [network, listen] = ref.fields as [string, string];
+    const got = await getObject<WireForward>(ctx, await ctx.config.client(ctx, ref.remote), where(network, listen, ref.project));
+    if (!got) return null;
+    const f = got.obj;
+    return {
+      inputs: {
+        network, listenAddress: f.listen_address, description: f.description, config: observedConfigFor(f.config, (prior.inputs.config as Record<string, string>) ?? {}, isComputed),
+        ports: (f.ports ?? []).map(fromWire), ...scopeInputs(prior.inputs, ref, ctx.config.settings.defaultRemote),
+      },
+      outputs: {},
+    };
+  },
+  async update(ctx: Ctx, id, _olds, news) {
+    const ref = idOf(id, ctx.config);
+    await replaceObject<WireForward>(ctx, await ctx.config.client(ctx, ref.remote), where(ref.fields[0]!, ref.fields[1]!, ref.project), (cur) => ({
+      description: news.description, config: desiredConfig(cur.config, news.config, isComputed), ports: news.ports.map(toWire),
+    }));
+    return { outputs: {} };
+  },
+  async delete(ctx: Ctx, id) {
+    const ref = idOf(id, ctx.config);
+    await deleteObject(ctx, await ctx.config.client(ctx, ref.remote), where(ref.fields[0]!, ref.fields[1]!, ref.project));
+  },
+  importId: (importId, config: ProvaConfig) => {
+    const ref = idOf(importId, config);
+    return formatId(ref.remote, ref.project, ref.fields);
+  },
+});

@@ -1,0 +1,89 @@
+// prova:index/network:Network: a managed network (bridge by default). Server-filled keys
+// (ipv4.address, ipv6.nat, volatile.*, …) are ignored unless set; outputs come from /state.
+import { z } from 'zod';
+import { defineResource } from '../../../engine/provider/define.js';
+import type { OperationContext } from '../../../engine/provider/context.js';
+import type { Ctx as ClientCtx, LxdClient } from '../client.js';
+import type { ProvaConfig } from '../connections.js';
+import { formatId, parseId, scopeInputs } from '../ids.js';
+import { computedKeys, desiredConfig, observedConfigFor } from '../keys.js';
+import { createObject, deleteObject, enc, getObject, projectOf, replaceObject, type Where } from '../objects.js';
+
+const inputs = z.object({
+  name: z.string().min(1),
+  type: z.enum(['bridge', 'macvlan', 'sriov', 'ovn', 'physical']).default('bridge'),
+  description: z.string().default(''),
+  config: z.record(z.string(), z.string()).default({}),
+  project: z.string().optional(),
+  remote: z.string().optional(),
+  target: z.string().optional(),
+});
+const outputs = z.object({ managed: z.boolean(), ipv4Address: z.string(), ipv6Address: z.string() });
+
+export type WireNetwork = { name: string; description: string; type: string; managed: boolean; status?: string; config: Record<string, string>; used_by?: string[] | null };
+type Ctx = OperationContext<ProvaConfig>;
+export const isNetworkComputed = computedKeys(['volatile.'], ['bridge.mtu', 'ipv4.address', 'ipv4.nat', 'ipv6.address', 'ipv6.nat']);
+const where = (name: string, project?: string, target?: string): Where => ({ path: `/1.0/networks/${enc(name)}`, template: '/1.0/networks/{name}', what: `network ${name}`, project: projectOf(project), target });
+
+/** ipv4Address / ipv6Address: the first global address of each family, in CIDR notation. */
+export async function networkAddresses(ctx: ClientCtx, client: LxdClient, net: WireNetwork, project?: string): Promise<{ ipv4Address: string; ipv6Address: string }> {
+  const out = { ipv4Address: '', ipv6Address: '' };
+  if (!net.managed) return out;
+  const st = await getObject<{ addresses?: { family: string; address: string; netmask: string; scope: string }[] }>(ctx, client, { ...where(net.name, project), path: `/1.0/networks/${enc(net.name)}/state`, template: '/1.0/networks/{name}/state' }).catch(() => null);
+  for (const a of st?.obj.addresses ?? []) {
+    if (a.scope !== 'global') continue;
+    if (a.family === 'inet' && !out.ipv4Address) out.ipv4Address = `${a.address}/${a.netmask}`;
+    if (a.family === 'inet6' && !out.ipv6Address) out.ipv6Address = `${a.address}/${a.netmask}`;
+  }
+  return out;
+}
+
+async function outputsOf(ctx: Ctx, client: LxdClient, name: string, project?: string) {
+  const got = await getObject<WireNetwork>(ctx, client, where(name, project));
+  if (!got) return null;
+  return { net: got.obj, outputs: { managed: got.obj.managed, ...(await networkAddresses(ctx, client, got.obj, project)) } };
+}
+
+export const network = defineResource({
+  token: 'prova:index/network:Network',
+  inputs,
+  outputs,
+  replaceOn: ['name', 'type', 'project', 'remote', 'target'],
+  computedOnUpdate: ['ipv4Address', 'ipv6Address'],
+  async create(ctx: Ctx, i) {
+    const client = await ctx.config.client(ctx, i.remote);
+    await createObject(ctx, client, { path: '/1.0/networks', template: '/1.0/networks', what: 'network', project: projectOf(i.project) }, { name: i.name, type: i.type, description: i.description, config: i.config });
+    const got = (await outputsOf(ctx, client, i.name, i.project))!;
+    return { id: formatId(client.remote, i.project, [i.name]), outputs: got.outputs };
+  },
+  async read(ctx: Ctx, id, prior) {
+    const ref = parseId(id, 1, ctx.config.settings.defaultRemote, 'network');
+    const client = await ctx.config.client(ctx, ref.remote);
+    const got = await outputsOf(ctx, client, ref.fields[0]!, ref.project);
+    if (!got) return null;
+    const userConfig = (prior.inputs.config as Record<string, string> | undefined) ?? {};
+    return {
+      inputs: { name: got.net.name, type: got.net.type, description: got.net.description, config: observedConfigFor(got.net.config, userConfig, isNetworkComputed), ...scopeInputs(prior.inputs, ref, ctx.config.settings.defaultRemote) },
+      outputs: got.outputs,
+    };
+  },
+  async update(ctx: Ctx, id, _olds, news) {
+    const ref = parseId(id, 1, ctx.config.settings.defaultRemote, 'network');
+    const client = await ctx.config.client(ctx, ref.remote);
+    await replaceObject<WireNetwork>(ctx, client, where(ref.fields[0]!, ref.project), (cur) => ({ description: news.description, config: desiredConfig(cur.config, news.config, isNetworkComputed) }));
+    return { outputs: (await outputsOf(ctx, client, ref.fields[0]!, ref.project))!.outputs };
+  },
+  async delete(ctx: Ctx, id) {
+    const ref = parseId(id, 1, ctx.config.settings.defaultRemote, 'network');
+    await deleteObject(ctx, await ctx.config.client(ctx, ref.remote), where(ref.fields[0]!, ref.project));
+  },
+  async find(ctx: Ctx, i) {
+    const client = await ctx.config.client(ctx, i.remote);
+    const got = await outputsOf(ctx, client, i.name, i.project);
+    return got ? { id: formatId(client.remote, i.project, [i.name]), outputs: got.outputs } : null;
+  },
+  importId: (importId, config: ProvaConfig) => {
+    const ref = parseId(importId, 1, config.settings.defaultRemote, 'network');
+    return formatId(ref.remote, ref.project, ref.fields);
+  },
+});

@@ -1,0 +1,76 @@
+// prova:index/profile:Profile: config and devices applied to instances. The profile `default` is
+// adopted (PUT) instead of created, and on delete reset to empty (left alone in project default).
+import { z } from 'zod';
+import { defineResource } from '../../../engine/provider/define.js';
+import type { OperationContext } from '../../../engine/provider/context.js';
+import type { ProvaConfig } from '../connections.js';
+import { deviceSchema, fromWire, sortDevices, toWire, type WireDevices } from '../devices.js';
+import { formatId, parseId, scopeInputs } from '../ids.js';
+import { computedKeys, desiredConfig, observedConfigFor } from '../keys.js';
+import { createObject, deleteObject, enc, getObject, projectOf, replaceObject, type Where } from '../objects.js';
+
+const inputs = z.object({
+  name: z.string().min(1),
+  description: z.string().default(''),
+  config: z.record(z.string(), z.string()).default({}),
+  devices: z.array(deviceSchema).default([]).transform(sortDevices),
+  project: z.string().optional(),
+  remote: z.string().optional(),
+});
+
+export type WireProfile = { name: string; description: string; config: Record<string, string>; devices: WireDevices; used_by?: string[] };
+type Ctx = OperationContext<ProvaConfig>;
+const isComputed = computedKeys(['volatile.']);
+const where = (name: string, project?: string): Where => ({ path: `/1.0/profiles/${enc(name)}`, template: '/1.0/profiles/{name}', what: `profile ${name}`, project: projectOf(project) });
+const idOf = (id: string, config: ProvaConfig) => parseId(id, 1, config.settings.defaultRemote, 'profile');
+
+export const profile = defineResource({
+  token: 'prova:index/profile:Profile',
+  inputs,
+  outputs: z.object({}),
+  replaceOn: ['name', 'project', 'remote'],
+  async create(ctx: Ctx, i) {
+    const client = await ctx.config.client(ctx, i.remote);
+    const body = { description: i.description, config: i.config, devices: toWire(i.devices) };
+    if (i.name === 'default') await replaceObject<WireProfile>(ctx, client, where(i.name, i.project), () => body);
+    else await createObject(ctx, client, { path: '/1.0/profiles', template: '/1.0/profiles', what: 'profile', project: projectOf(i.project) }, { name: i.name, ...body });
+    return { id: formatId(client.remote, i.project, [i.name]), outputs: {} };
+  },
+  async read(ctx: Ctx, id, prior) {
+    const ref = idOf(id, ctx.config);
+    const got = await getObject<WireProfile>(ctx, await ctx.config.client(ctx, ref.remote), where(ref.fields[0]!, ref.project));
+    if (!got) return null;
+    const p = got.obj;
+    return {
+      inputs: {
+        name: p.name, description: p.description, config: observedConfigFor(p.config, (prior.inputs.config as Record<string, string>) ?? {}, isComputed),
+        devices: fromWire(p.devices), ...scopeInputs(prior.inputs, ref, ctx.config.settings.defaultRemote),
+      },
+      outputs: {},
+    };
+  },
+  async update(ctx: Ctx, id, _olds, news) {
+    const ref = idOf(id, ctx.config);
+    await replaceObject<WireProfile>(ctx, await ctx.config.client(ctx, ref.remote), where(ref.fields[0]!, ref.project), (cur) => ({
+      description: news.description, config: desiredConfig(cur.config, news.config, isComputed), devices: toWire(news.devices),
+    }));
+    return { outputs: {} };
+  },
+  async delete(ctx: Ctx, id) {
+    const ref = idOf(id, ctx.config);
+    const client = await ctx.config.client(ctx, ref.remote);
+    if (ref.fields[0] === 'default') {
+      if (ref.project === 'default') {
+        ctx.report({ kind: 'warning', message: 'the default profile of project default is left as it is (it cannot be deleted or emptied safely)' });
+        return;
+      }
+      await replaceObject<WireProfile>(ctx, client, where('default', ref.project), () => ({ description: '', config: {}, devices: {} }));
+      return;
+    }
+    await deleteObject(ctx, client, where(ref.fields[0]!, ref.project));
+  },
+  importId: (importId, config: ProvaConfig) => {
+    const ref = idOf(importId, config);
+    return formatId(ref.remote, ref.project, ref.fields);
+  },
+});

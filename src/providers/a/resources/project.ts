@@ -1,0 +1,59 @@
+// prova:index/project:Project: a project (global object). Server-filled features.* keys are
+// ignored unless set; delete is a plain (non-forced) DELETE, which fails while the project is used.
+import { z } from 'zod';
+import { defineResource } from '../../../engine/provider/define.js';
+import type { OperationContext } from '../../../engine/provider/context.js';
+import type { ProvaConfig } from '../connections.js';
+import { formatId, parseId, scopeInputs } from '../ids.js';
+import { computedKeys, desiredConfig, observedConfigFor } from '../keys.js';
+import { createObject, deleteObject, enc, getObject, replaceObject, type Where } from '../objects.js';
+
+const inputs = z.object({
+  name: z.string().min(1),
+  description: z.string().default(''),
+  config: z.record(z.string(), z.string()).default({}),
+  remote: z.string().optional(),
+});
+
+export type WireProject = { name: string; description: string; config: Record<string, string>; used_by?: string[] };
+type Ctx = OperationContext<ProvaConfig>;
+export const isProjectComputed = computedKeys(['volatile.'], ['features.images', 'features.profiles', 'features.storage.volumes', 'features.storage.buckets', 'features.networks', 'features.networks.zones']);
+const where = (name: string): Where => ({ path: `/1.0/projects/${enc(name)}`, template: '/1.0/projects/{name}', what: `project ${name}` });
+const idOf = (id: string, config: ProvaConfig) => parseId(id, 1, config.settings.defaultRemote, 'project');
+
+export const project = defineResource({
+  token: 'prova:index/project:Project',
+  inputs,
+  outputs: z.object({}),
+  replaceOn: ['name', 'remote'],
+  async create(ctx: Ctx, i) {
+    const client = await ctx.config.client(ctx, i.remote);
+    await createObject(ctx, client, { path: '/1.0/projects', template: '/1.0/projects', what: 'project' }, { name: i.name, description: i.description, config: i.config });
+    return { id: formatId(client.remote, undefined, [i.name]), outputs: {} };
+  },
+  async read(ctx: Ctx, id, prior) {
+    const ref = idOf(id, ctx.config);
+    const got = await getObject<WireProject>(ctx, await ctx.config.client(ctx, ref.remote), where(ref.fields[0]!));
+    if (!got) return null;
+    return {
+      inputs: {
+        name: got.obj.name, description: got.obj.description, config: observedConfigFor(got.obj.config, (prior.inputs.config as Record<string, string>) ?? {}, isProjectComputed),
+        ...scopeInputs(prior.inputs, ref, ctx.config.settings.defaultRemote, false),
+      },
+      outputs: {},
+    };
+  },
+  async update(ctx: Ctx, id, _olds, news) {
+    const ref = idOf(id, ctx.config);
+    await replaceObject<WireProject>(ctx, await ctx.config.client(ctx, ref.remote), where(ref.fields[0]!), (cur) => ({ description: news.description, config: desiredConfig(cur.config, news.config, isProjectComputed) }));
+    return { outputs: {} };
+  },
+  async delete(ctx: Ctx, id) {
+    const ref = idOf(id, ctx.config);
+    await deleteObject(ctx, await ctx.config.client(ctx, ref.remote), where(ref.fields[0]!));
+  },
+  importId: (importId, config: ProvaConfig) => {
+    const ref = idOf(importId, config);
+    return formatId(ref.remote, undefined, ref.fields);
+  },
+});

@@ -1,0 +1,73 @@
+// prova:index/storagePool:StoragePool: a storage pool (global; no rename). Driver-specific keys the
+// server fills (source, size, zfs.pool_name, …) are ignored unless set. 5.0 sends no ETag here.
+import { z } from 'zod';
+import { defineResource } from '../../../engine/provider/define.js';
+import type { OperationContext } from '../../../engine/provider/context.js';
+import type { ProvaConfig } from '../connections.js';
+import { formatId, parseId, scopeInputs } from '../ids.js';
+import { computedKeys, desiredConfig, observedConfigFor, type KeyPolicy } from '../keys.js';
+import { createObject, deleteObject, enc, getObject, projectOf, replaceObject, type Where } from '../objects.js';
+
+const inputs = z.object({
+  name: z.string().min(1),
+  driver: z.enum(['dir', 'zfs', 'lvm', 'btrfs', 'ceph', 'cephfs', 'cephobject']),
+  description: z.string().default(''),
+  source: z.string().optional(),
+  config: z.record(z.string(), z.string()).default({}),
+  project: z.string().optional(),
+  remote: z.string().optional(),
+  target: z.string().optional(),
+});
+const outputs = z.object({ status: z.string(), locations: z.array(z.string()) });
+
+export type WirePool = { name: string; description: string; driver: string; status: string; config: Record<string, string> | null; locations?: string[]; used_by?: string[] };
+type Ctx = OperationContext<ProvaConfig>;
+const driverKeys: Record<string, string[]> = {
+  dir: ['source'], zfs: ['source', 'size', 'zfs.pool_name'], lvm: ['source', 'size', 'lvm.vg_name', 'lvm.thinpool_name'], btrfs: ['source', 'size'],
+};
+export const poolComputed = (driver: string): KeyPolicy => computedKeys(['volatile.'], driverKeys[driver] ?? []);
+const where = (name: string, project?: string, target?: string): Where => ({ path: `/1.0/storage-pools/${enc(name)}`, template: '/1.0/storage-pools/{name}', what: `storage pool ${name}`, project: projectOf(project), target });
+const idOf = (id: string, config: ProvaConfig) => parseId(id, 1, config.settings.defaultRemote, 'storage pool');
+const outputsOf = (p: WirePool) => ({ status: p.status ?? '', locations: (p.locations ?? []).filter((l) => l !== 'none') });
+
+export const storagePool = defineResource({
+  token: 'prova:index/storagePool:StoragePool',
+  inputs,
+  outputs,
+  replaceOn: ['name', 'driver', 'source', 'project', 'remote', 'target'],
+  computedOnUpdate: ['status'],
+  async create(ctx: Ctx, i) {
+    const client = await ctx.config.client(ctx, i.remote);
+    const config = { ...i.config, ...(i.source !== undefined ? { source: i.source } : {}) };
+    await createObject(ctx, client, { path: '/1.0/storage-pools', template: '/1.0/storage-pools', what: 'storage pool', project: projectOf(i.project), target: i.target }, { name: i.name, driver: i.driver, description: i.description, config });
+    const got = await getObject<WirePool>(ctx, client, where(i.name, i.project));
+    return { id: formatId(client.remote, i.project, [i.name]), outputs: outputsOf(got!.obj) };
+  },
+  async read(ctx: Ctx, id, prior) {
+    const ref = idOf(id, ctx.config);
+    const got = await getObject<WirePool>(ctx, await ctx.config.client(ctx, ref.remote), where(ref.fields[0]!, ref.project));
+    if (!got) return null;
+    const p = got.obj;
+    return {
+      inputs: {
+        name: p.name, driver: p.driver, description: p.description, config: observedConfigFor(p.config, (prior.inputs.config as Record<string, string>) ?? {}, poolComputed(p.driver)),
+        ...(prior.inputs.source !== undefined ? { source: prior.inputs.source } : {}), ...scopeInputs(prior.inputs, ref, ctx.config.settings.defaultRemote),
+      },
+      outputs: outputsOf(p),
+    };
+  },
+  async update(ctx: Ctx, id, _olds, news) {
+    const ref = idOf(id, ctx.config);
+    const client = await ctx.config.client(ctx, ref.remote);
+    await replaceObject<WirePool>(ctx, client, where(ref.fields[0]!, ref.project), (cur) => ({ description: news.description, config: desiredConfig(cur.config, news.config, poolComputed(cur.driver)) }));
+    return { outputs: outputsOf((await getObject<WirePool>(ctx, client, where(ref.fields[0]!, ref.project)))!.obj) };
+  },
+  async delete(ctx: Ctx, id) {
+    const ref = idOf(id, ctx.config);
+    await deleteObject(ctx, await ctx.config.client(ctx, ref.remote), where(ref.fields[0]!, ref.project));
+  },
+  importId: (importId, config: ProvaConfig) => {
+    const ref = idOf(importId, config);
+    return formatId(ref.remote, ref.project, ref.fields);
+  },
+});

@@ -1,0 +1,73 @@
+// prova:index/storageVolume:StorageVolume: a custom volume in a pool, keyed by pool and name
+// (import id `[remote:][project]/pool/name`); updates PUT description and config with If-Match.
+import { z } from 'zod';
+import { defineResource } from '../../../engine/provider/define.js';
+import type { OperationContext } from '../../../engine/provider/context.js';
+import type { ProvaConfig } from '../connections.js';
+import { formatId, parseId, scopeInputs } from '../ids.js';
+import { computedKeys, desiredConfig, observedConfigFor } from '../keys.js';
+import { createObject, deleteObject, enc, getObject, projectOf, replaceObject, type Where } from '../objects.js';
+
+const inputs = z.object({
+  pool: z.string().min(1),
+  name: z.string().min(1),
+  type: z.literal('custom').default('custom'),
+  contentType: z.enum(['filesystem', 'block']).default('filesystem'),
+  description: z.string().default(''),
+  config: z.record(z.string(), z.string()).default({}),
+  project: z.string().optional(),
+  remote: z.string().optional(),
+  target: z.string().optional(),
+});
+const outputs = z.object({ location: z.string() });
+
+type WireVolume = { name: string; type: string; content_type?: string; description: string; config: Record<string, string>; location?: string };
+type Ctx = OperationContext<ProvaConfig>;
+const isComputed = computedKeys(['volatile.', 'block.', 'zfs.', 'lvm.', 'btrfs.'], ['size']);
+const where = (pool: string, name: string, project?: string, target?: string): Where => ({
+  path: `/1.0/storage-pools/${enc(pool)}/volumes/custom/${enc(name)}`, template: '/1.0/storage-pools/{pool}/volumes/custom/{name}', what: `storage volume ${name} in pool ${pool}`, project: projectOf(project), target,
+});
+const idOf = (id: string, config: ProvaConfig) => parseId(id, 2, config.settings.defaultRemote, 'storage volume');
+const location = (v: WireVolume) => (v.location && v.location !== 'none' ? v.location : '');
+
+export const storageVolume = defineResource({
+  token: 'prova:index/storageVolume:StorageVolume',
+  inputs,
+  outputs,
+  replaceOn: ['pool', 'name', 'type', 'contentType', 'project', 'remote', 'target'],
+  async create(ctx: Ctx, i) {
+    const client = await ctx.config.client(ctx, i.remote);
+    await createObject(ctx, client, { path: `/1.0/storage-pools/${enc(i.pool)}/volumes`, template: '/1.0/storage-pools/{pool}/volumes', what: 'storage volume', project: projectOf(i.project), target: i.target }, {
+      name: i.name, type: i.type, content_type: i.contentType, description: i.description, config: i.config,
+    });
+    const got = await getObject<WireVolume>(ctx, client, where(i.pool, i.name, i.project));
+    return { id: formatId(client.remote, i.project, [i.pool, i.name]), outputs: { location: location(got!.obj) } };
+  },
+  async read(ctx: Ctx, id, prior) {
+    const ref = idOf(id, ctx.config);
+    const [pool, name] = ref.fields as [string, string];
+    const got = await getObject<WireVolume>(ctx, await ctx.config.client(ctx, ref.remote), where(pool, name, ref.project));
+    if (!got) return null;
+    const v = got.obj;
+    return {
+      inputs: {
+        pool, name: v.name, type: 'custom', contentType: v.content_type ?? 'filesystem', description: v.description,
+        config: observedConfigFor(v.config, (prior.inputs.config as Record<string, string>) ?? {}, isComputed), ...scopeInputs(prior.inputs, ref, ctx.config.settings.defaultRemote),
+      },
+      outputs: { location: location(v) },
+    };
+  },
+  async update(ctx: Ctx, id, _olds, news) {
+    const ref = idOf(id, ctx.config);
+    await replaceObject<WireVolume>(ctx, await ctx.config.client(ctx, ref.remote), where(ref.fields[0]!, ref.fields[1]!, ref.project), (cur) => ({ description: news.description, config: desiredConfig(cur.config, news.config, isComputed) }));
+    return { outputs: { location: '' } };
+  },
+  async delete(ctx: Ctx, id) {
+    const ref = idOf(id, ctx.config);
+    await deleteObject(ctx, await ctx.config.client(ctx, ref.remote), where(ref.fields[0]!, ref.fields[1]!, ref.project));
+  },
+  importId: (importId, config: ProvaConfig) => {
+    const ref = idOf(importId, config);
+    return formatId(ref.remote, ref.project, ref.fields);
+  },
+});

@@ -1,0 +1,130 @@
+// An instance's run state: start (and wait until it runs), stop, wait for a global IPv4, and the
+// network outputs (addresses, MAC, interfaces) read from GET …/state.
+import { poll } from '../../kit/poll.js';
+import type { OperationContext } from '../../engine/provider/context.js';
+import { isNotFound, type LxdClient } from './client.js';
+
+export type Address = { readonly family: string; readonly address: string; readonly netmask?: string; readonly scope: string };
+export type NetState = { readonly addresses?: Address[] | null; readonly hwaddr?: string; readonly state?: string; readonly type?: string };
+export type InstanceState = { readonly status: string; readonly status_code: number; readonly processes?: number; readonly network?: Record<string, NetState> | null };
+export type WireInstance = {
+  readonly name: string; readonly description: string; readonly type: string; readonly status: string; readonly status_code: number;
+  readonly location?: string; readonly ephemeral: boolean; readonly stateful?: boolean; readonly architecture: string; readonly profiles: string[];
+  readonly config: Record<string, string>; readonly devices: Record<string, Record<string, string>>;
+  readonly expanded_config?: Record<string, string>; readonly expanded_devices?: Record<string, Record<string, string>>; readonly project?: string;
+};
+export type Iface = { readonly name: string; readonly type: string; readonly state: string; readonly ips: { address: string; family: string; scope: string }[] };
+export type NetworkOutputs = { ipv4Address: string; ipv6Address: string; macAddress: string; interfaces: Record<string, Iface> };
+
+type Ctx = Pick<OperationContext, 'signal' | 'retry' | 'report' | 'address' | 'operation'>;
+export type Waits = { readonly intervalMs: number; readonly timeoutMs: number; readonly stopTimeoutSeconds?: number };
+
+const base = (name: string) => `/1.0/instances/${encodeURIComponent(name)}`;
+const RUNNING = new Set([103, 113]);
+
+export async function readState(ctx: Ctx, client: LxdClient, name: string, project?: string): Promise<InstanceState | null> {
+  try {
+    return (await client.request<InstanceState>(ctx, { method: 'GET', path: `${base(name)}/state`, pathTemplate: '/1.0/instances/{name}/state', operation: 'read instance state', project })).metadata;
+  } catch (error) {
+    if (isNotFound(error)) return null;
+    throw error;
+  }
+}
+
+export function isRunning(s: InstanceState | null): boolean {
+  return !!s && RUNNING.has(s.status_code);
+}
+
+async function changeState(ctx: Ctx, client: LxdClient, name: string, project: string | undefined, body: Record<string, unknown>): Promise<void> {
+  await client.request(ctx, { method: 'PUT', path: `${base(name)}/state`, pathTemplate: '/1.0/instances/{name}/state', operation: `${String(body.action)} instance`, project, body });
+}
+
+/** Starts unless already operational, then waits until it runs with processes > 0. */
+export async function startInstance(ctx: Ctx, client: LxdClient, name: string, project: string | undefined, waits: Waits): Promise<void> {
+  const s = await readState(ctx, client, name, project);
+  if (isRunning(s) && (s!.processes ?? 0) > 0) return;
+  if (!isRunning(s)) await changeState(ctx, client, name, project, { action: 'start', force: false, timeout: Math.max(1, Math.round(waits.timeoutMs / 1000)) });
+  await poll(ctx, {
+    what: `instance ${name} to run`, intervalMs: waits.intervalMs, timeoutMs: waits.timeoutMs,
+    check: async () => {
+      const now = await readState(ctx, client, name, project);
+      if (isRunning(now) && (now!.processes ?? 0) > 0) return { done: true, value: undefined };
+      return { done: false, message: now ? `${now.status}, ${now.processes ?? 0} processes` : 'not found' };
+    },
+  });
+}
+
+/** Stops: forced, or clean with a time limit and then forced if the guest ignores it. Gone is fine. */
+export async function stopInstance(ctx: Ctx, client: LxdClient, name: string, project: string | undefined, force: boolean, waits?: Waits): Promise<'stopped' | 'gone'> {
+  const s = await readState(ctx, client, name, project);
+  if (!s) return 'gone';
+  if (s.status_code === 102) return 'stopped';
+  if (!force) {
+    try {
+      await changeState(ctx, client, name, project, { action: 'stop', force: false, timeout: waits?.stopTimeoutSeconds ?? 30 });
+      return 'stopped';
+    } catch (error) {
+      if (isNotFound(error)) return 'gone';
+      ctx.report({ kind: 'warning', message: `instance ${name} did not stop cleanly; stopping it by force` });
+    }
+  }
+  try {
+    await changeState(ctx, client, name, project, { action: 'stop', force: true });
+  } catch (error) {
+    if (isNotFound(error)) return 'gone';
+    const after = await readState(ctx, client, name, project);
+    if (!after) return 'gone';
+    if (after.status_code !== 102) throw error;
+  }
+  return (await readState(ctx, client, name, project)) ? 'stopped' : 'gone';
+}
+
+/** Polls until an interface other than loopback has a global-scope IPv4 address. */
+export async function waitForIpv4(ctx: Ctx, client: LxdClient, name: string, project: string | undefined, waits: Waits): Promise<void> {
+  await poll(ctx, {
+    what: `instance ${name} to get an IPv4 address`, intervalMs: waits.intervalMs, timeoutMs: waits.timeoutMs,
+    check: async () => {
+      const s = await readState(ctx, client, name, project);
+      const has = Object.entries(s?.network ?? {}).some(([ifname, n]) => ifname !== 'lo' && n.type !== 'loopback' && (n.addresses ?? []).some((a) => a.family === 'inet' && a.scope === 'global'));
+      return has ? { done: true, value: undefined } : { done: false, message: s ? s.status : 'not found' };
+    },
+  });
+}
+
+/** Addresses from the access interface (user.access_interface) or the first non-lo interface with a global address. */
+export function networkOutputs(instance: WireInstance, state: InstanceState | null): NetworkOutputs {
+  const net = state?.network ?? {};
+  const out: NetworkOutputs = { ipv4Address: '', ipv6Address: '', macAddress: '', interfaces: {} };
+  const global = (n: NetState, family: string) => (n.addresses ?? []).find((a) => a.family === family && a.scope === 'global')?.address ?? '';
+  const access = instance.expanded_config?.['user.access_interface'];
+  const names = access ? [access] : Object.keys(net).filter((n) => n !== 'lo' && net[n]!.type !== 'loopback').sort();
+  for (const n of names) {
+    const iface = net[n];
+    if (!iface) continue;
+    const v4 = global(iface, 'inet');
+    const v6 = global(iface, 'inet6');
+    if (!v4 && !v6) continue;
+    out.ipv4Address = v4; out.ipv6Address = v6; out.macAddress = iface.hwaddr ?? '';
+    break;
+  }
+  for (const [dev, props] of Object.entries(instance.expanded_devices ?? {})) {
+    if (props.type !== 'nic') continue;
+    const ifname = props.name || dev;
+    const iface = net[ifname];
+    if (!iface) continue;
+    out.interfaces[dev] = {
+      name: ifname, type: iface.type ?? '', state: iface.state ?? '',
+      ips: (iface.addresses ?? []).map((a) => ({ address: a.address, family: a.family, scope: a.scope })),
+    };
+  }
+  return out;
+}
+
+/** '30s', '5m', '1h', '250ms' → milliseconds. */
+export function durationMs(text: string | undefined, fallbackMs: number): number {
+  if (!text) return fallbackMs;
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(text.trim());
+  if (!m) return fallbackMs;
+  const n = Number(m[1]);
+  return Math.round(n * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] as 'ms' | 's' | 'm' | 'h']);
+}
