@@ -7,10 +7,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hostname } from 'node:os';
 import { Agent, buildConnector } from 'undici';
-import * as x509 from '@peculiar/x509';
 import { ConfigError, ProviderError } from '../../engine/errors.js';
 import { LxdClient, type Ctx } from './client.js';
 import type { Remote, ResolvedSettings } from './config.js';
+import { ensureReflectMetadata } from './reflect-shim.js';
 
 export type ClientCertificate = { readonly cert: string; readonly key: string };
 export type TrustToken = { readonly client_name?: string; readonly fingerprint: string; readonly addresses?: string[]; readonly secret: string; readonly expires_at?: string };
@@ -32,6 +32,8 @@ export function decodeTrustToken(token: string): TrustToken | undefined {
 
 /** Creates client.crt / client.key (EC P-384, self-signed, client auth) in `dir`. */
 export async function generateClientCertificate(dir: string): Promise<ClientCertificate> {
+  ensureReflectMetadata();
+  const x509 = await import('@peculiar/x509');
   const crypto = webcrypto;
   const alg = { name: 'ECDSA', namedCurve: 'P-384', hash: 'SHA-384' };
   const keys = await crypto.subtle.generateKey(alg, true, ['sign', 'verify']);
