@@ -1,6 +1,7 @@
 // Civo error bodies → VendorError facts. Not-found is decided by the vendor `code` field, as the API
 // and its clients do (the HTTP status is only a hint).
 import { describeBody, type VendorError } from '../../kit/http.js';
+import { ProviderError } from '../../engine/errors.js';
 
 /** Codes the API answers when an object does not exist (instances use the irregular `database_instance_find`). */
 export const notFoundCodes: ReadonlySet<string> = new Set([
@@ -35,4 +36,9 @@ export function parseCivoError(status: number, body: unknown): VendorError {
   }
   // Non-JSON bodies (a plain-text 404 page for an unknown route) carry no code: never "not found".
   return { detail: describeBody(body) || `HTTP ${status}`, notFound: false };
+}
+
+/** A ProviderError for an object a handler looked for and did not find (not an HTTP answer). */
+export function missingObject(operation: string, detail: string): ProviderError {
+  return new ProviderError({ provider: 'provb', operation, retryable: false, notFound: true, detail });
 }

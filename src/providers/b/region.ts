@@ -1,0 +1,26 @@
+// Where an object lives: the resource's or lookup's `region`, else the provider's default. Without
+// either, plan-time validation reports `missing_region` on ['region'].
+import type { CheckIssue } from '../../engine/provider/define.js';
+import type { OperationContext } from '../../engine/provider/context.js';
+import { ConfigError } from '../../engine/errors.js';
+import type { ProvbConfig } from './config.js';
+
+export type ProvbContext = OperationContext<ProvbConfig>;
+
+/** The check every regional resource and lookup runs. */
+export function checkRegion(inputs: { readonly region?: string }, config: ProvbConfig): CheckIssue[] {
+  if (inputs.region || config.region) return [];
+  return [{ path: ['region'], code: 'missing_region', message: 'no region is set here and the provider has no default region; set `region` here or in provb({ region })' }];
+}
+
+/** The effective region, upper-cased (the API compares codes case-insensitively). */
+export function regionOf(ctx: ProvbContext, inputs: { readonly region?: string }): string {
+  const region = inputs.region || ctx.config.region;
+  if (!region) throw new ConfigError('provb', 'region', `is not set for ${ctx.address} and the provider has no default region`);
+  return region.toUpperCase();
+}
+
+/** The region an object recorded with `prior` inputs lives in (imports use the provider default). */
+export function priorRegion(ctx: ProvbContext, prior: { readonly inputs: Record<string, unknown> }): string {
+  return regionOf(ctx, { region: prior.inputs.region as string | undefined });
+}

@@ -1,0 +1,48 @@
+// provb:index/dnsDomainName:DnsDomainName: an account-global DNS domain. It is renamed in place and
+// imported by its domain name (read resolves a name to the domain's id).
+import { z } from 'zod';
+import { defineResource } from '../../../engine/provider/define.js';
+import type { Wire } from '../client.js';
+import type { ProvbContext } from '../region.js';
+
+export const dnsDomainNameInputs = z.strictObject({
+  name: z.string().min(1).regex(/^\S+$/, 'must not contain whitespace'),
+});
+
+export const dnsDomainNameOutputs = z.object({ dnsDomainNameId: z.string(), accountId: z.string() });
+
+const outputsOf = (d: Wire) => ({ dnsDomainNameId: d.id, accountId: d.account_id ?? '' });
+
+/** The domain with this id, or (for imports) this name. */
+async function lookup(ctx: ProvbContext, idOrName: string): Promise<Wire | null> {
+  const all = await ctx.config.client.listDomains(ctx);
+  return all.find((d) => d.id === idOrName) ?? all.find((d) => d.name === idOrName) ?? null;
+}
+
+export const dnsDomainName = defineResource({
+  token: 'provb:index/dnsDomainName:DnsDomainName',
+  inputs: dnsDomainNameInputs,
+  outputs: dnsDomainNameOutputs,
+  create: async (ctx: ProvbContext, inputs) => {
+    const d = await ctx.config.client.createDomain(ctx, inputs.name);
+    return { id: d.id, outputs: outputsOf(d) };
+  },
+  read: async (ctx, id) => {
+    const d = await lookup(ctx, id);
+    return d ? { id: d.id, inputs: { name: d.name }, outputs: outputsOf(d) } : null;
+  },
+  update: async (ctx, id, _olds, news) => {
+    const d = await ctx.config.client.renameDomain(ctx, (await lookup(ctx, id))?.id ?? id, news.name);
+    return { outputs: outputsOf(d) };
+  },
+  delete: async (ctx, id) => {
+    const d = await lookup(ctx, id);
+    if (d) await ctx.config.client.deleteDomain(ctx, d.id);
+  },
+  find: async (ctx, inputs) => {
+    const d = (await ctx.config.client.listDomains(ctx)).find((x) => x.name === inputs.name);
+    return d ? { id: d.id, outputs: outputsOf(d) } : null;
+  },
+  /** Import is by domain name ('example.com'); read turns it into the id. */
+  importId: (name) => name,
+});

@@ -1,0 +1,84 @@
+// provb:index/dnsDomainRecord:DnsDomainRecord: a record in a DNS domain. Every field updates in place
+// (the API re-sends the whole record). Its id, and its import id, is `<domain_id>:<record_id>`.
+import { z } from 'zod';
+import { defineResource, type CheckIssue } from '../../../engine/provider/define.js';
+import { orNull, type Wire } from '../client.js';
+import type { ProvbContext } from '../region.js';
+import { defined, reporter } from './reported.js';
+
+const TYPES = ['a', 'cname', 'mx', 'txt', 'srv', 'ns'] as const;
+
+export const dnsDomainRecordInputs = z.strictObject({
+  domainId: z.string().min(1),
+  /** `a`, `cname`, `mx` or `txt` (also `srv`, `ns`); any case. */
+  type: z.preprocess((v) => (typeof v === 'string' ? v.toLowerCase() : v), z.enum(TYPES)),
+  value: z.string().min(1),
+  ttl: z.number().int().min(600).default(600),
+  /** The part before the domain name, or '@' for the apex. */
+  name: z.string().min(1).default('@'),
+  /** MX only; the API uses 10 when none is given. */
+  priority: z.number().int().positive().optional(),
+});
+type RecordInputs = z.output<typeof dnsDomainRecordInputs>;
+
+export const dnsDomainRecordOutputs = z.object({ dnsDomainRecordId: z.string(), accountId: z.string(), createdAt: z.string(), updatedAt: z.string(), priority: z.number() });
+
+const outputsOf = (r: Wire) => ({ dnsDomainRecordId: r.id, accountId: r.account_id ?? '', createdAt: r.created_at ?? '', updatedAt: r.updated_at ?? '', priority: r.priority ?? 0 });
+const body = (i: RecordInputs) => ({ type: i.type.toUpperCase(), name: i.name, value: i.value, priority: i.priority ?? (i.type === 'mx' ? 10 : 0), ttl: i.ttl });
+
+function checkRecord(i: RecordInputs): CheckIssue[] {
+  const issues: CheckIssue[] = [];
+  if (i.priority !== undefined && i.type !== 'mx') issues.push({ path: ['priority'], code: 'invalid_value', message: `is allowed only for MX records, not ${i.type.toUpperCase()}` });
+  if (i.type === 'a' && i.name === '@') issues.push({ path: ['name'], code: 'invalid_value', message: "an A record cannot be used at the apex '@'" });
+  if (i.type === 'cname' && i.name === '@') issues.push({ path: ['name'], code: 'invalid_value', message: "a CNAME record cannot be used at the apex '@'" });
+  return issues;
+}
+
+function split(id: string): [string, string] {
+  const parts = id.split(':');
+  if (parts.length !== 2 || !parts[0] || !parts[1]) throw new TypeError(`Expected a DNS record id like '<domain_id>:<record_id>', got '${id}'`);
+  return parts as [string, string];
+}
+
+async function fetchRecord(ctx: ProvbContext, id: string): Promise<Wire | null> {
+  const [dom, rec] = split(id);
+  const records = await orNull(() => ctx.config.client.listRecords(ctx, dom));
+  return records?.find((r) => r.id === rec) ?? null;
+}
+
+export const dnsDomainRecord = defineResource({
+  token: 'provb:index/dnsDomainRecord:DnsDomainRecord',
+  inputs: dnsDomainRecordInputs,
+  outputs: dnsDomainRecordOutputs,
+  replaceOn: ['domainId'],
+  computedOnUpdate: ['updatedAt', 'priority'],
+  check: (inputs) => checkRecord(inputs),
+  create: async (ctx: ProvbContext, inputs) => {
+    const r = await ctx.config.client.createRecord(ctx, inputs.domainId, body(inputs));
+    return { id: `${inputs.domainId}:${r.id}`, outputs: outputsOf(r) };
+  },
+  read: async (ctx, id, prior) => {
+    const r = await fetchRecord(ctx, id);
+    if (!r) return null;
+    const rep = reporter(prior);
+    const inputs: RecordInputs = defined({
+      domainId: r.domain_id, type: String(r.type).toLowerCase() as RecordInputs['type'], value: r.value, ttl: r.ttl, name: r.name,
+      priority: rep.importing ? (r.type === 'MX' ? r.priority : undefined) : rep.kept('priority') === undefined ? undefined : r.priority,
+    });
+    return { inputs, outputs: outputsOf(r) };
+  },
+  update: async (ctx, id, _olds, news) => {
+    const [dom, rec] = split(id);
+    return { outputs: outputsOf(await ctx.config.client.updateRecord(ctx, dom, rec, body(news))) };
+  },
+  delete: async (ctx, id) => {
+    const [dom, rec] = split(id);
+    await orNull(() => ctx.config.client.deleteRecord(ctx, dom, rec));
+  },
+  find: async (ctx, inputs) => {
+    const records = await orNull(() => ctx.config.client.listRecords(ctx, inputs.domainId));
+    const r = records?.find((x) => x.name === inputs.name && String(x.type).toLowerCase() === inputs.type && x.value === inputs.value);
+    return r ? { id: `${inputs.domainId}:${r.id}`, outputs: outputsOf(r) } : null;
+  },
+  importId: (id) => { split(id); return id; },
+});

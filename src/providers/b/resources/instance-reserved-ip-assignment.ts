@@ -1,0 +1,64 @@
+// provb:index/instanceReservedIpAssignment:InstanceReservedIpAssignment: a reserved IP assigned to an
+// instance. Every input forces replacement; the id is `<reservedIpId>:<instanceId>`. The instance's
+// own `publicIp` output shows the address only after its next refresh.
+import { z } from 'zod';
+import { defineResource } from '../../../engine/provider/define.js';
+import type { ProvbConfig } from '../config.js';
+import { orNull } from '../client.js';
+import { ProviderError } from '../../../engine/errors.js';
+import { checkRegion, priorRegion, regionOf } from '../region.js';
+import { waitUntil } from '../wait.js';
+import { defined } from './reported.js';
+
+export const assignmentInputs = z.strictObject({
+  instanceId: z.string().min(1),
+  reservedIpId: z.string().min(1),
+  region: z.string().optional(),
+});
+
+export const assignmentOutputs = z.object({ ip: z.string() });
+
+function split(id: string): [string, string] {
+  const i = id.indexOf(':');
+  if (i <= 0 || i === id.length - 1) throw new TypeError(`Expected an assignment id like '<reservedIpId>:<instanceId>', got '${id}'`);
+  return [id.slice(0, i), id.slice(i + 1)];
+}
+
+export const instanceReservedIpAssignment = defineResource({
+  token: 'provb:index/instanceReservedIpAssignment:InstanceReservedIpAssignment',
+  inputs: assignmentInputs,
+  outputs: assignmentOutputs,
+  replaceOn: ['instanceId', 'reservedIpId', 'region'],
+  check: (inputs, config: ProvbConfig) => checkRegion(inputs, config),
+  create: async (ctx, inputs) => {
+    const region = regionOf(ctx, inputs);
+    const c = ctx.config.client;
+    const ip = await c.getIp(ctx, region, inputs.reservedIpId);
+    if (ip.assigned_to?.id && ip.assigned_to.id !== inputs.instanceId) {
+      throw new ProviderError({ provider: 'provb', operation: 'assign reserved IP', retryable: false, vendorCode: 'ip_already_assigned', detail: `reserved IP ${inputs.reservedIpId} is already assigned to ${ip.assigned_to.type} ${ip.assigned_to.id}; unassign it first` });
+    }
+    if (ip.assigned_to?.id !== inputs.instanceId) await c.ipAction(ctx, region, ip.id, 'assign', inputs.instanceId);
+    await waitUntil(ctx, `instance ${inputs.instanceId} to carry ${ip.ip}`, () => c.getInstance(ctx, region, inputs.instanceId), (i) => i.public_ip === ip.ip, () => 'PENDING');
+    return { id: `${inputs.reservedIpId}:${inputs.instanceId}`, outputs: { ip: ip.ip } };
+  },
+  read: async (ctx, id, prior) => {
+    const [reservedIpId, instanceId] = split(id);
+    const ip = await orNull(() => ctx.config.client.getIp(ctx, priorRegion(ctx, prior), reservedIpId));
+    if (!ip || ip.assigned_to?.id !== instanceId) return null;
+    return { inputs: defined({ instanceId, reservedIpId, region: prior.inputs.region as string | undefined }), outputs: { ip: ip.ip } };
+  },
+  delete: async (ctx, id, prior) => {
+    const [reservedIpId, instanceId] = split(id);
+    const region = priorRegion(ctx, prior);
+    const c = ctx.config.client;
+    const ip = await orNull(() => c.getIp(ctx, region, reservedIpId));
+    if (!ip || ip.assigned_to?.id !== instanceId) return;
+    await c.ipAction(ctx, region, reservedIpId, 'unassign', instanceId);
+    await waitUntil(ctx, `reserved IP ${reservedIpId} to be unassigned`, () => c.getIp(ctx, region, reservedIpId), (x) => !x.assigned_to?.id, () => 'PENDING');
+  },
+  find: async (ctx, inputs) => {
+    const ip = await orNull(() => ctx.config.client.getIp(ctx, regionOf(ctx, inputs), inputs.reservedIpId));
+    return ip && ip.assigned_to?.id === inputs.instanceId ? { id: `${inputs.reservedIpId}:${inputs.instanceId}`, outputs: { ip: ip.ip } } : null;
+  },
+  importId: (id) => { split(id); return id; },
+});

@@ -1,0 +1,75 @@
+// provb:index/network:Network: a private network. The label and nameservers update in place; the
+// CIDR, region and VLAN settings (which the API cannot change) force replacement.
+import { z } from 'zod';
+import { defineResource } from '../../../engine/provider/define.js';
+import type { ProvbConfig } from '../config.js';
+import { orNull, type Wire } from '../client.js';
+import { checkRegion, priorRegion, regionOf } from '../region.js';
+import { waitGone } from '../wait.js';
+import { defined, reporter } from './reported.js';
+
+export const networkInputs = z.strictObject({
+  label: z.string().min(1).regex(/^\S+$/, 'must not contain whitespace'),
+  cidrV4: z.string().optional(),
+  nameserversV4s: z.array(z.string()).optional(),
+  region: z.string().optional(),
+  vlanId: z.number().int().nonnegative().optional(),
+  vlanAllocationPoolV4Start: z.string().optional(),
+  vlanAllocationPoolV4End: z.string().optional(),
+  vlanCidrV4: z.string().optional(),
+  vlanGatewayIpV4: z.string().optional(),
+  vlanPhysicalInterface: z.string().optional(),
+});
+type NetworkInputs = z.output<typeof networkInputs>;
+
+export const networkOutputs = z.object({ networkId: z.string(), name: z.string(), default: z.boolean(), cidrV4: z.string() });
+
+const outputsOf = (n: Wire) => ({ networkId: n.id, name: n.name ?? n.label, default: n.default === true, cidrV4: n.cidr ?? '' });
+
+const VLAN = ['vlanId', 'vlanAllocationPoolV4Start', 'vlanAllocationPoolV4End', 'vlanCidrV4', 'vlanGatewayIpV4', 'vlanPhysicalInterface'] as const;
+
+export const network = defineResource({
+  token: 'provb:index/network:Network',
+  inputs: networkInputs,
+  outputs: networkOutputs,
+  replaceOn: ['region', 'cidrV4', ...VLAN],
+  computedOnUpdate: ['name'],
+  check: (inputs, config: ProvbConfig) => checkRegion(inputs, config),
+  create: async (ctx, inputs) => {
+    const region = regionOf(ctx, inputs);
+    const vlan = inputs.vlanId && inputs.vlanId > 0 ? {
+      vlan_connect: { vlan_id: inputs.vlanId, physical_interface: inputs.vlanPhysicalInterface ?? '', cidr_v4: inputs.vlanCidrV4 ?? '', gateway_ipv4: inputs.vlanGatewayIpV4 ?? '', allocation_pool_v4_start: inputs.vlanAllocationPoolV4Start ?? '', allocation_pool_v4_end: inputs.vlanAllocationPoolV4End ?? '' },
+    } : {};
+    const res = await ctx.config.client.createNetwork(ctx, region, { label: inputs.label, default: '', cidr_v4: inputs.cidrV4 ?? '', nameservers_v4: inputs.nameserversV4s ?? null, ipv4_enabled: true, ...vlan });
+    const n = await ctx.config.client.getNetwork(ctx, region, res.id);
+    return { id: n.id, outputs: outputsOf(n) };
+  },
+  read: async (ctx, id, prior) => {
+    const n = await orNull(() => ctx.config.client.getNetwork(ctx, priorRegion(ctx, prior), id));
+    if (!n) return null;
+    const r = reporter(prior);
+    const inputs: NetworkInputs = defined({
+      label: n.label,
+      cidrV4: r.computed('cidrV4', n.cidr),
+      nameserversV4s: r.computed('nameserversV4s', n.nameservers_v4),
+      region: r.kept<string>('region'),
+      ...Object.fromEntries(VLAN.map((k) => [k, r.kept(k)])),
+    });
+    return { inputs, outputs: outputsOf(n) };
+  },
+  update: async (ctx, id, _olds, news) => {
+    const region = regionOf(ctx, news);
+    await ctx.config.client.updateNetwork(ctx, region, id, { label: news.label, nameservers_v4: news.nameserversV4s ?? null });
+    return { outputs: outputsOf(await ctx.config.client.getNetwork(ctx, region, id)) };
+  },
+  delete: async (ctx, id, prior) => {
+    const region = priorRegion(ctx, prior);
+    if ((await orNull(() => ctx.config.client.deleteNetwork(ctx, region, id))) === null) return;
+    await waitGone(ctx, `network ${id}`, () => ctx.config.client.getNetwork(ctx, region, id));
+  },
+  find: async (ctx, inputs) => {
+    const n = (await ctx.config.client.listNetworks(ctx, regionOf(ctx, inputs))).find((x) => x.label === inputs.label);
+    return n ? { id: n.id, outputs: outputsOf(n) } : null;
+  },
+  importId: (id) => id,
+});

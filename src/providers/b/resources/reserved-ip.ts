@@ -1,0 +1,51 @@
+// provb:index/reservedIp:ReservedIp: a reserved public address (allocated shortly after create). The
+// name updates in place; the region forces replacement.
+import { z } from 'zod';
+import { defineResource } from '../../../engine/provider/define.js';
+import type { ProvbConfig } from '../config.js';
+import { orNull, type Wire } from '../client.js';
+import { checkRegion, priorRegion, regionOf } from '../region.js';
+import { waitUntil } from '../wait.js';
+import { defined } from './reported.js';
+
+export const reservedIpInputs = z.strictObject({
+  name: z.string().min(1).regex(/^\S+$/, 'must not contain whitespace'),
+  region: z.string().optional(),
+});
+
+export const reservedIpOutputs = z.object({ reservedIpId: z.string(), ip: z.string(), instanceId: z.string(), instanceName: z.string() });
+
+const outputsOf = (ip: Wire) => ({ reservedIpId: ip.id, ip: ip.ip ?? '', instanceId: ip.assigned_to?.id ?? '', instanceName: ip.assigned_to?.name ?? '' });
+
+export const reservedIp = defineResource({
+  token: 'provb:index/reservedIp:ReservedIp',
+  inputs: reservedIpInputs,
+  outputs: reservedIpOutputs,
+  replaceOn: ['region'],
+  computedOnUpdate: ['instanceId', 'instanceName'],
+  check: (inputs, config: ProvbConfig) => checkRegion(inputs, config),
+  create: async (ctx, inputs) => {
+    const region = regionOf(ctx, inputs);
+    const res = await ctx.config.client.createIp(ctx, region, inputs.name);
+    const ip = await waitUntil(ctx, `reserved IP ${res.id} to be allocated`, () => ctx.config.client.getIp(ctx, region, res.id), (x) => !!x.ip, () => 'BUILDING');
+    return { id: ip.id, outputs: outputsOf(ip) };
+  },
+  read: async (ctx, id, prior) => {
+    const ip = await orNull(() => ctx.config.client.getIp(ctx, priorRegion(ctx, prior), id));
+    if (!ip) return null;
+    return { inputs: defined({ name: ip.name, region: prior.inputs.region as string | undefined }), outputs: outputsOf(ip) };
+  },
+  update: async (ctx, id, _olds, news) => {
+    const region = regionOf(ctx, news);
+    await ctx.config.client.renameIp(ctx, region, id, news.name);
+    return { outputs: outputsOf(await ctx.config.client.getIp(ctx, region, id)) };
+  },
+  delete: async (ctx, id, prior) => {
+    await orNull(() => ctx.config.client.deleteIp(ctx, priorRegion(ctx, prior), id));
+  },
+  find: async (ctx, inputs) => {
+    const ip = (await ctx.config.client.listIps(ctx, regionOf(ctx, inputs))).find((x) => x.name === inputs.name);
+    return ip ? { id: ip.id, outputs: outputsOf(ip) } : null;
+  },
+  importId: (id) => id,
+});

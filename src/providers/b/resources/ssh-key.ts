@@ -1,0 +1,45 @@
+// provb:index/sshKey:SshKey: an account-global SSH public key. The name updates in place; a new
+// public key forces replacement.
+import { z } from 'zod';
+import { defineResource } from '../../../engine/provider/define.js';
+import type { Wire } from '../client.js';
+import type { ProvbContext } from '../region.js';
+
+export const sshKeyInputs = z.strictObject({
+  name: z.string().min(1).regex(/^\S+$/, 'must not contain whitespace'),
+  publicKey: z.string().min(1),
+});
+
+export const sshKeyOutputs = z.object({ sshKeyId: z.string(), fingerprint: z.string() });
+
+const outputsOf = (k: Wire) => ({ sshKeyId: k.id, fingerprint: k.fingerprint ?? '' });
+const byId = async (ctx: ProvbContext, id: string) => (await ctx.config.client.listSshKeys(ctx)).find((k) => k.id === id) ?? null;
+
+export const sshKey = defineResource({
+  token: 'provb:index/sshKey:SshKey',
+  inputs: sshKeyInputs,
+  outputs: sshKeyOutputs,
+  replaceOn: ['publicKey'],
+  create: async (ctx: ProvbContext, inputs) => {
+    const res = await ctx.config.client.createSshKey(ctx, inputs.name, inputs.publicKey);
+    const k = await byId(ctx, res.id);
+    return { id: res.id, outputs: k ? outputsOf(k) : { sshKeyId: res.id, fingerprint: '' } };
+  },
+  read: async (ctx, id) => {
+    const k = await byId(ctx, id);
+    return k ? { inputs: { name: k.name, publicKey: k.public_key }, outputs: outputsOf(k) } : null;
+  },
+  update: async (ctx, id, _olds, news) => {
+    await ctx.config.client.renameSshKey(ctx, id, news.name);
+    const k = await byId(ctx, id);
+    return { outputs: k ? outputsOf(k) : { sshKeyId: id, fingerprint: '' } };
+  },
+  delete: async (ctx, id) => {
+    if (await byId(ctx, id)) await ctx.config.client.deleteSshKey(ctx, id);
+  },
+  find: async (ctx, inputs) => {
+    const k = (await ctx.config.client.listSshKeys(ctx)).find((x) => x.name === inputs.name);
+    return k ? { id: k.id, outputs: outputsOf(k) } : null;
+  },
+  importId: (id) => id,
+});

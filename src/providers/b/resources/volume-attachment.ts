@@ -1,0 +1,64 @@
+// provb:index/volumeAttachment:VolumeAttachment: a volume attached to an instance (attaching →
+// attached). Every input forces replacement; the id is `<instanceId>:<volumeId>`.
+import { z } from 'zod';
+import { defineResource } from '../../../engine/provider/define.js';
+import type { ProvbConfig } from '../config.js';
+import { orNull } from '../client.js';
+import { checkRegion, priorRegion, regionOf } from '../region.js';
+import { waitVolume } from './volume.js';
+import { defined } from './reported.js';
+
+export const volumeAttachmentInputs = z.strictObject({
+  instanceId: z.string().min(1),
+  volumeId: z.string().min(1),
+  region: z.string().optional(),
+  /** Attach again when the instance boots; the instance needs a reboot to see it. */
+  attachAtBoot: z.boolean().default(false),
+});
+
+export const volumeAttachmentOutputs = z.object({ mountPoint: z.string(), status: z.string() });
+
+function split(id: string): [string, string] {
+  const i = id.indexOf(':');
+  if (i <= 0 || i === id.length - 1) throw new TypeError(`Expected a volume attachment id like '<instanceId>:<volumeId>', got '${id}'`);
+  return [id.slice(0, i), id.slice(i + 1)];
+}
+
+export const volumeAttachment = defineResource({
+  token: 'provb:index/volumeAttachment:VolumeAttachment',
+  inputs: volumeAttachmentInputs,
+  outputs: volumeAttachmentOutputs,
+  replaceOn: ['instanceId', 'volumeId', 'region', 'attachAtBoot'],
+  check: (inputs, config: ProvbConfig) => checkRegion(inputs, config),
+  warnings: (inputs) => (inputs.attachAtBoot ? ['attachAtBoot: the instance must be rebooted before it sees the volume'] : []),
+  create: async (ctx, inputs) => {
+    const region = regionOf(ctx, inputs);
+    const v = await ctx.config.client.getVolume(ctx, region, inputs.volumeId);
+    if (v.instance_id !== inputs.instanceId) {
+      if (v.status !== 'available') await waitVolume(ctx, region, inputs.volumeId, 'available');
+      await ctx.config.client.attachVolume(ctx, region, inputs.volumeId, inputs.instanceId, inputs.attachAtBoot);
+    }
+    const done = await waitVolume(ctx, region, inputs.volumeId, 'attached');
+    return { id: `${inputs.instanceId}:${inputs.volumeId}`, outputs: { mountPoint: done.mountpoint ?? '', status: done.status } };
+  },
+  read: async (ctx, id, prior) => {
+    const [instanceId, volumeId] = split(id);
+    const v = await orNull(() => ctx.config.client.getVolume(ctx, priorRegion(ctx, prior), volumeId));
+    if (!v || v.instance_id !== instanceId) return null;
+    const inputs = defined({ instanceId, volumeId, region: prior.inputs.region as string | undefined, attachAtBoot: (prior.inputs.attachAtBoot as boolean | undefined) ?? false });
+    return { inputs, outputs: { mountPoint: v.mountpoint ?? '', status: v.status } };
+  },
+  delete: async (ctx, id, prior) => {
+    const [instanceId, volumeId] = split(id);
+    const region = priorRegion(ctx, prior);
+    const v = await orNull(() => ctx.config.client.getVolume(ctx, region, volumeId));
+    if (!v || v.instance_id !== instanceId) return;
+    await ctx.config.client.detachVolume(ctx, region, volumeId);
+    await waitVolume(ctx, region, volumeId, 'available');
+  },
+  find: async (ctx, inputs) => {
+    const v = await orNull(() => ctx.config.client.getVolume(ctx, regionOf(ctx, inputs), inputs.volumeId));
+    return v && v.instance_id === inputs.instanceId ? { id: `${inputs.instanceId}:${inputs.volumeId}`, outputs: { mountPoint: v.mountpoint ?? '', status: v.status } } : null;
+  },
+  importId: (id) => { split(id); return id; },
+});

@@ -1,0 +1,67 @@
+// provb:index/volume:Volume: a block volume (creating → available). The size grows in place (an
+// attached volume is detached, resized and attached again); name, network and type force replacement.
+import { z } from 'zod';
+import { defineResource } from '../../../engine/provider/define.js';
+import type { ProvbConfig } from '../config.js';
+import { orNull, type Wire } from '../client.js';
+import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../region.js';
+import { waitUntil } from '../wait.js';
+import { defined, reporter } from './reported.js';
+
+export const volumeInputs = z.strictObject({
+  name: z.string().min(1).regex(/^\S+$/, 'must not contain whitespace'),
+  sizeGb: z.number().int().positive(),
+  networkId: z.string().optional(),
+  region: z.string().optional(),
+  volumeType: z.string().optional(),
+});
+type VolumeInputs = z.output<typeof volumeInputs>;
+
+export const volumeOutputs = z.object({ volumeId: z.string(), mountPoint: z.string(), networkId: z.string(), status: z.string(), createdAt: z.string() });
+
+const outputsOf = (v: Wire) => ({ volumeId: v.id, mountPoint: v.mountpoint && v.mountpoint !== 'null' ? v.mountpoint : '', networkId: v.network_id, status: v.status, createdAt: v.created_at ?? '' });
+
+export const waitVolume = (ctx: ProvbContext, region: string, id: string, status: string) =>
+  waitUntil(ctx, `volume ${id} to be ${status}`, () => ctx.config.client.getVolume(ctx, region, id), (v) => v.status === status, (v) => v.status);
+
+export const volume = defineResource({
+  token: 'provb:index/volume:Volume',
+  inputs: volumeInputs,
+  outputs: volumeOutputs,
+  replaceOn: ['name', 'networkId', 'region', 'volumeType'],
+  computedOnUpdate: ['status', 'mountPoint'],
+  check: (inputs, config: ProvbConfig) => checkRegion(inputs, config),
+  create: async (ctx, inputs) => {
+    const region = regionOf(ctx, inputs);
+    const res = await ctx.config.client.createVolume(ctx, region, { name: inputs.name, namespace: '', cluster_id: '', network_id: inputs.networkId ?? '', size_gb: inputs.sizeGb, bootable: false, volume_type: inputs.volumeType ?? '' });
+    const v = await waitVolume(ctx, region, res.id, 'available');
+    return { id: v.id, outputs: outputsOf(v) };
+  },
+  read: async (ctx, id, prior) => {
+    const v = await orNull(() => ctx.config.client.getVolume(ctx, priorRegion(ctx, prior), id));
+    if (!v) return null;
+    const r = reporter(prior);
+    const inputs: VolumeInputs = defined({ name: v.name, sizeGb: v.size_gb, networkId: r.computed('networkId', v.network_id), region: r.kept<string>('region'), volumeType: r.computed('volumeType', v.volume_type) });
+    return { inputs, outputs: outputsOf(v) };
+  },
+  update: async (ctx, id, _olds, news) => {
+    const region = regionOf(ctx, news);
+    const c = ctx.config.client;
+    const v = await c.getVolume(ctx, region, id);
+    if (v.size_gb !== news.sizeGb) {
+      const instanceId = v.instance_id && v.instance_id !== 'null' ? String(v.instance_id) : '';
+      if (instanceId) { await c.detachVolume(ctx, region, id); await waitVolume(ctx, region, id, 'available'); }
+      await c.resizeVolume(ctx, region, id, news.sizeGb);
+      if (instanceId) { await c.attachVolume(ctx, region, id, instanceId, true); await waitVolume(ctx, region, id, 'attached'); }
+    }
+    return { outputs: outputsOf(await c.getVolume(ctx, region, id)) };
+  },
+  delete: async (ctx, id, prior) => {
+    await orNull(() => ctx.config.client.deleteVolume(ctx, priorRegion(ctx, prior), id));
+  },
+  find: async (ctx, inputs) => {
+    const v = (await ctx.config.client.listVolumes(ctx, regionOf(ctx, inputs))).find((x) => x.name === inputs.name);
+    return v ? { id: v.id, outputs: outputsOf(v) } : null;
+  },
+  importId: (id) => id,
+});
