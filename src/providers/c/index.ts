@@ -1,0 +1,64 @@
+// Provider C (`provc`): the Gcore CDN and Cloud API (seed 002). `provc(config)` returns the provider;
+// typed helpers (`provc.cdnResource(...)`, `provc.getCdnResource(...)`) build declarations and
+// lookup calls. Imports the engine's provider contract and src/kit only, never another provider.
+import type { Dispatcher } from 'undici';
+import { defineProvider, type Provider } from '../../engine/provider/define.js';
+import { lookupHelper, resourceHelper } from '../../engine/decl/helper.js';
+import { GcoreClient, type ProvcConfig } from './client.js';
+import { resolveSettings, terraformConfig, type ProvcArgs } from './config.js';
+import * as L from './lookups/index.js';
+import { cloudFloatingIp } from './resources/cloud-floating-ip.js';
+import { cdnOriginGroup } from './resources/cdn-origin-group.js';
+import { cdnResource } from './resources/cdn-resource.js';
+import { cdnResourceRule } from './resources/cdn-resource-rule.js';
+import { cdnRuleTemplate } from './resources/cdn-rule-template.js';
+import { cdnCertificate } from './resources/cdn-certificate.js';
+import { cdnTrustedCaCertificate } from './resources/cdn-trusted-ca-certificate.js';
+
+export type { ProvcArgs, ProvcSettings } from './config.js';
+export type { ProvcConfig } from './client.js';
+export { DEFAULT_BASE_URL } from './config.js';
+
+export const resources = [cloudFloatingIp, cdnOriginGroup, cdnResource, cdnResourceRule, cdnRuleTemplate, cdnCertificate, cdnTrustedCaCertificate] as const;
+
+export type ProvcOptions = ProvcArgs & { /** An undici dispatcher (proxies, custom TLS). */ readonly dispatcher?: Dispatcher };
+
+function createProvider(options: ProvcOptions = {}): Provider<ProvcConfig> {
+  const settings = resolveSettings(options);
+  const client = new GcoreClient(settings, options.dispatcher);
+  return defineProvider<ProvcConfig>({
+    name: 'provc',
+    config: { settings, client },
+    resources: [...resources],
+    lookups: [...L.lookups],
+    terraformConfig: () => terraformConfig(settings),
+  });
+}
+
+export const provc = Object.assign(createProvider, {
+  cloudFloatingIp: resourceHelper(cloudFloatingIp),
+  cdnOriginGroup: resourceHelper(cdnOriginGroup),
+  cdnResource: resourceHelper(cdnResource),
+  cdnResourceRule: resourceHelper(cdnResourceRule),
+  cdnRuleTemplate: resourceHelper(cdnRuleTemplate),
+  cdnCertificate: resourceHelper(cdnCertificate),
+  cdnTrustedCaCertificate: resourceHelper(cdnTrustedCaCertificate),
+  getCdnCertificate: lookupHelper(L.getCdnCertificate),
+  getCdnOriginGroup: lookupHelper(L.getCdnOriginGroup),
+  getCdnResource: lookupHelper(L.getCdnResource),
+  getCdnResourceRule: lookupHelper(L.getCdnResourceRule),
+  getCdnRuleTemplate: lookupHelper(L.getCdnRuleTemplate),
+  getCdnTrustedCaCertificate: lookupHelper(L.getCdnTrustedCaCertificate),
+  getCloudBaremetalServer: lookupHelper(L.getCloudBaremetalServer),
+  getCloudBaremetalServers: lookupHelper(L.getCloudBaremetalServers),
+  getCloudFloatingIp: lookupHelper(L.getCloudFloatingIp),
+  getCloudFloatingIps: lookupHelper(L.getCloudFloatingIps),
+  getCloudGpuBaremetalCluster: lookupHelper(L.getCloudGpuBaremetalCluster),
+  getCloudGpuBaremetalClusterImage: lookupHelper(L.getCloudGpuBaremetalClusterImage),
+  getCloudGpuBaremetalClusters: lookupHelper(L.getCloudGpuBaremetalClusters),
+  getCloudGpuVirtualCluster: lookupHelper(L.getCloudGpuVirtualCluster),
+  getCloudGpuVirtualClusterImage: lookupHelper(L.getCloudGpuVirtualClusterImage),
+  getCloudGpuVirtualClusters: lookupHelper(L.getCloudGpuVirtualClusters),
+  getCloudInferenceFlavor: lookupHelper(L.getCloudInferenceFlavor),
+  getCloudInferenceFlavors: lookupHelper(L.getCloudInferenceFlavors),
+});

@@ -1,0 +1,63 @@
+// CDN lookups: one GET by integer id each. Outputs are the seed's camelCase fields; `options`
+// keeps the vendor's option names, and a resource's `rules` are JSON strings (as upstream keeps them).
+import { z } from 'zod';
+import type { Wire } from '../client.js';
+import { camelize } from '../shape.js';
+import { getOne, provcLookup } from './shared.js';
+
+const id = z.number().int().positive();
+const T = (fn: string) => `provc:index/${fn}:${fn}`;
+
+export const certificateShape = (w: Wire) => camelize(w) as Record<string, unknown>;
+export const caCertificateShape = (w: Wire) => camelize(w) as Record<string, unknown>;
+
+export function originGroupShape(w: Wire): Record<string, unknown> {
+  const { proxyNextUpstream, ...rest } = camelize(w) as Record<string, unknown>;
+  return { ...rest, proxyNextUpstreams: proxyNextUpstream ?? [], originGroupId: w.id };
+}
+
+export function resourceShape(w: Wire): Record<string, unknown> {
+  const out = camelize(w, { opaque: ['options', 'rules'] }) as Record<string, unknown>;
+  return { ...out, rules: Array.isArray(w.rules) ? w.rules.map((r) => JSON.stringify(r)) : [], resourceId: w.id };
+}
+
+export const ruleShape = (w: Wire, resourceId: number) => ({ ...(camelize(w, { opaque: ['options'] }) as Record<string, unknown>), resourceId, ruleId: w.id });
+export const ruleTemplateShape = (w: Wire) => ({ ...(camelize(w, { opaque: ['options'] }) as Record<string, unknown>), ruleTemplateId: w.id });
+
+export const getCdnCertificate = provcLookup({
+  token: T('getCdnCertificate'),
+  args: z.object({ sslId: id }),
+  run: async (ctx, a) => ({ ...certificateShape(await getOne(T('getCdnCertificate'), `sslId=${a.sslId}`, () => ctx.config.client.getCdnCertificate(ctx, a.sslId))), sslId: a.sslId }),
+});
+
+export const getCdnOriginGroup = provcLookup({
+  token: T('getCdnOriginGroup'),
+  args: z.object({ originGroupId: id }),
+  run: async (ctx, a) => originGroupShape(await getOne(T('getCdnOriginGroup'), `originGroupId=${a.originGroupId}`, () => ctx.config.client.getCdnOriginGroup(ctx, a.originGroupId))),
+});
+
+export const getCdnResource = provcLookup({
+  token: T('getCdnResource'),
+  args: z.object({ resourceId: id }),
+  run: async (ctx, a) => resourceShape(await getOne(T('getCdnResource'), `resourceId=${a.resourceId}`, () => ctx.config.client.getCdnResource(ctx, a.resourceId))),
+});
+
+export const getCdnResourceRule = provcLookup({
+  token: T('getCdnResourceRule'),
+  args: z.object({ resourceId: id, ruleId: id }),
+  run: async (ctx, a) => ruleShape(await getOne(T('getCdnResourceRule'), `resourceId=${a.resourceId}, ruleId=${a.ruleId}`, () => ctx.config.client.getCdnRule(ctx, a.resourceId, a.ruleId)), a.resourceId),
+});
+
+export const getCdnRuleTemplate = provcLookup({
+  token: T('getCdnRuleTemplate'),
+  args: z.object({ ruleTemplateId: id }),
+  run: async (ctx, a) => ruleTemplateShape(await getOne(T('getCdnRuleTemplate'), `ruleTemplateId=${a.ruleTemplateId}`, () => ctx.config.client.getCdnRuleTemplate(ctx, a.ruleTemplateId))),
+});
+
+export const getCdnTrustedCaCertificate = provcLookup({
+  token: T('getCdnTrustedCaCertificate'),
+  args: z.object({ id }),
+  run: async (ctx, a) => caCertificateShape(await getOne(T('getCdnTrustedCaCertificate'), `id=${a.id}`, () => ctx.config.client.getCdnCaCertificate(ctx, a.id))),
+});
+
+export const cdnLookups = [getCdnCertificate, getCdnOriginGroup, getCdnResource, getCdnResourceRule, getCdnRuleTemplate, getCdnTrustedCaCertificate] as const;

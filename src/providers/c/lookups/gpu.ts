@@ -1,0 +1,85 @@
+// GPU cluster and image lookups (bare metal and virtual), under /cloud/v3/gpu/<kind>/{project}/{region}.
+// Cluster lists default to 10 per page on the server; the list lookups page until maxItems. The API
+// does not return project and region on these objects, so the resolved ones are added.
+import { z } from 'zod';
+import { collectPages, type GpuKind, type Wire } from '../client.js';
+import type { Scope } from '../config.js';
+import { camelize } from '../shape.js';
+import {
+  checkScope, describeCriteria, effectiveMax, exactlyOne, exactlyOneOf, getOne, listId, maxItemsArg, provcLookup, requireScope, scopeArgs,
+} from './shared.js';
+
+export const managedBies = ['k8s', 'user'] as const;
+
+const clusterShape = (w: Wire, s: Scope) => ({ ...(camelize(w) as Record<string, unknown>), clusterId: w.id, projectId: s.projectId, regionId: s.regionId });
+const imageShape = (w: Wire, s: Scope) => ({ ...(camelize(w) as Record<string, unknown>), imageId: w.id, projectId: s.projectId, regionId: s.regionId });
+const T = (fn: string) => `provc:index/${fn}:${fn}`;
+
+const bmFindOneBy = z.object({
+  /** Exact name (case-insensitive on the server). */
+  name: z.string().optional(),
+  managedBies: z.array(z.enum(managedBies)).optional(),
+}).strict();
+
+export const getCloudGpuBaremetalCluster = provcLookup({
+  token: T('getCloudGpuBaremetalCluster'),
+  args: z.object({ ...scopeArgs, clusterId: z.string().optional(), findOneBy: bmFindOneBy.optional() }),
+  check: (a, c) => [...checkScope(a, c), ...exactlyOneOf(a, 'clusterId', 'findOneBy')],
+  run: async (ctx, a) => {
+    const s = requireScope(a, ctx.config);
+    let id = a.clusterId;
+    if (id === undefined) {
+      const f = a.findOneBy ?? {};
+      const page = await ctx.config.client.listGpuClusters(ctx, 'baremetal', s, { 'name[exact]': f.name, managed_by: f.managedBies });
+      id = String(exactlyOne(T('getCloudGpuBaremetalCluster'), page.results, describeCriteria(f)).id);
+    }
+    return clusterShape(await getOne(T('getCloudGpuBaremetalCluster'), `clusterId=${id}`, () => ctx.config.client.getGpuCluster(ctx, 'baremetal', s, id!)), s);
+  },
+});
+
+const singleCluster = (kind: GpuKind, fn: string) => provcLookup({
+  token: T(fn),
+  args: z.object({ ...scopeArgs, clusterId: z.string().min(1) }),
+  check: (a, c) => checkScope(a, c),
+  run: async (ctx, a) => {
+    const s = requireScope(a, ctx.config);
+    return clusterShape(await getOne(T(fn), `clusterId=${a.clusterId}`, () => ctx.config.client.getGpuCluster(ctx, kind, s, a.clusterId)), s);
+  },
+});
+
+const singleImage = (kind: GpuKind, fn: string) => provcLookup({
+  token: T(fn),
+  args: z.object({ ...scopeArgs, imageId: z.string().min(1) }),
+  check: (a, c) => checkScope(a, c),
+  run: async (ctx, a) => {
+    const s = requireScope(a, ctx.config);
+    return imageShape(await getOne(T(fn), `imageId=${a.imageId}`, () => ctx.config.client.getGpuImage(ctx, kind, s, a.imageId)), s);
+  },
+});
+
+export const getCloudGpuVirtualCluster = singleCluster('virtual', 'getCloudGpuVirtualCluster');
+export const getCloudGpuBaremetalClusterImage = singleImage('baremetal', 'getCloudGpuBaremetalClusterImage');
+export const getCloudGpuVirtualClusterImage = singleImage('virtual', 'getCloudGpuVirtualClusterImage');
+
+export const getCloudGpuBaremetalClusters = provcLookup({
+  token: T('getCloudGpuBaremetalClusters'),
+  args: z.object({ ...scopeArgs, managedBies: z.array(z.enum(managedBies)).optional(), maxItems: maxItemsArg }),
+  check: (a, c) => checkScope(a, c),
+  run: async (ctx, a) => {
+    const s = requireScope(a, ctx.config);
+    const query = { managed_by: a.managedBies?.length ? a.managedBies : undefined };
+    const items = await collectPages((offset) => ctx.config.client.listGpuClusters(ctx, 'baremetal', s, { ...query, offset }), effectiveMax(a.maxItems));
+    return { ...a, items: items.map((w) => clusterShape(w, s)), id: listId(T('getCloudGpuBaremetalClusters'), a) };
+  },
+});
+
+export const getCloudGpuVirtualClusters = provcLookup({
+  token: T('getCloudGpuVirtualClusters'),
+  args: z.object({ ...scopeArgs, maxItems: maxItemsArg }),
+  check: (a, c) => checkScope(a, c),
+  run: async (ctx, a) => {
+    const s = requireScope(a, ctx.config);
+    const items = await collectPages((offset) => ctx.config.client.listGpuClusters(ctx, 'virtual', s, { offset }), effectiveMax(a.maxItems));
+    return { ...a, items: items.map((w) => clusterShape(w, s)), id: listId(T('getCloudGpuVirtualClusters'), a) };
+  },
+});

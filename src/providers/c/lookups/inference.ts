@@ -1,0 +1,24 @@
+// Inference flavor lookups: an account-wide catalog (no project or region), keyed by flavor name.
+import { z } from 'zod';
+import { collectPages, type Wire } from '../client.js';
+import { camelize } from '../shape.js';
+import { effectiveMax, getOne, listId, maxItemsArg, provcLookup } from './shared.js';
+
+const flavorShape = (w: Wire) => ({ ...(camelize(w) as Record<string, unknown>), flavorName: w.name, id: w.name });
+const T_ONE = 'provc:index/getCloudInferenceFlavor:getCloudInferenceFlavor';
+const T_LIST = 'provc:index/getCloudInferenceFlavors:getCloudInferenceFlavors';
+
+export const getCloudInferenceFlavor = provcLookup({
+  token: T_ONE,
+  args: z.object({ flavorName: z.string().min(1) }),
+  run: async (ctx, a) => flavorShape(await getOne(T_ONE, `flavorName=${a.flavorName}`, () => ctx.config.client.getInferenceFlavor(ctx, a.flavorName))),
+});
+
+export const getCloudInferenceFlavors = provcLookup({
+  token: T_LIST,
+  args: z.object({ maxItems: maxItemsArg }),
+  run: async (ctx, a) => {
+    const items = await collectPages((offset) => ctx.config.client.listInferenceFlavors(ctx, { offset }), effectiveMax(a.maxItems));
+    return { ...a, items: items.map(flavorShape), id: listId(T_LIST, a) };
+  },
+});

@@ -1,0 +1,76 @@
+// CdnCertificate: an SSL certificate for CDN resources (/cdn/sslData), either uploaded (certificate
+// and private key, both secret and never returned by the API) or issued by Let's Encrypt
+// (automated). Names are unique per account, so a lost create is found again by name.
+import { z } from 'zod';
+import { ProviderError } from '../../../engine/errors.js';
+import type { Ctx, ProvcConfig, Wire } from '../client.js';
+import { certificateShape } from '../lookups/cdn.js';
+import { cdnId, ignoreGone, orNull, provcResource } from './shared.js';
+
+const inputs = z.object({
+  name: z.string().min(1),
+  /** PEM certificate chain (secret). */
+  sslCertificate: z.string().min(1).optional(),
+  /** PEM private key (secret). */
+  sslPrivateKey: z.string().min(1).optional(),
+  validateRootCa: z.boolean().default(false),
+  /** Let Gcore issue a Let's Encrypt certificate instead of uploading one. */
+  automated: z.boolean().default(false),
+});
+type Inputs = z.output<typeof inputs>;
+
+const outputs = z.object({
+  sslId: z.number(), name: z.string(), automated: z.boolean().optional(), certIssuer: z.string().optional(),
+  certSubjectCn: z.string().optional(), certSubjectAlt: z.string().optional(), validityNotBefore: z.string().optional(),
+  validityNotAfter: z.string().optional(), hasRelatedResources: z.boolean().optional(), deleted: z.boolean().optional(),
+  sslCertificateChain: z.string().optional(),
+});
+
+const outputsOf = (w: Wire) => ({ ...certificateShape(w), sslId: w.id });
+
+function body(i: Inputs): Wire {
+  if (i.automated) return { name: i.name, automated: true };
+  return { name: i.name, sslCertificate: i.sslCertificate, sslPrivateKey: i.sslPrivateKey, validate_root_ca: i.validateRootCa };
+}
+
+async function findByName(ctx: Ctx, config: ProvcConfig, name: string): Promise<Wire | undefined> {
+  return (await config.client.listCdnCertificates(ctx)).find((w) => w.name === name);
+}
+
+export const cdnCertificate = provcResource({
+  token: 'provc:index/cdnCertificate:CdnCertificate',
+  inputs,
+  outputs,
+  secrets: ['sslCertificate', 'sslPrivateKey'],
+  replaceOn: ['automated'],
+  computedOnUpdate: ['certIssuer', 'certSubjectCn', 'certSubjectAlt', 'validityNotBefore', 'validityNotAfter', 'sslCertificateChain'],
+  check: (i) => (i.automated
+    ? (['sslCertificate', 'sslPrivateKey'] as const).filter((k) => i[k] !== undefined).map((k) => ({ path: [k], code: 'invalid_value', message: `${k} must not be set for an automated certificate` }))
+    : (['sslCertificate', 'sslPrivateKey'] as const).filter((k) => i[k] === undefined).map((k) => ({ path: [k], code: 'invalid_value', message: `${k} is required unless automated is true` }))),
+  create: async (ctx, i) => {
+    const answer = await ctx.config.client.createCdnCertificate(ctx, body(i));
+    // The POST answer (when there is one) says deleted: true; the object itself is read back.
+    const id = typeof answer?.id === 'number' ? answer.id : (await findByName(ctx, ctx.config, i.name))?.id;
+    if (typeof id !== 'number') throw new ProviderError({ provider: 'provc', operation: 'create CDN certificate', retryable: false, detail: `certificate '${i.name}' was accepted but cannot be found` });
+    return { id: String(id), outputs: outputsOf(await ctx.config.client.getCdnCertificate(ctx, id)) };
+  },
+  read: async (ctx, id, prior) => {
+    const w = await orNull(() => ctx.config.client.getCdnCertificate(ctx, cdnId(id, 'certificate')));
+    if (!w) return null;
+    const old = prior.inputs as Partial<Inputs>;
+    const readInputs: Record<string, unknown> = { name: w.name, automated: Boolean(w.automated), validateRootCa: old.validateRootCa ?? false };
+    if (old.sslCertificate !== undefined) readInputs.sslCertificate = old.sslCertificate;
+    if (old.sslPrivateKey !== undefined) readInputs.sslPrivateKey = old.sslPrivateKey;
+    return { inputs: readInputs, outputs: outputsOf(w) };
+  },
+  update: async (ctx, id, _olds, news) => {
+    if (news.automated) throw new ProviderError({ provider: 'provc', operation: 'update CDN certificate', retryable: false, detail: 'an automated certificate cannot be changed in place; replace it instead' });
+    return { outputs: outputsOf(await ctx.config.client.replaceCdnCertificate(ctx, cdnId(id, 'certificate'), body(news))) };
+  },
+  delete: async (ctx, id) => ignoreGone(() => ctx.config.client.deleteCdnCertificate(ctx, cdnId(id, 'certificate'))),
+  find: async (ctx, i) => {
+    const found = await findByName(ctx, ctx.config, i.name);
+    return found ? { id: String(found.id), outputs: outputsOf(found) } : null;
+  },
+  importId: (importId) => String(cdnId(importId, 'certificate')),
+});

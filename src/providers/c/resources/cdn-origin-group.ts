@@ -1,0 +1,76 @@
+// CdnOriginGroup: the origins a CDN resource pulls from (host sources). Synchronous CDN CRUD:
+// POST 201, PUT replaces, DELETE 204 (refused while a resource or rule uses it). Names are unique
+// per account, so a lost create is found again by name.
+import { z } from 'zod';
+import type { Wire } from '../client.js';
+import { originGroupShape } from '../lookups/cdn.js';
+import { cdnId, defined, ignoreGone, orNull, provcResource } from './shared.js';
+
+export const proxyNextUpstreamValues = ['error', 'timeout', 'invalid_header', 'http_403', 'http_404', 'http_429', 'http_500', 'http_502', 'http_503', 'http_504'] as const;
+
+const source = z.object({
+  source: z.string().min(1).max(255),
+  backup: z.boolean().default(false),
+  enabled: z.boolean().default(true),
+  hostHeaderOverride: z.string().max(255).optional(),
+});
+
+const inputs = z.object({
+  name: z.string().min(1).max(255),
+  sources: z.array(source).min(1),
+  useNext: z.boolean().default(false),
+  proxyNextUpstreams: z.array(z.enum(proxyNextUpstreamValues)).default(['error', 'timeout']),
+});
+type Inputs = z.output<typeof inputs>;
+
+const outputs = z.object({
+  originGroupId: z.number(),
+  name: z.string(),
+  hasRelatedResources: z.boolean().optional(),
+  authType: z.string().optional(),
+  sources: z.array(z.record(z.string(), z.unknown())),
+});
+
+function toWire(i: Inputs): Wire {
+  return {
+    name: i.name,
+    sources: i.sources.map((s) => defined({ source: s.source, backup: s.backup, enabled: s.enabled, host_header_override: s.hostHeaderOverride })),
+    use_next: i.useNext,
+    proxy_next_upstream: i.proxyNextUpstreams,
+  };
+}
+
+function toInputs(w: Wire): Inputs {
+  const sources = (w.sources as Wire[] | undefined) ?? [];
+  return {
+    name: String(w.name),
+    sources: sources.map((s) => ({
+      source: String(s.source), backup: Boolean(s.backup), enabled: s.enabled !== false,
+      ...(typeof s.host_header_override === 'string' ? { hostHeaderOverride: s.host_header_override } : {}),
+    })),
+    useNext: Boolean(w.use_next),
+    proxyNextUpstreams: (w.proxy_next_upstream as Inputs['proxyNextUpstreams'] | undefined) ?? ['error', 'timeout'],
+  };
+}
+
+export const cdnOriginGroup = provcResource({
+  token: 'provc:index/cdnOriginGroup:CdnOriginGroup',
+  inputs,
+  outputs,
+  computedOnUpdate: ['hasRelatedResources', 'sources'],
+  create: async (ctx, i) => {
+    const w = await ctx.config.client.createCdnOriginGroup(ctx, toWire(i));
+    return { id: String(w.id), outputs: originGroupShape(w) };
+  },
+  read: async (ctx, id) => {
+    const w = await orNull(() => ctx.config.client.getCdnOriginGroup(ctx, cdnId(id, 'origin group')));
+    return w && { inputs: toInputs(w), outputs: originGroupShape(w) };
+  },
+  update: async (ctx, id, _olds, news) => ({ outputs: originGroupShape(await ctx.config.client.replaceCdnOriginGroup(ctx, cdnId(id, 'origin group'), toWire(news))) }),
+  delete: async (ctx, id) => ignoreGone(() => ctx.config.client.deleteCdnOriginGroup(ctx, cdnId(id, 'origin group'))),
+  find: async (ctx, i) => {
+    const found = (await ctx.config.client.listCdnOriginGroups(ctx, { name: i.name })).find((w) => w.name === i.name);
+    return found ? { id: String(found.id), outputs: originGroupShape(found) } : null;
+  },
+  importId: (importId) => String(cdnId(importId, 'origin group')),
+});

@@ -1,0 +1,45 @@
+// CdnTrustedCaCertificate: a CA certificate CDN resources use to verify their origins
+// (/cdn/sslCertificates — not /cdn/sslData). Only the name can change in place; a new
+// certificate replaces the object. Names are unique, so a lost create is found again by name.
+import { z } from 'zod';
+import type { Wire } from '../client.js';
+import { caCertificateShape } from '../lookups/cdn.js';
+import { cdnId, ignoreGone, orNull, provcResource } from './shared.js';
+
+const inputs = z.object({
+  name: z.string().min(1),
+  /** PEM CA certificate. */
+  sslCertificate: z.string().min(1),
+});
+
+const outputs = z.object({
+  name: z.string(), certIssuer: z.string().optional(), certSubjectCn: z.string().optional(), certSubjectAlt: z.string().optional(),
+  validityNotBefore: z.string().optional(), validityNotAfter: z.string().optional(), hasRelatedResources: z.boolean().optional(),
+  deleted: z.boolean().optional(), sslCertificateChain: z.string().optional(),
+});
+
+const outputsOf = (w: Wire) => caCertificateShape(w);
+
+export const cdnTrustedCaCertificate = provcResource({
+  token: 'provc:index/cdnTrustedCaCertificate:CdnTrustedCaCertificate',
+  inputs,
+  outputs,
+  replaceOn: ['sslCertificate'],
+  create: async (ctx, i) => {
+    const w = await ctx.config.client.createCdnCaCertificate(ctx, { name: i.name, sslCertificate: i.sslCertificate });
+    return { id: String(w.id), outputs: outputsOf(w) };
+  },
+  read: async (ctx, id, prior) => {
+    const w = await orNull(() => ctx.config.client.getCdnCaCertificate(ctx, cdnId(id, 'CA certificate')));
+    if (!w) return null;
+    const old = prior.inputs as { sslCertificate?: string };
+    return { inputs: { name: w.name, sslCertificate: old.sslCertificate ?? w.sslCertificateChain }, outputs: outputsOf(w) };
+  },
+  update: async (ctx, id, _olds, news) => ({ outputs: outputsOf(await ctx.config.client.replaceCdnCaCertificate(ctx, cdnId(id, 'CA certificate'), { name: news.name })) }),
+  delete: async (ctx, id) => ignoreGone(() => ctx.config.client.deleteCdnCaCertificate(ctx, cdnId(id, 'CA certificate'))),
+  find: async (ctx, i) => {
+    const found = (await ctx.config.client.listCdnCaCertificates(ctx)).find((w) => w.name === i.name);
+    return found ? { id: String(found.id), outputs: outputsOf(found) } : null;
+  },
+  importId: (importId) => String(cdnId(importId, 'CA certificate')),
+});

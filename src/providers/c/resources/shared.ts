@@ -1,0 +1,37 @@
+// What the managed resources share: defineResource typed with provc's configuration, the reading of
+// a vanished object as null, deletes that treat "already gone" as done, and integer CDN ids.
+import type { z } from 'zod';
+import { defineResource, type ResourceDefinition } from '../../../engine/provider/define.js';
+import { ProviderError } from '../../../engine/errors.js';
+import type { ProvcConfig } from '../client.js';
+
+export function provcResource<I extends z.ZodType, O extends z.ZodType>(def: ResourceDefinition<I, O, ProvcConfig>): ResourceDefinition<I, O, ProvcConfig> {
+  return defineResource(def);
+}
+
+/** Runs a read; the vendor's "not found" means the object is gone (null). */
+export async function orNull<T>(run: () => Promise<T>): Promise<T | null> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof ProviderError && error.notFound) return null;
+    throw error;
+  }
+}
+
+/** Runs a delete; an object that is already gone counts as deleted. */
+export async function ignoreGone(run: () => Promise<unknown>): Promise<void> {
+  await orNull(run);
+}
+
+/** A CDN id from the engine's string id; throws on anything but a positive integer. */
+export function cdnId(id: string, what: string): number {
+  const n = Number(id);
+  if (!Number.isInteger(n) || n <= 0) throw new TypeError(`Expected a ${what} id to be a positive integer, got '${id}'`);
+  return n;
+}
+
+/** Drops undefined values so a wire body carries only what was set. */
+export function defined<T extends Record<string, unknown>>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
