@@ -218,7 +218,12 @@ export class FileStateStore implements StateStore {
     const tail = this.#tail;
     const last = tail.length ? tail[tail.length - 1].serial : base.serial;
     if (last !== known.serial || (tail.length > 0 && tail[0].baseSerial !== base.serial)) return undefined;
-    return this.#adopt(replayAll(base, tail));
+    if (tail.length === 0) return base;
+    if (tail.some((c) => c.patches.some((p) => p.path.length > 2))) return this.#adopt(replayAll(base, tail));
+    // resource-granular patches: one shallow copy and O(1) per patch (immer's applyPatches costs ~75 µs a patch)
+    const raw: RawState = { ...base, resources: { ...base.resources }, pending: { ...base.pending } };
+    for (const c of tail) applyRecord(raw, c);
+    return this.#adopt(raw);
   }
 
   #adopt(state: State | RawState): State {
