@@ -1,5 +1,13 @@
 // converge: the public export list, nothing else. Anything not exported here may change without a
 // major version. Providers live in converge/providers/<x>; the engine never imports them.
+export { Engine } from './engine/engine.js';
+export type { EngineOptions, PlanOptions, ApplyOptions, DestroyOptions, RefreshResult, ImportResult } from './engine/engine.js';
+export { Plan } from './engine/plan/plan.js';
+export type { PlanSummary } from './engine/plan/plan.js';
+export type { PlanJSON } from './engine/plan/json.js';
+export type { Step, StepChange } from './engine/plan/step.js';
+export type { StepCause } from './engine/plan/reason.js';
+export type { RenderOptions } from './engine/plan/render.js';
 export { ref, isRef } from './engine/decl/ref.js';
 export type { Ref } from './engine/decl/ref.js';
 export type { ResourceDecl, ResourceOptions, ResourceTimeouts, Input, Inputs } from './engine/decl/resource-decl.js';
@@ -22,5 +30,9 @@ export type { Event, EventType, EventListener } from './engine/events.js';
 export type { Action } from './engine/plan/action.js';
 export type { ApplyResult, StepOutcome, FailedStep, SkippedStep } from './engine/apply/result.js';
 export { MemoryStateStore, MemoryLocation } from './state/stores/memory.js';
+export { FileStateStore } from './state/stores/file.js';
+export type { FileStateStoreOptions } from './state/stores/file.js';
+export { PostgresStateStore } from './state/stores/postgres.js';
+export type { PostgresStateStoreOptions } from './state/stores/postgres.js';
 export type { StateStore, Lock, LockInfo, LockRequest } from './state/store.js';
 export type { State, ResourceState, PendingOperation } from './state/model.js';

@@ -48,3 +48,16 @@ export function markPending(baseSerial: number, op: NewPending): { readonly chan
 export function clearPending(baseSerial: number, pendingId: string): StateChange {
   return change(baseSerial, [{ op: 'remove', path: ['pending', pendingId] }]);
 }
+
+/**
+ * After a create-before-destroy replacement made the new object: records it under `name` and moves
+ * the old one to `deposedName`, from where a delete removes it (and a later plan, if that fails).
+ */
+export function recordDeposed(baseSerial: number, created: ResourceState, deposed: ResourceState, pendingId?: string): StateChange {
+  const patches: Patch[] = [
+    { op: 'add', path: ['resources', created.name], value: created },
+    { op: 'add', path: ['resources', deposed.name], value: deposed },
+  ];
+  if (pendingId) patches.push({ op: 'remove', path: ['pending', pendingId] });
+  return change(baseSerial, patches);
+}

@@ -1,0 +1,279 @@
+// Apply: carries out a plan's steps through the providers. Each step's result is committed to the
+// store before its dependents start; a create is recorded as pending before the provider is called,
+// so a crash, kill or timeout never loses the record of an object it made.
+import type { StepWork } from '../plan/work.js';
+import type { ResourceState, StoredOptions } from '../../state/model.js';
+import { recordDelete, recordDeposed, recordRename, recordResource, markPending, clearPending } from '../../state/ops.js';
+import type { Ledger } from './ledger.js';
+import { schedule } from './scheduler.js';
+import { withRetry, type RetryPolicy } from './retry.js';
+import { parseDuration, raceSignal, stepSignal } from './timeout.js';
+import type { OperationContext, OperationKind, Report } from '../provider/context.js';
+import type { Event } from '../events.js';
+import type { FailedStep, SkippedStep, StepOutcome } from './result.js';
+import { ConvergeError, ProviderError, TimeoutError } from '../errors.js';
+import { isRef } from '../decl/ref.js';
+import { containsUnknown } from '../values/unknown.js';
+import { getPath, parsePath } from '../values/path.js';
+import { buildGraph } from '../graph/graph.js';
+import { redactText, secretStrings } from '../values/redact.js';
+import type { ResourceDecl } from '../decl/resource-decl.js';
+
+export type ApplyContext = {
+  readonly ledger: Ledger;
+  readonly parallelism: number;
+  readonly retry: RetryPolicy;
+  readonly signal?: AbortSignal;
+  readonly emit: (event: Event) => void;
+  readonly now: () => number;
+};
+
+export type ApplyOutcome = { readonly succeeded: StepOutcome[]; readonly failed: FailedStep[]; readonly skipped: SkippedStep[] };
+
+export async function applySteps(work: readonly StepWork[], ctx: ApplyContext): Promise<ApplyOutcome> {
+  const succeeded: StepOutcome[] = [];
+  const failed: FailedStep[] = [];
+  const skipped: SkippedStep[] = [];
+  const decls = work.flatMap((w) => (w.decl ? [w.decl] : []));
+  const deps = buildGraph(decls).deps;
+  const tasks = work.map((w) => ({ id: w.step.address, waitFor: w.waitFor, work: w }));
+  await schedule(tasks, ctx.parallelism, async (task) => {
+    const w = task.work;
+    const started = ctx.now();
+    const { action, address, type } = w.step;
+    if (action !== 'noop') ctx.emit({ type: 'step_start', at: started, address, action, resourceType: type });
+    try {
+      const id = await runStep(w, deps.get(address) ?? [], ctx);
+      const elapsedMs = ctx.now() - started;
+      succeeded.push({ address, action, elapsedMs });
+      if (action !== 'noop') ctx.emit({ type: 'step_finish', at: ctx.now(), address, action, resourceType: type, elapsedMs, ...(id ? { id } : {}) });
+    } catch (error) {
+      const elapsedMs = ctx.now() - started;
+      const err = scrubError(error, w);
+      failed.push({ address, action, elapsedMs, error: err });
+      ctx.emit({ type: 'step_fail', at: ctx.now(), address, action, resourceType: type, elapsedMs, error: err.message.split('\n')[0] ?? '', ...(err instanceof ConvergeError ? { code: err.code } : {}) });
+      throw err;
+    }
+  }, (task, because) => {
+    skipped.push({ address: task.id, action: task.work.step.action, because });
+    ctx.emit({ type: 'step_skip', at: ctx.now(), address: task.id, action: task.work.step.action, resourceType: task.work.step.type, because });
+  });
+  return { succeeded, failed, skipped };
+}
+
+/** A provider's error, with any secret value of the resource scrubbed from its message. */
+function scrubError(error: unknown, w: StepWork): Error {
+  const err = error instanceof Error ? error : new Error(String(error));
+  if (!w.secrets.length) return err;
+  const secrets = new Set<string>();
+  for (const p of w.secrets) {
+    const [root, ...rest] = parsePath(p);
+    const source = root === 'inputs' ? { ...(w.prior?.inputs ?? {}), ...(w.decl?.inputs ?? {}) } : w.prior?.outputs;
+    secretStrings(getPath(source, rest), secrets);
+  }
+  if (![...secrets].some((s) => err.message.includes(s))) return err;
+  const scrubbed = new Error(redactText(err.message, secrets));
+  scrubbed.name = err.name;
+  return scrubbed;
+}
+
+function storedOptions(decl: ResourceDecl | undefined, prior: ResourceState | undefined): StoredOptions {
+  if (!decl) return prior?.options ?? {};
+  const o = decl.options ?? {};
+  const out: Record<string, unknown> = {};
+  for (const k of ['protect', 'retainOnDelete', 'createBeforeDestroy', 'ignoreChanges', 'replaceOnChanges', 'dependsOn', 'timeouts'] as const) if (o[k] !== undefined) out[k] = o[k];
+  return out as StoredOptions;
+}
+
+/** Resolves references against what the ledger holds now (after the referenced steps ran). */
+function resolveLive(value: unknown, ctx: ApplyContext, w: StepWork): unknown {
+  if (isRef(value)) {
+    const r = ctx.ledger.get(value.resource);
+    if (!r) throw new ConvergeError(`${w.step.address}: the referenced resource '${value.resource}' is not in the state (its step did not run).`);
+    const segs = parsePath(value.path);
+    if (segs.length === 1 && segs[0] === 'id' && r.outputs.id === undefined) return r.id;
+    const out = getPath(r.outputs, segs);
+    return out !== undefined ? out : getPath(r.inputs, segs);
+  }
+  if (Array.isArray(value)) return value.map((v) => resolveLive(v, ctx, w));
+  if (value && typeof value === 'object') {
+    const o: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) o[k] = resolveLive(v, ctx, w);
+    return o;
+  }
+  return value;
+}
+
+function operationContext(w: StepWork, operation: OperationKind, signal: AbortSignal, limitMs: number | undefined, ctx: ApplyContext, started: number): OperationContext {
+  const address = w.step.address;
+  return {
+    config: w.provider.config,
+    provider: w.provider.name,
+    address,
+    token: w.step.type,
+    operation,
+    signal,
+    timeoutMs: limitMs,
+    retry: ctx.retry,
+    report: (r: Report) => emitReport(ctx, address, operation, started, r),
+  };
+}
+
+export function emitReport(ctx: Pick<ApplyContext, 'emit' | 'now'>, address: string, operation: string, started: number, r: Report): void {
+  const at = ctx.now();
+  const elapsedMs = at - started;
+  if (r.kind === 'poll') ctx.emit({ type: 'poll', at, address, operation, attempt: r.attempt, message: r.message, elapsedMs });
+  else if (r.kind === 'retry') ctx.emit({ type: 'retry', at, address, operation, attempt: r.attempt, retriesLeft: r.retriesLeft, delayMs: r.delayMs, error: r.error, elapsedMs });
+  else if (r.kind === 'progress') ctx.emit({ type: 'progress', at, address, operation, message: r.message, elapsedMs });
+  else ctx.emit({ type: 'warning', at, address, message: r.message });
+}
+
+/** Runs one provider operation under its time limit, retried while transient. */
+async function operate<T>(w: StepWork, operation: 'create' | 'update' | 'delete', ctx: ApplyContext, fn: (octx: OperationContext) => Promise<T>, shouldRetry?: (e: Error, octx: OperationContext) => Promise<boolean>): Promise<T> {
+  const limitText = w.decl?.options?.timeouts?.[operation] ?? w.prior?.options.timeouts?.[operation];
+  const limitMs = limitText ? parseDuration(limitText) : undefined;
+  const s = stepSignal(ctx.signal, w.step.address, operation, limitMs);
+  const octx = operationContext(w, operation, s.signal, limitMs, ctx, ctx.now());
+  try {
+    return await raceSignal(withRetry(() => fn(octx), {
+      policy: ctx.retry,
+      signal: s.signal,
+      onRetry: (info) => octx.report({ kind: 'retry', attempt: info.attempt, retriesLeft: info.retriesLeft, delayMs: info.delayMs, error: info.error.message.split('\n')[0] ?? '' }),
+      shouldRetry: shouldRetry ? (e) => shouldRetry(e, octx) : undefined,
+    }), s.signal);
+  } catch (error) {
+    if (s.signal.aborted && s.signal.reason instanceof TimeoutError) throw s.signal.reason;
+    throw error;
+  } finally {
+    s.dispose();
+  }
+}
+
+function isDefinite(error: unknown): boolean {
+  return error instanceof ProviderError && !error.outcomeUnknown;
+}
+
+async function runStep(w: StepWork, deps: readonly string[], ctx: ApplyContext): Promise<string | undefined> {
+  const { step, def, provider } = w;
+  const now = () => new Date(ctx.now()).toISOString();
+  const desired = (): Record<string, unknown> => {
+    const raw = resolveLive(w.decl!.inputs, ctx, w) as Record<string, unknown>;
+    const parsed = def.inputs.safeParse(raw);
+    if (!parsed.success) {
+      const first = parsed.error.issues[0];
+      throw new ConvergeError(`${step.address}: inputs are invalid once references are known: ${first?.path.join('.')}: ${first?.message}`);
+    }
+    const data = parsed.data as Record<string, unknown>;
+    const ignored = w.decl!.options?.ignoreChanges;
+    if (ignored?.length && w.prior) {
+      for (const p of ignored) {
+        const segs = parsePath(p);
+        const priorValue = getPath(w.prior.inputs, segs);
+        if (segs.length === 1) { if (priorValue === undefined) delete data[String(segs[0])]; else data[String(segs[0])] = priorValue; }
+      }
+    }
+    if (containsUnknown(data)) throw new ConvergeError(`${step.address}: an input is still unknown at apply time.`);
+    return data;
+  };
+  const record = (name: string, id: string, inputs: Record<string, unknown>, outputs: Record<string, unknown>, prior?: ResourceState): ResourceState => ({
+    type: step.type,
+    name,
+    provider: provider.name,
+    id,
+    inputs,
+    outputs,
+    dependencies: [...deps],
+    options: storedOptions(w.decl, prior),
+    secrets: w.secrets,
+    createdAt: prior?.createdAt ?? now(),
+    updatedAt: now(),
+  });
+
+  const create = async (name: string, prior?: ResourceState, deposed?: ResourceState): Promise<string> => {
+    const inputs = desired();
+    let pendingId = '';
+    await ctx.ledger.commit((serial) => {
+      const m = markPending(serial, { kind: 'create', type: step.type, name, provider: provider.name, inputs, secrets: w.secrets.filter((s) => s.startsWith('inputs.')) });
+      pendingId = m.pending.id;
+      return m.change;
+    });
+    let adopted: { id: string; outputs: Record<string, unknown> } | null = null;
+    let result: { id: string; outputs: Record<string, unknown> };
+    try {
+      result = await operate(w, 'create', ctx, async (octx) => adopted ?? (await def.create(octx, inputs)), async (e, octx) => {
+        // A create whose outcome is unknown is looked for before it is tried again.
+        if (!(e instanceof ProviderError) || !e.outcomeUnknown) return true;
+        if (!def.find) return false;
+        adopted = await def.find(octx, inputs);
+        return true;
+      });
+    } catch (error) {
+      // A definite refusal made nothing: drop the pending record. Otherwise keep it for recovery.
+      if (isDefinite(error)) await ctx.ledger.commit((serial) => clearPending(serial, pendingId));
+      throw error;
+    }
+    const created = record(name, result.id, inputs, result.outputs, prior);
+    await ctx.ledger.commit((serial) => deposed ? recordDeposed(serial, created, deposed, pendingId) : recordResource(serial, created, pendingId));
+    return result.id;
+  };
+
+  const remove = async (name: string, target: ResourceState): Promise<void> => {
+    let pendingId = '';
+    await ctx.ledger.commit((serial) => {
+      const m = markPending(serial, { kind: 'delete', type: target.type, name, provider: provider.name, inputs: {}, resourceId: target.id, secrets: [] });
+      pendingId = m.pending.id;
+      return m.change;
+    });
+    try {
+      await operate(w, 'delete', ctx, async (octx) => {
+        try { await def.delete(octx, target.id, { inputs: target.inputs, outputs: target.outputs }); }
+        catch (error) { if (!(error instanceof ProviderError && error.notFound)) throw error; }
+      });
+    } catch (error) {
+      await ctx.ledger.commit((serial) => clearPending(serial, pendingId));
+      throw error;
+    }
+    await ctx.ledger.commit((serial) => recordDelete(serial, name, pendingId));
+  };
+
+  switch (step.action) {
+    case 'create':
+      return create(step.address);
+    case 'update': {
+      const prior = w.prior!;
+      if (w.priorName && w.priorName !== step.address) await ctx.ledger.commit((serial) => recordRename(serial, { ...prior, name: step.address }, w.priorName!));
+      const inputs = desired();
+      const result = await operate(w, 'update', ctx, (octx) => def.update!(octx, prior.id, { inputs: prior.inputs, outputs: prior.outputs }, inputs));
+      await ctx.ledger.commit((serial) => recordResource(serial, record(step.address, prior.id, inputs, result.outputs, prior)));
+      return prior.id;
+    }
+    case 'replace': {
+      const prior = w.prior!;
+      const priorName = w.priorName ?? step.address;
+      if (step.createBeforeDestroy) {
+        const deposedName = `${step.address}~deposed-${prior.id.replace(/[^\w-]/g, '').slice(0, 12) || 'old'}`;
+        if (priorName !== step.address) await ctx.ledger.commit((serial) => recordRename(serial, { ...prior, name: step.address }, priorName));
+        const id = await create(step.address, undefined, { ...prior, name: deposedName });
+        await remove(deposedName, { ...prior, name: deposedName });
+        return id;
+      }
+      await remove(priorName, prior);
+      return create(step.address);
+    }
+    case 'delete':
+      await remove(step.address, w.prior!);
+      return undefined;
+    case 'forget':
+      await ctx.ledger.commit((serial) => recordDelete(serial, step.address));
+      return undefined;
+    case 'noop': {
+      const prior = w.prior;
+      if (prior && w.priorName && w.priorName !== step.address) {
+        await ctx.ledger.commit((serial) => recordRename(serial, { ...prior, name: step.address, dependencies: [...deps], options: storedOptions(w.decl, prior) }, w.priorName!));
+      } else if (w.refreshed) {
+        await ctx.ledger.commit((serial) => recordResource(serial, w.refreshed!));
+      }
+      return prior?.id;
+    }
+  }
+}

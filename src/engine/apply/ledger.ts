@@ -1,0 +1,49 @@
+// The apply's working view of the state: the state it started from plus an overlay of what each
+// step changed. Every change goes to the store, in order, as patches; reading a resource is O(1),
+// and no whole state is built until the end (materialize).
+import type { PendingOperation, ResourceState, State } from '../../state/model.js';
+import type { StateChange } from '../../state/patch.js';
+import { replayAll } from '../../state/patch.js';
+import type { StateStore } from '../../state/store.js';
+
+export class Ledger {
+  readonly #base: State;
+  readonly #store: StateStore;
+  readonly #resources = new Map<string, ResourceState | null>();
+  readonly #pending = new Map<string, PendingOperation | null>();
+  readonly #changes: StateChange[] = [];
+  #serial: number;
+
+  constructor(base: State, store: StateStore) {
+    this.#base = base;
+    this.#store = store;
+    this.#serial = base.serial;
+  }
+
+  get serial(): number { return this.#serial; }
+  get lineage(): string { return this.#base.lineage; }
+
+  get(name: string): ResourceState | undefined {
+    const o = this.#resources.get(name);
+    if (o !== undefined) return o ?? undefined;
+    return this.#base.resources[name];
+  }
+
+  /** Applies the change to the view at once and hands it to the store; resolves when it is durable. */
+  commit(make: (baseSerial: number) => StateChange): Promise<void> {
+    const change = make(this.#serial);
+    this.#serial = change.serial;
+    for (const p of change.patches) {
+      const [root, key] = p.path as [string, string];
+      if (root === 'resources') this.#resources.set(key, p.op === 'remove' ? null : (p.value as ResourceState));
+      else if (root === 'pending') this.#pending.set(key, p.op === 'remove' ? null : (p.value as PendingOperation));
+    }
+    this.#changes.push(change);
+    return this.#store.commit(change);
+  }
+
+  /** The state after every change so far: one copy, however many steps. */
+  materialize(): State {
+    return replayAll(this.#base, this.#changes);
+  }
+}

@@ -1,0 +1,336 @@
+// Engine: wires validation, refresh, planning, apply and the state store together and holds the
+// providers and options. Two engines in one process never share anything.
+import type { ResourceDecl } from './decl/resource-decl.js';
+import type { Provider, AnyLookup } from './provider/define.js';
+import type { OperationContext, OperationKind } from './provider/context.js';
+import type { EventListener, Event } from './events.js';
+import type { LookupCall } from './decl/helper.js';
+import type { StateStore, Lock } from '../state/store.js';
+import type { ResourceState, State } from '../state/model.js';
+import { FileStateStore } from '../state/stores/file.js';
+import { recordDelete, recordResource } from '../state/ops.js';
+import { validateStack } from './validate/validate.js';
+import { planSteps, secretPathsOf, type Resolved } from './plan/planner.js';
+import { Plan, planWork } from './plan/plan.js';
+import { Ledger } from './apply/ledger.js';
+import { applySteps, emitReport } from './apply/apply.js';
+import { recoverPending } from './apply/recover.js';
+import { defaultRetryPolicy, type RetryPolicy } from './apply/retry.js';
+import { parseDuration } from './apply/timeout.js';
+import { schedule } from './apply/scheduler.js';
+import type { ApplyResult } from './apply/result.js';
+import { diffValues, type Change } from './diff/diff.js';
+import { redactPaths } from './values/redact.js';
+import { formatPath } from './values/path.js';
+import { ApplyError, ConvergeError, LookupError, StalePlanError, ValidationError } from './errors.js';
+import type { Issue } from './validate/issue.js';
+
+export type EngineOptions = {
+  readonly providers: readonly Provider<any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+  /** Where the state lives; default FileStateStore('.converge/state.json'). */
+  readonly state?: StateStore;
+  /** How many steps run at once; default 10. */
+  readonly parallelism?: number;
+  readonly retry?: Partial<RetryPolicy>;
+  /** How long to wait for a held state lock: ms or '30s'; default 0 (fail at once). */
+  readonly lockTimeout?: number | string;
+  /** Receives every event of every operation of this engine. */
+  readonly onEvent?: EventListener;
+  /** The clock, for tests. */
+  readonly now?: () => number;
+};
+
+export type PlanOptions = { readonly refresh?: boolean; readonly targets?: readonly string[]; readonly signal?: AbortSignal };
+export type ApplyOptions = { readonly onEvent?: EventListener; readonly signal?: AbortSignal };
+export type DestroyOptions = ApplyOptions & { readonly refresh?: boolean; readonly targets?: readonly string[] };
+export type RefreshResult = {
+  readonly drifted: readonly { readonly address: string; readonly changes: readonly { readonly path: string; readonly before: unknown; readonly after: unknown }[] }[];
+  readonly gone: readonly string[];
+  readonly unchanged: readonly string[];
+};
+export type ImportResult = { readonly address: string; readonly id: string; readonly inputs: Readonly<Record<string, unknown>>; readonly outputs: Readonly<Record<string, unknown>> };
+
+export class Engine {
+  readonly #providers: readonly Provider<unknown>[];
+  readonly #resources = new Map<string, Resolved>();
+  readonly #lookups = new Map<string, { def: AnyLookup; provider: Provider<unknown> }>();
+  readonly #store: StateStore;
+  readonly #parallelism: number;
+  readonly #retry: RetryPolicy;
+  readonly #lockTimeoutMs: number;
+  readonly #onEvent: EventListener | undefined;
+  readonly #now: () => number;
+
+  constructor(options: EngineOptions) {
+    if (!options || !Array.isArray(options.providers)) throw new TypeError('Expected `providers` to be an array of providers');
+    const parallelism = options.parallelism ?? 10;
+    if (!Number.isInteger(parallelism) || parallelism < 1) throw new TypeError('Expected `parallelism` to be an integer from 1 and up');
+    const names = new Set<string>();
+    for (const p of options.providers) {
+      if (names.has(p.name)) throw new TypeError(`Expected one provider per name; '${p.name}' is given twice`);
+      names.add(p.name);
+      for (const [token, def] of p.resources) {
+        if (this.#resources.has(token)) throw new TypeError(`Resource type ${token} is served by two providers`);
+        this.#resources.set(token, { def, provider: p });
+      }
+      for (const [token, def] of p.lookups) this.#lookups.set(token, { def, provider: p });
+    }
+    const lockTimeout = typeof options.lockTimeout === 'string' ? parseDuration(options.lockTimeout) : options.lockTimeout ?? 0;
+    if (lockTimeout === undefined || lockTimeout < 0) throw new TypeError("Expected `lockTimeout` to be a number of ms or a duration like '30s'");
+    this.#providers = options.providers;
+    this.#store = options.state ?? new FileStateStore('.converge/state.json');
+    this.#parallelism = parallelism;
+    this.#retry = { ...defaultRetryPolicy, ...options.retry };
+    this.#lockTimeoutMs = lockTimeout;
+    this.#onEvent = options.onEvent;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** The state store this engine reads and writes. */
+  get store(): StateStore { return this.#store; }
+
+  /** The providers this engine was given. */
+  get providers(): readonly Provider<unknown>[] { return this.#providers; }
+
+  /** Diffs the declarations against the (refreshed) state. Changes nothing remote; may resolve pending operations. */
+  async plan(decls: readonly ResourceDecl[], options: PlanOptions = {}): Promise<Plan> {
+    return this.#plan(decls, options, false);
+  }
+
+  async #plan(decls: readonly ResourceDecl[], options: PlanOptions, destroy: boolean): Promise<Plan> {
+    const resolve = (t: string) => this.#resources.get(t);
+    const issues = validateStack(decls as unknown[], resolve);
+    for (const t of options.targets ?? []) {
+      if (typeof t !== 'string') issues.push({ resource: '', path: ['targets'], code: 'invalid_type', message: 'targets must be resource names' });
+    }
+    if (issues.length) throw new ValidationError(issues);
+    const refresh = options.refresh ?? true;
+    let state = await this.#store.read();
+    const needsLock = refresh || Object.keys(state.pending).length > 0;
+    const lock = needsLock ? await this.#lock(destroy ? 'destroy' : 'plan', options.signal) : undefined;
+    try {
+      const warnings = [...(lock?.warnings ?? [])];
+      if (lock) state = await this.#store.read();
+      if (Object.keys(state.pending).length) {
+        const ledger = new Ledger(state, this.#store);
+        warnings.push(...(await recoverPending(state, ledger, { resolve, context: (r, a, op) => this.#context(r.provider, a, '', op, options.signal), now: () => new Date(this.#now()).toISOString() })));
+        await this.#store.compact();
+        state = await this.#store.read();
+      }
+      const refreshed = refresh ? await this.#readAll(state, options.signal, this.#refreshScope(state, decls, options.targets)) : new Map<string, ResourceState | null>();
+      const { work, warnings: planWarnings } = planSteps({ decls, state, refreshed, resolve, targets: options.targets, destroy });
+      warnings.push(...planWarnings, ...(this.#store.takeWarnings?.() ?? []));
+      return new Plan({ work, warnings, lineage: state.lineage, serial: state.serial, refresh, targets: options.targets, destroy });
+    } finally {
+      await lock?.release();
+    }
+  }
+
+  #refreshScope(state: State, decls: readonly ResourceDecl[], targets: readonly string[] | undefined): Set<string> | undefined {
+    if (!targets?.length) return undefined;
+    const scope = new Set(targets);
+    const byName = new Map(decls.map((d) => [d.name, d]));
+    const stack = [...targets];
+    while (stack.length) {
+      const n = stack.pop()!;
+      const d = byName.get(n);
+      for (const dep of [...(d?.options?.dependsOn ?? []), ...(state.resources[n]?.dependencies ?? [])]) if (!scope.has(dep)) { scope.add(dep); stack.push(dep); }
+      for (const a of d?.options?.aliases ?? []) scope.add(a);
+    }
+    return scope;
+  }
+
+  /** Carries out a plan's steps. Throws StalePlanError if the state moved on, ApplyError if any step failed. */
+  async apply(plan: Plan, options: ApplyOptions = {}): Promise<ApplyResult> {
+    if (!(plan instanceof Plan) || !plan[planWork]) throw new TypeError('Expected `plan` to be a Plan returned by engine.plan()');
+    const started = this.#now();
+    const lock = await this.#lock(plan.destroy ? 'destroy' : 'apply', options.signal);
+    try {
+      const state = await this.#store.read();
+      if (state.lineage !== plan.lineage || state.serial !== plan.serial) throw new StalePlanError(plan.lineage, plan.serial, state.serial, state.lineage);
+      const emit = this.#emitter(options.onEvent);
+      const work = plan[planWork];
+      emit({ type: 'apply_start', at: this.#now(), steps: work.filter((w) => w.step.action !== 'noop').length });
+      const ledger = new Ledger(state, this.#store);
+      const outcome = await applySteps(work, { ledger, parallelism: this.#parallelism, retry: this.#retry, signal: options.signal, emit, now: this.#now });
+      await this.#store.compact();
+      const finalState = ledger.materialize();
+      const elapsedMs = this.#now() - started;
+      emit({ type: 'apply_finish', at: this.#now(), succeeded: outcome.succeeded.length, failed: outcome.failed.length, skipped: outcome.skipped.length, elapsedMs });
+      const result: ApplyResult = { ...outcome, outputs: publicOutputs(finalState), state: finalState, elapsedMs };
+      if (outcome.failed.length) throw new ApplyError(result);
+      return result;
+    } finally {
+      await lock.release();
+    }
+  }
+
+  /** Reads every resource; records new outputs and inputs, and forgets what is gone. */
+  async refresh(options: { readonly signal?: AbortSignal } = {}): Promise<RefreshResult> {
+    const lock = await this.#lock('refresh', options.signal);
+    try {
+      const state = await this.#store.read();
+      const read = await this.#readAll(state, options.signal);
+      const ledger = new Ledger(state, this.#store);
+      const drifted: { address: string; changes: { path: string; before: unknown; after: unknown }[] }[] = [];
+      const gone: string[] = [];
+      const unchanged: string[] = [];
+      for (const [name, r] of read) {
+        const prior = state.resources[name]!;
+        if (r === null) {
+          gone.push(name);
+          await ledger.commit((s) => recordDelete(s, name));
+        } else if (r !== prior) {
+          const changes = diffValues(prior.inputs, r.inputs);
+          if (changes.length) drifted.push({ address: name, changes: redactChanges(changes, prior.secrets) });
+          else unchanged.push(name);
+          await ledger.commit((s) => recordResource(s, r));
+        } else unchanged.push(name);
+      }
+      await this.#store.compact();
+      return { drifted, gone, unchanged };
+    } finally {
+      await lock.release();
+    }
+  }
+
+  /** Adopts an existing object into the state under the declaration's name. */
+  async import(decl: ResourceDecl, id: string): Promise<ImportResult> {
+    const resolve = (t: string) => this.#resources.get(t);
+    const issues: Issue[] = validateStack([decl], resolve).filter((i) => i.code !== 'missing_reference' && i.code !== 'missing_output');
+    if (typeof id !== 'string' || !id) issues.push({ resource: decl?.name ?? '', path: ['id'], code: 'invalid_type', message: 'the import id must be a non-empty string' });
+    if (issues.length) throw new ValidationError(issues);
+    const resolved = resolve(decl.type)!;
+    const { def, provider } = resolved;
+    const parsed = def.inputs.safeParse(decl.inputs);
+    const declared = (parsed.success ? parsed.data : decl.inputs) as Record<string, unknown>;
+    const lock = await this.#lock('import');
+    try {
+      const state = await this.#store.read();
+      if (state.resources[decl.name]) throw new ValidationError([{ resource: decl.name, path: [], code: 'duplicate_name', message: `'${decl.name}' is already in the state (id ${state.resources[decl.name]!.id}); remove it from the state or import under another name` }]);
+      let realId = id;
+      if (def.importId) {
+        try { realId = def.importId(id, provider.config); } catch (error) {
+          throw new ValidationError([{ resource: decl.name, path: ['id'], code: 'invalid_value', message: (error as Error).message }]);
+        }
+      }
+      const read = await def.read(this.#context(provider, decl.name, decl.type, 'import'), realId, { inputs: declared, outputs: {} });
+      if (!read) throw new LookupError(decl.type, 'not_found', [], `import id '${id}'`);
+      const at = new Date(this.#now()).toISOString();
+      const resource: ResourceState = {
+        type: decl.type, name: decl.name, provider: provider.name, id: read.id ?? realId,
+        inputs: { ...declared, ...read.inputs }, outputs: read.outputs, dependencies: [],
+        options: {}, secrets: secretPathsOf(def), createdAt: at, updatedAt: at,
+      };
+      const ledger = new Ledger(state, this.#store);
+      await ledger.commit((s) => recordResource(s, resource));
+      await this.#store.compact();
+      return { address: decl.name, id: resource.id, inputs: redactPaths(resource.inputs, secretInputs(resource.secrets)) as Record<string, unknown>, outputs: publicOutputs({ resources: { [decl.name]: resource } } as unknown as State)[decl.name]! };
+    } finally {
+      await lock.release();
+    }
+  }
+
+  /** Plans and applies the deletion of everything in the state (honouring protect and retainOnDelete). */
+  async destroy(options: DestroyOptions = {}): Promise<ApplyResult> {
+    const plan = await this.#plan([], { refresh: options.refresh ?? false, targets: options.targets, signal: options.signal }, true);
+    return this.apply(plan, options);
+  }
+
+  /** Plans the deletion of everything, without applying it. */
+  async planDestroy(options: PlanOptions = {}): Promise<Plan> {
+    return this.#plan([], options, true);
+  }
+
+  /** Runs a provider lookup: validates the arguments, then asks the provider. */
+  async lookup<R = unknown>(call: string | LookupCall<any, R>, args?: Record<string, unknown>, options: { readonly signal?: AbortSignal } = {}): Promise<R> { // eslint-disable-line @typescript-eslint/no-explicit-any
+    const token = typeof call === 'string' ? call : call.token;
+    const rawArgs = typeof call === 'string' ? args ?? {} : call.args;
+    const found = this.#lookups.get(token);
+    if (!found) throw new ValidationError([{ resource: '', path: ['token'], code: 'unknown_type', message: `no provider of this engine has the lookup '${token}'` }]);
+    const parsed = found.def.args.safeParse(rawArgs);
+    if (!parsed.success) throw new ValidationError(parsed.error.issues.map((i: { path: PropertyKey[]; code: string; message: string }) => ({ resource: token, path: i.path.map((p: PropertyKey) => (typeof p === 'number' ? p : String(p))), code: i.code, message: i.message })));
+    const checkIssues = found.def.check?.(parsed.data, found.provider.config) ?? [];
+    if (checkIssues.length) throw new ValidationError(checkIssues.map((i) => ({ resource: token, path: i.path, code: i.code ?? 'custom', message: i.message })));
+    const emit = this.#emitter(undefined);
+    for (const w of found.def.warnings?.(parsed.data, found.provider.config) ?? []) emit({ type: 'warning', at: this.#now(), address: token, message: w });
+    return (await found.def.run(this.#context(found.provider, token, token, 'lookup', options.signal), parsed.data)) as R;
+  }
+
+  /** The current state (read from the store). */
+  async state(): Promise<State> {
+    return this.#store.read();
+  }
+
+  async #lock(operation: string, signal?: AbortSignal): Promise<Lock> {
+    return this.#store.lock({ operation, timeoutMs: this.#lockTimeoutMs, signal });
+  }
+
+  #emitter(extra: EventListener | undefined): (e: Event) => void {
+    const a = this.#onEvent;
+    if (a && extra) return (e) => { a(e); extra(e); };
+    return a ?? extra ?? (() => {});
+  }
+
+  #context(provider: Provider<unknown>, address: string, token: string, operation: OperationKind, signal?: AbortSignal): OperationContext {
+    const started = this.#now();
+    const emit = this.#emitter(undefined);
+    return {
+      config: provider.config, provider: provider.name, address, token, operation,
+      signal: signal ?? new AbortController().signal,
+      retry: this.#retry,
+      report: (r) => emitReport({ emit, now: this.#now }, address, operation, started, r),
+    };
+  }
+
+  /** Reads resources concurrently; returns name → refreshed record (same object when nothing changed) or null when gone. */
+  async #readAll(state: State, signal: AbortSignal | undefined, scope?: Set<string>): Promise<Map<string, ResourceState | null>> {
+    const out = new Map<string, ResourceState | null>();
+    const names = Object.keys(state.resources).filter((n) => !scope || scope.has(n));
+    const emit = this.#emitter(undefined);
+    const failures: { address: string; error: Error }[] = [];
+    await schedule(names.map((n) => ({ id: n, waitFor: [] })), this.#parallelism, async ({ id: name }) => {
+      const prior = state.resources[name]!;
+      const resolved = this.#resources.get(prior.type);
+      if (!resolved) return;
+      const started = this.#now();
+      try {
+        const r = await resolved.def.read(this.#context(resolved.provider, name, prior.type, 'read', signal), prior.id, { inputs: prior.inputs, outputs: prior.outputs });
+        if (r === null) { out.set(name, null); emit({ type: 'refresh', at: this.#now(), address: name, outcome: 'gone', elapsedMs: this.#now() - started }); return; }
+        const same = diffValues(prior.inputs, r.inputs).length === 0 && diffValues(prior.outputs, r.outputs).length === 0 && (r.id ?? prior.id) === prior.id;
+        out.set(name, same ? prior : { ...prior, id: r.id ?? prior.id, inputs: r.inputs, outputs: r.outputs, updatedAt: new Date(this.#now()).toISOString() });
+        emit({ type: 'refresh', at: this.#now(), address: name, outcome: same ? 'unchanged' : 'drifted', elapsedMs: this.#now() - started });
+      } catch (error) {
+        failures.push({ address: name, error: error as Error });
+      }
+    }, () => {});
+    if (failures.length) {
+      const f = failures[0]!;
+      throw new ConvergeError(`Refreshing ${failures.length} resource${failures.length === 1 ? '' : 's'} failed, first ${f.address}: ${f.error.message.split('\n')[0]}\nNothing was planned; retry, or plan with refresh: false.`, { cause: f.error });
+    }
+    return out;
+  }
+}
+
+function secretInputs(secrets: readonly string[]): string[] {
+  return secrets.filter((s) => s.startsWith('inputs.')).map((s) => s.slice(7));
+}
+
+function redactChanges(changes: Change[], secrets: readonly string[]): { path: string; before: unknown; after: unknown }[] {
+  const ins = secretInputs(secrets);
+  return changes.map((c) => {
+    const path = formatPath(c.path);
+    const secret = ins.some((s) => path === s || path.startsWith(`${s}.`) || path.startsWith(`${s}[`));
+    return { path, before: secret ? '(sensitive)' : c.before, after: secret ? '(sensitive)' : c.after };
+  });
+}
+
+/** Outputs of every resource, secrets replaced by the sensitive marker. */
+function publicOutputs(state: State): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const [name, r] of Object.entries(state.resources)) {
+    const outs = r.secrets.filter((s) => s.startsWith('outputs.')).map((s) => s.slice(8));
+    out[name] = { id: r.id, ...(redactPaths(r.outputs, outs) as Record<string, unknown>) };
+  }
+  return out;
+}

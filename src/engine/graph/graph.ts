@@ -1,0 +1,61 @@
+// The dependency graph of a stack: an edge from each resource to every resource it references
+// (ref()) or names in dependsOn. Topological order for planning; reverse order for deletion.
+import type { ResourceDecl } from '../decl/resource-decl.js';
+import { collectRefs } from '../decl/ref.js';
+import { findCycle } from './cycle.js';
+
+export type Graph = {
+  /** name → the names it depends on (deduplicated, declared ones only). */
+  readonly deps: ReadonlyMap<string, readonly string[]>;
+  /** name → the names that depend on it. */
+  readonly dependents: ReadonlyMap<string, readonly string[]>;
+};
+
+export function buildGraph(decls: readonly ResourceDecl[]): Graph {
+  const names = new Set(decls.map((d) => d.name));
+  const deps = new Map<string, string[]>();
+  const dependents = new Map<string, string[]>();
+  for (const d of decls) dependents.set(d.name, []);
+  for (const d of decls) {
+    const set = new Set<string>();
+    for (const { ref } of collectRefs(d.inputs)) if (names.has(ref.resource) && ref.resource !== d.name) set.add(ref.resource);
+    for (const n of d.options?.dependsOn ?? []) if (names.has(n) && n !== d.name) set.add(n);
+    const list = [...set];
+    deps.set(d.name, list);
+    for (const n of list) dependents.get(n)!.push(d.name);
+  }
+  return { deps, dependents };
+}
+
+/** Names in an order where each comes after everything it depends on; throws if there is a cycle (validate first). */
+export function topoOrder(graph: Graph): string[] {
+  const order: string[] = [];
+  const indegree = new Map<string, number>();
+  for (const [n, ds] of graph.deps) indegree.set(n, ds.length);
+  const queue: string[] = [];
+  for (const [n, k] of indegree) if (k === 0) queue.push(n);
+  for (let i = 0; i < queue.length; i++) {
+    const n = queue[i]!;
+    order.push(n);
+    for (const m of graph.dependents.get(n) ?? []) {
+      const k = indegree.get(m)! - 1;
+      indegree.set(m, k);
+      if (k === 0) queue.push(m);
+    }
+  }
+  if (order.length !== graph.deps.size) throw new Error(`dependency cycle: ${findCycle(graph.deps)?.join(' -> ')}`);
+  return order;
+}
+
+/** `names` and everything they depend on, transitively. */
+export function closure(graph: Graph, names: Iterable<string>): Set<string> {
+  const out = new Set<string>();
+  const stack = [...names];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (out.has(n)) continue;
+    out.add(n);
+    for (const d of graph.deps.get(n) ?? []) stack.push(d);
+  }
+  return out;
+}

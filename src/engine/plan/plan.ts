@@ -1,0 +1,55 @@
+// A plan: a complete value. Steps in execution order, a summary, warnings, and the lineage and serial
+// of the state it was made against. render() and toJSON() are for people and machines; apply reads
+// only the internal work list (real values, never the redacted ones).
+import type { Step } from './step.js';
+import type { Action } from './action.js';
+import type { StepWork } from './work.js';
+import { renderPlan, type RenderOptions } from './render.js';
+import { planToJSON, type PlanJSON } from './json.js';
+
+export type PlanSummary = { readonly create: number; readonly update: number; readonly replace: number; readonly delete: number; readonly noop: number; readonly forget: number };
+
+/** Internal: apply's view of the plan. Not part of the public contract. */
+export const planWork: unique symbol = Symbol('converge.planWork');
+
+export class Plan {
+  readonly steps: readonly Step[];
+  readonly summary: PlanSummary;
+  readonly hasChanges: boolean;
+  readonly warnings: readonly string[];
+  readonly lineage: string;
+  readonly serial: number;
+  readonly createdAt: string;
+  readonly refresh: boolean;
+  readonly targets: readonly string[] | undefined;
+  /** True for a plan made by destroy(): every resource is deleted. */
+  readonly destroy: boolean;
+  readonly [planWork]: readonly StepWork[];
+
+  constructor(fields: { work: readonly StepWork[]; warnings: readonly string[]; lineage: string; serial: number; refresh: boolean; targets?: readonly string[]; destroy?: boolean }) {
+    this[planWork] = fields.work;
+    this.steps = fields.work.map((w) => w.step);
+    const counts: Record<Action, number> = { create: 0, update: 0, replace: 0, delete: 0, noop: 0, forget: 0 };
+    for (const s of this.steps) counts[s.action]++;
+    this.summary = Object.freeze(counts);
+    this.hasChanges = this.steps.some((s) => s.action !== 'noop' || s.movedFrom !== undefined);
+    this.warnings = fields.warnings;
+    this.lineage = fields.lineage;
+    this.serial = fields.serial;
+    this.createdAt = new Date().toISOString();
+    this.refresh = fields.refresh;
+    this.targets = fields.targets;
+    this.destroy = fields.destroy ?? false;
+    Object.freeze(this);
+  }
+
+  /** A diff a Terraform user reads at a glance. Colours only when `color` is true (default: stdout is a TTY). */
+  render(options?: RenderOptions): string {
+    return renderPlan(this, options);
+  }
+
+  /** The machine-readable form: stable keys, secrets redacted, unknowns tagged. */
+  toJSON(): PlanJSON {
+    return planToJSON(this);
+  }
+}

@@ -1,0 +1,115 @@
+// What the engine needs to know of a zod schema: its top-level keys (to check a reference names a
+// real output), and parsing a value that holds unknowns (validate what is known, keep the markers).
+import type { z } from 'zod';
+import { isUnknown, unknown as unknownMarker } from '../values/unknown.js';
+import type { PathSegment } from '../values/path.js';
+
+type Def = { type: string; shape?: Record<string, z.ZodType>; innerType?: z.ZodType; in?: z.ZodType; out?: z.ZodType; element?: z.ZodType; valueType?: z.ZodType; options?: z.ZodType[]; left?: z.ZodType; right?: z.ZodType; getter?: () => z.ZodType };
+
+function defOf(schema: unknown): Def | undefined {
+  return (schema as { _zod?: { def?: Def } } | undefined)?._zod?.def;
+}
+
+/** Unwraps optional, default, nullable, pipe, readonly and lazy wrappers. */
+function unwrap(schema: z.ZodType | undefined): z.ZodType | undefined {
+  let s = schema;
+  for (let i = 0; i < 20 && s; i++) {
+    const d = defOf(s);
+    if (!d) return s;
+    if (d.type === 'optional' || d.type === 'default' || d.type === 'nullable' || d.type === 'readonly' || d.type === 'nonoptional' || d.type === 'prefault' || d.type === 'catch') s = d.innerType;
+    else if (d.type === 'pipe') s = d.in;
+    else if (d.type === 'lazy' && d.getter) s = d.getter();
+    else return s;
+  }
+  return s;
+}
+
+/** The top-level keys of an object schema, or undefined when the schema does not say. */
+export function schemaKeys(schema: z.ZodType): Set<string> | undefined {
+  const s = unwrap(schema);
+  const d = defOf(s);
+  if (!d) return undefined;
+  if (d.type === 'object' && d.shape) return new Set(Object.keys(d.shape));
+  if (d.type === 'intersection') {
+    const l = d.left && schemaKeys(d.left);
+    const r = d.right && schemaKeys(d.right);
+    if (l && r) return new Set([...l, ...r]);
+  }
+  if (d.type === 'union' && d.options) {
+    const all = new Set<string>();
+    for (const o of d.options) { const k = schemaKeys(o); if (!k) return undefined; k.forEach((x) => all.add(x)); }
+    return all;
+  }
+  return undefined;
+}
+
+/** The schema at a path inside an object schema, when it can be followed. */
+export function schemaAt(schema: z.ZodType, path: readonly PathSegment[]): z.ZodType | undefined {
+  let s: z.ZodType | undefined = schema;
+  for (const seg of path) {
+    s = unwrap(s);
+    const d = defOf(s);
+    if (!d) return undefined;
+    if (d.type === 'object' && d.shape) s = d.shape[String(seg)];
+    else if (d.type === 'array') s = d.element;
+    else if (d.type === 'record') s = d.valueType;
+    else return undefined;
+  }
+  return s;
+}
+
+const SAMPLES: unknown[] = ['x', 'a', '0.0.0.0', '00000000-0000-4000-8000-000000000000', 'x.example', 'http://x.example', '10.0.0.0/24', 1, 0, 600, true, false, [], {}, '0'];
+
+function sampleFor(schema: z.ZodType | undefined): { ok: boolean; value?: unknown } {
+  if (!schema) return { ok: false };
+  for (const v of SAMPLES) if (schema.safeParse(v).success) return { ok: true, value: v };
+  return { ok: false };
+}
+
+function unknownPaths(value: unknown, at: PathSegment[] = [], into: PathSegment[][] = []): PathSegment[][] {
+  if (isUnknown(value)) into.push(at);
+  else if (Array.isArray(value)) value.forEach((v, i) => unknownPaths(v, [...at, i], into));
+  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) unknownPaths(v, [...at, k], into);
+  return into;
+}
+
+function setAt(value: unknown, path: readonly PathSegment[], leaf: unknown): unknown {
+  if (path.length === 0) return leaf;
+  const [head, ...rest] = path;
+  if (Array.isArray(value)) { const copy = [...value]; copy[head as number] = setAt(copy[head as number], rest, leaf); return copy; }
+  const obj = (value && typeof value === 'object' ? value : {}) as Record<string, unknown>;
+  return { ...obj, [head as string]: setAt(obj[head as string], rest, leaf) };
+}
+
+function related(a: readonly PropertyKey[], b: readonly PropertyKey[]): boolean {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (String(a[i]) !== String(b[i])) return false;
+  return true;
+}
+
+export type SchemaIssue = { readonly path: readonly (string | number)[]; readonly code: string; readonly message: string };
+
+/**
+ * Parses `value` with `schema`, treating unknown markers as valid placeholders: issues about an
+ * unknown value are dropped, defaults are applied, and the markers stand in the result.
+ */
+export function parseWithUnknowns(schema: z.ZodType, value: unknown): { readonly data: unknown; readonly issues: readonly SchemaIssue[] } {
+  const unknowns = unknownPaths(value);
+  let probe = value;
+  for (const p of unknowns) {
+    const sample = sampleFor(schemaAt(schema, p));
+    probe = sample.ok ? setAt(probe, p, sample.value) : setAt(probe, p, undefined);
+  }
+  const result = schema.safeParse(probe);
+  const issues: SchemaIssue[] = [];
+  if (!result.success) {
+    for (const i of result.error.issues) {
+      if (unknowns.some((u) => related(u, i.path))) continue;
+      issues.push({ path: i.path.map((p) => (typeof p === 'number' ? p : String(p))), code: i.code, message: i.message });
+    }
+  }
+  if (!result.success) return { data: value, issues };
+  let data: unknown = result.data;
+  for (const p of unknowns) data = setAt(data, p, unknownMarker);
+  return { data, issues };
+}

@@ -1,0 +1,140 @@
+// A small provider over an in-memory "cloud", written with the public provider interface exactly as
+// a user would write their own (see README, "Writing a provider"). Tests drive its knobs: latency,
+// failures, calls seen.
+import { z } from 'zod';
+import { defineProvider, defineResource, defineLookup, LookupError, ProviderError, resourceHelper } from 'converge';
+
+export type CloudObject = { id: string; kind: string; inputs: Record<string, unknown>; outputs: Record<string, unknown> };
+
+export class TestCloud {
+  objects = new Map<string, CloudObject>();
+  calls: { op: string; kind: string; id?: string }[] = [];
+  latencyMs = 0;
+  /** name → how many times its next creates fail (status, unknown outcome). */
+  failCreate = new Map<string, { times: number; status: number; afterCreate?: boolean }>();
+  failUpdate = new Set<string>();
+  hangCreate = new Set<string>();
+  #next = 1;
+  newId(kind: string): string { return `${kind}-${this.#next++}`; }
+  async delay(signal: AbortSignal): Promise<void> {
+    if (this.latencyMs <= 0) return;
+    await new Promise<void>((resolve, reject) => {
+      const t = setTimeout(resolve, this.latencyMs);
+      signal.addEventListener('abort', () => { clearTimeout(t); reject(signal.reason); }, { once: true });
+    });
+  }
+  count(kind: string): number { return [...this.objects.values()].filter((o) => o.kind === kind).length; }
+}
+
+const thingInputs = z.object({
+  name: z.string().min(1),
+  size: z.enum(['small', 'medium', 'large']).default('small'),
+  region: z.string().default('eu'),
+  password: z.string().optional(),
+  tags: z.record(z.string(), z.string()).default({}),
+  peer: z.string().optional(),
+  ports: z.array(z.number().int().min(1).max(65535)).default([]),
+}).strict();
+
+const thingOutputs = z.object({ address: z.string(), token: z.string(), status: z.string() });
+
+export function testProvider(cloud: TestCloud, name = 'test') {
+  const fail = (op: string, status: number, outcomeUnknown: boolean) => new ProviderError({ provider: name, operation: op, method: 'POST', pathTemplate: '/things', status, retryable: status >= 500 || status === 429, outcomeUnknown, detail: `injected ${status}` });
+  const thing = defineResource({
+    token: `${name}:index/thing:Thing`,
+    inputs: thingInputs,
+    outputs: thingOutputs,
+    replaceOn: ['region'],
+    secrets: ['password', 'token'],
+    computedOnUpdate: ['status'],
+    check: (inputs) => (inputs.size === 'large' && inputs.region === 'tiny' ? [{ path: ['size'], message: "size 'large' is not offered in region 'tiny'" }] : []),
+    warnings: (inputs) => (inputs.size === 'medium' ? ['size medium is deprecated'] : []),
+    async create(ctx, inputs) {
+      cloud.calls.push({ op: 'create', kind: 'thing' });
+      await cloud.delay(ctx.signal);
+      if (cloud.hangCreate.has(inputs.name)) await new Promise((_r, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true }));
+      const f = cloud.failCreate.get(inputs.name);
+      if (f && f.times > 0) {
+        f.times--;
+        if (f.afterCreate) {
+          const id = cloud.newId('thing');
+          cloud.objects.set(id, { id, kind: 'thing', inputs: { ...inputs }, outputs: { address: `${inputs.name}.example`, token: `tok-${id}`, status: 'ready' } });
+        }
+        throw fail('create thing', f.status, f.status >= 500);
+      }
+      const id = cloud.newId('thing');
+      const outputs = { address: `${inputs.name}.example`, token: `tok-${id}-secret`, status: 'ready' };
+      cloud.objects.set(id, { id, kind: 'thing', inputs: { ...inputs }, outputs });
+      return { id, outputs };
+    },
+    async read(ctx, id) {
+      cloud.calls.push({ op: 'read', kind: 'thing', id });
+      await cloud.delay(ctx.signal);
+      const o = cloud.objects.get(id);
+      return o ? { inputs: { ...o.inputs }, outputs: { ...o.outputs } } : null;
+    },
+    async update(ctx, id, _olds, news) {
+      cloud.calls.push({ op: 'update', kind: 'thing', id });
+      await cloud.delay(ctx.signal);
+      if (cloud.failUpdate.has(news.name)) throw new ProviderError({ provider: name, operation: 'update thing', method: 'PUT', pathTemplate: '/things/{id}', status: 422, retryable: false, detail: `refused: password ${news.password ?? ''}` });
+      const o = cloud.objects.get(id);
+      if (!o) throw new ProviderError({ provider: name, operation: 'update thing', status: 404, notFound: true, retryable: false, detail: 'no such thing' });
+      o.inputs = { ...news };
+      o.outputs = { ...o.outputs, address: `${news.name}.example`, status: 'updated' };
+      return { outputs: { ...o.outputs } };
+    },
+    async delete(ctx, id) {
+      cloud.calls.push({ op: 'delete', kind: 'thing', id });
+      await cloud.delay(ctx.signal);
+      if (!cloud.objects.delete(id)) throw new ProviderError({ provider: name, operation: 'delete thing', status: 404, notFound: true, retryable: false, detail: 'no such thing' });
+    },
+    async find(_ctx, inputs) {
+      cloud.calls.push({ op: 'find', kind: 'thing' });
+      const o = [...cloud.objects.values()].find((x) => x.kind === 'thing' && x.inputs.name === inputs.name);
+      return o ? { id: o.id, outputs: { ...o.outputs } } : null;
+    },
+    importId: (id) => {
+      if (!/^thing-\d+$/.test(id)) throw new Error(`import id '${id}' is not of the form thing-<n>`);
+      return id;
+    },
+  });
+
+  const blob = defineResource({
+    token: `${name}:index/blob:Blob`,
+    inputs: z.object({ content: z.string(), thingId: z.string().optional() }).strict(),
+    outputs: z.object({ length: z.number() }),
+    async create(ctx, inputs) {
+      cloud.calls.push({ op: 'create', kind: 'blob' });
+      await cloud.delay(ctx.signal);
+      const id = cloud.newId('blob');
+      const outputs = { length: inputs.content.length };
+      cloud.objects.set(id, { id, kind: 'blob', inputs: { ...inputs }, outputs });
+      return { id, outputs };
+    },
+    async read(_ctx, id) {
+      const o = cloud.objects.get(id);
+      return o ? { inputs: { ...o.inputs }, outputs: { ...o.outputs } } : null;
+    },
+    async delete(_ctx, id) {
+      cloud.calls.push({ op: 'delete', kind: 'blob', id });
+      cloud.objects.delete(id);
+    },
+  });
+
+  const getThing = defineLookup({
+    token: `${name}:index/getThing:getThing`,
+    args: z.object({ name: z.string() }).strict(),
+    async run(_ctx, args) {
+      const matches = [...cloud.objects.values()].filter((o) => o.kind === 'thing' && o.inputs.name === args.name);
+      if (matches.length === 0) throw new LookupError(`${name}:index/getThing:getThing`, 'not_found', [], `name '${args.name}'`);
+      if (matches.length > 1) throw new LookupError(`${name}:index/getThing:getThing`, 'ambiguous', matches.map((m) => m.id), `name '${args.name}'`);
+      return { id: matches[0]!.id, address: matches[0]!.outputs.address as string };
+    },
+  });
+
+  const provider = defineProvider({ name, config: { cloud }, resources: [thing, blob], lookups: [getThing] });
+  return { ...provider, thing: resourceHelper(thing), blob: resourceHelper(blob) };
+}
+
+export const THING = 'test:index/thing:Thing';
+export const BLOB = 'test:index/blob:Blob';
