@@ -141,7 +141,7 @@ export function planSteps(input: PlanInput): PlanOutput {
     if (!prior) {
       action = 'create';
       cause = gone ? 'gone' : 'new';
-      changes = diffValues(undefined, desired);
+      changes = diffValues({}, desired);
     } else if (prior.type !== decl.type) {
       action = 'replace';
       cause = 'type_changed';
@@ -281,10 +281,12 @@ function redactChanges(changes: Change[], secretInputs: string[], forced: Set<st
   return changes.map((c) => {
     const secret = secretPatterns.some((p) => pathCovers(p, c.path));
     const path = formatPath(c.path);
+    // Secret paths below this change's path (the change holds a whole object or list).
+    const below = secretPatterns.filter((p) => p.length > c.path.length && pathCovers(c.path, p)).map((p) => formatPath(p.slice(c.path.length)));
     return {
       path,
-      before: secret && c.before !== undefined ? sensitive : redactNested(c.before),
-      after: secret && c.after !== undefined && !isUnknown(c.after) ? sensitive : redactNested(c.after),
+      before: secret && c.before !== undefined ? sensitive : redactPaths(redactNested(c.before), below),
+      after: secret && c.after !== undefined && !isUnknown(c.after) ? sensitive : redactPaths(redactNested(c.after), below),
       forcesReplacement: forced.has(path) || (forced.size > 0 && forcing.some((f) => pathCovers(f, c.path))),
     };
   });
