@@ -1,0 +1,148 @@
+// The fake LXD's server info, operations (with the 5.0 or 5.20 way of reporting a failed wait),
+// images and aliases, network state and forwards, custom volumes, identities and certificates.
+import { randomUUID } from 'node:crypto';
+import type { Route, SimRequest } from '../../../kit/sim/router.js';
+import { opView, scoped, type LxdStore, type Operation } from './store.js';
+import { asyncOp, created, error, etagMismatch, map, projectOf, recursion, str, sync, type Body } from './wire.js';
+
+export function serverInfo(s: LxdStore, req: SimRequest) {
+  return {
+    api_extensions: s.options.extensions, api_status: 'stable', api_version: '1.0', auth: 'trusted', auth_methods: ['tls'], public: false, config: {},
+    auth_user_name: 'sim', auth_user_method: 'unix',
+    environment: {
+      addresses: [], architectures: ['x86_64', 'i686'], certificate: '', certificate_fingerprint: '', driver: 'lxc', driver_version: '5.0.0', firewall: 'xtables',
+      kernel: 'Linux', kernel_architecture: 'x86_64', kernel_version: '6.1.0', os_name: 'Debian GNU/Linux', os_version: '12', project: projectOf(req), server: 'lxd',
+      server_clustered: false, server_event_mode: 'full-mesh', server_name: 'sim', server_pid: 1, server_version: s.options.version, storage: 'dir', storage_version: '1',
+    },
+  };
+}
+
+async function waitFor(op: Operation, seconds: number): Promise<void> {
+  if (op.status_code >= 200) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([op.done, new Promise<void>((r) => { timer = setTimeout(r, seconds < 0 ? 2_147_483_647 : seconds * 1000); })]);
+  clearTimeout(timer);
+}
+
+const forwardKey = (req: SimRequest, addr: string) => `${projectOf(req)}/${req.params.network}/${addr}`;
+const volumeKey = (req: SimRequest, name: string) => `${req.params.pool}/${projectOf(req)}/${name}`;
+
+function image(s: LxdStore, fpPrefix: string) {
+  const fp = [...s.images.keys()].find((k) => k.startsWith(fpPrefix));
+  return fp ? s.images.get(fp) : undefined;
+}
+
+export const miscRoutes: Route<LxdStore>[] = [
+  { method: 'GET', path: '/1.0', handler: (req, s) => sync(serverInfo(s, req), { etag: { config: {} } }) },
+  { method: 'GET', path: '/1.0/operations/:id', handler: (req, s) => {
+    const op = s.operations.get(req.params.id!);
+    return op ? sync(opView(op)) : error(404, 'Operation not found');
+  } },
+  { method: 'GET', path: '/1.0/operations/:id/wait', handler: async (req, s) => {
+    const op = s.operations.get(req.params.id!);
+    if (!op) return error(404, 'Operation not found');
+    await waitFor(op, Number(req.query.get('timeout') ?? -1));
+    if (s.options.waitStyle === '5.20') {
+      if (op.status_code === 400) return { ...error(400, op.err), status: 200 };
+      if (op.status_code < 200) return { ...error(500, 'context deadline exceeded'), status: 200 };
+    }
+    return sync(opView(op));
+  } },
+  { method: 'DELETE', path: '/1.0/operations/:id', handler: (req, s) => {
+    const op = s.operations.get(req.params.id!);
+    if (!op) return error(404, 'Operation not found');
+    return op.may_cancel ? sync({}) : error(400, "This operation can't be cancelled");
+  } },
+  { method: 'GET', path: '/1.0/images', handler: (req, s) => sync(recursion(req) ? [...s.images.values()] : [...s.images.keys()].map((k) => `/1.0/images/${k}`)) },
+  { method: 'GET', path: '/1.0/images/aliases/:name', handler: (req, s) => {
+    const a = s.aliases.get(scoped(projectOf(req), req.params.name!)) ?? s.aliases.get(scoped('default', req.params.name!));
+    return a ? sync(a, { etag: a }) : error(404, 'Image alias not found');
+  } },
+  { method: 'GET', path: '/1.0/images/:fp', handler: (req, s) => {
+    const img = image(s, req.params.fp!);
+    return img ? sync(img, { etag: img }) : error(404, 'Image not found');
+  } },
+  { method: 'POST', path: '/1.0/images/:fp/secret', handler: (req, s) => {
+    if (!image(s, req.params.fp!)) return error(404, 'Image not found');
+    const now = new Date().toISOString();
+    const op: Operation = { id: randomUUID(), class: 'token', description: 'Downloading image', created_at: now, updated_at: now, status: 'Running', status_code: 103, resources: {}, metadata: { secret: randomUUID() }, may_cancel: true, err: '', location: 'none', done: new Promise(() => {}) };
+    s.operations.set(op.id, op);
+    return asyncOp(op);
+  } },
+  { method: 'GET', path: '/1.0/networks/:name/state', handler: (req, s) => {
+    const n = s.networks.get(scoped(projectOf(req), req.params.name!));
+    if (!n) return error(404, 'Network not found');
+    const cfg = (n.config ?? {}) as Record<string, string>;
+    const addresses = ['ipv4.address', 'ipv6.address'].filter((k) => cfg[k] && cfg[k] !== 'none').map((k) => {
+      const [address, netmask] = cfg[k]!.split('/');
+      return { family: k.startsWith('ipv4') ? 'inet' : 'inet6', address, netmask, scope: 'global' };
+    });
+    return sync({ addresses, counters: {}, hwaddr: '00:16:3e:aa:bb:cc', mtu: 1500, state: 'up', type: 'broadcast' });
+  } },
+  { method: 'GET', path: '/1.0/networks/:network/forwards', handler: (req, s) => {
+    const prefix = `${projectOf(req)}/${req.params.network}/`;
+    const list = [...s.forwards.entries()].filter(([k]) => k.startsWith(prefix)).map(([, f]) => f);
+    return sync(recursion(req) ? list : list.map((f) => `/1.0/networks/${req.params.network}/forwards/${f.name}`));
+  } },
+  { method: 'POST', path: '/1.0/networks/:network/forwards', handler: (req, s) => {
+    if (!s.networks.has(scoped(projectOf(req), req.params.network!))) return error(404, 'Network not found');
+    const b = (req.body ?? {}) as Body;
+    const addr = str(b.listen_address);
+    if (s.forwards.has(forwardKey(req, addr))) return error(409, 'A forward for that listen address already exists');
+    const ports = (Array.isArray(b.ports) ? b.ports : []) as Record<string, string>[];
+    const bad = ports.findIndex((p) => !p.target_address);
+    if (bad >= 0) return error(500, `Invalid target address in port specification ${bad}`);
+    s.forwards.set(forwardKey(req, addr), { name: addr, listen_address: addr, description: str(b.description), config: map(b.config), ports: ports.map((p) => ({ description: '', target_port: '', ...p })), location: 'none' });
+    return created(`/1.0/networks/${req.params.network}/forwards/${addr}`);
+  } },
+  { method: 'GET', path: '/1.0/networks/:network/forwards/:addr', handler: (req, s) => {
+    const f = s.forwards.get(forwardKey(req, req.params.addr!));
+    if (!f) return error(404, 'Network forward not found');
+    const { name: _n, ...view } = f;
+    return sync(view, { etag: view });
+  } },
+  { method: 'PUT', path: '/1.0/networks/:network/forwards/:addr', handler: (req, s) => {
+    const f = s.forwards.get(forwardKey(req, req.params.addr!));
+    if (!f) return error(404, 'Network forward not found');
+    const { name: _n, ...view } = f;
+    const mismatch = etagMismatch(req, view);
+    if (mismatch) return mismatch;
+    const b = (req.body ?? {}) as Body;
+    Object.assign(f, { description: str(b.description), config: map(b.config), ports: ((Array.isArray(b.ports) ? b.ports : []) as Record<string, string>[]).map((p) => ({ description: '', target_port: '', ...p })) });
+    return sync({});
+  } },
+  { method: 'DELETE', path: '/1.0/networks/:network/forwards/:addr', handler: (req, s) => (s.forwards.delete(forwardKey(req, req.params.addr!)) ? sync({}) : error(404, 'Network forward not found')) },
+  { method: 'GET', path: '/1.0/storage-pools/:pool/volumes', handler: (req, s) => {
+    const prefix = `${req.params.pool}/${projectOf(req)}/`;
+    const list = [...s.volumes.entries()].filter(([k]) => k.startsWith(prefix)).map(([, v]) => v);
+    return sync(recursion(req) ? list : list.map((v) => `/1.0/storage-pools/${req.params.pool}/volumes/custom/${v.name}`));
+  } },
+  { method: 'POST', path: '/1.0/storage-pools/:pool/volumes', handler: (req, s) => {
+    if (!s.pools.has(req.params.pool!)) return error(404, 'Storage pool not found');
+    const b = (req.body ?? {}) as Body;
+    const name = str(b.name);
+    if (s.volumes.has(volumeKey(req, name))) return error(409, 'Volume by that name already exists');
+    s.volumes.set(volumeKey(req, name), { name, type: 'custom', content_type: str(b.content_type, 'filesystem'), description: str(b.description), config: map(b.config), location: 'none', used_by: [] });
+    return created(`/1.0/storage-pools/${req.params.pool}/volumes/custom/${name}`);
+  } },
+  { method: 'GET', path: '/1.0/storage-pools/:pool/volumes/custom/:name', handler: (req, s) => {
+    const v = s.volumes.get(volumeKey(req, req.params.name!));
+    return v ? sync(v, { etag: { description: v.description, config: v.config } }) : error(404, 'Storage volume not found');
+  } },
+  { method: 'PUT', path: '/1.0/storage-pools/:pool/volumes/custom/:name', handler: (req, s) => {
+    const v = s.volumes.get(volumeKey(req, req.params.name!));
+    if (!v) return error(404, 'Storage volume not found');
+    const mismatch = etagMismatch(req, { description: v.description, config: v.config });
+    if (mismatch) return mismatch;
+    const b = (req.body ?? {}) as Body;
+    Object.assign(v, { description: str(b.description), config: map(b.config) });
+    return sync({});
+  } },
+  { method: 'DELETE', path: '/1.0/storage-pools/:pool/volumes/custom/:name', handler: (req, s) => (s.volumes.delete(volumeKey(req, req.params.name!)) ? sync({}) : error(404, 'Storage volume not found')) },
+  { method: 'GET', path: '/1.0/auth/identities/:method/:name', handler: (req, s) => {
+    if (!s.hasExtension('access_management')) return error(404, 'not found');
+    const i = [...s.identities.values()].find((x) => x.authentication_method === req.params.method && (x.name === req.params.name || x.id === req.params.name));
+    return i ? sync(i, { etag: { groups: i.groups } }) : error(404, 'Identity not found');
+  } },
+  { method: 'GET', path: '/1.0/certificates', handler: (req, s) => sync(recursion(req) ? [...s.certificates.values()] : [...s.certificates.keys()].map((k) => `/1.0/certificates/${k}`)) },
+];

@@ -1,0 +1,166 @@
+// The fake LXD's named objects, built from one table row each: networks, ACLs, profiles, projects,
+// storage pools (5.0: no ETag) and auth groups share list/create/get/put/delete; forwards, volumes,
+// network state and identities have small routes of their own.
+import type { Route, SimRequest, SimResponse } from '../../../kit/sim/router.js';
+import { scoped, type LxdStore, type Obj } from './store.js';
+import { created, error, etagMismatch, map, projectOf, recursion, str, sync, type Body } from './wire.js';
+
+type Spec = {
+  readonly base: string;
+  readonly what: string;
+  readonly map: (s: LxdStore) => Map<string, Obj>;
+  /** Project-scoped key ('proj/name') or global ('name'). */
+  readonly scopedKey: boolean;
+  /** Builds the stored object from a create body; a string is an error message (400 unless `code`). */
+  readonly make: (body: Body, s: LxdStore, req: SimRequest) => Obj | { code: number; message: string };
+  /** Fields a PUT replaces (omitted ones become zero values). */
+  readonly writable: (body: Body, current: Obj, s: LxdStore) => Partial<Obj> | { code: number; message: string };
+  readonly view?: (o: Obj, s: LxdStore, req: SimRequest) => Record<string, unknown>;
+  readonly canDelete?: (o: Obj, s: LxdStore, req: SimRequest) => string | null;
+  readonly afterCreate?: (o: Obj, s: LxdStore, req: SimRequest) => void;
+  readonly duplicate: { readonly code: number; readonly message: string };
+  readonly etag?: boolean;
+  readonly gate?: (s: LxdStore) => boolean;
+};
+
+const isError = (v: unknown): v is { code: number; message: string } => !!v && typeof v === 'object' && 'code' in v && 'message' in v && !('name' in v);
+
+export function namedRoutes(spec: Spec): Route<LxdStore>[] {
+  const key = (req: SimRequest, name: string) => (spec.scopedKey ? scoped(projectOf(req), name) : name);
+  const view = (o: Obj, s: LxdStore, req: SimRequest) => (spec.view ? spec.view(o, s, req) : o);
+  const gated = (h: (req: SimRequest, s: LxdStore) => SimResponse) => (req: SimRequest, s: LxdStore) => (spec.gate && !spec.gate(s) ? error(404, 'not found') : h(req, s));
+  const missingProject = (req: SimRequest, s: LxdStore) => spec.scopedKey && !s.projects.has(projectOf(req)) ? error(404, `Failed loading project "${projectOf(req)}": Project not found`) : null;
+  return [
+    { method: 'GET', path: spec.base, handler: gated((req, s) => {
+      const prefix = spec.scopedKey ? `${projectOf(req)}/` : '';
+      const items = [...spec.map(s).entries()].filter(([k]) => k.startsWith(prefix)).map(([, o]) => o);
+      return sync(recursion(req) ? items.map((o) => view(o, s, req)) : items.map((o) => `${spec.base}/${encodeURIComponent(o.name)}`));
+    }) },
+    { method: 'POST', path: spec.base, handler: gated((req, s) => {
+      const bad = missingProject(req, s);
+      if (bad) return bad;
+      const body = (req.body ?? {}) as Body;
+      const made = spec.make(body, s, req);
+      if (isError(made)) return error(made.code, made.message);
+      if (spec.map(s).has(key(req, made.name))) return error(spec.duplicate.code, spec.duplicate.message);
+      spec.map(s).set(key(req, made.name), made);
+      spec.afterCreate?.(made, s, req);
+      return created(`${spec.base}/${encodeURIComponent(made.name)}`);
+    }) },
+    { method: 'GET', path: `${spec.base}/:name`, handler: gated((req, s) => {
+      const o = spec.map(s).get(key(req, req.params.name!));
+      if (!o) return missingProject(req, s) ?? error(404, `${spec.what} not found`);
+      const v = view(o, s, req);
+      return sync(v, spec.etag === false ? {} : { etag: v });
+    }) },
+    { method: 'PUT', path: `${spec.base}/:name`, handler: gated((req, s) => {
+      const o = spec.map(s).get(key(req, req.params.name!));
+      if (!o) return error(404, `${spec.what} not found`);
+      if (spec.etag !== false) {
+        const mismatch = etagMismatch(req, view(o, s, req));
+        if (mismatch) return mismatch;
+      }
+      const next = spec.writable((req.body ?? {}) as Body, o, s);
+      if (isError(next)) return error(next.code, next.message);
+      Object.assign(o, next);
+      return sync({});
+    }) },
+    { method: 'DELETE', path: `${spec.base}/:name`, handler: gated((req, s) => {
+      const k = key(req, req.params.name!);
+      const o = spec.map(s).get(k);
+      if (!o) return error(404, `${spec.what} not found`);
+      const refusal = spec.canDelete?.(o, s, req);
+      if (refusal) return error(400, refusal);
+      spec.map(s).delete(k);
+      return sync({});
+    }) },
+  ];
+}
+
+const configOnly = (body: Body) => ({ description: str(body.description), config: map(body.config) });
+const err = (code: number, message: string) => ({ code, message });
+
+/** Instances and profiles in any project that use a network through a nic device. */
+function networkUsers(s: LxdStore, name: string): string[] {
+  const users: string[] = [];
+  for (const [k, p] of s.profiles) if (Object.values((p.devices ?? {}) as Record<string, Record<string, string>>).some((d) => d.network === name)) users.push(`/1.0/profiles/${k.split('/')[1]}`);
+  for (const i of s.instances.values()) if (Object.values(i.devices).some((d) => d.network === name)) users.push(`/1.0/instances/${i.name}`);
+  return users;
+}
+
+function autoBridgeConfig(config: Record<string, string>): Record<string, string> {
+  const out = { ...config };
+  if (!('ipv4.address' in out)) { out['ipv4.address'] = `10.${Math.floor(Math.random() * 200) + 20}.${Math.floor(Math.random() * 250)}.1/24`; out['ipv4.nat'] = 'true'; }
+  if (!('ipv6.address' in out)) { out['ipv6.address'] = `fd42:${Math.floor(Math.random() * 0xffff).toString(16)}::1/64`; out['ipv6.nat'] = 'true'; }
+  return out;
+}
+
+export const networkRoutes = namedRoutes({
+  base: '/1.0/networks', what: 'Network', map: (s) => s.networks, scopedKey: true, duplicate: { code: 400, message: 'The network already exists' },
+  make: (b) => {
+    const type = str(b.type, 'bridge');
+    return { name: str(b.name), description: str(b.description), type, managed: true, status: 'Created', config: type === 'bridge' ? autoBridgeConfig(map(b.config)) : map(b.config), locations: ['none'] };
+  },
+  writable: (b) => configOnly(b),
+  view: (o, s) => ({ ...o, used_by: networkUsers(s, o.name) }),
+  canDelete: (o, s) => (networkUsers(s, o.name).length ? 'The network is currently in use' : null),
+});
+
+const actions = new Set(['allow', 'drop', 'reject']);
+const states = new Set(['enabled', 'disabled', 'logged']);
+function rules(kind: string, list: unknown): Record<string, string>[] | string {
+  const out: Record<string, string>[] = [];
+  for (const [n, r] of ((Array.isArray(list) ? list : []) as Record<string, string>[]).entries()) {
+    if (!actions.has(r.action ?? '')) return `Invalid ${kind} rule ${n}: Action must be one of: allow, drop, reject`;
+    if (!states.has(r.state ?? '')) return `Invalid ${kind} rule ${n}: State must be one of: enabled, disabled, logged`;
+    out.push(Object.fromEntries(Object.entries(r).filter(([, v]) => v !== '' && v !== undefined)));
+  }
+  return out;
+}
+const aclBody = (b: Body) => {
+  const ingress = rules('ingress', b.ingress);
+  const egress = rules('egress', b.egress);
+  if (typeof ingress === 'string') return err(500, ingress);
+  if (typeof egress === 'string') return err(500, egress);
+  return { ...configOnly(b), ingress, egress };
+};
+
+export const aclRoutes = namedRoutes({
+  base: '/1.0/network-acls', what: 'Network ACL', map: (s) => s.acls, scopedKey: true, duplicate: { code: 400, message: 'The network ACL already exists' },
+  make: (b) => { const r = aclBody(b); return 'code' in r ? r : { name: str(b.name), ...r }; },
+  writable: (b) => aclBody(b),
+  view: (o) => ({ ...o, used_by: [] }),
+});
+
+export const profileRoutes = namedRoutes({
+  base: '/1.0/profiles', what: 'Profile', map: (s) => s.profiles, scopedKey: true, duplicate: { code: 409, message: 'Error inserting profile into database: The profile already exists' },
+  make: (b) => ({ name: str(b.name), description: str(b.description), config: map(b.config), devices: (b.devices ?? {}) as Obj }),
+  writable: (b) => ({ description: str(b.description), config: map(b.config), devices: (b.devices ?? {}) as Obj }),
+  view: (o, s, req) => ({ ...o, used_by: [...s.instances.values()].filter((i) => i.project === projectOf(req) && i.profiles.includes(o.name)).map((i) => `/1.0/instances/${i.name}`) }),
+  canDelete: (o, s, req) => (o.name === 'default' ? 'The "default" profile cannot be deleted' : [...s.instances.values()].some((i) => i.project === projectOf(req) && i.profiles.includes(o.name)) ? 'Profile is currently in use' : null),
+});
+
+export const projectRoutes = namedRoutes({
+  base: '/1.0/projects', what: 'Project', map: (s) => s.projects, scopedKey: false, duplicate: { code: 409, message: 'Error inserting project into database: The project already exists' },
+  make: (b) => ({ name: str(b.name), description: str(b.description), config: { 'features.images': 'true', 'features.profiles': 'true', 'features.storage.volumes': 'true', ...map(b.config) } }),
+  writable: (b, cur) => ({ description: str(b.description), config: { ...map(b.config) }, name: cur.name }),
+  afterCreate: (o, s) => s.profiles.set(scoped(o.name, 'default'), { name: 'default', description: `Default LXD profile for project ${o.name}`, config: {}, devices: {} }),
+  canDelete: (o, s) => (o.name === 'default' ? 'The "default" project cannot be deleted'
+    : [...s.instances.values()].some((i) => i.project === o.name) || [...s.profiles.keys()].some((k) => k.startsWith(`${o.name}/`) && !k.endsWith('/default')) ? 'Only empty projects can be removed' : null),
+});
+
+export const poolRoutes = namedRoutes({
+  base: '/1.0/storage-pools', what: 'Storage pool', map: (s) => s.pools, scopedKey: false, etag: false, duplicate: { code: 400, message: 'Storage pool already exists' },
+  make: (b) => ['dir', 'zfs', 'lvm', 'btrfs', 'ceph', 'cephfs', 'cephobject'].includes(str(b.driver))
+    ? { name: str(b.name), description: str(b.description), driver: str(b.driver), status: 'Created', locations: ['none'], config: { source: `/var/lib/lxd/storage-pools/${str(b.name)}`, ...map(b.config) } }
+    : err(400, `Storage driver "${str(b.driver)}" is not supported`),
+  writable: (b, cur) => ({ description: str(b.description), config: { ...map(b.config), ...(cur.config && 'source' in (cur.config as Obj) && !('source' in map(b.config)) ? { source: (cur.config as Record<string, string>).source } : {}) } }),
+  view: (o, s) => ({ ...o, used_by: [...s.volumes.keys()].filter((k) => k.startsWith(`${o.name}/`)).map((k) => `/1.0/storage-pools/${o.name}/volumes/custom/${k.split('/')[2]}`) }),
+  canDelete: (o, s) => ([...s.volumes.keys()].some((k) => k.startsWith(`${o.name}/`)) || o.name === 'default' ? 'The storage pool is currently in use' : null),
+});
+
+export const groupRoutes = namedRoutes({
+  base: '/1.0/auth/groups', what: 'Group', map: (s) => s.groups, scopedKey: false, duplicate: { code: 409, message: 'Group already exists' }, gate: (s) => s.hasExtension('access_management'),
+  make: (b) => ({ name: str(b.name), description: str(b.description), permissions: Array.isArray(b.permissions) ? b.permissions : [], identities: {}, identity_provider_groups: [] }),
+  writable: (b) => ({ description: str(b.description), permissions: Array.isArray(b.permissions) ? b.permissions : [] }),
+});

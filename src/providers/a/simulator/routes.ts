@@ -1,0 +1,18 @@
+// The fake LXD's route table: every (method, path) it answers, one row each, gathered from the
+// instance, object and miscellaneous tables. The kit router does matching, logging and faults.
+import type { Route } from '../../../kit/sim/router.js';
+import type { LxdStore } from './store.js';
+import { instanceRoutes } from './routes-instances.js';
+import { miscRoutes } from './routes-misc.js';
+import { aclRoutes, groupRoutes, networkRoutes, poolRoutes, profileRoutes, projectRoutes } from './routes-objects.js';
+
+export const routes: readonly Route<LxdStore>[] = [
+  ...miscRoutes,
+  ...instanceRoutes,
+  ...networkRoutes,
+  ...aclRoutes,
+  ...profileRoutes,
+  ...projectRoutes,
+  ...poolRoutes,
+  ...groupRoutes,
+];
