@@ -1,0 +1,76 @@
+// The Gcore API simulator (CDN and Cloud): serves the vendor's wire API on loopback with in-memory
+// objects, API-key auth, both list envelopes, Cloud tasks that finish over taskDurationMs (or fail
+// on request), read-only fixtures and seeded fault injection. Built on src/kit/sim only.
+import { startRouter, type SimServer, type SimRequest } from '../../../kit/sim/router.js';
+import type { FaultOptions } from '../../../kit/sim/faults.js';
+import { cloudError, cdnFieldError } from './answers.js';
+import { gcoreRoutes } from './routes.js';
+import { SimStore } from './store.js';
+import type { Fixtures } from './fixtures.js';
+
+export { SimStore, type SimTask, type TaskState } from './store.js';
+export { baremetalServer, defaultFixtures, gpuCluster, gpuImage, inferenceFlavor, SIM_PROJECT_ID, SIM_REGION_ID, type Fixtures } from './fixtures.js';
+
+export const DEFAULT_SIM_API_KEY = '123$sim0123456789abcdef';
+
+export type SimulatorOptions = {
+  /** Delay before every answer, in ms. */
+  readonly latencyMs?: number;
+  /** Injected 429 / 500 / dropped connections, drawn from `seed`. */
+  readonly faults?: FaultOptions;
+  readonly seed?: number;
+  /** How long a Cloud task takes from NEW to FINISHED, in ms; default 30. */
+  readonly taskDurationMs?: number;
+  /** The key requests must carry as `Authorization: APIKey <key>`; default DEFAULT_SIM_API_KEY. */
+  readonly apiKey?: string;
+  /** Read-only objects to serve instead of the default set. */
+  readonly fixtures?: Fixtures;
+  /** Mounts the API under a path prefix ('/prefix'), as a proxy in front of it would. */
+  readonly basePath?: string;
+  readonly port?: number;
+};
+
+export type GcoreSimulator = SimServer & {
+  /** The in-memory account: change objects here to make drift, or fail the next task. */
+  readonly store: SimStore;
+  readonly apiKey: string;
+  /** The base URL to give provc (with the path prefix, when mounted under one). */
+  readonly baseUrl: string;
+};
+
+const isCloud = (req: SimRequest) => req.path.includes('/cloud/');
+
+export async function startSimulator(options: SimulatorOptions = {}): Promise<GcoreSimulator> {
+  const apiKey = options.apiKey ?? DEFAULT_SIM_API_KEY;
+  const store = new SimStore({ taskDurationMs: options.taskDurationMs, fixtures: options.fixtures });
+  const server = await startRouter<SimStore>({
+    routes: gcoreRoutes(options.basePath),
+    state: store,
+    latencyMs: options.latencyMs,
+    faults: options.faults,
+    seed: options.seed,
+    listen: { host: '127.0.0.1', port: options.port ?? 0 },
+    auth: (req) => {
+      const header = String(req.headers.authorization ?? '');
+      // The scheme word is matched case-insensitively: the spec writes `apikey`, the SDKs send `APIKey`.
+      const m = /^apikey\s+(.+)$/i.exec(header);
+      if (m && m[1] === apiKey) return null;
+      const message = !header ? 'Authentication credentials were not provided.' : m ? 'Token is invalid or expired' : 'Given token not valid for any token type';
+      return isCloud(req)
+        ? cloudError(401, header ? 'token_not_valid' : 'not_authenticated', message)
+        : { status: 401, body: { detail: message } };
+    },
+    notFound: (req) => (isCloud(req) ? cloudError(404, 'NotFoundError', `Path ${req.path} could not be found`) : { status: 404, body: { detail: 'Not found.' } }),
+    invalid: (req, issues) => {
+      const first = issues[0];
+      const field = first?.path.map(String).join('.') || 'non_field_errors';
+      if (isCloud(req)) return cloudError(400, 'ValidationError', issues.map((i) => `${i.path.map(String).join('.')}: ${i.message}`).join('; '), { invalid_fields: { [field]: [first?.message ?? 'invalid'] } });
+      return cdnFieldError(field, first?.message ?? 'invalid');
+    },
+    faultResponse: (kind) => (kind === '429'
+      ? cloudError(429, 'HTTPError', 'Too many requests')
+      : cloudError(500, 'HTTPError', 'Internal server error')),
+  });
+  const baseUrl = `${server.url}${(options.basePath ?? '').replace(/\/+$/, '')}`;
+  return Object.assign(server, { store, apiKey, baseUrl });
+}
