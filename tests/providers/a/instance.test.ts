@@ -11,7 +11,7 @@ const parse = (inputs: Record<string, unknown>) => env.res(T).inputs.parse(input
 
 describe('Instance', () => {
   it('creates a running container and waits until eth0 has a global IPv4 address', async () => {
-    (env.sim.store.options as { networkDelayMs: number }).networkDelayMs = 30;
+    (env.sim.store.options as { networkDelayMs: number }).networkDelayMs = 300;
     const i = parse({ name: 'c1', image: 'busybox' });
     const c = await env.res(T).create(env.ctx, i);
     expect(c.id).toBe('local:default/c1');
