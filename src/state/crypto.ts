@@ -4,7 +4,7 @@
 // {"@converge":"encrypted","v":1,"n":…,"c":…,"t":…}. Without a passphrase values stay in clear.
 import { createCipheriv, createDecipheriv, randomBytes, scrypt } from 'node:crypto';
 import type { PendingOperation, ResourceState, State } from './model.js';
-import { SecretsPassphraseError } from '../engine/errors.js';
+import { SecretsPassphraseError } from './errors.js';
 
 /** A sealed value as stored. */
 export type SealedValue = { readonly '@converge': 'encrypted'; readonly v: 1; readonly n: string; readonly c: string; readonly t: string };

@@ -5,7 +5,7 @@ import { open, readFile, unlink, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import type { Lock, LockInfo, LockRequest } from '../store.js';
 import { lockInfo, waitForLock } from '../lock.js';
-import { StateLockedError } from '../../engine/errors.js';
+import { StateLockedError } from '../errors.js';
 
 const GUARD_STALE_MS = 10_000;
 

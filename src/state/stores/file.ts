@@ -13,7 +13,7 @@ import type { Lock, LockRequest, StateStore } from '../store.js';
 import { SecretCodec, hasSecretValues, passphraseFrom, stateHasSecrets, type EncryptionHeader } from '../crypto.js';
 import { applyRecord, decodeJournal, encodeRecord, mapWrittenItems, recordOf, type RawState } from '../journal.js';
 import { acquireFileLock } from './file-lock.js';
-import { StateConflictError, StateCorruptError } from '../../engine/errors.js';
+import { StateConflictError, StateCorruptError } from '../errors.js';
 
 export type FileStateStoreOptions = {
   /** Encrypts secret values at rest; default: env CONVERGE_SECRETS_PASSPHRASE, else none (clear, with a warning). */

@@ -6,7 +6,7 @@ import { replayAll } from '../patch.js';
 import { emptyState } from '../ops.js';
 import type { Lock, LockInfo, LockRequest, StateStore } from '../store.js';
 import { lockInfo, waitForLock } from '../lock.js';
-import { StateConflictError, StateLockedError } from '../../engine/errors.js';
+import { StateConflictError, StateLockedError } from '../errors.js';
 
 /** The shared place two memory stores can point at. */
 export class MemoryLocation {

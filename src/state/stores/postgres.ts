@@ -11,7 +11,7 @@ import { emptyState } from '../ops.js';
 import type { Lock, LockInfo, LockRequest, StateStore } from '../store.js';
 import { lockInfo, waitForLock } from '../lock.js';
 import { SecretCodec, hasSecretValues, passphraseFrom, type EncryptionHeader } from '../crypto.js';
-import { StateConflictError, StateLockedError } from '../../engine/errors.js';
+import { StateConflictError, StateLockedError } from '../errors.js';
 import { tablesOf, ensureSchema, type Tables } from './postgres-schema.js';
 
 export type PostgresStateStoreOptions = {
