@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { describeStateStore } from '../conformance/state-store.js';
 import { PostgresStateStore } from '../../src/state/stores/postgres.js';
+import { StateLockedError } from '../../src/engine/errors.js';
 
 export function pgTestUrl(): string | undefined {
   if (process.env.CONVERGE_TEST_PG_URL) return process.env.CONVERGE_TEST_PG_URL;
@@ -103,6 +104,34 @@ if (problem && process.env.CI === 'true') {
       } finally {
         await s.close();
         await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await admin.end();
+      }
+    });
+
+    it("frees the lock when the holder's connection dies, and names a holder from pg_stat_activity when the lock row is gone", async () => {
+      const stack = `test-${randomBytes(6).toString('hex')}`;
+      const a = new PostgresStateStore({ connectionString, stack });
+      const b = new PostgresStateStore({ connectionString, stack });
+      const admin = new pg.Client({ connectionString });
+      await admin.connect();
+      try {
+        const held = await a.lock({ operation: 'import' });
+        await admin.query('DELETE FROM converge_locks WHERE stack = $1', [stack]);
+        const err = await b.lock({ operation: 'apply' }).catch((e) => e);
+        expect(err).toBeInstanceOf(StateLockedError);
+        expect(err).toMatchObject({ pid: process.pid, host: held.info.host, operation: 'import' });
+        // the holder "dies": its dedicated connection is terminated by the server
+        await admin.query(
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name LIKE 'converge:import:%' AND datname = current_database()`,
+        );
+        const got = await b.lock({ operation: 'apply', timeoutMs: 5_000 });
+        expect(got.info.operation).toBe('apply');
+        await got.release();
+        await held.release().catch(() => {});
+      } finally {
+        await a.close();
+        await b.close();
+        await admin.query('DELETE FROM converge_stacks WHERE stack = $1', [stack]);
         await admin.end();
       }
     });
