@@ -85,7 +85,8 @@ export function fetchServerCertificate(host: string, port: number, signal?: Abor
 
 /** An undici Agent presenting the client certificate and accepting only the pinned server certificate. */
 export function pinnedAgent(client: ClientCertificate, fingerprint: string): Agent {
-  const base = buildConnector({ cert: client.cert, key: client.key, rejectUnauthorized: false });
+  // No session resumption: a resumed TLS 1.3 session shows no peer certificate to check.
+  const base = buildConnector({ cert: client.cert, key: client.key, rejectUnauthorized: false, maxCachedSessions: 0 });
   const connect: buildConnector.connector = (options, callback) => {
     base(options, (...args) => {
       const [error, socket] = args;
