@@ -4,7 +4,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileStateStore, writeAtomic } from '../src/state/stores/file.js';
+import { FileStateStore } from '../src/state/stores/file.js';
+import { writeAtomic } from '../src/state/stores/file-io.js';
 import { emptyState, recordResource } from '../src/state/ops.js';
 import { replay } from '../src/state/patch.js';
 import type { ResourceState, State } from '../src/state/model.js';

@@ -2,9 +2,8 @@
 // fsync, rename, fsync the directory, mode 0600); each commit is appended to `<path>.journal` as a
 // checksummed record and fsynced, records arriving while an fsync is in flight sharing the next one
 // (group commit); `compact()` folds the journal into the file. `<path>.lock` is the lock.
-import { mkdir, open, readFile, rename, stat, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { freeze } from 'immer';
 import type { State } from '../model.js';
 import { replayAll, type StateChange } from '../patch.js';
@@ -13,6 +12,7 @@ import type { Lock, LockRequest, StateStore } from '../store.js';
 import { SecretCodec, hasSecretValues, passphraseFrom, stateHasSecrets, type EncryptionHeader } from '../crypto.js';
 import { applyRecord, decodeJournal, encodeRecord, mapWrittenItems, recordOf, type RawState } from '../journal.js';
 import { acquireFileLock } from './file-lock.js';
+import { mapValues, stampOf, writeAtomic } from './file-io.js';
 import { StateConflictError, StateCorruptError } from '../errors.js';
 
 export type FileStateStoreOptions = {
@@ -334,42 +334,5 @@ export class FileStateStore implements StateStore {
     const codec = await SecretCodec.create(this.location, this.#passphrase, encryption);
     codec.openStateInPlace(raw);
     return { raw, codec, headerOnDisk: encryption !== undefined, stamp, offset: d.validLength, torn: d.tornBytes };
-  }
-}
-
-function mapValues<T, U>(o: Readonly<Record<string, T>>, fn: (v: T) => U): Record<string, U> {
-  const out: Record<string, U> = {};
-  for (const k of Object.keys(o)) out[k] = fn(o[k]);
-  return out;
-}
-
-async function stampOf(path: string): Promise<string> {
-  try {
-    const s = await stat(path, { bigint: true });
-    return `${s.ino}:${s.mtimeNs}:${s.size}`;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return '';
-    throw e;
-  }
-}
-
-/** Temp file in the same directory, fsync, rename over the target, fsync the directory. */
-export async function writeAtomic(path: string, text: string): Promise<void> {
-  const dir = dirname(path);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const tmp = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-  const fh = await open(tmp, 'wx', 0o600);
-  try {
-    await fh.writeFile(text, 'utf8');
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  await rename(tmp, path);
-  const d = await open(dir, 'r');
-  try {
-    await d.sync();
-  } finally {
-    await d.close();
   }
 }
