@@ -1,0 +1,83 @@
+// Provider B (`provb`): the Civo cloud API v2. `provb(options)` returns the provider (configuration
+// from options, then PROVB_TOKEN / PROVB_CREDENTIAL_FILE, then defaults); `provb.instance(...)`,
+// `provb.getInstance(...)` and the rest build typed declarations and lookup calls. Imports the
+// engine's provider contract and src/kit only; never another provider or the simulator.
+import { defineProvider, type Provider } from '../../engine/provider/define.js';
+import { lookupHelper, resourceHelper } from '../../engine/decl/helper.js';
+import { resolveConfig, terraformConfigOf, type ProvbConfig, type ProvbOptions } from './config.js';
+import * as r from './resources/index.js';
+import * as l from './lookups/index.js';
+
+export type { ProvbOptions, ProvbConfig } from './config.js';
+export { defaultApiEndpoint } from './config.js';
+
+const resources = [
+  r.database, r.dnsDomainName, r.dnsDomainRecord, r.firewall, r.instance, r.instanceReservedIpAssignment, r.kubernetesCluster,
+  r.kubernetesNodePool, r.network, r.objectStore, r.objectStoreCredential, r.reservedIp, r.sshKey, r.volume, r.volumeAttachment,
+] as const;
+
+const lookups = [
+  l.getDatabase, l.getDatabaseVersion, l.getDiskImage, l.getDnsDomainName, l.getDnsDomainRecord, l.getFirewall, l.getInstance, l.getInstances,
+  l.getKubernetesCluster, l.getKubernetesVersion, l.getLoadbalancer, l.getNetwork, l.getObjectStore, l.getObjectStoreCredential, l.getRegion,
+  l.getReservedIp, l.getSize, l.getSshKey, l.getVolume, l.getVpcFirewall, l.getVpcLoadbalancer, l.getVpcNetwork, l.getVpcReservedIp, l.getVpcSubnet,
+] as const;
+
+function createProvb(options: ProvbOptions = {}): Provider<ProvbConfig> {
+  const config = resolveConfig(options, process.env);
+  return defineProvider<ProvbConfig>({
+    name: 'provb',
+    config,
+    resources,
+    lookups,
+    terraformConfig: () => terraformConfigOf(config),
+  });
+}
+
+const helpers = {
+  database: resourceHelper(r.database),
+  dnsDomainName: resourceHelper(r.dnsDomainName),
+  dnsDomainRecord: resourceHelper(r.dnsDomainRecord),
+  firewall: resourceHelper(r.firewall),
+  instance: resourceHelper(r.instance),
+  instanceReservedIpAssignment: resourceHelper(r.instanceReservedIpAssignment),
+  kubernetesCluster: resourceHelper(r.kubernetesCluster),
+  kubernetesNodePool: resourceHelper(r.kubernetesNodePool),
+  network: resourceHelper(r.network),
+  objectStore: resourceHelper(r.objectStore),
+  objectStoreCredential: resourceHelper(r.objectStoreCredential),
+  reservedIp: resourceHelper(r.reservedIp),
+  sshKey: resourceHelper(r.sshKey),
+  volume: resourceHelper(r.volume),
+  volumeAttachment: resourceHelper(r.volumeAttachment),
+  getDatabase: lookupHelper(l.getDatabase),
+  getDatabaseVersion: lookupHelper(l.getDatabaseVersion),
+  getDiskImage: lookupHelper(l.getDiskImage),
+  getDnsDomainName: lookupHelper(l.getDnsDomainName),
+  getDnsDomainRecord: lookupHelper(l.getDnsDomainRecord),
+  getFirewall: lookupHelper(l.getFirewall),
+  getInstance: lookupHelper(l.getInstance),
+  getInstances: lookupHelper(l.getInstances),
+  getKubernetesCluster: lookupHelper(l.getKubernetesCluster),
+  getKubernetesVersion: lookupHelper(l.getKubernetesVersion),
+  getLoadbalancer: lookupHelper(l.getLoadbalancer),
+  getNetwork: lookupHelper(l.getNetwork),
+  getObjectStore: lookupHelper(l.getObjectStore),
+  getObjectStoreCredential: lookupHelper(l.getObjectStoreCredential),
+  getRegion: lookupHelper(l.getRegion),
+  getReservedIp: lookupHelper(l.getReservedIp),
+  getSize: lookupHelper(l.getSize),
+  getSshKey: lookupHelper(l.getSshKey),
+  getVolume: lookupHelper(l.getVolume),
+  getVpcFirewall: lookupHelper(l.getVpcFirewall),
+  getVpcLoadbalancer: lookupHelper(l.getVpcLoadbalancer),
+  getVpcNetwork: lookupHelper(l.getVpcNetwork),
+  getVpcReservedIp: lookupHelper(l.getVpcReservedIp),
+  getVpcSubnet: lookupHelper(l.getVpcSubnet),
+};
+
+/** The provider factory, with a typed helper per resource and lookup attached. */
+export const provb: typeof createProvb & typeof helpers = Object.assign(createProvb, helpers);
+
+/** The definitions themselves, for tests and tools that call handlers directly. */
+export const provbResources = resources;
+export const provbLookups = lookups;

@@ -1,0 +1,81 @@
+// List lookups with filters and sorts: getDatabaseVersion, getDiskImage, getInstances,
+// getKubernetesVersion, getRegion, getSize. No match is not an error: the list is empty.
+import { z } from 'zod';
+import { defineLookup } from '../../../engine/provider/define.js';
+import type { ProvbConfig } from '../config.js';
+import type { Wire } from '../client.js';
+import { checkRegion, regionOf, type ProvbContext } from '../region.js';
+import { applyListArgs, checkListArgs, listArgs, listId, type FieldTypes, type Row } from './datalist.js';
+
+type ListSpec = {
+  readonly fn: string;
+  readonly result: string;
+  readonly fields: FieldTypes;
+  readonly regional: boolean;
+  readonly rows: (ctx: ProvbContext, region: string | undefined) => Promise<Row[]>;
+};
+
+function listLookup(spec: ListSpec) {
+  const token = `provb:index/${spec.fn}:${spec.fn}`;
+  return defineLookup({
+    token,
+    // `region` is accepted by every list lookup; only the regional ones use it.
+    args: z.strictObject({ ...listArgs, id: z.string().optional(), region: z.string().optional() }),
+    check: (args, config: ProvbConfig) => [...(spec.regional ? checkRegion(args, config) : []), ...checkListArgs(args, spec.fields)],
+    run: async (ctx: ProvbContext, args) => {
+      const region = spec.regional ? regionOf(ctx, args) : undefined;
+      const rows = applyListArgs(await spec.rows(ctx, region), args, spec.fields);
+      return { id: args.id ?? listId(token, { ...args, region }), filters: args.filters, sorts: args.sorts, ...(region ? { region } : {}), [spec.result]: rows };
+    },
+  });
+}
+
+export const getInstances = listLookup({
+  fn: 'getInstances', result: 'instances', regional: true,
+  fields: {
+    id: 'string', hostname: 'string', region: 'string', reverseDns: 'string', size: 'string', cpuCores: 'int', ramMb: 'int', diskGb: 'int', networkId: 'string',
+    template: 'string', initialUser: 'string', notes: 'string', sshkeyId: 'string', firewallId: 'string', tags: 'list', script: 'string', initialPassword: 'string',
+    privateIp: 'string', publicIp: 'string', pseudoIp: 'string', status: 'string', createdAt: 'string',
+  },
+  rows: async (ctx, region) => (await ctx.config.client.listInstances(ctx, region!)).map((i: Wire) => ({
+    id: i.id, hostname: i.hostname, region: region!, reverseDns: i.reverse_dns ?? '', size: i.size, cpuCores: i.cpu_cores, ramMb: i.ram_mb, diskGb: i.disk_gb,
+    networkId: i.network_id, template: i.template_id ?? '', initialUser: i.initial_user ?? '', notes: i.notes ?? '', sshkeyId: i.ssh_key_id ?? '', firewallId: i.firewall_id ?? '',
+    tags: i.tags ?? [], script: i.script ? Buffer.from(i.script, 'base64').toString('utf8') : '', initialPassword: i.initial_password ?? '',
+    privateIp: i.private_ip ?? '', publicIp: i.public_ip ?? '', pseudoIp: i.pseudo_ip ?? '', status: i.status, createdAt: i.created_at ?? '',
+  })),
+});
+
+export const getSize = listLookup({
+  fn: 'getSize', result: 'sizes', regional: false,
+  fields: { name: 'string', type: 'string', cpu: 'int', ram: 'int', disk: 'int', gpu: 'int', gpuType: 'string', description: 'string', selectable: 'bool' },
+  rows: async (ctx) => (await ctx.config.client.sizes(ctx)).filter((s: Wire) => s.selectable).map((s: Wire) => ({
+    name: s.name, type: String(s.type).toLowerCase(), cpu: s.cpu_cores, ram: s.ram_mb, disk: s.disk_gb, gpu: s.gpu_count ?? 0, gpuType: s.gpu_type ?? '', description: s.description ?? '', selectable: s.selectable === true,
+  })),
+});
+
+export const getDiskImage = listLookup({
+  fn: 'getDiskImage', result: 'diskimages', regional: true,
+  fields: { id: 'string', name: 'string', version: 'string', label: 'string' },
+  rows: async (ctx, region) => (await ctx.config.client.diskImages(ctx, region))
+    .filter((i: Wire) => !/k3s|talos/.test(String(i.name)))
+    .map((i: Wire) => ({ id: i.id, name: i.name, version: i.version ?? '', label: i.label ?? '' })),
+});
+
+export const getKubernetesVersion = listLookup({
+  fn: 'getKubernetesVersion', result: 'versions', regional: false,
+  fields: { version: 'string', label: 'string', type: 'string', default: 'bool' },
+  rows: async (ctx) => (await ctx.config.client.kubernetesVersions(ctx)).map((v: Wire) => ({ version: v.version, label: v.label ?? '', type: v.clusterType ?? v.type ?? '', default: v.default === true })),
+});
+
+export const getRegion = listLookup({
+  fn: 'getRegion', result: 'regions', regional: false,
+  fields: { code: 'string', name: 'string', country: 'string', default: 'bool' },
+  rows: async (ctx) => (await ctx.config.client.regions(ctx)).map((r: Wire) => ({ code: r.code, name: r.name, country: r.country ?? '', default: r.default === true })),
+});
+
+export const getDatabaseVersion = listLookup({
+  fn: 'getDatabaseVersion', result: 'versions', regional: false,
+  fields: { engine: 'string', version: 'string', default: 'bool' },
+  rows: async (ctx) => Object.entries(await ctx.config.client.databaseVersions(ctx))
+    .flatMap(([engine, versions]) => (versions ?? []).map((v: Wire) => ({ engine, version: String(v.software_version), default: v.default === true }))),
+});

@@ -1,0 +1,87 @@
+// provb:index/database:Database: a managed database (Pending → Ready). Name, node count and firewall
+// update in place; engine, version, size, network and region (which the API cannot change) force
+// replacement.
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { defineResource } from '../../../engine/provider/define.js';
+import type { ProvbConfig } from '../config.js';
+import { orNull, type Wire } from '../client.js';
+import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../region.js';
+import { waitUntil } from '../wait.js';
+import { defined, reporter } from './reported.js';
+
+export const databaseInputs = z.strictObject({
+  engine: z.string().min(1),
+  nodes: z.number().int().min(1),
+  size: z.string().min(1),
+  version: z.string().min(1),
+  name: z.string().min(1).optional(),
+  networkId: z.string().optional(),
+  /** Blank: the network's default firewall (open to all). */
+  firewallId: z.string().optional(),
+  region: z.string().optional(),
+});
+type DatabaseInputs = z.output<typeof databaseInputs>;
+
+export const databaseOutputs = z.object({
+  databaseId: z.string(), name: z.string(), dnsEndpoint: z.string(), endpoint: z.string(), password: z.string(), port: z.number(),
+  privateIpv4: z.string(), status: z.string(), username: z.string(), networkId: z.string(), firewallId: z.string(),
+});
+
+const outputsOf = (d: Wire): z.output<typeof databaseOutputs> => ({
+  databaseId: d.id, name: d.name, dnsEndpoint: `${d.id}.db.civo.com`, endpoint: d.public_ipv4 ?? '', password: d.password ?? '', port: d.port ?? 0,
+  privateIpv4: d.private_ipv4 ?? '', status: d.status, username: d.username ?? '', networkId: d.network_id ?? '', firewallId: d.firewall_id ?? '',
+});
+
+const waitReady = (ctx: ProvbContext, region: string, id: string) =>
+  waitUntil(ctx, `database ${id} to be Ready`, () => ctx.config.client.getDatabase(ctx, region, id), (d) => d.status === 'Ready', (d) => d.status);
+
+const same = (a: string | undefined, b: string) => a !== undefined && a.toLowerCase() === String(b).toLowerCase();
+
+export const database = defineResource({
+  token: 'provb:index/database:Database',
+  inputs: databaseInputs,
+  outputs: databaseOutputs,
+  replaceOn: ['engine', 'version', 'size', 'networkId', 'region'],
+  secrets: ['password'],
+  computedOnUpdate: ['name', 'status', 'firewallId'],
+  check: (inputs, config: ProvbConfig) => checkRegion(inputs, config),
+  create: async (ctx, inputs) => {
+    const region = regionOf(ctx, inputs);
+    const d = await ctx.config.client.createDatabase(ctx, region, {
+      name: inputs.name ?? `db-${randomUUID().slice(0, 8)}`, size: inputs.size, software: inputs.engine, software_version: inputs.version,
+      network_id: inputs.networkId ?? '', nodes: inputs.nodes, firewall_id: inputs.firewallId ?? '', firewall_rule: '',
+    });
+    return { id: d.id, outputs: outputsOf(await waitReady(ctx, region, d.id)) };
+  },
+  read: async (ctx, id, prior) => {
+    const d = await orNull(() => ctx.config.client.getDatabase(ctx, priorRegion(ctx, prior), id));
+    if (!d) return null;
+    const r = reporter(prior);
+    const inputs: DatabaseInputs = defined({
+      engine: same(r.kept('engine'), d.software) ? r.kept<string>('engine')! : d.software,
+      nodes: d.nodes, size: d.size, version: String(d.software_version),
+      name: r.computed('name', d.name), networkId: r.computed('networkId', d.network_id),
+      firewallId: r.kept('firewallId') === '' ? '' : r.computed('firewallId', d.firewall_id), region: r.kept<string>('region'),
+    });
+    return { inputs, outputs: outputsOf(d) };
+  },
+  update: async (ctx, id, olds, news) => {
+    const region = regionOf(ctx, news);
+    const o = olds.inputs as DatabaseInputs;
+    const d = await ctx.config.client.updateDatabase(ctx, region, id, defined({
+      name: o.name !== news.name ? news.name : undefined, nodes: news.nodes, firewall_id: o.firewallId !== news.firewallId && news.firewallId ? news.firewallId : undefined,
+    }));
+    return { outputs: outputsOf(d) };
+  },
+  delete: async (ctx, id, prior) => {
+    await orNull(() => ctx.config.client.deleteDatabase(ctx, priorRegion(ctx, prior), id));
+  },
+  find: async (ctx, inputs) => {
+    if (!inputs.name) return null;
+    const region = regionOf(ctx, inputs);
+    const d = (await ctx.config.client.listDatabases(ctx, region)).find((x) => x.name === inputs.name);
+    return d ? { id: d.id, outputs: outputsOf(await waitReady(ctx, region, d.id)) } : null;
+  },
+  importId: (id) => id,
+});

@@ -1,0 +1,172 @@
+// provb:index/kubernetesCluster:KubernetesCluster: a managed cluster with its one default pool
+// (BUILDING → ACTIVE, `ready`). Name, tags, version, firewall and the pool's count, labels and
+// taints update in place; type, CNI, applications, network and pool size force replacement.
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { defineResource, type CheckIssue } from '../../../engine/provider/define.js';
+import type { ProvbConfig } from '../config.js';
+import { orNull, type Wire } from '../client.js';
+import { checkRegion, priorRegion, regionOf } from '../region.js';
+import { waitGone } from '../wait.js';
+import { defined, reporter } from './reported.js';
+import { poolLabel, taint, userLabels, waitCluster, waitPool, wireTaints } from './kubernetes-shared.js';
+
+export const clusterPool = z.strictObject({
+  label: poolLabel.optional(),
+  nodeCount: z.number().int().min(1),
+  size: z.string().min(1),
+  publicIpNodePool: z.boolean().optional(),
+  labels: z.record(z.string(), z.string()).optional(),
+  taints: z.array(taint).optional(),
+});
+
+export const clusterInputs = z.strictObject({
+  firewallId: z.string().min(1),
+  pools: clusterPool,
+  name: z.string().min(1).max(63).regex(/^\S+$/, 'must not contain whitespace').optional(),
+  clusterType: z.enum(['k3s', 'talos']).default('k3s'),
+  cni: z.enum(['cilium', 'flannel']).default('flannel'),
+  kubernetesVersion: z.string().optional(),
+  applications: z.string().optional(),
+  networkId: z.string().optional(),
+  /** Deprecated: use pools.nodeCount. */
+  numTargetNodes: z.number().int().min(1).default(3),
+  /** Deprecated: use pools.size. */
+  targetNodesSize: z.string().optional(),
+  tags: z.string().optional(),
+  volumeType: z.string().optional(),
+  writeKubeconfig: z.boolean().default(false),
+  region: z.string().optional(),
+});
+type ClusterInputs = z.output<typeof clusterInputs>;
+
+export const clusterOutputs = z.object({
+  clusterId: z.string(), name: z.string(), apiEndpoint: z.string(), createdAt: z.string(), dnsEntry: z.string(), masterIp: z.string(), status: z.string(),
+  ready: z.boolean(), kubernetesVersion: z.string(), networkId: z.string(), poolId: z.string(), instanceNames: z.array(z.string()),
+  installedApplications: z.array(z.object({ application: z.string(), version: z.string(), installed: z.boolean(), category: z.string() })),
+  kubeconfig: z.string().optional(),
+});
+
+function checkCluster(i: ClusterInputs): CheckIssue[] {
+  const issues: CheckIssue[] = [];
+  if (i.clusterType === 'talos' && i.cni === 'cilium') issues.push({ path: ['cni'], code: 'invalid_value', message: 'cilium is not available for talos clusters; use flannel' });
+  const v = i.kubernetesVersion;
+  if (v && i.clusterType === 'k3s' && !/^v?\d+\.\d+\.\d+-k3s\d+(-gpu(-.*)?)?$/.test(v)) issues.push({ path: ['kubernetesVersion'], code: 'invalid_format', message: "must look like '1.28.7-k3s1' for a k3s cluster" });
+  if (v && i.clusterType === 'talos' && !/^talos-v\d+\.\d+\.\d+$/.test(v)) issues.push({ path: ['kubernetesVersion'], code: 'invalid_format', message: "must look like 'talos-v1.7.0' for a talos cluster" });
+  return issues;
+}
+
+const firstPool = (c: Wire, label?: string): Wire | undefined => (c.pools ?? []).find((p: Wire) => p.id === label) ?? c.pools?.[0];
+
+function outputsOf(c: Wire, inputs: { pools: { label?: string }; writeKubeconfig: boolean }): z.output<typeof clusterOutputs> {
+  const pool = firstPool(c, inputs.pools.label);
+  return {
+    clusterId: c.id, name: c.name, apiEndpoint: c.api_endpoint ?? '', createdAt: c.created_at ?? '', dnsEntry: c.dns_entry ?? '', masterIp: c.master_ip ?? '',
+    status: c.status, ready: c.ready === true, kubernetesVersion: c.kubernetes_version ?? '', networkId: c.network_id ?? '', poolId: pool?.id ?? '',
+    instanceNames: pool?.instance_names ?? [],
+    installedApplications: (c.installed_applications ?? []).map((a: Wire) => ({ application: a.application ?? a.name, version: a.version ?? '', installed: a.installed === true, category: a.category ?? '' })),
+    ...(inputs.writeKubeconfig && c.kubeconfig ? { kubeconfig: c.kubeconfig } : {}),
+  };
+}
+
+const sameVersion = (a: string | undefined, b: string | undefined) => !!a && !!b && a.replace(/^v/, '') === b.replace(/^v/, '');
+
+function reportInputs(c: Wire, prior: Parameters<typeof reporter>[0]): ClusterInputs {
+  const r = reporter(prior);
+  const priorPool = (r.kept<ClusterInputs['pools']>('pools') ?? {}) as Partial<ClusterInputs['pools']>;
+  const pool = firstPool(c, priorPool.label) ?? {};
+  const req = (c.required_pools ?? []).find((p: Wire) => p.id === pool.id) ?? pool;
+  const labels = userLabels(req.labels ?? pool.labels);
+  const taints = wireTaints(req.taints ?? pool.taints);
+  const priorVersion = r.kept<string>('kubernetesVersion');
+  return defined({
+    firewallId: c.firewall_id,
+    pools: defined({
+      label: r.importing || priorPool.label !== undefined ? pool.id : undefined,
+      nodeCount: req.count ?? pool.count,
+      size: pool.size,
+      publicIpNodePool: r.importing || priorPool.publicIpNodePool !== undefined ? pool.public_ip_node_pool === true : undefined,
+      labels: priorPool.labels !== undefined || Object.keys(labels).length ? labels : undefined,
+      taints: priorPool.taints !== undefined || taints.length ? taints : undefined,
+    }) as ClusterInputs['pools'],
+    name: r.computed('name', c.name),
+    clusterType: c.cluster_type === 'talos' ? 'talos' : 'k3s',
+    cni: c.cni_plugin === 'cilium' ? 'cilium' : 'flannel',
+    kubernetesVersion: sameVersion(priorVersion, c.kubernetes_version) ? priorVersion : r.computed('kubernetesVersion', c.kubernetes_version),
+    applications: r.kept<string>('applications'),
+    networkId: r.computed('networkId', c.network_id),
+    numTargetNodes: r.kept<number>('numTargetNodes') ?? c.num_target_nodes ?? 3,
+    targetNodesSize: r.kept<string>('targetNodesSize'),
+    tags: r.optional('tags', (c.tags ?? []).join(' ')),
+    volumeType: r.computed('volumeType', c.volume_type),
+    writeKubeconfig: r.kept<boolean>('writeKubeconfig') ?? false,
+    region: r.kept<string>('region'),
+  }) as ClusterInputs;
+}
+
+export const kubernetesCluster = defineResource({
+  token: 'provb:index/kubernetesCluster:KubernetesCluster',
+  inputs: clusterInputs,
+  outputs: clusterOutputs,
+  replaceOn: ['clusterType', 'cni', 'applications', 'networkId', 'region', 'volumeType', 'pools.size', 'pools.label', 'pools.publicIpNodePool'],
+  secrets: ['kubeconfig'],
+  computedOnUpdate: ['name', 'status', 'ready', 'kubernetesVersion', 'instanceNames', 'installedApplications', 'kubeconfig'],
+  check: (inputs, config: ProvbConfig) => [...checkRegion(inputs, config), ...checkCluster(inputs)],
+  warnings: (inputs) => [
+    ...(inputs.numTargetNodes !== 3 ? ['numTargetNodes is deprecated and not sent to the API; set pools.nodeCount instead'] : []),
+    ...(inputs.targetNodesSize !== undefined ? ['targetNodesSize is deprecated and not sent to the API; set pools.size instead'] : []),
+  ],
+  create: async (ctx, inputs) => {
+    const region = regionOf(ctx, inputs);
+    const p = inputs.pools;
+    const created = await ctx.config.client.createCluster(ctx, region, defined({
+      name: inputs.name, cluster_type: inputs.clusterType, kubernetes_version: inputs.kubernetesVersion, network_id: inputs.networkId, tags: inputs.tags,
+      pools: [defined({ id: p.label ?? randomUUID(), count: p.nodeCount, size: p.size, labels: p.labels, taints: p.taints ?? null, public_ip_node_pool: p.publicIpNodePool })],
+      applications: inputs.applications, instance_firewall: inputs.firewallId, cni_plugin: inputs.cni, volume_type: inputs.volumeType,
+    }));
+    const c = await waitCluster(ctx, region, created.id);
+    return { id: c.id, outputs: outputsOf(c, inputs) };
+  },
+  read: async (ctx, id, prior) => {
+    const c = await orNull(() => ctx.config.client.getCluster(ctx, priorRegion(ctx, prior), id));
+    if (!c) return null;
+    const inputs = reportInputs(c, prior);
+    return { inputs, outputs: outputsOf(c, inputs) };
+  },
+  update: async (ctx, id, olds, news) => {
+    const region = regionOf(ctx, news);
+    const c = ctx.config.client;
+    const o = olds.inputs as ClusterInputs;
+    const changed: Wire = defined({
+      name: o.name !== news.name ? news.name : undefined,
+      tags: (o.tags ?? '') !== (news.tags ?? '') ? news.tags ?? '' : undefined,
+      kubernetes_version: !sameVersion(o.kubernetesVersion, news.kubernetesVersion) && news.kubernetesVersion ? news.kubernetesVersion : undefined,
+      firewall_id: o.firewallId !== news.firewallId ? news.firewallId : undefined,
+    });
+    if (Object.keys(changed).length) { await c.updateCluster(ctx, region, id, changed); await waitCluster(ctx, region, id); }
+    const op = o.pools, np = news.pools;
+    if (op.nodeCount !== np.nodeCount || JSON.stringify(op.labels ?? {}) !== JSON.stringify(np.labels ?? {}) || JSON.stringify(op.taints ?? []) !== JSON.stringify(np.taints ?? [])) {
+      const cluster = await c.getCluster(ctx, region, id);
+      const poolId = firstPool(cluster, np.label)?.id;
+      if (poolId) {
+        await c.updatePool(ctx, region, id, poolId, { count: np.nodeCount, labels: np.labels ?? {}, taints: np.taints ?? [] });
+        await waitPool(ctx, region, id, poolId);
+      }
+    }
+    return { outputs: outputsOf(await c.getCluster(ctx, region, id), news) };
+  },
+  delete: async (ctx, id, prior) => {
+    const region = priorRegion(ctx, prior);
+    if ((await orNull(() => ctx.config.client.deleteCluster(ctx, region, id))) === null) return;
+    await waitGone(ctx, `cluster ${id}`, () => ctx.config.client.getCluster(ctx, region, id));
+  },
+  find: async (ctx, inputs) => {
+    if (!inputs.name) return null;
+    const region = regionOf(ctx, inputs);
+    const found = (await ctx.config.client.listClusters(ctx, region)).find((x) => x.name === inputs.name);
+    if (!found) return null;
+    const c = await waitCluster(ctx, region, found.id);
+    return { id: c.id, outputs: outputsOf(c, inputs) };
+  },
+  importId: (id) => id,
+});

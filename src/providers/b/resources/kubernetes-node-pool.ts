@@ -1,0 +1,95 @@
+// provb:index/kubernetesNodePool:KubernetesNodePool: an extra pool of a cluster. Count, labels and
+// taints update in place; cluster, size, label and public-IP mode force replacement. Its id (and
+// import id) is `<cluster_id>:<pool_id>`.
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { defineResource } from '../../../engine/provider/define.js';
+import type { ProvbConfig } from '../config.js';
+import { orNull, type Wire } from '../client.js';
+import { checkRegion, priorRegion, regionOf } from '../region.js';
+import { waitGone } from '../wait.js';
+import { defined, reporter } from './reported.js';
+import { poolLabel, taint, userLabels, waitCluster, waitPool, wireTaints } from './kubernetes-shared.js';
+
+export const nodePoolInputs = z.strictObject({
+  clusterId: z.string().min(1),
+  nodeCount: z.number().int().min(1),
+  size: z.string().min(1),
+  /** The pool's id; generated when omitted. */
+  label: poolLabel.optional(),
+  labels: z.record(z.string(), z.string()).optional(),
+  publicIpNodePool: z.boolean().optional(),
+  taints: z.array(taint).optional(),
+  region: z.string().optional(),
+});
+type NodePoolInputs = z.output<typeof nodePoolInputs>;
+
+export const nodePoolOutputs = z.object({ poolId: z.string(), instanceNames: z.array(z.string()) });
+
+const outputsOf = (p: Wire) => ({ poolId: p.id, instanceNames: p.instance_names ?? [] });
+
+function split(id: string): [string, string] {
+  const i = id.indexOf(':');
+  if (i <= 0 || i === id.length - 1) throw new TypeError(`Expected a node pool id like '<cluster_id>:<pool_id>', got '${id}'`);
+  return [id.slice(0, i), id.slice(i + 1)];
+}
+
+export const kubernetesNodePool = defineResource({
+  token: 'provb:index/kubernetesNodePool:KubernetesNodePool',
+  inputs: nodePoolInputs,
+  outputs: nodePoolOutputs,
+  replaceOn: ['clusterId', 'size', 'label', 'publicIpNodePool', 'region'],
+  computedOnUpdate: ['instanceNames'],
+  check: (inputs, config: ProvbConfig) => checkRegion(inputs, config),
+  create: async (ctx, inputs) => {
+    const region = regionOf(ctx, inputs);
+    const poolId = inputs.label ?? randomUUID();
+    await waitCluster(ctx, region, inputs.clusterId);
+    await ctx.config.client.createPool(ctx, region, inputs.clusterId, defined({
+      id: poolId, count: inputs.nodeCount, size: inputs.size, labels: inputs.labels, taints: inputs.taints ?? null, public_ip_node_pool: inputs.publicIpNodePool,
+    }));
+    const c = await waitPool(ctx, region, inputs.clusterId, poolId);
+    return { id: `${inputs.clusterId}:${poolId}`, outputs: outputsOf(c.pools.find((p: Wire) => p.id === poolId)) };
+  },
+  read: async (ctx, id, prior) => {
+    const [clusterId, poolId] = split(id);
+    const c = await orNull(() => ctx.config.client.getCluster(ctx, priorRegion(ctx, prior), clusterId));
+    const pool = c?.pools?.find((p: Wire) => p.id === poolId);
+    if (!c || !pool) return null;
+    const req = (c.required_pools ?? []).find((p: Wire) => p.id === poolId) ?? pool;
+    const r = reporter(prior);
+    const labels = userLabels(req.labels ?? pool.labels);
+    const taints = wireTaints(req.taints ?? pool.taints);
+    const inputs: NodePoolInputs = defined({
+      clusterId, nodeCount: req.count ?? pool.count, size: pool.size, label: r.computed('label', pool.id),
+      labels: r.kept('labels') !== undefined || Object.keys(labels).length ? labels : undefined,
+      publicIpNodePool: r.computed('publicIpNodePool', pool.public_ip_node_pool === true),
+      taints: r.kept('taints') !== undefined || taints.length ? taints : undefined,
+      region: r.kept<string>('region'),
+    });
+    return { inputs, outputs: outputsOf(pool) };
+  },
+  update: async (ctx, id, _olds, news) => {
+    const [clusterId, poolId] = split(id);
+    const region = regionOf(ctx, news);
+    await ctx.config.client.updatePool(ctx, region, clusterId, poolId, { count: news.nodeCount, labels: news.labels ?? {}, taints: news.taints ?? [] });
+    const c = await waitPool(ctx, region, clusterId, poolId);
+    return { outputs: outputsOf(c.pools.find((p: Wire) => p.id === poolId)) };
+  },
+  delete: async (ctx, id, prior) => {
+    const [clusterId, poolId] = split(id);
+    const region = priorRegion(ctx, prior);
+    if ((await orNull(() => ctx.config.client.deletePool(ctx, region, clusterId, poolId))) === null) return;
+    await waitGone(ctx, `node pool ${poolId}`, () => ctx.config.client.getPool(ctx, region, clusterId, poolId));
+  },
+  find: async (ctx, inputs) => {
+    if (!inputs.label) return null;
+    const region = regionOf(ctx, inputs);
+    const c = await orNull(() => ctx.config.client.getCluster(ctx, region, inputs.clusterId));
+    const pool = c?.pools?.find((p: Wire) => p.id === inputs.label);
+    if (!pool) return null;
+    const settled = await waitPool(ctx, region, inputs.clusterId, pool.id);
+    return { id: `${inputs.clusterId}:${pool.id}`, outputs: outputsOf(settled.pools.find((p: Wire) => p.id === pool.id)) };
+  },
+  importId: (id) => { split(id); return id; },
+});

@@ -1,0 +1,60 @@
+// provb:index/objectStoreCredential:ObjectStoreCredential: an object-store access key pair
+// (pending → ready). The keys update in place; name and region force replacement. The secret key
+// (`secret_access_key_id` on the wire) is a secret here, unlike upstream.
+import { z } from 'zod';
+import { defineResource } from '../../../engine/provider/define.js';
+import type { ProvbConfig } from '../config.js';
+import { orNull, type Wire } from '../client.js';
+import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../region.js';
+import { waitUntil } from '../wait.js';
+import { defined, reporter } from './reported.js';
+
+export const credentialInputs = z.strictObject({
+  name: z.string().min(1),
+  region: z.string().optional(),
+  accessKeyId: z.string().optional(),
+  secretAccessKey: z.string().optional(),
+});
+type CredentialInputs = z.output<typeof credentialInputs>;
+
+export const credentialOutputs = z.object({ objectStoreCredentialId: z.string(), accessKeyId: z.string(), secretAccessKey: z.string(), status: z.string() });
+
+const outputsOf = (c: Wire) => ({ objectStoreCredentialId: c.id, accessKeyId: c.access_key_id ?? '', secretAccessKey: c.secret_access_key_id ?? '', status: c.status });
+
+const waitReady = (ctx: ProvbContext, region: string, id: string) =>
+  waitUntil(ctx, `credential ${id} to be ready`, () => ctx.config.client.getCredential(ctx, region, id), (c) => c.status === 'ready', (c) => c.status);
+
+export const objectStoreCredential = defineResource({
+  token: 'provb:index/objectStoreCredential:ObjectStoreCredential',
+  inputs: credentialInputs,
+  outputs: credentialOutputs,
+  replaceOn: ['name', 'region'],
+  secrets: ['secretAccessKey'],
+  computedOnUpdate: ['accessKeyId', 'secretAccessKey', 'status'],
+  check: (inputs, config: ProvbConfig) => checkRegion(inputs, config),
+  create: async (ctx, inputs) => {
+    const region = regionOf(ctx, inputs);
+    const c = await ctx.config.client.createCredential(ctx, region, { name: inputs.name, access_key_id: inputs.accessKeyId ?? null, secret_access_key_id: inputs.secretAccessKey ?? null });
+    return { id: c.id, outputs: outputsOf(await waitReady(ctx, region, c.id)) };
+  },
+  read: async (ctx, id, prior) => {
+    const c = await orNull(() => ctx.config.client.getCredential(ctx, priorRegion(ctx, prior), id));
+    if (!c) return null;
+    const r = reporter(prior);
+    const inputs: CredentialInputs = defined({ name: c.name, region: r.kept<string>('region'), accessKeyId: r.computed('accessKeyId', c.access_key_id), secretAccessKey: r.computed('secretAccessKey', c.secret_access_key_id) });
+    return { inputs, outputs: outputsOf(c) };
+  },
+  update: async (ctx, id, _olds, news) => {
+    const c = await ctx.config.client.updateCredential(ctx, regionOf(ctx, news), id, { access_key_id: news.accessKeyId ?? null, secret_access_key_id: news.secretAccessKey ?? null });
+    return { outputs: outputsOf(c) };
+  },
+  delete: async (ctx, id, prior) => {
+    await orNull(() => ctx.config.client.deleteCredential(ctx, priorRegion(ctx, prior), id));
+  },
+  find: async (ctx, inputs) => {
+    const region = regionOf(ctx, inputs);
+    const c = (await ctx.config.client.listCredentials(ctx, region)).find((x) => x.name === inputs.name);
+    return c ? { id: c.id, outputs: outputsOf(await waitReady(ctx, region, c.id)) } : null;
+  },
+  importId: (id) => id,
+});

@@ -1,0 +1,56 @@
+// provb:index/objectStore:ObjectStore: an S3-compatible bucket (creating → ready). Its size limit
+// updates in place; name, region and owning credential force replacement.
+import { z } from 'zod';
+import { defineResource } from '../../../engine/provider/define.js';
+import type { ProvbConfig } from '../config.js';
+import { orNull, type Wire } from '../client.js';
+import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../region.js';
+import { waitUntil } from '../wait.js';
+import { defined, reporter } from './reported.js';
+
+export const objectStoreInputs = z.strictObject({
+  name: z.string().min(1).max(63).regex(/^\S+$/, 'must not contain whitespace'),
+  maxSizeGb: z.number().int().positive().default(500),
+  region: z.string().optional(),
+  /** An existing credential's access key; a new credential is made when omitted. */
+  accessKeyId: z.string().optional(),
+});
+type ObjectStoreInputs = z.output<typeof objectStoreInputs>;
+
+export const objectStoreOutputs = z.object({ objectStoreId: z.string(), accessKeyId: z.string(), bucketUrl: z.string(), status: z.string() });
+
+const outputsOf = (o: Wire) => ({ objectStoreId: o.id, accessKeyId: o.owner_info?.access_key_id ?? '', bucketUrl: o.objectstore_endpoint ?? '', status: o.status });
+
+const waitReady = (ctx: ProvbContext, region: string, id: string) =>
+  waitUntil(ctx, `object store ${id} to be ready`, () => ctx.config.client.getObjectStore(ctx, region, id), (o) => o.status === 'ready', (o) => o.status);
+
+export const objectStore = defineResource({
+  token: 'provb:index/objectStore:ObjectStore',
+  inputs: objectStoreInputs,
+  outputs: objectStoreOutputs,
+  replaceOn: ['name', 'region', 'accessKeyId'],
+  computedOnUpdate: ['status'],
+  check: (inputs, config: ProvbConfig) => checkRegion(inputs, config),
+  create: async (ctx, inputs) => {
+    const region = regionOf(ctx, inputs);
+    const o = await ctx.config.client.createObjectStore(ctx, region, defined({ name: inputs.name, max_size_gb: inputs.maxSizeGb, access_key_id: inputs.accessKeyId }));
+    return { id: o.id, outputs: outputsOf(await waitReady(ctx, region, o.id)) };
+  },
+  read: async (ctx, id, prior) => {
+    const o = await orNull(() => ctx.config.client.getObjectStore(ctx, priorRegion(ctx, prior), id));
+    if (!o) return null;
+    const r = reporter(prior);
+    const inputs: ObjectStoreInputs = defined({ name: o.name, maxSizeGb: o.max_size, region: r.kept<string>('region'), accessKeyId: r.computed('accessKeyId', o.owner_info?.access_key_id) });
+    return { inputs, outputs: outputsOf(o) };
+  },
+  update: async (ctx, id, _olds, news) => ({ outputs: outputsOf(await ctx.config.client.resizeObjectStore(ctx, regionOf(ctx, news), id, news.maxSizeGb)) }),
+  delete: async (ctx, id, prior) => {
+    await orNull(() => ctx.config.client.deleteObjectStore(ctx, priorRegion(ctx, prior), id));
+  },
+  find: async (ctx, inputs) => {
+    const region = regionOf(ctx, inputs);
+    const o = (await ctx.config.client.listObjectStores(ctx, region)).find((x) => x.name === inputs.name);
+    return o ? { id: o.id, outputs: outputsOf(await waitReady(ctx, region, o.id)) } : null;
+  },
+  importId: (id) => id,
+});
