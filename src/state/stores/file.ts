@@ -56,6 +56,7 @@ export class FileStateStore implements StateStore {
   #emptyLineage: string | undefined;
   #warnings: string[] = [];
   #warnedClear = false;
+  readonly #codecs = new Map<string, Promise<SecretCodec>>();
 
   constructor(path = '.converge/state.json', options: FileStateStoreOptions = {}) {
     this.path = resolve(path);
@@ -171,6 +172,18 @@ export class FileStateStore implements StateStore {
       this.#base = undefined;
       for (const t of group) t.done.reject(e); // a no-op for those already refused
     }
+  }
+
+  /** The codec for a stored header, derived once per salt (scrypt is deliberately slow). */
+  #codec(header: EncryptionHeader | undefined): Promise<SecretCodec> {
+    if (!header) return SecretCodec.create(this.location, this.#passphrase, undefined);
+    let c = this.#codecs.get(header.salt);
+    if (!c) {
+      c = SecretCodec.create(this.location, this.#passphrase, header);
+      c.catch(() => this.#codecs.delete(header.salt));
+      this.#codecs.set(header.salt, c);
+    }
+    return c;
   }
 
   #noteSecrets(codec: SecretCodec, any: boolean): void {
@@ -331,7 +344,7 @@ export class FileStateStore implements StateStore {
       }
       applyRecord(raw, rec);
     }
-    const codec = await SecretCodec.create(this.location, this.#passphrase, encryption);
+    const codec = await this.#codec(encryption);
     codec.openStateInPlace(raw);
     return { raw, codec, headerOnDisk: encryption !== undefined, stamp, offset: d.validLength, torn: d.tornBytes };
   }
