@@ -79,8 +79,8 @@ export function normalizeAddress(address: string | undefined, protocol: 'lxd' | 
   }
   if (!a.startsWith('https:')) throw new ConfigError('prova', 'remotes.address', `must start with https: or unix: (got scheme ${a.split(':')[0]})`);
   const url = new URL(a);
-  if (!url.port) url.port = protocol === 'lxd' ? '8443' : '443';
-  return url.href.replace(/\/$/, '');
+  const port = url.port || (protocol === 'lxd' ? '8443' : '443');
+  return `https://${url.hostname}:${port}${url.pathname === '/' ? '' : url.pathname}`;
 }
 
 const staticRemotes: readonly [string, string][] = [
