@@ -67,10 +67,19 @@ function applySettings(r: Wire, b: Partial<z.output<typeof resourcePut>>, replac
   r.updated = iso();
 }
 
+/**
+ * The spec declares overrideOriginProtocol as a nullable enum without null among its values, so a
+ * null (not overridden) is left out of answers rather than sent as null.
+ */
+export function withoutNullOverride(w: Wire): Wire {
+  const { overrideOriginProtocol, ...rest } = w;
+  return overrideOriginProtocol === null || overrideOriginProtocol === undefined ? rest : w;
+}
+
 function ruleJson(s: SimStore, x: Wire & { resourceId: number }): Wire {
   const { resourceId, ...rest } = x;
   const protocol = (x.overrideOriginProtocol as string | null) ?? String(s.cdn.resources.get(resourceId)?.originProtocol ?? 'HTTP');
-  return { ...rest, originProtocol: protocol };
+  return withoutNullOverride({ ...rest, originProtocol: protocol });
 }
 
 function saveRule(s: SimStore, resourceId: number, id: number, b: Partial<z.output<typeof ruleCreate>>, prior?: Wire): (Wire & { resourceId: number }) | SimResponse {
@@ -112,17 +121,17 @@ export function cdnRoutes(): Route<SimStore>[] {
       return { status: 204 };
     } },
 
-    { method: 'GET', path: '/cdn/resources/rule_templates', handler: (req, s) => cdnList(req, [...s.cdn.ruleTemplates.values()]) },
+    { method: 'GET', path: '/cdn/resources/rule_templates', handler: (req, s) => cdnList(req, [...s.cdn.ruleTemplates.values()].map(withoutNullOverride)) },
     { method: 'POST', path: '/cdn/resources/rule_templates', body: templateBody, handler: (req, s) => {
       const id = s.nextCdnId();
       const t: Wire = { id, name: '', client: s.clientId, deleted: false, weight: 1, template: true, default: false, overrideOriginProtocol: null, options: {}, ...(req.body as Wire) };
       t.rule = withSlash(String(t.rule));
       s.cdn.ruleTemplates.set(id, t);
-      return ok(t, 201);
+      return ok(withoutNullOverride(t), 201);
     } },
     { method: 'GET', path: '/cdn/resources/rule_templates/:id', handler: (req, s) => {
       const t = s.cdn.ruleTemplates.get(num(req, 'id'));
-      return t ? ok(t) : cdnNotFound();
+      return t ? ok(withoutNullOverride(t)) : cdnNotFound();
     } },
     ...(['PUT', 'PATCH'] as const).map((method): Route<SimStore> => ({ method, path: '/cdn/resources/rule_templates/:id', body: method === 'PUT' ? templateBody : templatePatch, handler: (req, s) => {
       const t = s.cdn.ruleTemplates.get(num(req, 'id'));
@@ -131,7 +140,7 @@ export function cdnRoutes(): Route<SimStore>[] {
       const next: Wire = { ...(method === 'PUT' ? { id: t.id, client: t.client, deleted: false, weight: 1, template: true, default: false, overrideOriginProtocol: null, options: {}, name: '' } : t), ...(req.body as Wire) };
       next.rule = withSlash(String(next.rule));
       s.cdn.ruleTemplates.set(num(req, 'id'), next);
-      return ok(next);
+      return ok(withoutNullOverride(next));
     } })),
     { method: 'DELETE', path: '/cdn/resources/rule_templates/:id', handler: (req, s) => {
       const t = s.cdn.ruleTemplates.get(num(req, 'id'));

@@ -100,7 +100,8 @@ function checkEntry(api: OpenAPIBackend, e: RequestLogEntry, basePath: string): 
     problems.push(`${where}: status ${e.status} is not documented (documented: ${documented.join(', ')})`);
   }
   if (e.status === 204 && e.response !== undefined) problems.push(`${where}: 204 with a body`);
-  const resResult = api.validator.validateResponse(e.response, op, e.status);
+  // No body is JSON null to the validator (a 204's schema is {type: null}).
+  const resResult = api.validator.validateResponse(e.response === undefined ? null : e.response, op, e.status);
   if (!resResult.valid) problems.push(`${where}: response ${e.status}: ${formatErrors(resResult.errors)}`);
   return problems;
 }
