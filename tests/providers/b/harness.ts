@@ -1,0 +1,53 @@
+// Test harness for provider B: a simulator with tiny transition times, a provider pointed at it with
+// a tiny poll interval, and contexts whose retries do not wait.
+import { afterEach, expect } from 'vitest';
+import { startSimulator, type CivoSimulator, type SimulatorOptions } from '../../../src/providers/b/simulator/index.js';
+import { provb } from '../../../src/providers/b/index.js';
+import type { ProvbConfig, ProvbOptions } from '../../../src/providers/b/config.js';
+import { standaloneContext, type OperationContext, type Report } from '../../../src/engine/provider/context.js';
+import type { AnyResource, Prior } from '../../../src/engine/provider/define.js';
+
+export const fastTransitions = { instance: 3, cluster: 3, pool: 3, database: 3, volume: 2, ip: 2, objectStore: 2, credential: 2 };
+
+export type Harness = {
+  readonly sim: CivoSimulator;
+  readonly provider: ReturnType<typeof provb>;
+  readonly reports: Report[];
+  ctx(overrides?: Partial<OperationContext<ProvbConfig>>): OperationContext<ProvbConfig>;
+  res(token: string): AnyResource;
+};
+
+const open: CivoSimulator[] = [];
+afterEach(async () => {
+  for (const sim of open.splice(0)) {
+    expect(sim.unmatched).toEqual([]);
+    await sim.close();
+  }
+});
+
+export async function harness(simOptions: SimulatorOptions = {}, providerOptions: ProvbOptions = {}): Promise<Harness> {
+  const sim = await startSimulator({ transitions: fastTransitions, ...simOptions });
+  open.push(sim);
+  const provider = provb({ token: sim.token, apiEndpoint: sim.url, region: 'LON1', pollIntervalMs: 1, ...providerOptions });
+  const reports: Report[] = [];
+  return {
+    sim,
+    provider,
+    reports,
+    ctx: (overrides = {}) => standaloneContext(provider.config, { retry: { retries: 6, minTimeoutMs: 1, maxTimeoutMs: 2 }, report: (r) => reports.push(r), ...overrides }),
+    res: (token) => {
+      const def = provider.resources.get(`provb:index/${token}`);
+      if (!def) throw new Error(`no resource ${token}`);
+      return def;
+    },
+  };
+}
+
+/** Creates with parsed inputs; returns id, parsed inputs and the prior a later read takes. */
+export async function created(h: Harness, token: string, raw: Record<string, unknown>) {
+  const def = h.res(token);
+  const inputs = def.inputs.parse(raw) as Record<string, unknown>;
+  const { id, outputs } = await def.create(h.ctx({ operation: 'create' }), inputs);
+  const prior: Prior = { inputs, outputs };
+  return { def, id, inputs, outputs, prior };
+}
