@@ -2,6 +2,7 @@
 // and the polling interval and time-out of long-running cloud operations. Arguments win over the
 // PROVC_* environment variables, which win over defaults; the environment is read only here.
 import { ConfigError } from '../../engine/errors.js';
+import { sensitive } from '../../engine/values/secret.js';
 
 export const DEFAULT_BASE_URL = 'https://api.gcore.com';
 
@@ -65,14 +66,14 @@ function envInt(env: Readonly<Record<string, string | undefined>>, name: string,
   return n;
 }
 
-/** The configuration with the upstream Terraform provider's key names; the key is never included. */
+/** The configuration with the upstream Terraform provider's key names; the API key shows as the sensitive marker. */
 export function terraformConfig(s: ProvcSettings): Record<string, unknown> {
   const out: Record<string, unknown> = {
     base_url: s.baseUrl,
     polling_interval_seconds: s.pollingIntervalSeconds,
     polling_timeout_seconds: s.pollingTimeoutSeconds,
   };
-  if (s.apiKey !== undefined) out.api_key = '(sensitive)';
+  if (s.apiKey !== undefined) out.api_key = sensitive;
   if (s.cloudProjectId !== undefined) out.cloud_project_id = s.cloudProjectId;
   if (s.cloudRegionId !== undefined) out.cloud_region_id = s.cloudRegionId;
   return out;
