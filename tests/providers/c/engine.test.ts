@@ -1,0 +1,88 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ValidationError } from 'converge';
+import { provc } from 'converge/providers/c';
+import { failure, useHarness } from './helpers/harness.js';
+
+const pem = (f: string) => readFileSync(new URL(`./fixtures/${f}`, import.meta.url), 'utf8');
+
+const stack = (description = 'static') => {
+  const origins = provc.cdnOriginGroup('origins', { name: 'origins', sources: [{ source: 'origin.example.com' }] });
+  const cert = provc.cdnCertificate('cert', { name: 'site', sslCertificate: pem('cdn.crt'), sslPrivateKey: pem('cdn.key') });
+  const ca = provc.cdnTrustedCaCertificate('ca', { name: 'root', sslCertificate: pem('ca.crt') });
+  const site = provc.cdnResource('site', {
+    cname: 'cdn.example.com', originGroup: origins.out('originGroupId'), description, sslEnabled: true, sslData: cert.out('sslId'),
+    options: { gzipOn: { enabled: true, value: true } },
+  });
+  const rule = provc.cdnResourceRule('images', { resourceId: site.out('resourceId'), name: 'images', rule: '/img/*' });
+  const template = provc.cdnRuleTemplate('tpl', { name: 'tpl', rule: '/static/*' });
+  const ip = provc.cloudFloatingIp('ip', { tags: { env: 'test' } });
+  return [origins, cert, ca, site, rule, template, ip];
+};
+
+describe('provc through the engine', () => {
+  const h = useHarness();
+
+  it('applies a stack, then plans it again as all noop', async () => {
+    h().secrets.push(pem('cdn.key').split('\n')[1]!);
+    h().sim.store.taskDurationMs = 50;
+    const plan = await h().engine.plan(stack());
+    expect(plan.summary.create).toBe(7);
+    const result = await h().engine.apply(plan);
+    expect(result.failed).toEqual([]);
+    const again = await h().engine.plan(stack(), { refresh: true });
+    expect(again.steps.filter((s) => s.action !== 'noop').map((s) => [s.address, s.action, s.changes])).toEqual([]);
+    expect(again.hasChanges).toBe(false);
+    expect(again.render()).not.toContain('PRIVATE KEY');
+    expect(JSON.stringify(again)).not.toContain('PRIVATE KEY');
+    expect(h().events.some((e) => e.type === 'poll')).toBe(true);
+  });
+
+  it('updates in place, then destroys everything in reverse order', async () => {
+    await h().engine.apply(await h().engine.plan(stack()));
+    const plan = await h().engine.plan(stack('changed'));
+    expect(plan.steps.filter((s) => s.action !== 'noop').map((s) => [s.address, s.action])).toEqual([['site', 'update']]);
+    await h().engine.apply(plan);
+    expect([...h().sim.store.cdn.resources.values()][0]!.description).toBe('changed');
+    const destroyed = await h().engine.destroy();
+    expect(destroyed.failed).toEqual([]);
+    const c = h().sim.store.cdn;
+    expect([c.originGroups.size, c.resources.size, c.rules.size, c.certificates.size, c.caCertificates.size, h().sim.store.floatingIps.size]).toEqual([0, 0, 0, 0, 0, 0]);
+  });
+
+  it('imports an existing floating IP and plans it as noop', async () => {
+    const fip = h().provider.resources.get('provc:index/cloudFloatingIp:CloudFloatingIp')!;
+    const made = await fip.create(h().ctx('create'), fip.inputs.parse({ tags: { env: 'test' } }));
+    const decl = provc.cloudFloatingIp('ip', { tags: { env: 'test' } });
+    await h().engine.import(decl, `1/76/${made.id}`);
+    const plan = await h().engine.plan([decl]);
+    expect(plan.steps.map((s) => s.action)).toEqual(['noop']);
+    const state = await h().engine.state();
+    expect(state.resources.ip!.id).toBe(made.id);
+  });
+
+  it('finds every invalid input at plan time, before any request', async () => {
+    const bad = [
+      provc.cdnResource('both', { cname: 'a.example.com' }),
+      provc.cloudFloatingIp('ip', { tags: {} }),
+      provc.cdnResourceRule('r', { resourceId: 1, name: 'n', rule: '/x', ruleType: 3 as 0 }),
+    ];
+    const { provc: factory } = await import('converge/providers/c');
+    const { Engine, MemoryStateStore } = await import('converge');
+    const engine = new Engine({ providers: [factory({ apiKey: 'k', baseUrl: h().sim.baseUrl, env: {} })], state: new MemoryStateStore() });
+    const e = await failure(h(), engine.plan(bad));
+    expect(e).toBeInstanceOf(ValidationError);
+    const codes = (e as unknown as ValidationError).issues.map((i) => `${i.resource}:${i.path.join('.')}:${i.code}`);
+    expect(codes).toEqual(expect.arrayContaining(['both:originGroup:invalid_value', 'ip:projectId:missing_project', 'ip:regionId:missing_region']));
+    expect(codes.some((c) => c.startsWith('r:ruleType'))).toBe(true);
+    expect(h().sim.requests).toHaveLength(0);
+  });
+
+  it('refreshes drift made behind its back', async () => {
+    await h().engine.apply(await h().engine.plan(stack()));
+    const r = [...h().sim.store.cdn.resources.values()][0]!;
+    r.description = 'edited in the portal';
+    const plan = await h().engine.plan(stack(), { refresh: true });
+    expect(plan.steps.filter((s) => s.action !== 'noop').map((s) => [s.address, s.action])).toEqual([['site', 'update']]);
+  });
+});
