@@ -36,7 +36,7 @@ export function lxdFacts(): LxdFacts | undefined {
 /** describe() when the daemon is there; a failing test in CI; a loud skip elsewhere. */
 export function describeLxd(name: string, body: (facts: LxdFacts) => void): void {
   const facts = lxdFacts();
-  if (facts) return describe(name, () => body(facts));
+  if (facts) { describe(name, () => body(facts)); return; }
   if (process.env.CI === 'true') {
     describe(name, () => it('needs a real LXD daemon (run scripts/lxd-test-env.sh)', () => { throw new Error(`no LXD daemon: ${FACTS} is missing or its socket does not exist`); }));
     return;
