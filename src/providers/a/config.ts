@@ -77,6 +77,8 @@ export function normalizeAddress(address: string | undefined, protocol: 'lxd' | 
     if (protocol === 'simplestreams') throw new ConfigError('prova', 'remotes.address', 'must be https for a simplestreams remote');
     return a === 'unix://' ? `unix://${socket}` : a;
   }
+  // Plain HTTP only to loopback: the in-process simulator (never a real daemon, which speaks TLS).
+  if (/^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\/?$/.test(a)) return a.replace(/\/$/, '');
   if (!a.startsWith('https:')) throw new ConfigError('prova', 'remotes.address', `must start with https: or unix: (got scheme ${a.split(':')[0]})`);
   const url = new URL(a);
   const port = url.port || (protocol === 'lxd' ? '8443' : '443');

@@ -30,6 +30,9 @@ export function makeConnections(settings: ResolvedSettings): ProvaConfig {
       agents.push(agent);
       return new LxdClient({ remote: name, baseUrl: 'http://lxd', dispatcher: agent, operationWaitSeconds: settings.operationWaitSeconds });
     }
+    if (remote.address.startsWith('http:')) {
+      return new LxdClient({ remote: name, baseUrl: remote.address, operationWaitSeconds: settings.operationWaitSeconds });
+    }
     const { client, agent } = await joinHttpsRemote(ctx, remote, settings);
     agents.push(agent);
     return client;

@@ -75,3 +75,20 @@ describe('prova through the Engine', () => {
     });
   });
 });
+
+describe('the simulator on loopback', () => {
+  it('serves a prova remote over plain HTTP on 127.0.0.1', async () => {
+    const { startSimulator } = await import('../../../src/providers/a/simulator/index.js');
+    const sim = await startSimulator();
+    const p = prova({ configDir: env.dir, pollIntervalMs: 2, remotes: [{ name: 'sim', address: sim.address, default: true }] });
+    try {
+      const engine = new Engine({ providers: [p], state: new MemoryStateStore() });
+      await engine.apply(await engine.plan([prova.instance('web', { name: 'lo1', image: 'busybox' })]));
+      expect(sim.store.instances.get('default/lo1')!.running).toBe(true);
+      expect(sim.address).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    } finally {
+      await p.close();
+      await sim.close();
+    }
+  });
+});
