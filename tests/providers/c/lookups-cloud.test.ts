@@ -4,7 +4,7 @@ import { provc } from 'converge/providers/c';
 import { baremetalServer, gpuCluster, gpuImage, inferenceFlavor, SIM_PROJECT_ID, SIM_REGION_ID } from 'converge/providers/c/simulator';
 import { failure, makeProvider, useHarness, type Harness } from './helpers/harness.js';
 
-type Items = { items: Record<string, unknown>[]; id: string };
+type Items = { items: Record<string, unknown>[]; id: string; [k: string]: unknown };
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const cloudRequests = (h: Harness) => h.sim.requests.filter((r) => r.path.startsWith('/cloud/'));
 
