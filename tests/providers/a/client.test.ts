@@ -98,3 +98,16 @@ describe('LxdClient', () => {
     expect(parseLxdError(503, { type: 'error', error: 'later', error_code: 503 }).retryable).toBe(true);
   });
 });
+
+describe('transient failures', () => {
+  it('retries 429s and dropped connections on reads, reporting each retry, and still creates exactly one instance', async () => {
+    env = await simEnv({ faults: { rate: 0.3, kinds: ['429', 'drop'], methods: ['GET'] }, seed: 7 });
+    const def = env.res('prova:index/instance:Instance');
+    const patient = { ...env.ctx, retry: { retries: 10, minTimeoutMs: 1, maxTimeoutMs: 3 } };
+    const made = await def.create(patient, def.inputs.parse({ name: 'flaky', image: 'busybox' }));
+    expect(made.outputs.status).toBe('Running');
+    expect(env.reports.some((r) => r.kind === 'retry')).toBe(true);
+    expect(env.sim.requests.filter((r) => r.method === 'POST' && r.path === '/1.0/instances')).toHaveLength(1);
+    expect(env.sim.store.instances.size).toBe(1);
+  });
+});
