@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { provb } from '../../../src/providers/b/index.js';
-import type { AnyResource } from '../../../src/engine/provider/define.js';
+import type { AnyResource, CheckIssue } from '../../../src/engine/provider/define.js';
 
 const withRegion = provb({ token: 't', apiEndpoint: 'http://127.0.0.1:9', region: 'LON1' });
 const noRegion = provb({ token: 't', apiEndpoint: 'http://127.0.0.1:9' });
@@ -10,8 +10,8 @@ const res = (p: typeof withRegion, t: string) => p.resources.get(`provb:index/${
 function issues(p: typeof withRegion, token: string, raw: Record<string, unknown>) {
   const def = res(p, token);
   const parsed = def.inputs.safeParse(raw);
-  if (!parsed.success) return parsed.error.issues.map((i) => ({ path: i.path, code: i.code as string }));
-  return (def.check?.(parsed.data, p.config) ?? []).map((i) => ({ path: i.path, code: i.code }));
+  if (!parsed.success) return parsed.error.issues.map((i: { path: PropertyKey[]; code: string }) => ({ path: i.path, code: i.code as string }));
+  return ((def.check?.(parsed.data, p.config) ?? []) as readonly CheckIssue[]).map((i) => ({ path: i.path, code: i.code }));
 }
 const paths = (list: { path: readonly PropertyKey[] }[]) => list.map((i) => i.path.join('.'));
 

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
 import type { ProvbConfig } from '../config.js';
 import { orNull } from '../client.js';
+import { tolerate } from './tolerate.js';
 import { checkRegion, priorRegion, regionOf } from '../region.js';
 import { waitVolume } from './volume.js';
 import { defined } from './reported.js';
@@ -36,7 +37,9 @@ export const volumeAttachment = defineResource({
     const v = await ctx.config.client.getVolume(ctx, region, inputs.volumeId);
     if (v.instance_id !== inputs.instanceId) {
       if (v.status !== 'available') await waitVolume(ctx, region, inputs.volumeId, 'available');
-      await ctx.config.client.attachVolume(ctx, region, inputs.volumeId, inputs.instanceId, inputs.attachAtBoot);
+      // A retried attach (its first answer lost) is refused as a second attach: that is success here.
+      await ctx.config.client.attachVolume(ctx, region, inputs.volumeId, inputs.instanceId, inputs.attachAtBoot)
+        .catch((error) => tolerate(error, 'database_volume_cannot_multiple_attach'));
     }
     const done = await waitVolume(ctx, region, inputs.volumeId, 'attached');
     return { id: `${inputs.instanceId}:${inputs.volumeId}`, outputs: { mountPoint: done.mountpoint ?? '', status: done.status } };
@@ -53,7 +56,7 @@ export const volumeAttachment = defineResource({
     const region = priorRegion(ctx, prior);
     const v = await orNull(() => ctx.config.client.getVolume(ctx, region, volumeId));
     if (!v || v.instance_id !== instanceId) return;
-    await ctx.config.client.detachVolume(ctx, region, volumeId);
+    await ctx.config.client.detachVolume(ctx, region, volumeId).catch((error) => tolerate(error, 'database_volume_not_attached'));
     await waitVolume(ctx, region, volumeId, 'available');
   },
   find: async (ctx, inputs) => {

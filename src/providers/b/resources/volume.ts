@@ -7,6 +7,8 @@ import { orNull, type Wire } from '../client.js';
 import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../region.js';
 import { waitUntil } from '../wait.js';
 import { defined, reporter } from './reported.js';
+import { ProviderError } from '../../../engine/errors.js';
+import { tolerate } from './tolerate.js';
 
 export const volumeInputs = z.strictObject({
   name: z.string().min(1).regex(/^\S+$/, 'must not contain whitespace'),
@@ -50,9 +52,12 @@ export const volume = defineResource({
     const v = await c.getVolume(ctx, region, id);
     if (v.size_gb !== news.sizeGb) {
       const instanceId = v.instance_id && v.instance_id !== 'null' ? String(v.instance_id) : '';
-      if (instanceId) { await c.detachVolume(ctx, region, id); await waitVolume(ctx, region, id, 'available'); }
-      await c.resizeVolume(ctx, region, id, news.sizeGb);
-      if (instanceId) { await c.attachVolume(ctx, region, id, instanceId, true); await waitVolume(ctx, region, id, 'attached'); }
+      if (instanceId) { await c.detachVolume(ctx, region, id).catch((e) => tolerate(e, 'database_volume_not_attached')); await waitVolume(ctx, region, id, 'available'); }
+      await c.resizeVolume(ctx, region, id, news.sizeGb).catch(async (e) => {
+        // A retried resize whose first answer was lost is refused as "must increase": check the size.
+        if (!(e instanceof ProviderError && e.vendorCode === 'parameter_volume_size_must_increase' && (await c.getVolume(ctx, region, id)).size_gb === news.sizeGb)) throw e;
+      });
+      if (instanceId) { await c.attachVolume(ctx, region, id, instanceId, true).catch((e) => tolerate(e, 'database_volume_cannot_multiple_attach')); await waitVolume(ctx, region, id, 'attached'); }
     }
     return { outputs: outputsOf(await c.getVolume(ctx, region, id)) };
   },
