@@ -85,4 +85,21 @@ describe('provc through the engine', () => {
     const plan = await h().engine.plan(stack(), { refresh: true });
     expect(plan.steps.filter((s) => s.action !== 'noop').map((s) => [s.address, s.action])).toEqual([['site', 'update']]);
   });
+
+  it('leaves exactly one object per create when creates fail with 500 or lose their answer', async () => {
+    h().sim.setFaults({ rate: 0.5, kinds: ['500', 'drop_after'], methods: ['POST'] });
+    const decls = [
+      ...['a', 'b', 'c', 'd'].map((n) => provc.cdnOriginGroup(n, { name: n, sources: [{ source: `${n}.example.com` }] })),
+      provc.cdnTrustedCaCertificate('ca', { name: 'root', sslCertificate: pem('ca.crt') }),
+      provc.cdnRuleTemplate('tpl', { name: 'tpl', rule: '/static/*' }),
+    ];
+    const result = await h().engine.apply(await h().engine.plan(decls));
+    expect(result.failed).toEqual([]);
+    expect(h().sim.requests.some((r) => r.fault === 'drop_after')).toBe(true);
+    expect(h().sim.store.cdn.originGroups.size).toBe(4);
+    expect(h().sim.store.cdn.caCertificates.size).toBe(1);
+    expect([...h().sim.store.cdn.ruleTemplates.values()].filter((t) => !t.default)).toHaveLength(1);
+    const state = await h().engine.state();
+    expect(Object.keys(state.resources).sort()).toEqual(['a', 'b', 'c', 'ca', 'd', 'tpl']);
+  });
 });
