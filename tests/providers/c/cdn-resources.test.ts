@@ -125,6 +125,7 @@ describe('CdnRuleTemplate', () => {
     expect(u.outputs.options).toEqual({ disable_cache: { enabled: true, value: true } });
     expect((await cdnRuleTemplate.find!(h().ctx('find'), news))?.id).toBe(r.id);
     expect(await cdnRuleTemplate.find!(h().ctx('find'), { ...news, name: 'Cache images for a day' })).toBeNull();
+    expect(cdnRuleTemplate.importId!(r.id, h().provider.config)).toBe(r.id);
     await cdnRuleTemplate.delete(h().ctx('delete'), r.id, prior(news, u.outputs));
     expect(await cdnRuleTemplate.read(h().ctx(), r.id, prior(news, u.outputs))).toBeNull();
   });
@@ -144,6 +145,9 @@ describe('CdnCertificate', () => {
     const u = await cdnCertificate.update!(h().ctx('update'), r.id, prior(i, r.outputs), { ...i, name: 'site-2' });
     expect(u.outputs.name).toBe('site-2');
     expect((await cdnCertificate.find!(h().ctx('find'), { ...i, name: 'site-2' }))?.id).toBe(r.id);
+    expect(cdnCertificate.importId!(r.id, h().provider.config)).toBe(r.id);
+    const imported = await cdnCertificate.read(h().ctx('import'), r.id, { inputs: {}, outputs: {} });
+    expect(imported?.inputs).toEqual({ name: 'site-2', automated: false, validateRootCa: false });
     await cdnCertificate.delete(h().ctx('delete'), r.id, prior(i, u.outputs));
     expect(await cdnCertificate.read(h().ctx(), r.id, prior(i, u.outputs))).toBeNull();
     expect(cdnCertificate.secrets).toEqual(['sslCertificate', 'sslPrivateKey']);
@@ -179,6 +183,9 @@ describe('CdnTrustedCaCertificate', () => {
     expect(h().sim.requests.find((x) => x.method === 'PUT')?.body).toEqual({ name: 'root-2' });
     expect(cdnTrustedCaCertificate.replaceOn).toEqual(['sslCertificate']);
     expect((await cdnTrustedCaCertificate.find!(h().ctx('find'), { ...i, name: 'root-2' }))?.id).toBe(r.id);
+    expect(cdnTrustedCaCertificate.importId!(r.id, h().provider.config)).toBe(r.id);
+    const imported = await cdnTrustedCaCertificate.read(h().ctx('import'), r.id, { inputs: {}, outputs: {} });
+    expect(imported?.inputs).toEqual({ name: 'root-2', sslCertificate: pem('ca.crt') });
     await cdnTrustedCaCertificate.delete(h().ctx('delete'), r.id, prior(i, u.outputs));
     expect(await cdnTrustedCaCertificate.read(h().ctx(), r.id, prior(i, u.outputs))).toBeNull();
   });

@@ -61,6 +61,18 @@ describe('provc through the engine', () => {
     expect(state.resources.ip!.id).toBe(made.id);
   });
 
+  it('imports an existing CDN resource and origin group by id and plans them as noop', async () => {
+    const c = h().provider.config.client;
+    const g = await c.createCdnOriginGroup(h().ctx(), { name: 'origins', sources: [{ source: 'origin.example.com' }] });
+    const r = await c.createCdnResource(h().ctx(), { cname: 'cdn.example.com', originGroup: g.id, description: 'imported', options: { gzipOn: { enabled: true, value: true } } });
+    const origins = provc.cdnOriginGroup('origins', { name: 'origins', sources: [{ source: 'origin.example.com' }] });
+    const site = provc.cdnResource('site', { cname: 'cdn.example.com', originGroup: Number(g.id), description: 'imported', options: { gzipOn: { enabled: true, value: true } } });
+    await h().engine.import(origins, String(g.id));
+    await h().engine.import(site, String(r.id));
+    const plan = await h().engine.plan([origins, site]);
+    expect(plan.steps.map((s) => [s.address, s.action])).toEqual(expect.arrayContaining([['origins', 'noop'], ['site', 'noop']]));
+  });
+
   it('finds every invalid input at plan time, before any request', async () => {
     const bad = [
       provc.cdnResource('both', { cname: 'a.example.com' }),
