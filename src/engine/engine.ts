@@ -99,7 +99,7 @@ export class Engine {
 
   async #plan(decls: readonly ResourceDecl[], options: PlanOptions, destroy: boolean): Promise<Plan> {
     const resolve = (t: string) => this.#resources.get(t);
-    const issues = validateStack(decls as unknown[], resolve);
+    const { issues, graph } = validateStack(decls as unknown[], resolve);
     for (const t of options.targets ?? []) {
       if (typeof t !== 'string') issues.push({ resource: '', path: ['targets'], code: 'invalid_type', message: 'targets must be resource names' });
     }
@@ -118,7 +118,7 @@ export class Engine {
         state = await this.#store.read();
       }
       const refreshed = refresh ? await this.#readAll(state, options.signal, this.#refreshScope(state, decls, options.targets)) : new Map<string, ResourceState | null>();
-      const { work, warnings: planWarnings } = planSteps({ decls, state, refreshed, resolve, targets: options.targets, destroy });
+      const { work, warnings: planWarnings } = planSteps({ decls, state, refreshed, resolve, targets: options.targets, destroy, graph });
       warnings.push(...planWarnings, ...(this.#store.takeWarnings?.() ?? []));
       return new Plan({ work, warnings, lineage: state.lineage, serial: state.serial, refresh, targets: options.targets, destroy });
     } finally {
@@ -152,12 +152,16 @@ export class Engine {
       const work = plan[planWork];
       emit({ type: 'apply_start', at: this.#now(), steps: work.filter((w) => w.step.action !== 'noop').length });
       const ledger = new Ledger(state, this.#store);
-      const outcome = await applySteps(work, { ledger, parallelism: this.#parallelism, retry: this.#retry, signal: options.signal, emit, now: this.#now });
+      const listening = !!(this.#onEvent || options.onEvent);
+      const outcome = await applySteps(work, { ledger, parallelism: this.#parallelism, retry: this.#retry, signal: options.signal, emit, listening, now: this.#now, idle: new AbortController().signal });
       await this.#store.compact();
       const finalState = ledger.materialize();
       const elapsedMs = this.#now() - started;
       emit({ type: 'apply_finish', at: this.#now(), succeeded: outcome.succeeded.length, failed: outcome.failed.length, skipped: outcome.skipped.length, elapsedMs });
-      const result: ApplyResult = { ...outcome, outputs: publicOutputs(finalState), state: finalState, elapsedMs };
+      const result = { ...outcome, state: finalState, elapsedMs } as ApplyResult;
+      let outputs: ApplyResult['outputs'] | undefined;
+      // Built on first read: a 10,000-resource apply need not pay for it unless someone looks.
+      Object.defineProperty(result, 'outputs', { enumerable: true, get: () => (outputs ??= publicOutputs(finalState)) });
       if (outcome.failed.length) throw new ApplyError(result);
       return result;
     } finally {
@@ -197,7 +201,7 @@ export class Engine {
   /** Adopts an existing object into the state under the declaration's name. */
   async import(decl: ResourceDecl, id: string): Promise<ImportResult> {
     const resolve = (t: string) => this.#resources.get(t);
-    const issues: Issue[] = validateStack([decl], resolve).filter((i) => i.code !== 'missing_reference' && i.code !== 'missing_output');
+    const issues: Issue[] = validateStack([decl], resolve).issues.filter((i) => i.code !== 'missing_reference' && i.code !== 'missing_output');
     if (typeof id !== 'string' || !id) issues.push({ resource: decl?.name ?? '', path: ['id'], code: 'invalid_type', message: 'the import id must be a non-empty string' });
     if (issues.length) throw new ValidationError(issues);
     const resolved = resolve(decl.type)!;

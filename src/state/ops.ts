@@ -40,8 +40,9 @@ export function recordRename(baseSerial: number, resource: ResourceState, from: 
 
 export type NewPending = Omit<PendingOperation, 'id' | 'startedAt'>;
 
-export function markPending(baseSerial: number, op: NewPending): { readonly change: StateChange; readonly pending: PendingOperation } {
-  const pending: PendingOperation = { ...op, id: randomUUID(), startedAt: new Date().toISOString() };
+/** `id` defaults to a random UUID; `startedAt` to now. Callers that record many may pass both. */
+export function markPending(baseSerial: number, op: NewPending & { readonly id?: string; readonly startedAt?: string }): { readonly change: StateChange; readonly pending: PendingOperation } {
+  const pending: PendingOperation = { ...op, id: op.id ?? randomUUID(), startedAt: op.startedAt ?? new Date().toISOString() };
   return { change: change(baseSerial, [{ op: 'add', path: ['pending', pending.id], value: pending }]), pending };
 }
 

@@ -18,10 +18,32 @@ export function replay(state: State, change: StateChange): State {
   return applyPatches(state, change.patches as Patch[]);
 }
 
-/** Replays many changes at once: one copy of the state, however many changes. */
+/**
+ * Replays many changes at once: one copy of the state, however many changes. Resource-granular
+ * patches (ops.ts makes only those) are applied by a shallow copy of `resources` and `pending`;
+ * their values are whole objects the state takes over as they are (nothing mutates them: the types
+ * are readonly and ops.ts builds a new object for every change). Any other patch goes through
+ * immer's applyPatches.
+ */
 export function replayAll(state: State, changes: readonly StateChange[]): State {
   if (changes.length === 0) return state;
   const all: Patch[] = [];
   for (const c of changes) for (const p of c.patches) all.push(p);
-  return applyPatches(state, all);
+  if (!all.every(isGranular)) return applyPatches(state, all);
+  const resources: Record<string, unknown> = { ...state.resources };
+  const pending: Record<string, unknown> = { ...state.pending };
+  let serial = state.serial;
+  for (const p of all) {
+    if (p.path[0] === 'serial') { serial = p.value as number; continue; }
+    const target = p.path[0] === 'resources' ? resources : pending;
+    const key = p.path[1] as string;
+    if (p.op === 'remove') delete target[key];
+    else target[key] = p.value;
+  }
+  return Object.freeze({ ...state, serial, resources: Object.freeze(resources), pending: Object.freeze(pending) }) as State;
+}
+
+function isGranular(p: Patch): boolean {
+  if (p.path.length === 1) return p.path[0] === 'serial' && p.op === 'replace';
+  return p.path.length === 2 && (p.path[0] === 'resources' || p.path[0] === 'pending');
 }

@@ -12,10 +12,9 @@ import type { OperationContext, OperationKind, Report } from '../provider/contex
 import type { Event } from '../events.js';
 import type { FailedStep, SkippedStep, StepOutcome } from './result.js';
 import { ConvergeError, ProviderError, TimeoutError } from '../errors.js';
-import { isRef } from '../decl/ref.js';
+import { hasRefs, isRef } from '../decl/ref.js';
 import { containsUnknown } from '../values/unknown.js';
 import { getPath, parsePath } from '../values/path.js';
-import { buildGraph } from '../graph/graph.js';
 import { redactText, secretStrings } from '../values/redact.js';
 import type { ResourceDecl } from '../decl/resource-decl.js';
 
@@ -25,7 +24,11 @@ export type ApplyContext = {
   readonly retry: RetryPolicy;
   readonly signal?: AbortSignal;
   readonly emit: (event: Event) => void;
+  /** False when nobody listens: step events are then not even built. */
+  readonly listening: boolean;
   readonly now: () => number;
+  /** A signal that never fires, for operations without limit or caller signal. */
+  readonly idle: AbortSignal;
 };
 
 export type ApplyOutcome = { readonly succeeded: StepOutcome[]; readonly failed: FailedStep[]; readonly skipped: SkippedStep[] };
@@ -34,19 +37,17 @@ export async function applySteps(work: readonly StepWork[], ctx: ApplyContext): 
   const succeeded: StepOutcome[] = [];
   const failed: FailedStep[] = [];
   const skipped: SkippedStep[] = [];
-  const decls = work.flatMap((w) => (w.decl ? [w.decl] : []));
-  const deps = buildGraph(decls).deps;
   const tasks = work.map((w) => ({ id: w.step.address, waitFor: w.waitFor, work: w }));
   await schedule(tasks, ctx.parallelism, async (task) => {
     const w = task.work;
     const started = ctx.now();
     const { action, address, type } = w.step;
-    if (action !== 'noop') ctx.emit({ type: 'step_start', at: started, address, action, resourceType: type });
+    if (ctx.listening && action !== 'noop') ctx.emit({ type: 'step_start', at: started, address, action, resourceType: type });
     try {
-      const id = await runStep(w, deps.get(address) ?? [], ctx);
+      const id = await runStep(w, w.deps, ctx);
       const elapsedMs = ctx.now() - started;
       succeeded.push({ address, action, elapsedMs });
-      if (action !== 'noop') ctx.emit({ type: 'step_finish', at: ctx.now(), address, action, resourceType: type, elapsedMs, ...(id ? { id } : {}) });
+      if (ctx.listening && action !== 'noop') ctx.emit({ type: 'step_finish', at: ctx.now(), address, action, resourceType: type, elapsedMs, ...(id ? { id } : {}) });
     } catch (error) {
       const elapsedMs = ctx.now() - started;
       const err = scrubError(error, w);
@@ -132,7 +133,7 @@ export function emitReport(ctx: Pick<ApplyContext, 'emit' | 'now'>, address: str
 async function operate<T>(w: StepWork, operation: 'create' | 'update' | 'delete', ctx: ApplyContext, fn: (octx: OperationContext) => Promise<T>, shouldRetry?: (e: Error, octx: OperationContext) => Promise<boolean>): Promise<T> {
   const limitText = w.decl?.options?.timeouts?.[operation] ?? w.prior?.options.timeouts?.[operation];
   const limitMs = limitText ? parseDuration(limitText) : undefined;
-  const s = stepSignal(ctx.signal, w.step.address, operation, limitMs);
+  const s = stepSignal(ctx.signal, w.step.address, operation, limitMs, ctx.idle);
   const octx = operationContext(w, operation, s.signal, limitMs, ctx, ctx.now());
   try {
     return await raceSignal(withRetry(() => fn(octx), {
@@ -140,7 +141,7 @@ async function operate<T>(w: StepWork, operation: 'create' | 'update' | 'delete'
       signal: s.signal,
       onRetry: (info) => octx.report({ kind: 'retry', attempt: info.attempt, retriesLeft: info.retriesLeft, delayMs: info.delayMs, error: info.error.message.split('\n')[0] ?? '' }),
       shouldRetry: shouldRetry ? (e) => shouldRetry(e, octx) : undefined,
-    }), s.signal);
+    }), s.signal, s.signal !== ctx.idle);
   } catch (error) {
     if (s.signal.aborted && s.signal.reason instanceof TimeoutError) throw s.signal.reason;
     throw error;
@@ -155,9 +156,11 @@ function isDefinite(error: unknown): boolean {
 
 async function runStep(w: StepWork, deps: readonly string[], ctx: ApplyContext): Promise<string | undefined> {
   const { step, def, provider } = w;
-  const now = () => new Date(ctx.now()).toISOString();
+  const stamp = new Date(ctx.now()).toISOString();
+  const now = () => stamp;
   const desired = (): Record<string, unknown> => {
-    const raw = resolveLive(w.decl!.inputs, ctx, w) as Record<string, unknown>;
+    if (w.inputs) return w.inputs as Record<string, unknown>;
+    const raw = (hasRefs(w.decl!.inputs) ? resolveLive(w.decl!.inputs, ctx, w) : w.decl!.inputs) as Record<string, unknown>;
     const parsed = def.inputs.safeParse(raw);
     if (!parsed.success) {
       const first = parsed.error.issues[0];
@@ -193,7 +196,7 @@ async function runStep(w: StepWork, deps: readonly string[], ctx: ApplyContext):
     const inputs = desired();
     let pendingId = '';
     await ctx.ledger.commit((serial) => {
-      const m = markPending(serial, { kind: 'create', type: step.type, name, provider: provider.name, inputs, secrets: w.secrets.filter((s) => s.startsWith('inputs.')) });
+      const m = markPending(serial, { id: `${ctx.ledger.lineage.slice(0, 8)}-${serial + 1}`, startedAt: stamp, kind: 'create', type: step.type, name, provider: provider.name, inputs, secrets: w.secrets.filter((s) => s.startsWith('inputs.')) });
       pendingId = m.pending.id;
       return m.change;
     });
@@ -220,7 +223,7 @@ async function runStep(w: StepWork, deps: readonly string[], ctx: ApplyContext):
   const remove = async (name: string, target: ResourceState): Promise<void> => {
     let pendingId = '';
     await ctx.ledger.commit((serial) => {
-      const m = markPending(serial, { kind: 'delete', type: target.type, name, provider: provider.name, inputs: {}, resourceId: target.id, secrets: [] });
+      const m = markPending(serial, { id: `${ctx.ledger.lineage.slice(0, 8)}-${serial + 1}`, startedAt: stamp, kind: 'delete', type: target.type, name, provider: provider.name, inputs: {}, resourceId: target.id, secrets: [] });
       pendingId = m.pending.id;
       return m.change;
     });

@@ -30,7 +30,9 @@ export function isTransient(error: unknown): boolean {
 
 /**
  * Runs `fn` until it succeeds, fails with a non-transient error, the retries run out, or `signal`
- * fires. `shouldRetry` can veto a retry (a create whose outcome is unknown, for example).
+ * fires. `shouldRetry` can veto a retry (a create whose outcome is unknown, for example). The first
+ * attempt runs directly; p-retry takes over only after a transient failure, so the common path
+ * costs one call.
  */
 export async function withRetry<T>(
   fn: (attempt: number) => Promise<T>,
@@ -43,8 +45,25 @@ export async function withRetry<T>(
 ): Promise<T> {
   const { policy, signal } = options;
   let retryAfterMs: number | undefined;
+  /** Throws an AbortError (stop, rethrow the original) unless the error deserves another attempt. */
+  const classify = async (error: unknown): Promise<never> => {
+    if (!isTransient(error)) throw new AbortError(error as Error);
+    if (options.shouldRetry && !(await options.shouldRetry(error as Error))) throw new AbortError(error as Error);
+    if (error instanceof ProviderError && error.retryAfterSeconds !== undefined) {
+      retryAfterMs = Math.min(error.retryAfterSeconds * 1000, policy.maxRetryAfterMs ?? 60_000);
+    }
+    throw error;
+  };
+  let firstError: unknown;
+  try {
+    return await fn(1);
+  } catch (error) {
+    if (policy.retries <= 0 || signal?.aborted) throw error;
+    try { await classify(error); } catch (e) { if (e instanceof AbortError) throw error; firstError = e; }
+  }
   return pRetry(
     async (attempt) => {
+      if (attempt === 1) throw firstError; // the first attempt already ran and was classified
       if (retryAfterMs !== undefined) {
         // p-retry has already waited its own back-off; wait the rest of what the vendor asked for.
         const extra = retryAfterMs - backoffFor(policy, attempt - 1);
@@ -54,12 +73,7 @@ export async function withRetry<T>(
       try {
         return await fn(attempt);
       } catch (error) {
-        if (!isTransient(error)) throw new AbortError(error as Error);
-        if (options.shouldRetry && !(await options.shouldRetry(error as Error))) throw new AbortError(error as Error);
-        if (error instanceof ProviderError && error.retryAfterSeconds !== undefined) {
-          retryAfterMs = Math.min(error.retryAfterSeconds * 1000, policy.maxRetryAfterMs ?? 60_000);
-        }
-        throw error;
+        return classify(error);
       }
     },
     {

@@ -21,7 +21,9 @@ export function parseDuration(text: string): number | undefined {
 export type StepSignal = { readonly signal: AbortSignal; dispose(): void };
 
 /** A signal for one operation: fires on the caller's abort or, after `limitMs`, with a TimeoutError. */
-export function stepSignal(parent: AbortSignal | undefined, address: string, operation: string, limitMs: number | undefined): StepSignal {
+export function stepSignal(parent: AbortSignal | undefined, address: string, operation: string, limitMs: number | undefined, idle?: AbortSignal): StepSignal {
+  // Without a limit the caller's signal serves as it is (or an idle one): no timer, no listener.
+  if (limitMs === undefined && (parent || idle)) return { signal: parent ?? idle!, dispose() {} };
   const controller = new AbortController();
   const onAbort = () => controller.abort(parent!.reason);
   if (parent?.aborted) controller.abort(parent.reason);
@@ -34,7 +36,8 @@ export function stepSignal(parent: AbortSignal | undefined, address: string, ope
 }
 
 /** Settles with `work`, or rejects with the signal's reason as soon as it fires (for providers that ignore it). */
-export function raceSignal<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+export function raceSignal<T>(work: Promise<T>, signal: AbortSignal, canAbort = true): Promise<T> {
+  if (!canAbort) return work;
   if (signal.aborted) { work.catch(() => {}); return Promise.reject(signal.reason); }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => { work.catch(() => {}); reject(signal.reason); };

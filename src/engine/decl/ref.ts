@@ -15,9 +15,28 @@ export function isRef(value: unknown): value is Ref {
 }
 
 /** Every reference inside a value, with where it stands. */
-export function collectRefs(value: unknown, at: (string | number)[] = [], into: { ref: Ref; at: (string | number)[] }[] = []): { ref: Ref; at: (string | number)[] }[] {
-  if (isRef(value)) into.push({ ref: value, at });
-  else if (Array.isArray(value)) value.forEach((v, i) => collectRefs(v, [...at, i], into));
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) collectRefs(v, [...at, k], into);
+export function collectRefs(value: unknown): { ref: Ref; at: (string | number)[] }[] {
+  const into: { ref: Ref; at: (string | number)[] }[] = [];
+  walk(value, [], into);
   return into;
+}
+
+// One path array, pushed and popped: a value without references allocates nothing.
+function walk(value: unknown, at: (string | number)[], into: { ref: Ref; at: (string | number)[] }[]): void {
+  if (value === null || typeof value !== 'object') return;
+  if (isRef(value)) { into.push({ ref: value, at: at.slice() }); return; }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) { at.push(i); walk(value[i], at, into); at.pop(); }
+    return;
+  }
+  for (const k in value) { at.push(k); walk((value as Record<string, unknown>)[k], at, into); at.pop(); }
+}
+
+/** True when a reference stands anywhere inside the value. */
+export function hasRefs(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (isRef(value)) return true;
+  if (Array.isArray(value)) return value.some(hasRefs);
+  for (const k in value) if (hasRefs((value as Record<string, unknown>)[k])) return true;
+  return false;
 }

@@ -1,11 +1,11 @@
 // Planning: validated declarations + the (refreshed) state → the steps of a plan. Pure apart from the
 // provider definitions' own checks; reads nothing and changes nothing.
 import type { ResourceDecl } from '../decl/resource-decl.js';
-import { isRef, type Ref } from '../decl/ref.js';
+import { hasRefs, isRef, type Ref } from '../decl/ref.js';
 import type { AnyResource, Provider } from '../provider/define.js';
 import type { ResourceState, State } from '../../state/model.js';
 import type { Issue } from '../validate/issue.js';
-import { buildGraph, closure, topoOrder } from '../graph/graph.js';
+import { buildGraph, closure, topoOrder, type Graph } from '../graph/graph.js';
 import { parseWithUnknowns, schemaKeys } from '../validate/schema.js';
 import { diffValues, type Change } from '../diff/diff.js';
 import { applyIgnoreChanges } from '../diff/ignore.js';
@@ -29,6 +29,8 @@ export type PlanInput = {
   readonly resolve: (token: string) => Resolved | undefined;
   readonly targets?: readonly string[];
   readonly destroy?: boolean;
+  /** The declarations' graph, when validation built it already. */
+  readonly graph?: Graph;
 };
 
 export type PlanOutput = { readonly work: StepWork[]; readonly warnings: string[] };
@@ -58,7 +60,7 @@ export function planSteps(input: PlanInput): PlanOutput {
   const warnings: string[] = [];
   const protectedHits: { address: string; action: 'delete' | 'replace' }[] = [];
   const byName = new Map(decls.map((d) => [d.name, d]));
-  const graph = buildGraph(decls);
+  const graph = input.graph && !input.destroy ? input.graph : buildGraph(decls);
   const order = topoOrder(graph);
 
   // Which state entry each declaration takes over: its own name, else its first alias in state.
@@ -115,7 +117,7 @@ export function planSteps(input: PlanInput): PlanOutput {
     const { def, provider } = resolved;
     const stateName = claimed.get(name);
     const { prior: rawPrior, gone } = priorOf(stateName);
-    const raw = resolveRefs(decl.inputs) as Record<string, unknown>;
+    const raw = (hasRefs(decl.inputs) ? resolveRefs(decl.inputs) : decl.inputs) as Record<string, unknown>;
     const parsed = parseWithUnknowns(def.inputs, raw);
     for (const i of parsed.issues) issues.push({ resource: name, path: i.path, code: i.code, message: i.message });
     let desired = parsed.data as Record<string, unknown>;
@@ -178,7 +180,8 @@ export function planSteps(input: PlanInput): PlanOutput {
       createBeforeDestroy: action === 'replace' ? decl.options?.createBeforeDestroy ?? false : undefined,
     };
     const refreshedDiffers = action === 'noop' && prior && stateName && input.refreshed.has(stateName) && prior !== state.resources[stateName];
-    work.set(name, { step, def, provider, decl, prior, priorName: stateName, secrets, waitFor: [], refreshed: refreshedDiffers ? prior : undefined });
+    const known = action !== 'noop' && !containsUnknown(desired);
+    work.set(name, { step, def, provider, decl, prior, priorName: stateName, secrets, waitFor: [], deps: graph.deps.get(name) ?? [], inputs: known ? desired : undefined, refreshed: refreshedDiffers ? prior : undefined });
   }
   if (issues.length) throw new ValidationError(issues);
 
@@ -207,7 +210,7 @@ export function planSteps(input: PlanInput): PlanOutput {
       dependsOn: [],
       id: r.id,
     };
-    work.set(stateName, { step, def: resolved.def, provider: resolved.provider, prior: input.refreshed.get(stateName) ?? r, priorName: stateName, secrets, waitFor: [] });
+    work.set(stateName, { step, def: resolved.def, provider: resolved.provider, prior: input.refreshed.get(stateName) ?? r, priorName: stateName, secrets, waitFor: [], deps: [] });
   }
   if (issues.length) throw new ValidationError(issues);
   if (protectedHits.length) {

@@ -18,6 +18,10 @@ export type StepWork = {
   readonly secrets: readonly string[];
   /** Addresses of the steps to finish first. */
   readonly waitFor: readonly string[];
+  /** Names the declaration references or depends on (recorded as the resource's dependencies). */
+  readonly deps: readonly string[];
+  /** The desired inputs when the plan knew them wholly (no reference left unknown): apply uses them as they are. */
+  readonly inputs?: Readonly<Record<string, unknown>>;
   /** A refreshed record to write although the step is a noop (outputs drifted). */
   readonly refreshed?: ResourceState;
 };

@@ -67,9 +67,10 @@ function sampleFor(schema: z.ZodType | undefined): { ok: boolean; value?: unknow
 }
 
 function unknownPaths(value: unknown, at: PathSegment[] = [], into: PathSegment[][] = []): PathSegment[][] {
-  if (isUnknown(value)) into.push(at);
-  else if (Array.isArray(value)) value.forEach((v, i) => unknownPaths(v, [...at, i], into));
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) unknownPaths(v, [...at, k], into);
+  if (value === null || typeof value !== 'object') return into;
+  if (isUnknown(value)) into.push(at.slice());
+  else if (Array.isArray(value)) for (let i = 0; i < value.length; i++) { at.push(i); unknownPaths(value[i], at, into); at.pop(); }
+  else for (const k in value) { at.push(k); unknownPaths((value as Record<string, unknown>)[k], at, into); at.pop(); }
   return into;
 }
 
@@ -95,6 +96,10 @@ export type SchemaIssue = { readonly path: readonly (string | number)[]; readonl
  */
 export function parseWithUnknowns(schema: z.ZodType, value: unknown): { readonly data: unknown; readonly issues: readonly SchemaIssue[] } {
   const unknowns = unknownPaths(value);
+  if (unknowns.length === 0) {
+    const r = schema.safeParse(value);
+    return r.success ? { data: r.data, issues: [] } : { data: value, issues: r.error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'number' ? p : String(p))), code: i.code, message: i.message })) };
+  }
   let probe = value;
   for (const p of unknowns) {
     const sample = sampleFor(schemaAt(schema, p));

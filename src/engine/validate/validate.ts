@@ -5,6 +5,7 @@ import { collectRefs } from '../decl/ref.js';
 import type { AnyResource } from '../provider/define.js';
 import { parsePath } from '../values/path.js';
 import { findCycle } from '../graph/cycle.js';
+import { buildGraph, type Graph } from '../graph/graph.js';
 import { schemaKeys } from './schema.js';
 import { parseDuration } from '../apply/timeout.js';
 import type { Issue } from './issue.js';
@@ -13,12 +14,14 @@ export type ResourceResolver = (token: string) => { readonly def: AnyResource } 
 
 const OPTION_KEYS = new Set(['dependsOn', 'protect', 'ignoreChanges', 'replaceOnChanges', 'createBeforeDestroy', 'retainOnDelete', 'aliases', 'timeouts']);
 
-export function validateStack(decls: readonly unknown[], resolve: ResourceResolver): Issue[] {
+export type StackCheck = { readonly issues: Issue[]; readonly graph: Graph };
+
+export function validateStack(decls: readonly unknown[], resolve: ResourceResolver): StackCheck {
   const issues: Issue[] = [];
   const add = (resource: string, path: (string | number)[], code: string, message: string) => issues.push({ resource, path, code, message });
   if (!Array.isArray(decls)) {
     add('', [], 'invalid_type', 'expected an array of resource declarations');
-    return issues;
+    return { issues, graph: buildGraph([]) };
   }
   const valid: ResourceDecl[] = [];
   const seen = new Set<string>();
@@ -64,16 +67,10 @@ export function validateStack(decls: readonly unknown[], resolve: ResourceResolv
       }
     }
   }
-  const deps = new Map<string, string[]>();
-  for (const d of valid) {
-    const s = new Set<string>();
-    for (const { ref } of collectRefs(d.inputs)) if (byName.has(ref.resource) && ref.resource !== d.name) s.add(ref.resource);
-    for (const n of d.options?.dependsOn ?? []) if (byName.has(n)) s.add(n);
-    deps.set(d.name, [...s]);
-  }
-  const cycle = findCycle(deps);
+  const graph = buildGraph(valid);
+  const cycle = findCycle(graph.deps);
   if (cycle) add(cycle[0]!, [], 'dependency_cycle', `dependency cycle: ${cycle.join(' -> ')}`);
-  return issues;
+  return { issues, graph };
 }
 
 function validateOptions(label: string, options: unknown, add: (r: string, p: (string | number)[], c: string, m: string) => void): boolean {

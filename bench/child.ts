@@ -1,0 +1,12 @@
+// One benchmark case in its own process (so memory figures are its own): prints one JSON line.
+import { benchPlan, benchApply, benchApplyDurable } from './engine.js';
+
+const kind = process.argv[2];
+const result =
+  kind === 'plan' ? await benchPlan(Number(process.argv[3]))
+  : kind === 'apply' ? await benchApply()
+  : kind === 'durable' ? await benchApplyDurable()
+  : kind === 'state' ? await (await import('./state.js')).benchState()
+  : kind === 'lxd' ? await (await import('./lxd.js').catch(() => ({ benchLxd: async () => ({}) }))).benchLxd()
+  : (() => { throw new Error(`unknown bench ${kind}`); })();
+process.stdout.write(`${JSON.stringify(result)}\n`);

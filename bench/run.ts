@@ -1,0 +1,47 @@
+// `npm run bench`: runs every benchmark in its own process, prints a table (figure, value, target,
+// verdict) and writes bench/results.json, an object mapping each figure's name to a number.
+import { execFileSync } from 'node:child_process';
+import { writeFileSync, existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const targets: Record<string, [string, number]> = {
+  plan_10k_ms: ['<', 1000],
+  plan_100k_ms: ['<', 10_000],
+  plan_100k_rss_mb: ['<', 1024],
+  apply_10k_overhead_ms_per_step: ['<', 0.05],
+  apply_latency_ratio_to_ideal: ['<=', 1.1],
+  apply_10k_durable_ms_per_step: ['<', 0.1],
+  state_step_ratio_100k_to_1k: ['<=', 2],
+  state_naive_to_journal_ratio: ['>=', 10],
+  lxd_launch_ratio_to_lxc: ['<=', 1.1],
+};
+
+function run(...args: string[]): Record<string, number> {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', join(here, 'child.ts'), ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 });
+  return JSON.parse(out.trim().split('\n').at(-1)!);
+}
+
+const results: Record<string, number> = {};
+for (const n of [1000, 10_000, 100_000]) {
+  const r = run('plan', String(n));
+  const label = n === 1000 ? '1k' : n === 10_000 ? '10k' : '100k';
+  results[`plan_${label}_ms`] = r.ms!;
+  if (n === 100_000) results.plan_100k_rss_mb = r.rssMb!;
+}
+Object.assign(results, run('apply'));
+Object.assign(results, run('durable'));
+if (existsSync(join(here, 'state.ts'))) Object.assign(results, run('state'));
+if (existsSync(join(here, 'lxd.ts'))) Object.assign(results, run('lxd'));
+
+const rows = Object.entries(results).map(([name, value]) => {
+  const t = targets[name];
+  const ok = !t ? '' : t[0] === '<' ? value < t[1] : t[0] === '<=' ? value <= t[1] : value >= t[1];
+  return { figure: name, value: Number(value.toFixed(4)), target: t ? `${t[0]} ${t[1]}` : '', verdict: t ? (ok ? 'ok' : 'MISSED') : '' };
+});
+const w = Math.max(...rows.map((r) => r.figure.length));
+process.stdout.write(`${'figure'.padEnd(w)}  ${'value'.padStart(12)}  ${'target'.padEnd(9)}  verdict\n`);
+for (const r of rows) process.stdout.write(`${r.figure.padEnd(w)}  ${String(r.value).padStart(12)}  ${r.target.padEnd(9)}  ${r.verdict}\n`);
+writeFileSync(join(here, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+process.stdout.write(`\nwrote ${join('bench', 'results.json')}\n`);
