@@ -75,6 +75,10 @@ export class ProvbClient {
   deleteIp = (c: Ctx, r: string, id: string) => this.#call<Wire>(c, 'DELETE', '/v2/vpc/ips/{id}', [id], 'delete reserved IP', { region: r });
   // Load balancers
   listLoadBalancers = (c: Ctx, r: string) => this.#call<Wire[]>(c, 'GET', '/v2/vpc/loadbalancers', [], 'list load balancers', { region: r });
+  getLoadBalancer = (c: Ctx, r: string, id: string) => this.#call<Wire>(c, 'GET', '/v2/vpc/loadbalancers/{id}', [id], 'read load balancer', { region: r });
+  createLoadBalancer = (c: Ctx, r: string, body: Wire) => this.#call<Wire>(c, 'POST', '/v2/vpc/loadbalancers', [], 'create load balancer', { region: r, body: { ...body, region: r } });
+  updateLoadBalancer = (c: Ctx, r: string, id: string, body: Wire) => this.#call<Wire>(c, 'PUT', '/v2/vpc/loadbalancers/{id}', [id], 'update load balancer', { region: r, body: { ...body, region: r } });
+  deleteLoadBalancer = (c: Ctx, r: string, id: string) => this.#call<Wire>(c, 'DELETE', '/v2/vpc/loadbalancers/{id}', [id], 'delete load balancer', { region: r });
   // Kubernetes clusters and pools
   listClusters = (c: Ctx, r: string) => this.#all(c, '/v2/kubernetes/clusters', [], 'list kubernetes clusters', r);
   getCluster = (c: Ctx, r: string, id: string) => this.#call<Wire>(c, 'GET', '/v2/kubernetes/clusters/{id}', [id], 'read kubernetes cluster', { region: r });

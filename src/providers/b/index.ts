@@ -13,7 +13,7 @@ export { defaultApiEndpoint } from './config.js';
 
 const resources = [
   r.database, r.dnsDomainName, r.dnsDomainRecord, r.firewall, r.instance, r.instanceReservedIpAssignment, r.kubernetesCluster,
-  r.kubernetesNodePool, r.network, r.objectStore, r.objectStoreCredential, r.reservedIp, r.sshKey, r.volume, r.volumeAttachment,
+  r.kubernetesNodePool, r.loadBalancer, r.network, r.objectStore, r.objectStoreCredential, r.reservedIp, r.sshKey, r.volume, r.volumeAttachment,
 ] as const;
 
 const lookups = [
@@ -42,6 +42,7 @@ const helpers = {
   instanceReservedIpAssignment: resourceHelper(r.instanceReservedIpAssignment),
   kubernetesCluster: resourceHelper(r.kubernetesCluster),
   kubernetesNodePool: resourceHelper(r.kubernetesNodePool),
+  loadBalancer: resourceHelper(r.loadBalancer),
   network: resourceHelper(r.network),
   objectStore: resourceHelper(r.objectStore),
   objectStoreCredential: resourceHelper(r.objectStoreCredential),

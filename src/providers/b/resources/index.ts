@@ -8,6 +8,7 @@ export { instance } from './instance.js';
 export { instanceReservedIpAssignment } from './instance-reserved-ip-assignment.js';
 export { kubernetesCluster } from './kubernetes-cluster.js';
 export { kubernetesNodePool } from './kubernetes-node-pool.js';
+export { loadBalancer } from './load-balancer.js';
 export { network } from './network.js';
 export { objectStore } from './object-store.js';
 export { objectStoreCredential } from './object-store-credential.js';

@@ -1,0 +1,84 @@
+// provb:index/loadBalancer:LoadBalancer: a load balancer in front of fixed backends (the API's
+// /v2/loadbalancers; the upstream provider only reads them). Name, firewall and traffic settings
+// update in place through the full PUT; network and region force replacement.
+import { z } from 'zod';
+import { defineResource } from '../../../engine/provider/define.js';
+import type { ProvbConfig } from '../config.js';
+import { orNull, type Wire } from '../client.js';
+import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../region.js';
+import { waitUntil } from '../wait.js';
+import { defined, reporter } from './reported.js';
+
+export const backend = z.strictObject({
+  ip: z.string().min(1),
+  protocol: z.enum(['TCP', 'UDP', 'HTTP', 'HTTPS']).default('TCP'),
+  sourcePort: z.number().int().min(1).max(65535),
+  targetPort: z.number().int().min(1).max(65535),
+  healthCheckPort: z.number().int().min(0).max(65535).optional(),
+});
+
+export const loadBalancerInputs = z.strictObject({
+  name: z.string().min(1).regex(/^\S+$/, 'must not contain whitespace'),
+  networkId: z.string().optional(),
+  firewallId: z.string().optional(),
+  algorithm: z.enum(['round_robin', 'least_connections']).default('round_robin'),
+  externalTrafficPolicy: z.enum(['Cluster', 'Local']).default('Cluster'),
+  sessionAffinity: z.string().optional(),
+  sessionAffinityConfigTimeout: z.number().int().nonnegative().optional(),
+  enableProxyProtocol: z.string().optional(),
+  maxConcurrentRequests: z.number().int().positive().optional(),
+  backends: z.array(backend).default([]),
+  region: z.string().optional(),
+});
+type LoadBalancerInputs = z.output<typeof loadBalancerInputs>;
+
+export const loadBalancerOutputs = z.object({ loadBalancerId: z.string(), publicIp: z.string(), privateIp: z.string(), state: z.string(), firewallId: z.string(), networkId: z.string() });
+
+const outputsOf = (lb: Wire) => ({ loadBalancerId: lb.id, publicIp: lb.public_ip ?? '', privateIp: lb.private_ip ?? '', state: lb.state ?? '', firewallId: lb.firewall_id ?? '', networkId: lb.network_id ?? '' });
+
+const body = (i: LoadBalancerInputs): Wire => defined({
+  name: i.name, network_id: i.networkId, firewall_id: i.firewallId, algorithm: i.algorithm, external_traffic_policy: i.externalTrafficPolicy,
+  session_affinity: i.sessionAffinity, session_affinity_config_timeout: i.sessionAffinityConfigTimeout, enable_proxy_protocol: i.enableProxyProtocol,
+  max_concurrent_requests: i.maxConcurrentRequests,
+  backends: i.backends.map((b) => ({ ip: b.ip, protocol: b.protocol, source_port: b.sourcePort, target_port: b.targetPort, health_check_port: b.healthCheckPort ?? 0 })),
+});
+
+const waitAvailable = (ctx: ProvbContext, region: string, id: string) =>
+  waitUntil(ctx, `load balancer ${id} to be available`, () => ctx.config.client.getLoadBalancer(ctx, region, id), (lb) => lb.state === 'available', (lb) => lb.state);
+
+export const loadBalancer = defineResource({
+  token: 'provb:index/loadBalancer:LoadBalancer',
+  inputs: loadBalancerInputs,
+  outputs: loadBalancerOutputs,
+  replaceOn: ['networkId', 'region'],
+  computedOnUpdate: ['state', 'firewallId'],
+  check: (inputs, config: ProvbConfig) => checkRegion(inputs, config),
+  create: async (ctx, inputs) => {
+    const region = regionOf(ctx, inputs);
+    const lb = await ctx.config.client.createLoadBalancer(ctx, region, { ...body(inputs), firewall_rule: '' });
+    return { id: lb.id, outputs: outputsOf(await waitAvailable(ctx, region, lb.id)) };
+  },
+  read: async (ctx, id, prior) => {
+    const lb = await orNull(() => ctx.config.client.getLoadBalancer(ctx, priorRegion(ctx, prior), id));
+    if (!lb) return null;
+    const r = reporter(prior);
+    const inputs: LoadBalancerInputs = defined({
+      name: lb.name, networkId: r.computed('networkId', lb.network_id), firewallId: r.computed('firewallId', lb.firewall_id),
+      algorithm: lb.algorithm === 'least_connections' ? 'least_connections' : 'round_robin', externalTrafficPolicy: lb.external_traffic_policy === 'Local' ? 'Local' : 'Cluster',
+      sessionAffinity: r.optional('sessionAffinity', lb.session_affinity ?? ''), sessionAffinityConfigTimeout: r.computed('sessionAffinityConfigTimeout', lb.session_affinity_config_timeout),
+      enableProxyProtocol: r.optional('enableProxyProtocol', lb.enable_proxy_protocol ?? ''), maxConcurrentRequests: r.computed('maxConcurrentRequests', lb.max_concurrent_requests),
+      backends: (lb.backends ?? []).map((b: Wire) => defined({ ip: b.ip, protocol: b.protocol, sourcePort: b.source_port, targetPort: b.target_port, healthCheckPort: r.importing || b.health_check_port ? b.health_check_port : undefined })),
+      region: r.kept<string>('region'),
+    });
+    return { inputs, outputs: outputsOf(lb) };
+  },
+  update: async (ctx, id, _olds, news) => ({ outputs: outputsOf(await ctx.config.client.updateLoadBalancer(ctx, regionOf(ctx, news), id, body(news))) }),
+  delete: async (ctx, id, prior) => {
+    await orNull(() => ctx.config.client.deleteLoadBalancer(ctx, priorRegion(ctx, prior), id));
+  },
+  find: async (ctx, inputs) => {
+    const lb = (await ctx.config.client.listLoadBalancers(ctx, regionOf(ctx, inputs))).find((x) => x.name === inputs.name);
+    return lb ? { id: lb.id, outputs: outputsOf(lb) } : null;
+  },
+  importId: (id) => id,
+});
