@@ -113,4 +113,17 @@ describe('the simulator', () => {
     const p = provc({ apiKey: h().sim.apiKey, baseUrl: h().sim.baseUrl, env: {} });
     expect(p.config.settings.cloudProjectId).toBeUndefined();
   });
+
+  it('waits latencyMs before answering, and serves only the fixtures it is given', async () => {
+    const sim = await startSimulator({ latencyMs: 40, fixtures: { inferenceFlavors: [] } });
+    try {
+      const started = Date.now();
+      const res = await fetch(`${sim.url}/cloud/v3/inference/flavors`, { headers: { authorization: `APIKey ${sim.apiKey}` } });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(35);
+      expect(await res.json()).toEqual({ count: 0, results: [] });
+      expect(sim.store.baremetalServers.size).toBe(0);
+    } finally {
+      await sim.close();
+    }
+  });
 });
