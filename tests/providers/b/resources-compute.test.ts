@@ -32,15 +32,15 @@ describe('provb Instance', () => {
     expect((await readBack(h, c))?.inputs).toEqual(c.inputs);
   });
 
-  it('updates hostname, notes, tags, size and firewall in place', async () => {
+  it('updates hostname, reverse DNS, notes, tags, size and firewall in place', async () => {
     const h = await harness();
     const c = await created(h, 'instance:Instance', { diskImage: IMAGE, firewallId: '', hostname: 'u1', notes: 'n' });
     const fw = (await h.provider.config.client.createFirewall(h.ctx(), 'LON1', { name: 'other', create_rules: true })).id;
-    const news = c.def.inputs.parse({ ...c.inputs, hostname: 'u2', notes: '', tags: ['x'], size: 'g3.medium', firewallId: fw });
+    const news = c.def.inputs.parse({ ...c.inputs, hostname: 'u2', reverseDns: 'u2.example.com', notes: '', tags: ['x'], size: 'g3.medium', firewallId: fw });
     const { outputs } = await c.def.update!(h.ctx(), c.id, c.prior, news);
     expect(outputs).toMatchObject({ hostname: 'u2', firewallId: fw, cpuCores: 2 });
     const inst = h.sim.store.instances.get(c.id)!;
-    expect(inst).toMatchObject({ hostname: 'u2', notes: '', tags: ['x'], size: 'g3.medium' });
+    expect(inst).toMatchObject({ hostname: 'u2', reverse_dns: 'u2.example.com', notes: '', tags: ['x'], size: 'g3.medium' });
     expect((await c.def.read(h.ctx(), c.id, { inputs: news, outputs }))?.inputs).toEqual(news);
   });
 
