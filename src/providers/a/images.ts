@@ -1,5 +1,5 @@
 // Image references `[remote:]image` → the `source` of an instance create: a local alias or
-// fingerprint resolves to a fingerprint; another LXD remote's image is pulled (public by alias,
+// fingerprint is passed to the server as is (it resolves its own); another LXD remote's image is pulled (public by alias,
 // private by fingerprint + secret); a simplestreams remote gets the alias as is.
 import { ConfigError, ProviderError } from '../../engine/errors.js';
 import { isNotFound, type Ctx, type LxdClient } from './client.js';
@@ -36,9 +36,8 @@ export async function imageSource(ctx: Ctx, config: ProvaConfig, client: LxdClie
   const { remote, image } = splitImage(ref);
   const missing = (where: string) => new ProviderError({ provider: 'prova', operation: 'resolve image', retryable: false, notFound: true, status: 404, detail: `image "${image}" not found on remote ${where}` });
   if (!remote || remote === client.remote) {
-    const found = await findImage(ctx, client, image, project);
-    if (!found) throw missing(client.remote);
-    return { type: 'image', fingerprint: found.fingerprint };
+    // The same server resolves its own aliases and fingerprint prefixes (one request fewer each).
+    return /^[0-9a-f]{12,64}$/.test(image) ? { type: 'image', fingerprint: image } : { type: 'image', alias: image };
   }
   const spec = config.settings.remotes.get(remote);
   if (!spec) throw new ConfigError('prova', 'image', `names an unknown remote "${remote}"`);

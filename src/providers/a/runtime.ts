@@ -39,16 +39,25 @@ async function changeState(ctx: Ctx, client: LxdClient, name: string, project: s
   await client.request(ctx, { method: 'PUT', path: `${base(name)}/state`, pathTemplate: '/1.0/instances/{name}/state', operation: `${String(body.action)} instance`, project, body });
 }
 
-/** Starts unless already operational, then waits until it runs with processes > 0. */
-export async function startInstance(ctx: Ctx, client: LxdClient, name: string, project: string | undefined, waits: Waits): Promise<void> {
-  const s = await readState(ctx, client, name, project);
-  if (isRunning(s) && (s!.processes ?? 0) > 0) return;
+/** True when a non-loopback interface has a global-scope IPv4 address. */
+export function hasGlobalIpv4(s: InstanceState | null): boolean {
+  return Object.entries(s?.network ?? {}).some(([ifname, n]) => ifname !== 'lo' && n.type !== 'loopback' && (n.addresses ?? []).some((a) => a.family === 'inet' && a.scope === 'global'));
+}
+
+/**
+ * Starts unless already operational, then waits until it runs with processes > 0 (and, with
+ * `network`, until it has a global IPv4: one poll loop for both). Returns the last state read.
+ */
+export async function startInstance(ctx: Ctx, client: LxdClient, name: string, project: string | undefined, waits: Waits, opts: { knownStopped?: boolean; network?: boolean } = {}): Promise<InstanceState | null> {
+  const s = opts.knownStopped ? null : await readState(ctx, client, name, project);
+  const up = (st: InstanceState | null) => isRunning(st) && (st!.processes ?? 0) > 0;
+  if (up(s) && !opts.network) return s;
   if (!isRunning(s)) await changeState(ctx, client, name, project, { action: 'start', force: false, timeout: Math.max(1, Math.round(waits.timeoutMs / 1000)) });
-  await poll(ctx, {
-    what: `instance ${name} to run`, intervalMs: waits.intervalMs, timeoutMs: waits.timeoutMs,
+  return poll(ctx, {
+    what: opts.network ? `instance ${name} to run and get an IPv4 address` : `instance ${name} to run`, intervalMs: waits.intervalMs, timeoutMs: waits.timeoutMs,
     check: async () => {
       const now = await readState(ctx, client, name, project);
-      if (isRunning(now) && (now!.processes ?? 0) > 0) return { done: true, value: undefined };
+      if (up(now) && (!opts.network || hasGlobalIpv4(now))) return { done: true, value: now };
       return { done: false, message: now ? `${now.status}, ${now.processes ?? 0} processes` : 'not found' };
     },
   });
@@ -77,18 +86,6 @@ export async function stopInstance(ctx: Ctx, client: LxdClient, name: string, pr
     if (after.status_code !== 102) throw error;
   }
   return (await readState(ctx, client, name, project)) ? 'stopped' : 'gone';
-}
-
-/** Polls until an interface other than loopback has a global-scope IPv4 address. */
-export async function waitForIpv4(ctx: Ctx, client: LxdClient, name: string, project: string | undefined, waits: Waits): Promise<void> {
-  await poll(ctx, {
-    what: `instance ${name} to get an IPv4 address`, intervalMs: waits.intervalMs, timeoutMs: waits.timeoutMs,
-    check: async () => {
-      const s = await readState(ctx, client, name, project);
-      const has = Object.entries(s?.network ?? {}).some(([ifname, n]) => ifname !== 'lo' && n.type !== 'loopback' && (n.addresses ?? []).some((a) => a.family === 'inet' && a.scope === 'global'));
-      return has ? { done: true, value: undefined } : { done: false, message: s ? s.status : 'not found' };
-    },
-  });
 }
 
 /** Addresses from the access interface (user.access_interface) or the first non-lo interface with a global address. */

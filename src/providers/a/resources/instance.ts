@@ -13,7 +13,7 @@ import { deleteFile, uploadFile } from '../files.js';
 import { formatId, parseId } from '../ids.js';
 import { imageSource } from '../images.js';
 import { computedKeys, desiredConfig } from '../keys.js';
-import { durationMs, isRunning, networkOutputs, readState, startInstance, stopInstance, waitForIpv4, type WireInstance, type Waits } from '../runtime.js';
+import { durationMs, isRunning, networkOutputs, readState, startInstance, stopInstance, type InstanceState, type WireInstance, type Waits } from '../runtime.js';
 
 export const fileSchema = z.object({
   targetPath: z.string().min(1),
@@ -82,8 +82,8 @@ export async function getInstance(ctx: Ctx, client: LxdClient, name: string, pro
 }
 
 /** The outputs, read from the real instance and its state. */
-export async function instanceOutputs(ctx: Ctx, client: LxdClient, instance: WireInstance, project: string | undefined, execResults: Record<string, ExecResult> = {}) {
-  const state = await readState(ctx, client, instance.name, project);
+export async function instanceOutputs(ctx: Ctx, client: LxdClient, instance: WireInstance, project: string | undefined, execResults: Record<string, ExecResult> = {}, known?: InstanceState | null) {
+  const state = known !== undefined ? known : await readState(ctx, client, instance.name, project);
   return {
     status: state?.status ?? instance.status,
     location: instance.location && instance.location !== 'none' ? instance.location : '',
@@ -144,15 +144,15 @@ export const instance = defineResource({
       body: { name: i.name, type: i.type, description: i.description, ephemeral: i.ephemeral, ...(i.profiles ? { profiles: i.profiles } : {}), config: mergedConfig(i), devices: toWire(i.devices), source },
     });
     const waits = waitsFor(ctx, i, 'create');
-    if (i.running) {
-      await startInstance(ctx, client, i.name, i.project, waits);
-      if (i.waitForNetwork) await waitForIpv4(ctx, client, i.name, i.project, waits);
-    }
+    const state = i.running ? await startInstance(ctx, client, i.name, i.project, waits, { knownStopped: true, network: i.waitForNetwork }) : undefined;
     await syncFiles(ctx, client, i, []);
-    const execResults = i.running ? await runExecs(ctx, client, i.name, i.project, i.execs, {}, { created: true, started: true }) : {};
+    const ran = i.running && Object.keys(i.execs).length > 0;
+    const execResults = ran ? await runExecs(ctx, client, i.name, i.project, i.execs, {}, { created: true, started: true }) : {};
     const got = await getInstance(ctx, client, i.name, i.project);
     if (!got) throw new ProviderError({ provider: 'prova', operation: 'create instance', retryable: false, notFound: true, detail: `instance ${i.name} vanished right after it was created` });
-    return { id: formatId(client.remote, i.project, [i.name]), outputs: await instanceOutputs(ctx, client, got.instance, i.project, execResults) };
+    // The state read by the last poll is current unless commands ran since (or nothing was polled).
+    const known = state && !ran && i.waitForNetwork ? state : undefined;
+    return { id: formatId(client.remote, i.project, [i.name]), outputs: await instanceOutputs(ctx, client, got.instance, i.project, execResults, known) };
   },
   async read(ctx: Ctx, id, prior) {
     const p = prior.inputs as Partial<InstanceInputs>;
@@ -206,9 +206,8 @@ export const instance = defineResource({
     if (migrate) await client.request(ctx, { method: 'POST', path: base(news.name), pathTemplate: '/1.0/instances/{name}', operation: 'migrate instance', project: news.project, target: news.target, body: { name: news.name, migration: true, live: false } });
     let started = false;
     if (news.running && !isRunning(await readState(ctx, client, news.name, news.project))) {
-      await startInstance(ctx, client, news.name, news.project, waits);
+      await startInstance(ctx, client, news.name, news.project, waits, { network: !wasRunning && news.waitForNetwork });
       started = true;
-      if (!wasRunning && news.waitForNetwork) await waitForIpv4(ctx, client, news.name, news.project, waits);
     }
     await syncFiles(ctx, client, news, o.files ?? []);
     const priorExecs = (olds.outputs as { execResults?: Record<string, ExecResult> }).execResults ?? {};
