@@ -2,10 +2,9 @@
 // the single lookup takes serverId or findOneBy (one list call whose first page must hold exactly
 // one server, which is then read by id). DDoS filters only act with withDdos: a warning says so.
 import { z } from 'zod';
-import { baremetalQuery, collectPages, type BaremetalFilters, type ProvcConfig, type Wire } from '../client.js';
+import { baremetalQuery, collectPages, type BaremetalFilters, type Ctx, type ProvcConfig, type Wire } from '../client.js';
 import type { Scope } from '../config.js';
 import { camelize } from '../shape.js';
-import type { Ctx } from '../client.js';
 import {
   checkScope, describeCriteria, effectiveMax, exactlyOne, exactlyOneOf, getOne, listId, maxItemsArg, provcLookup, requireScope, scopeArgs,
 } from './shared.js';

@@ -7,8 +7,7 @@ import type { Route, SimRequest } from '../../../kit/sim/router.js';
 import { cloudInvalid, cloudNotFound, cloudPage, inScope, ok, tasks } from './answers.js';
 import type { Wire } from './fixtures.js';
 import { iso, type SimStore } from './store.js';
-import { filterServers } from './filters.js';
-import { filterClusters } from './filters.js';
+import { filterClusters, filterServers } from './filters.js';
 
 const SCOPE = '/:project_id/:region_id';
 const tagMap = z.record(z.string().min(1).max(255), z.string().min(1).max(255));
