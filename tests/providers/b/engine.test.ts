@@ -47,7 +47,7 @@ const expected = { instances: 1, networks: 1, subnets: 0, firewalls: 1, volumes:
 
 describe('provb through the engine', () => {
   it('applies the full stack, plans it again as all noop, updates in place and destroys it', async () => {
-    const { sim } = await harness({ transitions: { ...fastTransitions, cluster: 40 } });
+    const { sim } = await harness({ transitions: { ...fastTransitions, cluster: 150, database: 100 } });
     const events: Event[] = [];
     const engine = engineFor(sim, events);
     const plan = await engine.plan(stack());
@@ -63,6 +63,9 @@ describe('provb through the engine', () => {
     const db = [...sim.store.databases.values()][0]!;
     expect(rendered).not.toContain(db.password);
     expect(rendered).not.toContain(sim.token);
+    const k8s = [...sim.store.clusters.values()][0]!;
+    const said = JSON.stringify(events);
+    for (const secret of [db.password, k8s.kubeconfig, sim.token]) expect(said).not.toContain(secret);
 
     // The assignment moved the instance's public IP; a refresh shows it.
     await engine.refresh();
@@ -101,6 +104,18 @@ describe('provb through the engine', () => {
     await engine.import(decl, 'imported.example');
     expect((await engine.state()).resources.d!.id).toBe(made.id);
     expect((await engine.plan([decl])).steps.map((s) => s.action)).toEqual(['noop']);
+  });
+
+  it('runs lookups through the engine, validating their arguments first', async () => {
+    const { sim } = await harness();
+    const engine = engineFor(sim);
+    await engine.apply(await engine.plan(stack().filter((d) => ['net', 'fw', 'web'].includes(d.name))));
+    const found = await engine.lookup(provb.getInstance({ hostname: 'web1' }));
+    expect(found).toMatchObject({ hostname: 'web1', region: 'LON1' });
+    const sizes = await engine.lookup(provb.getSize({ filters: [{ key: 'type', values: ['database'] }], sorts: [{ key: 'name', direction: 'desc' }] }));
+    expect((sizes as { sizes: { name: string }[] }).sizes.map((s) => s.name)).toEqual(['g3.db.small', 'g3.db.medium']);
+    const bad = await engine.lookup(provb.getSize({ filters: [{ key: 'colour', values: ['red'] }] })).catch((e) => e);
+    expect(bad).toBeInstanceOf(ValidationError);
   });
 
   it('reports every invalid input at plan time and sends no request', async () => {

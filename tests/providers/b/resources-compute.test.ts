@@ -13,7 +13,7 @@ async function defaultFirewall(h: Harness, region = 'LON1') {
 
 describe('provb Instance', () => {
   it('creates, waits for ACTIVE, reads back its own inputs, and reports polls', async () => {
-    const h = await harness({ transitions: { instance: 80 } });
+    const h = await harness({ transitions: { instance: 150 } });
     const fw = await defaultFirewall(h);
     const c = await created(h, 'instance:Instance', { diskImage: IMAGE, firewallId: fw.id, hostname: 'web1', tags: ['a', 'b'], notes: 'hello', script: '#!/bin/sh\necho hi' });
     expect(c.outputs).toMatchObject({ hostname: 'web1', status: 'ACTIVE', sourceId: 'ubuntu-jammy', sourceType: 'diskimage', firewallId: fw.id });
