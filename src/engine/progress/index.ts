@@ -1,0 +1,92 @@
+// Live progress: a small reporter built on the engine's events, attached by the caller
+// (`engine.apply(plan, { onEvent: progressReporter() })`), never wired into the engine. On a TTY it
+// redraws one line per step in flight in place; elsewhere it writes plain timestamped lines.
+// Imports only engine types and its own files.
+import type { Event, EventListener } from '../events.js';
+import { countFinished, emptyTally, summaryText, type Tally } from './format.js';
+import { eventLine, liveLine, noteOf, type InFlight } from './lines.js';
+import { TtyView, type Line, type ProgressStream } from './tty.js';
+
+export type { ProgressStream } from './tty.js';
+
+export type ProgressOptions = {
+  /** Where to draw; default process.stderr. */
+  readonly stream?: ProgressStream;
+  /** 'auto' (default) draws in place when the stream is a TTY, plain lines otherwise. */
+  readonly mode?: 'auto' | 'tty' | 'plain';
+  /** Colours; default: on when drawing on a TTY. */
+  readonly color?: boolean;
+  /** How often the live area is redrawn to advance the elapsed times, in ms; default 100, 0 for never. */
+  readonly intervalMs?: number;
+  /** The clock, for tests; default Date.now. */
+  readonly now?: () => number;
+};
+
+/** An event listener that draws progress; `redraw()` forces a redraw, `close()` stops the timer. */
+export type ProgressReporter = EventListener & { redraw(): void; close(): void };
+
+/** Makes a reporter to pass as `onEvent` (to `apply`, `destroy`, or the Engine). */
+export function progressReporter(options: ProgressOptions = {}): ProgressReporter {
+  const stream = options.stream ?? process.stderr;
+  const mode = options.mode ?? 'auto';
+  const tty = mode === 'tty' || (mode === 'auto' && stream.isTTY === true);
+  const now = options.now ?? Date.now;
+  const intervalMs = options.intervalMs ?? 100;
+  if (!Number.isFinite(intervalMs) || intervalMs < 0) throw new TypeError('Expected `intervalMs` to be a number from 0 and up');
+  const view = tty ? new TtyView(stream, options.color ?? true) : undefined;
+  const inFlight = new Map<string, InFlight>();
+  let tally: Tally = emptyTally();
+  let total: number | undefined;
+  let timer: ReturnType<typeof setInterval> | undefined;
+
+  const live = (): Line[] => {
+    const t = now();
+    const lines = [...inFlight.values()].map((s) => liveLine(s, t));
+    if (total !== undefined && inFlight.size) {
+      const done = tally.added + tally.changed + tally.replaced + tally.destroyed + tally.forgotten + tally.failed + tally.skipped;
+      lines.push({ text: `  ${done} of ${total} steps done, ${inFlight.size} in flight`, tone: 'dim' });
+    }
+    return lines;
+  };
+  const plain = (e: Event, line: Line) => stream.write(`${new Date(e.at).toISOString()} ${line.text}\n`);
+  const stopTimer = () => { if (timer) { clearInterval(timer); timer = undefined; } };
+  const startTimer = () => {
+    if (timer || !view || intervalMs === 0) return;
+    timer = setInterval(() => view.draw([], live()), intervalMs);
+    timer.unref?.();
+  };
+
+  const listener = (e: Event): void => {
+    const scroll: Line[] = [];
+    switch (e.type) {
+      case 'apply_start': tally = emptyTally(); total = e.steps; break;
+      case 'step_start': inFlight.set(e.address, { address: e.address, action: e.action, resourceType: e.resourceType, startedAt: e.at }); break;
+      case 'step_finish': inFlight.delete(e.address); countFinished(tally, e.action); break;
+      case 'step_fail': inFlight.delete(e.address); tally.failed++; break;
+      case 'step_skip': tally.skipped++; break;
+      case 'poll': case 'progress': case 'retry': {
+        const s = inFlight.get(e.address);
+        if (s) s.note = noteOf(e);
+        break;
+      }
+      default: break;
+    }
+    const line = eventLine(e, tty);
+    if (line) scroll.push(line);
+    if (e.type === 'apply_finish') {
+      inFlight.clear();
+      scroll.push({ text: summaryText(tally, e.elapsedMs), tone: e.failed || e.skipped ? 'fail' : 'ok' });
+      total = undefined;
+    }
+    if (view) {
+      view.draw(scroll, live());
+      if (inFlight.size) startTimer(); else stopTimer();
+    } else {
+      for (const l of scroll) plain(e, l);
+    }
+  };
+  return Object.assign(listener, {
+    redraw: () => { view?.draw([], live()); },
+    close: () => { stopTimer(); },
+  });
+}

@@ -1,0 +1,45 @@
+// The in-place drawing on a terminal: finished lines scroll up above a live area that is redrawn
+// with ANSI cursor movement (up N lines, clear to end of line, clear below). Live lines are cut to
+// the terminal's width so that none wraps and the cursor arithmetic stays right.
+import { fit } from './format.js';
+
+/** What the reporter writes to: process.stderr, or anything with write() (tests pass a fake TTY). */
+export type ProgressStream = { write(chunk: string): unknown; readonly isTTY?: boolean; readonly columns?: number };
+
+export type Tone = 'plain' | 'ok' | 'fail' | 'warn' | 'dim';
+
+export type Line = { readonly text: string; readonly tone: Tone };
+
+const TONES: Record<Tone, string> = { plain: '', ok: '\x1b[32m', fail: '\x1b[31m', warn: '\x1b[33m', dim: '\x1b[2m' };
+const RESET = '\x1b[0m';
+
+export const CURSOR_UP = (n: number): string => `\x1b[${n}A`;
+export const CLEAR_LINE_END = '\x1b[K';
+export const CLEAR_BELOW = '\x1b[J';
+
+export class TtyView {
+  #drawn = 0;
+  readonly #stream: ProgressStream;
+  readonly #color: boolean;
+
+  constructor(stream: ProgressStream, color: boolean) {
+    this.#stream = stream;
+    this.#color = color;
+  }
+
+  /** Writes `scroll` above the live area, then redraws the live area as `live`, in one write. */
+  draw(scroll: readonly Line[], live: readonly Line[]): void {
+    const width = Math.max(20, (this.#stream.columns ?? 80) - 1);
+    let out = this.#drawn ? `${CURSOR_UP(this.#drawn)}\r` : '\r';
+    for (const l of scroll) out += `${this.#paint(l, Infinity)}${CLEAR_LINE_END}\n`;
+    for (const l of live) out += `${this.#paint(l, width)}${CLEAR_LINE_END}\n`;
+    out += CLEAR_BELOW;
+    this.#drawn = live.length;
+    this.#stream.write(out);
+  }
+
+  #paint(line: Line, width: number): string {
+    const text = fit(line.text, width);
+    return this.#color && line.tone !== 'plain' ? `${TONES[line.tone]}${text}${RESET}` : text;
+  }
+}
