@@ -27,6 +27,8 @@ export {
 } from './engine/errors.js';
 export type { Issue, IssueCode } from './engine/validate/issue.js';
 export type { Event, EventType, EventListener } from './engine/events.js';
+export { progressReporter } from './engine/progress/index.js';
+export type { ProgressOptions, ProgressReporter, ProgressStream } from './engine/progress/index.js';
 export type { Action } from './engine/plan/action.js';
 export type { ApplyResult, StepOutcome, FailedStep, SkippedStep } from './engine/apply/result.js';
 export { MemoryStateStore, MemoryLocation } from './state/stores/memory.js';
