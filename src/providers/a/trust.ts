@@ -32,6 +32,15 @@ export function decodeTrustToken(token: string): TrustToken | undefined {
 
 /** Creates client.crt / client.key (EC P-384, self-signed, client auth) in `dir`. */
 export async function generateClientCertificate(dir: string): Promise<ClientCertificate> {
+  const { cert: pem, key } = await createCertificate('clientAuth');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  writeFileSync(join(dir, 'client.crt'), pem, { mode: 0o644 });
+  writeFileSync(join(dir, 'client.key'), key, { mode: 0o600 });
+  return { cert: pem, key };
+}
+
+/** A self-signed EC P-384 certificate and its PKCS#8 key, in memory (client or server use). */
+export async function createCertificate(usage: 'clientAuth' | 'serverAuth'): Promise<ClientCertificate> {
   ensureReflectMetadata();
   const x509 = await import('@peculiar/x509');
   const crypto = webcrypto;
@@ -48,16 +57,12 @@ export async function generateClientCertificate(dir: string): Promise<ClientCert
     extensions: [
       new x509.BasicConstraintsExtension(false, undefined, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
-      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.clientAuth]),
+      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage[usage]]),
     ],
   }, crypto as never);
   const pkcs8 = Buffer.from(await crypto.subtle.exportKey('pkcs8', keys.privateKey));
   const key = `-----BEGIN PRIVATE KEY-----\n${pkcs8.toString('base64').match(/.{1,64}/g)!.join('\n')}\n-----END PRIVATE KEY-----\n`;
-  const pem = cert.toString('pem') + '\n';
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  writeFileSync(join(dir, 'client.crt'), pem, { mode: 0o644 });
-  writeFileSync(join(dir, 'client.key'), key, { mode: 0o600 });
-  return { cert: pem, key };
+  return { cert: cert.toString('pem') + '\n', key };
 }
 
 /** The client certificate in configDir, generated when missing and allowed. */

@@ -1,5 +1,5 @@
 import { X509Certificate } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -61,6 +61,68 @@ describe('trust', () => {
       await p.close();
     } finally {
       await new Promise((r) => https.close(r));
+    }
+  });
+});
+
+describe('joining an HTTPS remote (simulator in TLS mode)', () => {
+  const join2 = join;
+  async function tlsSim(trustPassword = 'sim-pass') {
+    const { startSimulator } = await import('../../../src/providers/a/simulator/index.js');
+    return startSimulator({ tls: true, trustPassword });
+  }
+
+  it('refuses the unknown certificate without acceptRemoteCertificate; with it, pins it and adds trust by password', async () => {
+    const sim = await tlsSim();
+    const dir = tmp();
+    try {
+      const refused = prova({ configDir: dir, generateClientCertificates: true, remotes: [{ name: 's', address: sim.address, password: 'sim-pass' }] });
+      const err = await refused.config.client(standaloneContext(refused.config), 's').catch((e: unknown) => e);
+      expect((err as ProviderError).vendorCode).toBe('untrusted');
+      expect((err as ProviderError).message).toContain(sim.certificate!.fingerprint);
+      expect(sim.store.certificates.size).toBe(0);
+      await refused.close();
+
+      const p = prova({ configDir: dir, acceptRemoteCertificate: true, remotes: [{ name: 's', address: sim.address, password: 'sim-pass' }] });
+      const client = await p.config.client(standaloneContext(p.config), 's');
+      expect((await client.server(standaloneContext(undefined))).auth).toBe('trusted');
+      expect(sim.store.certificates.size).toBe(1);
+      expect(certificateFingerprint(readFileSync(join2(dir, 'servercerts', 's.crt'), 'utf8'))).toBe(sim.certificate!.fingerprint);
+      const posts = sim.requests.filter((r) => r.method === 'POST' && r.path === '/1.0/certificates');
+      expect(posts.at(-1)!.body).toMatchObject({ type: 'client', password: 'sim-pass' });
+      await p.close();
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it('trusts a token: pins by the token fingerprint without acceptRemoteCertificate and sends the token as password on 5.0', async () => {
+    const sim = await tlsSim();
+    const dir = tmp();
+    try {
+      const token = sim.mintToken('converge');
+      const p = prova({ configDir: dir, generateClientCertificates: true, remotes: [{ name: 's', address: sim.address, token }] });
+      const lookup = p.lookups.get('prova:index/getInfo:getInfo')!;
+      const info = await lookup.run(standaloneContext(p.config), { remote: 's' }) as { apiExtensions: string[] };
+      expect(info.apiExtensions).toContain('certificate_token');
+      expect(sim.store.certificates.size).toBe(1);
+      await p.close();
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it('fails with a wrong password and never puts it in the error', async () => {
+    const sim = await tlsSim();
+    try {
+      const p = prova({ configDir: tmp(), generateClientCertificates: true, acceptRemoteCertificate: true, remotes: [{ name: 's', address: sim.address, password: 'wrong-secret-pw' }] });
+      const err = await p.config.client(standaloneContext(p.config), 's').catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ProviderError);
+      expect((err as Error).message).toContain('Unable to authenticate');
+      expect(JSON.stringify({ m: (err as Error).message, ...(err as object) })).not.toContain('wrong-secret-pw');
+      await p.close();
+    } finally {
+      await sim.close();
     }
   });
 });

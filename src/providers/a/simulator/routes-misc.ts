@@ -10,7 +10,7 @@ export function serverInfo(s: LxdStore, req: SimRequest) {
     api_extensions: s.options.extensions, api_status: 'stable', api_version: '1.0', auth: 'trusted', auth_methods: ['tls'], public: false, config: {},
     auth_user_name: 'sim', auth_user_method: 'unix',
     environment: {
-      addresses: [], architectures: ['x86_64', 'i686'], certificate: '', certificate_fingerprint: '', driver: 'lxc', driver_version: '5.0.0', firewall: 'xtables',
+      addresses: [], architectures: ['x86_64', 'i686'], certificate: s.serverCertificate?.pem ?? '', certificate_fingerprint: s.serverCertificate?.fingerprint ?? '', driver: 'lxc', driver_version: '5.0.0', firewall: 'xtables',
       kernel: 'Linux', kernel_architecture: 'x86_64', kernel_version: '6.1.0', os_name: 'Debian GNU/Linux', os_version: '12', project: projectOf(req), server: 'lxd',
       server_clustered: false, server_event_mode: 'full-mesh', server_name: 'sim', server_pid: 1, server_version: s.options.version, storage: 'dir', storage_version: '1',
     },

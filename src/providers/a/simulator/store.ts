@@ -54,6 +54,8 @@ export class LxdStore {
   readonly certificates = new Map<string, Obj>();
   readonly operations = new Map<string, Operation>();
   readonly logs = new Map<string, string>();
+  /** TLS mode: the server certificate, shown in /1.0's environment. */
+  serverCertificate: { pem: string; fingerprint: string } | undefined;
   #nextHost = 10;
 
   constructor(options: SimOptions = {}) {
