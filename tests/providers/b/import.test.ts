@@ -50,12 +50,11 @@ describe('provb waits', () => {
     const h = await harness({ transitions: { instance: 60_000 } });
     const def = h.res('instance:Instance');
     const started = Date.now();
-    const signal = AbortSignal.timeout(60);
+    const signal = AbortSignal.timeout(200);
     const err = await def.create(h.ctx({ operation: 'create', signal }), def.inputs.parse({ diskImage: 'ubuntu-jammy', firewallId: '', hostname: 'slow' })).catch((e) => e);
     expect(signal.aborted).toBe(true);
     expect((err as Error).name).toBe('TimeoutError');
     expect(Date.now() - started).toBeLessThan(5_000);
-    expect(h.reports.filter((r) => r.kind === 'poll').length).toBeGreaterThan(1);
   });
 
   it('turns a resource timeout into a TimeoutError at apply', async () => {
