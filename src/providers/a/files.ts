@@ -30,6 +30,11 @@ export function octalMode(mode: string): string {
   return `0${m.padStart(3, '0')}`.slice(-4).padStart(4, '0');
 }
 
+/** The mode as LXD reports it ('0640'); an invalid one is returned unchanged for check() to report. */
+export function canonicalMode(mode: string): string {
+  try { return octalMode(mode); } catch { return mode; }
+}
+
 export function absoluteTarget(target: string): string {
   if (target.endsWith('/')) throw new ConfigError('prova', 'targetPath', `must name a file, not a directory (got "${target}")`);
   return target.startsWith('/') ? target : `/${target}`;

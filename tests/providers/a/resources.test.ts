@@ -114,3 +114,21 @@ describe('shared write rules', () => {
     expect(env.reports.some((r) => r.kind === 'warning')).toBe(true);
   });
 });
+
+describe('InstanceFile drift', () => {
+  it('shows content edited inside the guest, and mode/owner from the file headers', async () => {
+    const inst = env.res('prova:index/instance:Instance');
+    await inst.create(env.ctx, inst.inputs.parse({ name: 'host2', image: 'busybox' }));
+    const def = env.res('prova:index/instanceFile:InstanceFile');
+    const inputs = def.inputs.parse({ instance: 'host2', targetPath: 'etc/app.conf', content: 'a=1\n', mode: '640', uid: 5 });
+    const made = await def.create(env.ctx, inputs);
+    expect(made.id).toBe('local:host2:/etc/app.conf');
+    const f = env.sim.store.instances.get('default/host2')!.files.get('/etc/app.conf')!;
+    expect(f).toMatchObject({ mode: 0o640, uid: 5 });
+    f.content = 'a=2\n';
+    const read = await def.read(env.ctx, made.id, { inputs, outputs: made.outputs });
+    expect(read!.inputs).toMatchObject({ content: 'a=2\n', mode: '0640', uid: 5 });
+    expect(inputs.mode).toBe('0640');
+    expect(def.inputs.parse({ ...read!.inputs, content: 'a=1\n' })).toEqual(inputs);
+  });
+});

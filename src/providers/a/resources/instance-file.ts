@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { defineResource, type CheckIssue } from '../../../engine/provider/define.js';
 import type { OperationContext } from '../../../engine/provider/context.js';
 import type { ProvaConfig } from '../connections.js';
-import { absoluteTarget, deleteFile, statFile, uploadFile } from '../files.js';
+import { absoluteTarget, canonicalMode, deleteFile, statFile, uploadFile } from '../files.js';
 import { projectOf } from '../objects.js';
 
 const inputs = z.object({
@@ -16,7 +16,7 @@ const inputs = z.object({
   createDirectories: z.boolean().default(false),
   uid: z.number().int().nonnegative().default(0),
   gid: z.number().int().nonnegative().default(0),
-  mode: z.string().default('0755'),
+  mode: z.string().default('0755').transform(canonicalMode),
   project: z.string().optional(),
   remote: z.string().optional(),
 });
@@ -56,7 +56,9 @@ export const instanceFile = defineResource({
     const client = await ctx.config.client(ctx, remote);
     const s = await statFile(ctx, client, instance, projectOf(p.project), target);
     if (!s) return null;
-    return { inputs: { ...p, uid: s.uid, gid: s.gid, mode: s.mode }, outputs: { resourceId: id } };
+    // Content written from `content` (not appended) is compared too, so an edit in the guest shows as drift.
+    const content = p.content !== undefined && !p.append ? { content: s.content } : {};
+    return { inputs: { ...p, uid: s.uid, gid: s.gid, mode: s.mode, ...content }, outputs: { resourceId: id } };
   },
   async delete(ctx: Ctx, id, prior) {
     const { remote, instance, target } = partsOf(id);

@@ -9,7 +9,7 @@ import { isNotFound, type LxdClient } from '../client.js';
 import type { ProvaConfig } from '../connections.js';
 import { deviceSchema, fromWire, sortDevices, toWire, MARKER, STANDALONE } from '../devices.js';
 import { execSchema, runExecs, type ExecResult } from '../execs.js';
-import { deleteFile, uploadFile } from '../files.js';
+import { canonicalMode, deleteFile, uploadFile } from '../files.js';
 import { formatId, parseId } from '../ids.js';
 import { imageSource } from '../images.js';
 import { computedKeys, desiredConfig } from '../keys.js';
@@ -21,7 +21,7 @@ export const fileSchema = z.object({
   sourcePath: z.string().optional(),
   uid: z.number().int().nonnegative().default(0),
   gid: z.number().int().nonnegative().default(0),
-  mode: z.string().default('0755'),
+  mode: z.string().default('0755').transform(canonicalMode),
   createDirectories: z.boolean().default(false),
 });
 
