@@ -134,6 +134,18 @@ describe('provb through the engine', () => {
     expect(sim.requests).toHaveLength(0);
   });
 
+  it('adopts every object whose create answer was lost instead of creating it again', async () => {
+    const { sim } = await harness({ faults: { rate: 1, kinds: ['drop_after'], methods: ['POST'] } });
+    const engine = engineFor(sim);
+    const decls = stack().filter((d) => !['assign', 'attach'].includes(d.name));
+    const result = await engine.apply(await engine.plan(decls));
+    expect(result.failed).toEqual([]);
+    expect(made(sim)).toEqual(expected);
+    expect(sim.requests.filter((r) => r.fault === 'drop_after').length).toBeGreaterThanOrEqual(13);
+    sim.setFaults(undefined);
+    expect((await engine.plan(decls, { refresh: true })).hasChanges).toBe(false);
+  });
+
   it('converges under 20% injected faults with nothing created twice', async () => {
     const { sim } = await harness({ faults: { rate: 0.2, retryAfterSeconds: 0 }, seed: 7 });
     const engine = engineFor(sim, [], 8);

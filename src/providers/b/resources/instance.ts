@@ -176,7 +176,12 @@ export const instance = defineResource({
     const region = regionOf(ctx, inputs);
     const inst = (await ctx.config.client.listInstances(ctx, region)).find((i) => i.hostname === inputs.hostname);
     if (!inst) return null;
-    const settled = await ready(ctx, region, inst.id);
+    let settled = await ready(ctx, region, inst.id);
+    // The create's follow-up, which a lost answer skipped: attach the declared firewall.
+    if (inputs.firewallId && settled.firewall_id !== inputs.firewallId) {
+      await ctx.config.client.setInstanceFirewall(ctx, region, settled.id, inputs.firewallId);
+      settled = await ctx.config.client.getInstance(ctx, region, settled.id);
+    }
     return { id: settled.id, outputs: outputsOf(settled, inputs.writePassword) };
   },
   importId: (id) => id,
