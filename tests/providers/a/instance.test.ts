@@ -103,6 +103,15 @@ describe('Instance', () => {
     expect(u.outputs.execResults).toMatchObject({ a_cat: { runCount: 2 }, c_once: { runCount: 1 } });
   });
 
+  it('reads an imported instance of another project with that project', async () => {
+    env.sim.store.projects.set('p1', { name: 'p1', description: '', config: {} });
+    const made = await env.res(T).create(env.ctx, parse({ name: 'pc', image: 'busybox', project: 'p1' }));
+    expect(made.id).toBe('local:p1/pc');
+    expect(env.sim.requests.find((r) => r.method === 'POST' && r.path === '/1.0/instances')!.query).toBe('?project=p1');
+    const r = await env.res(T).read(env.ctx, env.res(T).importId!('p1/pc', env.provider.config), { inputs: {}, outputs: {} });
+    expect(r!.inputs).toMatchObject({ name: 'pc', project: 'p1', running: true });
+  });
+
   it('imports by id with the image option', () => {
     const id = env.res(T).importId!('proj/web1,image=busybox', env.provider.config);
     expect(id).toBe('local:proj/web1,image=busybox');

@@ -171,7 +171,7 @@ export const instance = defineResource({
       config: split.config, limits: split.limits, devices: fromWire(w.devices, STANDALONE),
       ...(sameProfiles ? {} : { profiles: w.profiles }),
       ...(p.remote === undefined && ref.remote !== ctx.config.settings.defaultRemote ? { remote: ref.remote } : {}),
-      ...(project === undefined && ref.project !== 'default' ? { project: ref.project } : {}),
+      ...(p.project === undefined && ref.project !== 'default' ? { project: ref.project } : {}),
       ...(p.image === undefined && ref.options.image ? { image: ref.options.image } : {}),
     };
     const execResults = ((prior.outputs as { execResults?: Record<string, ExecResult> }).execResults) ?? {};
