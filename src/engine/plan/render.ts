@@ -1,23 +1,34 @@
-// The human diff: Terraform's symbols (+ ~ -/+ -), "# forces replacement", "(known after apply)",
-// "(sensitive value)", an explanation per step, and the summary line. The only place that writes
-// the words for unknown and sensitive values.
+// The human diff, read like Terraform's: symbols (+ ~ -/+ +/- - .), a headline and an explanation
+// per step, nested maps and lists diffed element by element, "# forces replacement" on the exact
+// attribute, "(known after apply)", "(sensitive value)", and the summary line. The only place that
+// writes the words for unknown and sensitive values; colours only on a TTY.
 import type { Plan } from './plan.js';
 import type { Step } from './step.js';
 import { actionSymbols } from './action.js';
-import { isUnknown } from '../values/unknown.js';
-import { isSensitive } from '../values/secret.js';
+import { parsePath, type PathSegment } from '../values/path.js';
+import { diffNode, keyText, prefixesOf, scalarText, showValue, type DiffInput, type Sym, type ValueStyle } from './render-value.js';
 
-export type RenderOptions = { readonly color?: boolean; readonly showNoop?: boolean; readonly width?: number };
+export type RenderOptions = {
+  /** ANSI colours; default: on when stdout is a TTY. */
+  readonly color?: boolean;
+  /** Show unchanged resources too. */
+  readonly showNoop?: boolean;
+  /** Single-line strings longer than this many characters are folded; default 120. */
+  readonly width?: number;
+  /** Multi-line strings with more lines than this are folded; default 24. */
+  readonly maxLines?: number;
+};
 
-const COLORS = { '+': '\x1b[32m', '~': '\x1b[33m', '-/+': '\x1b[35m', '-': '\x1b[31m', '.': '\x1b[36m', ' ': '' } as Record<string, string>;
+const COLORS: Record<string, string> = { '+': '\x1b[32m', '~': '\x1b[33m', '-/+': '\x1b[35m', '+/-': '\x1b[35m', '-': '\x1b[31m', '.': '\x1b[36m' };
 const RESET = '\x1b[0m';
+const BOLD = '\x1b[1m';
 
 const HEADLINE: Record<Step['cause'], string> = {
   new: 'will be created',
   gone: 'was deleted outside converge and will be created again',
   changed: 'will be updated in place',
   replace_forced: 'must be replaced',
-  type_changed: 'must be replaced (its type changed)',
+  type_changed: 'must be replaced',
   removed: 'will be destroyed',
   retained: 'will be forgotten',
   deposed: 'will be destroyed',
@@ -27,64 +38,82 @@ const HEADLINE: Record<Step['cause'], string> = {
 
 const NOTE: Partial<Record<Step['cause'], string>> = {
   removed: '(removed from the stack)',
-  retained: '(forgotten, retainOnDelete: the object is kept)',
+  retained: '(forgotten, retainOnDelete)',
   deposed: '(left behind by an interrupted replacement)',
+  type_changed: '(its type changed)',
 };
 
-/** One value as a person reads it. */
-export function formatValue(v: unknown, indent = ''): string {
-  if (isUnknown(v)) return '(known after apply)';
-  if (isSensitive(v)) return '(sensitive value)';
-  if (v === undefined) return 'null';
-  if (typeof v === 'string') {
-    if (v.includes('\n')) return `<<-EOT\n${v.replace(/\n$/, '').split('\n').map((l) => `${indent}    ${l}`).join('\n')}\n${indent}  EOT`;
-    return JSON.stringify(v);
-  }
-  if (Array.isArray(v)) {
-    if (v.length === 0) return '[]';
-    return `[\n${v.map((x) => `${indent}    ${formatValue(x, `${indent}    `)},`).join('\n')}\n${indent}  ]`;
-  }
-  if (v && typeof v === 'object') {
-    const entries = Object.entries(v).filter(([, x]) => x !== undefined);
-    if (entries.length === 0) return '{}';
-    return `{\n${entries.map(([k, x]) => `${indent}    ${k} = ${formatValue(x, `${indent}    `)}`).join('\n')}\n${indent}  }`;
-  }
-  return String(v);
-}
-
-function paint(text: string, symbol: string, color: boolean): string {
-  return color && COLORS[symbol] ? `${COLORS[symbol]}${text}${RESET}` : text;
-}
-
-function renderStep(step: Step, color: boolean): string[] {
-  const sym = actionSymbols[step.action];
-  const lines: string[] = [];
+function headline(step: Step): string[] {
+  if (step.movedFrom && step.action === 'noop') return [`# ${step.movedFrom} has moved to ${step.address}`];
   const moved = step.movedFrom ? ` (moved from ${step.movedFrom})` : '';
-  lines.push(`  # ${step.address} ${HEADLINE[step.cause]}${moved}`);
-  if (NOTE[step.cause]) lines.push(`  # ${NOTE[step.cause]}`);
-  if (step.action === 'replace' && step.createBeforeDestroy) lines.push('  # (create before destroy)');
-  const head = `${sym.padStart(3)} resource "${step.type}" "${step.address}" {`;
-  lines.push(paint(head, sym, color));
-  const attrs: string[] = [];
-  if (step.action === 'create') {
-    for (const [k, v] of Object.entries(step.after ?? {})) if (v !== undefined) attrs.push(paint(`      + ${k} = ${formatValue(v, '      ')}`, '+', color));
-  } else if (step.action === 'delete' || step.action === 'forget') {
-    if (step.id) attrs.push(`        id = ${JSON.stringify(step.id)}`);
-    for (const [k, v] of Object.entries(step.before ?? {})) if (v !== undefined) attrs.push(paint(`      ${step.action === 'delete' ? '-' : ' '} ${k} = ${formatValue(v, '      ')}`, step.action === 'delete' ? '-' : ' ', color));
-  } else {
-    if (step.id) attrs.push(`        id = ${JSON.stringify(step.id)}`);
-    for (const c of step.changes) {
-      const s = c.before === undefined ? '+' : c.after === undefined ? '-' : '~';
-      const value = c.before === undefined ? formatValue(c.after, '      ')
-        : c.after === undefined ? `${formatValue(c.before, '      ')} -> null`
-        : `${formatValue(c.before, '      ')} -> ${formatValue(c.after, '      ')}`;
-      attrs.push(paint(`      ${s} ${c.path} = ${value}${c.forcesReplacement ? ' # forces replacement' : ''}`, s, color));
-    }
+  if (step.action === 'forget' && step.cause === 'gone') {
+    return [`# ${step.address} was deleted outside converge`, '# (forgotten: it is no longer in the stack)'];
   }
-  lines.push(...attrs, '    }');
+  const lines = [`# ${step.address} ${HEADLINE[step.cause]}${moved}`];
+  if (NOTE[step.cause]) lines.push(`# ${NOTE[step.cause]}`);
+  if (step.action === 'replace') lines.push(step.createBeforeDestroy ? '# (create before destroy)' : '# (destroy, then create)');
   return lines;
 }
 
+function symbolOf(step: Step): string {
+  if (step.action === 'replace' && step.createBeforeDestroy) return '+/-';
+  return actionSymbols[step.action];
+}
+
+/** The attribute lines of one step, inside its resource block. */
+function attributes(step: Step, style: ValueStyle): string[] {
+  const indent = '      ';
+  const lines: string[] = [];
+  const idLine = (sym: Sym, tail: string) => `${indent}${style.sym(sym)} id = ${JSON.stringify(step.id)}${tail}`;
+  const whole = (values: Readonly<Record<string, unknown>> | undefined, sym: Sym, tail: string, withId: boolean) => {
+    const entries = Object.entries(values ?? {}).filter(([, v]) => v !== undefined);
+    if (withId && step.id) lines.push(idLine(sym, tail));
+    for (const [k, v] of entries) {
+      const s = showValue(v, sym, indent, style);
+      const first = `${indent}${style.sym(sym)} ${keyText(k)} = ${s.head}`;
+      if (s.rest.length === 0) lines.push(first + tail);
+      else lines.push(first, ...s.rest.slice(0, -1), s.rest[s.rest.length - 1] + tail);
+    }
+  };
+  if (step.action === 'create') {
+    whole(step.after, '+', '', false);
+    return lines;
+  }
+  if (step.action === 'delete') {
+    whole(step.before, '-', ' -> null', true);
+    return lines;
+  }
+  if (step.action === 'forget') {
+    if (step.id) lines.push(`${indent}  id = ${JSON.stringify(step.id)}`);
+    const n = Object.values(step.before ?? {}).filter((v) => v !== undefined).length;
+    if (n) lines.push(`${indent}  # (${n} attribute${n === 1 ? '' : 's'} kept as they are)`);
+    return lines;
+  }
+  const changes = new Map(step.changes.map((c) => [c.path, c]));
+  const d: DiffInput = { ...style, changes, above: prefixesOf(step.changes.map((c) => parsePath(c.path) as PathSegment[])) };
+  const before = step.before ?? {};
+  const after = step.after ?? {};
+  const keys = [...new Set([...Object.keys(after), ...Object.keys(before)])].filter((k) => before[k] !== undefined || after[k] !== undefined);
+  if (step.id) lines.push(step.action === 'replace' ? idLine('~', ' -> (known after apply)') : idLine(' ', ''));
+  let hidden = 0;
+  for (const k of keys) {
+    const sub = diffNode(k, [k], before[k], after[k], indent, d);
+    if (sub) lines.push(...sub); else hidden++;
+  }
+  if (hidden) lines.push('', `${indent}  # (${hidden} unchanged attribute${hidden === 1 ? '' : 's'} hidden)`);
+  return lines;
+}
+
+function renderStep(step: Step, style: ValueStyle, color: boolean): string[] {
+  const sym = symbolOf(step);
+  const head = `${sym.padStart(3)} resource "${step.type}" "${step.address}" {`;
+  const painted = color && COLORS[sym] ? `${COLORS[sym]}${sym.padStart(3)}${RESET} resource "${step.type}" "${step.address}" {` : head;
+  const lines = headline(step).map((l) => (color ? `  ${BOLD}${l}${RESET}` : `  ${l}`));
+  lines.push(painted, ...attributes(step, style), '    }');
+  return lines;
+}
+
+/** "Plan: 3 to add, 1 to change, 1 to replace, 0 to destroy." (", 1 to forget" when there is one). */
 export function summaryLine(plan: Pick<Plan, 'summary'>): string {
   const s = plan.summary;
   return `Plan: ${s.create} to add, ${s.update} to change, ${s.replace} to replace, ${s.delete} to destroy${s.forget ? `, ${s.forget} to forget` : ''}.`;
@@ -92,13 +121,19 @@ export function summaryLine(plan: Pick<Plan, 'summary'>): string {
 
 export function renderPlan(plan: Plan, options: RenderOptions = {}): string {
   const color = options.color ?? (typeof process !== 'undefined' && process.stdout?.isTTY === true);
+  const style: ValueStyle = {
+    width: options.width ?? 120,
+    maxLines: options.maxLines ?? 24,
+    sym: (s) => (color && COLORS[s] ? `${COLORS[s]}${s}${RESET}` : s),
+  };
   const shown = plan.steps.filter((s) => options.showNoop || s.action !== 'noop' || s.movedFrom);
   const out: string[] = [];
   if (!plan.hasChanges) {
     out.push('No changes. Your infrastructure matches the configuration.');
+    if (options.showNoop) for (const step of shown) out.push('', ...renderStep(step, style, color));
   } else {
     out.push('converge will perform the following actions:', '');
-    for (const step of shown) out.push(...renderStep(step, color), '');
+    for (const step of shown) out.push(...renderStep(step, style, color), '');
     out.push(summaryLine(plan));
   }
   if (plan.warnings.length) {
@@ -106,4 +141,9 @@ export function renderPlan(plan: Plan, options: RenderOptions = {}): string {
     for (const w of plan.warnings) out.push(`  - ${w}`);
   }
   return out.join('\n');
+}
+
+/** One value as a person reads it (scalars, markers, folded long strings). */
+export function formatValue(v: unknown, width = 120): string {
+  return scalarText(v, width);
 }
