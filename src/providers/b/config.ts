@@ -35,7 +35,7 @@ const MAX_FILE_BYTES = 20 * 1024 * 1024;
 const SUBJECT = 'provb';
 
 /** Resolves options, then the environment, then defaults. Throws ConfigError for a bad credentials file or no token. */
-export function resolveConfig(options: ProvbOptions = {}, env: NodeJS.ProcessEnv = process.env): ProvbConfig {
+export function resolveConfig(options: ProvbOptions, env: Readonly<Record<string, string | undefined>>): ProvbConfig {
   const credentialsFile = options.credentialsFile ?? (env.PROVB_CREDENTIAL_FILE || undefined);
   let token: string | undefined;
   let tokenSource: TokenSource;

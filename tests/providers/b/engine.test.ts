@@ -113,7 +113,7 @@ describe('provb through the engine', () => {
     const found = await engine.lookup(provb.getInstance({ hostname: 'web1' }));
     expect(found).toMatchObject({ hostname: 'web1', region: 'LON1' });
     const sizes = await engine.lookup(provb.getSize({ filters: [{ key: 'type', values: ['database'] }], sorts: [{ key: 'name', direction: 'desc' }] }));
-    expect((sizes as { sizes: { name: string }[] }).sizes.map((s) => s.name)).toEqual(['g3.db.small', 'g3.db.medium']);
+    expect(sizes.sizes.map((s) => s.name)).toEqual(['g3.db.small', 'g3.db.medium']);
     const bad = await engine.lookup(provb.getSize({ filters: [{ key: 'colour', values: ['red'] }] })).catch((e) => e);
     expect(bad).toBeInstanceOf(ValidationError);
   });
@@ -162,5 +162,21 @@ describe('provb through the engine', () => {
     expect(converged).toBe(true);
     expect(made(sim)).toEqual(expected);
     expect(sim.requests.some((r) => r.fault)).toBe(true);
+  });
+});
+
+describe('provb plans through the engine', () => {
+  it('plans a replacement naming the path for a pool size change, and an update for a node count change', async () => {
+    const { sim } = await harness();
+    const engine = engineFor(sim);
+    const fw = provb.firewall('fw', { name: 'k-fw' });
+    const k = (size: string, nodeCount: number) => provb.kubernetesCluster('k8s', { name: 'kp', firewallId: fw.out('firewallId'), pools: { label: 'main', nodeCount, size } });
+    await engine.apply(await engine.plan([fw, k('g4s.kube.small', 1)]));
+    const scale = await engine.plan([fw, k('g4s.kube.small', 2)]);
+    expect(scale.steps.find((s) => s.address === 'k8s')?.action).toBe('update');
+    const resize = await engine.plan([fw, k('g4s.kube.large', 1)]);
+    const step = resize.steps.find((s) => s.address === 'k8s')!;
+    expect(step.action).toBe('replace');
+    expect(step.reasons.map(String).join(' ')).toContain('pools.size');
   });
 });

@@ -5,27 +5,30 @@ import { defineLookup } from '../../../engine/provider/define.js';
 import type { ProvbConfig } from '../config.js';
 import type { Wire } from '../client.js';
 import { checkRegion, regionOf, type ProvbContext } from '../region.js';
-import { applyListArgs, checkListArgs, listArgs, listId, type FieldTypes, type Row } from './datalist.js';
+import { applyListArgs, checkListArgs, listArgs, listId, type FieldTypes, type Filter, type Row, type Sort } from './datalist.js';
 
-type ListSpec = {
+type ListSpec<K extends string> = {
   readonly fn: string;
-  readonly result: string;
+  readonly result: K;
   readonly fields: FieldTypes;
   readonly regional: boolean;
   readonly rows: (ctx: ProvbContext, region: string | undefined) => Promise<Row[]>;
 };
 
-function listLookup(spec: ListSpec) {
+/** What a list lookup returns: its arguments, a stable id, and the matching records under `K`. */
+export type ListResult<K extends string> = { readonly id: string; readonly filters: readonly Filter[]; readonly sorts: readonly Sort[]; readonly region?: string } & { readonly [P in K]: Row[] };
+
+function listLookup<K extends string>(spec: ListSpec<K>) {
   const token = `provb:index/${spec.fn}:${spec.fn}`;
   return defineLookup({
     token,
     // `region` is accepted by every list lookup; only the regional ones use it.
     args: z.strictObject({ ...listArgs, id: z.string().optional(), region: z.string().optional() }),
     check: (args, config: ProvbConfig) => [...(spec.regional ? checkRegion(args, config) : []), ...checkListArgs(args, spec.fields)],
-    run: async (ctx: ProvbContext, args) => {
+    run: async (ctx: ProvbContext, args): Promise<ListResult<K>> => {
       const region = spec.regional ? regionOf(ctx, args) : undefined;
       const rows = applyListArgs(await spec.rows(ctx, region), args, spec.fields);
-      return { id: args.id ?? listId(token, { ...args, region }), filters: args.filters, sorts: args.sorts, ...(region ? { region } : {}), [spec.result]: rows };
+      return { id: args.id ?? listId(token, { ...args, region }), filters: args.filters, sorts: args.sorts, ...(region ? { region } : {}), [spec.result]: rows } as ListResult<K>;
     },
   });
 }
