@@ -1,6 +1,6 @@
 // Provider A's configuration (seed: remotes, acceptRemoteCertificate, generateClientCertificates,
 // configDir): user arguments, then the environment (read only inside the factory), then lxc's
-// config.yml in configDir, with a `local` remote on the unix socket that always exists.
+// config.yml in configDir (and the system-wide one), with a `local` remote on the unix socket.
 import { existsSync, readFileSync, accessSync, constants } from 'node:fs';
 import { join } from 'node:path';
 import { homedir } from 'node:os';
@@ -116,10 +116,12 @@ export function resolveSettings(args: ProvaArgs, env: Readonly<Record<string, st
   const socket = a.socketPath ?? findSocket(env);
   const configDir = a.configDir ?? defaultConfigDir(env.HOME || homedir());
   const file = readLxcConfig(configDir);
+  const global = readLxcConfig(env.LXD_GLOBAL_CONF || '/etc/lxd');
   const remotes = new Map<string, Remote>();
   const put = (r: Omit<Remote, 'isDefault'>) => remotes.set(r.name, { ...r, isDefault: false });
   for (const [name, addr] of staticRemotes) put({ name, address: addr, protocol: 'simplestreams', declared: false });
-  for (const [name, r] of Object.entries(file.remotes ?? {})) {
+  // The system-wide config.yml first, so the user's remotes of the same name win.
+  for (const [name, r] of [...Object.entries(global.remotes ?? {}), ...Object.entries(file.remotes ?? {})]) {
     const protocol = r.protocol === 'simplestreams' ? 'simplestreams' : 'lxd';
     put({ name, address: normalizeAddress(r.addr, protocol, socket), protocol, declared: false });
   }

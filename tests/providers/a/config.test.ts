@@ -36,6 +36,16 @@ describe('configuration', () => {
     expect(s.defaultRemote).toBe('far');
   });
 
+  it('merges the system-wide config.yml (LXD_GLOBAL_CONF) under the user\'s', () => {
+    const user = tmp();
+    const global = tmp();
+    writeFileSync(join(global, 'config.yml'), 'remotes:\n  shared:\n    addr: https://10.2.2.2:8443\n  mine:\n    addr: https://10.3.3.3:8443\n');
+    writeFileSync(join(user, 'config.yml'), 'remotes:\n  mine:\n    addr: https://10.4.4.4:8443\n');
+    const s = resolveSettings({ configDir: user }, { LXD_GLOBAL_CONF: global });
+    expect(s.remotes.get('shared')!.address).toBe('https://10.2.2.2:8443');
+    expect(s.remotes.get('mine')!.address).toBe('https://10.4.4.4:8443');
+  });
+
   it('lets declared remotes override by name and mark one default; rejects two defaults and password+token', () => {
     const dir = tmp();
     const s = resolveSettings({ configDir: dir, remotes: [{ name: 'a', address: '10.0.0.2', default: true }] }, {});

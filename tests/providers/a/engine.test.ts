@@ -92,3 +92,31 @@ describe('the simulator on loopback', () => {
     }
   });
 });
+
+describe('replacement through the Engine', () => {
+  it('replaces a network whose name changes: the old one is deleted, the new one created', async () => {
+    const engine = new Engine({ providers: [env.provider], state: new MemoryStateStore() });
+    await engine.apply(await engine.plan([prova.network('net', { name: 'cvt-n1', config: { 'ipv4.address': 'none' } })]));
+    const plan = await engine.plan([prova.network('net', { name: 'cvt-n2', config: { 'ipv4.address': 'none' } })]);
+    expect(plan.steps[0]!).toMatchObject({ action: 'replace', reasons: ['name'] });
+    await engine.apply(plan);
+    expect(env.sim.store.networks.has('default/cvt-n1')).toBe(false);
+    expect(env.sim.store.networks.has('default/cvt-n2')).toBe(true);
+    expect((await engine.plan([prova.network('net', { name: 'cvt-n2', config: { 'ipv4.address': 'none' } })], { refresh: true })).hasChanges).toBe(false);
+  });
+
+  it('updates an ACL in place and replaces an instance file whose content changes', async () => {
+    const engine = new Engine({ providers: [env.provider], state: new MemoryStateStore() });
+    const stack = (rules: string, content: string) => [
+      prova.networkAcl('acl', { name: 'cvt-a', ingresses: [{ action: 'allow', state: 'enabled', protocol: 'tcp', destinationPort: rules }] }),
+      prova.instance('box', { name: 'cvt-box', image: 'busybox' }),
+      prova.instanceFile('f', { instance: 'cvt-box', targetPath: '/etc/x', content }, { dependsOn: ['box'] }),
+    ];
+    await engine.apply(await engine.plan(stack('22', 'one')));
+    const plan = await engine.plan(stack('22,80', 'two'));
+    expect(Object.fromEntries(plan.steps.map((s) => [s.address, s.action]))).toEqual({ acl: 'update', box: 'noop', f: 'replace' });
+    await engine.apply(plan);
+    expect(env.sim.store.instances.get('default/cvt-box')!.files.get('/etc/x')!.content).toBe('two');
+    expect(((env.sim.store.acls.get('default/cvt-a')!.ingress as Record<string, string>[])[0]!).destination_port).toBe('22,80');
+  });
+});
