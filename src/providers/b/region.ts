@@ -24,3 +24,19 @@ export function regionOf(ctx: ProvbContext, inputs: { readonly region?: string }
 export function priorRegion(ctx: ProvbContext, prior: { readonly inputs: Record<string, unknown> }): string {
   return regionOf(ctx, { region: prior.inputs.region as string | undefined });
 }
+
+/**
+ * For imports the vendor resolves by scanning (volumes, node pools): `get` in the effective region,
+ * else in every other region. Returns the object and where it was found, or null.
+ */
+export async function scanRegions<T>(ctx: ProvbContext, first: string, get: (region: string) => Promise<T | null>): Promise<{ value: T; region: string } | null> {
+  const here = await get(first);
+  if (here !== null || ctx.operation !== 'import') return here === null ? null : { value: here, region: first };
+  for (const r of await ctx.config.client.regions(ctx)) {
+    const code = String(r.code).toUpperCase();
+    if (code === first) continue;
+    const there = await get(code);
+    if (there !== null) return { value: there, region: code };
+  }
+  return null;
+}

@@ -66,3 +66,20 @@ describe('provb waits', () => {
     expect((err as ApplyError).result.failed[0]!.error).toBeInstanceOf(TimeoutError);
   });
 });
+
+describe('provb import across regions', () => {
+  it('finds a volume or node pool in another region when importing, as the vendor provider scans', async () => {
+    const h = await harness();
+    const vol = await created(h, 'volume:Volume', { name: 'far', sizeGb: 4, region: 'FRA1' });
+    const def = vol.def;
+    const asImport = h.ctx({ operation: 'import' });
+    const r = await def.read(asImport, vol.id, empty);
+    expect(r?.inputs).toMatchObject({ name: 'far', region: 'FRA1' });
+    expect(await def.read(h.ctx({ operation: 'read' }), vol.id, empty)).toBeNull();
+    const fw = [...h.sim.store.firewalls.values()].find((f) => f.default && f.region === 'FRA1')!;
+    const k = await created(h, 'kubernetesCluster:KubernetesCluster', { name: 'far-k', region: 'FRA1', firewallId: fw.id, pools: { nodeCount: 1, size: 'g4s.kube.small' } });
+    const pool = await created(h, 'kubernetesNodePool:KubernetesNodePool', { clusterId: k.id, region: 'FRA1', label: 'far-pool', nodeCount: 1, size: 'g4s.kube.small' });
+    const p = await pool.def.read(asImport, pool.def.importId!(`${k.id}:far-pool`, h.provider.config), empty);
+    expect(p?.inputs).toMatchObject({ clusterId: k.id, label: 'far-pool', region: 'FRA1' });
+  });
+});

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
 import type { ProvbConfig } from '../config.js';
 import { orNull, type Wire } from '../client.js';
-import { checkRegion, priorRegion, regionOf } from '../region.js';
+import { checkRegion, priorRegion, regionOf, scanRegions } from '../region.js';
 import { waitGone } from '../wait.js';
 import { defined, reporter } from './reported.js';
 import { poolLabel, taint, userLabels, waitCluster, waitPool, wireTaints } from './kubernetes-shared.js';
@@ -53,7 +53,10 @@ export const kubernetesNodePool = defineResource({
   },
   read: async (ctx, id, prior) => {
     const [clusterId, poolId] = split(id);
-    const c = await orNull(() => ctx.config.client.getCluster(ctx, priorRegion(ctx, prior), clusterId));
+    const home = priorRegion(ctx, prior);
+    // An import looks in every region, as the vendor's provider does.
+    const found = await scanRegions(ctx, home, (region) => orNull(() => ctx.config.client.getCluster(ctx, region, clusterId)));
+    const c = found?.value;
     const pool = c?.pools?.find((p: Wire) => p.id === poolId);
     if (!c || !pool) return null;
     const req = (c.required_pools ?? []).find((p: Wire) => p.id === poolId) ?? pool;
@@ -65,7 +68,7 @@ export const kubernetesNodePool = defineResource({
       labels: r.kept('labels') !== undefined || Object.keys(labels).length ? labels : undefined,
       publicIpNodePool: r.computed('publicIpNodePool', pool.public_ip_node_pool === true),
       taints: r.kept('taints') !== undefined || taints.length ? taints : undefined,
-      region: r.kept<string>('region'),
+      region: found!.region === home ? r.kept<string>('region') : found!.region,
     });
     return { inputs, outputs: outputsOf(pool) };
   },

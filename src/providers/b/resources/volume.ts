@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
 import type { ProvbConfig } from '../config.js';
 import { orNull, type Wire } from '../client.js';
-import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../region.js';
+import { checkRegion, priorRegion, regionOf, scanRegions, type ProvbContext } from '../region.js';
 import { waitUntil } from '../wait.js';
 import { defined, reporter } from './reported.js';
 import { ProviderError } from '../../../engine/errors.js';
@@ -40,10 +40,14 @@ export const volume = defineResource({
     return { id: v.id, outputs: outputsOf(v) };
   },
   read: async (ctx, id, prior) => {
-    const v = await orNull(() => ctx.config.client.getVolume(ctx, priorRegion(ctx, prior), id));
-    if (!v) return null;
+    const home = priorRegion(ctx, prior);
+    // An import looks in every region, as the vendor's provider does.
+    const found = await scanRegions(ctx, home, (region) => orNull(() => ctx.config.client.getVolume(ctx, region, id)));
+    if (!found) return null;
+    const v = found.value;
     const r = reporter(prior);
-    const inputs: VolumeInputs = defined({ name: v.name, sizeGb: v.size_gb, networkId: r.computed('networkId', v.network_id), region: r.kept<string>('region'), volumeType: r.computed('volumeType', v.volume_type) });
+    const region = found.region === home ? r.kept<string>('region') : found.region;
+    const inputs: VolumeInputs = defined({ name: v.name, sizeGb: v.size_gb, networkId: r.computed('networkId', v.network_id), region, volumeType: r.computed('volumeType', v.volume_type) });
     return { inputs, outputs: outputsOf(v) };
   },
   update: async (ctx, id, _olds, news) => {
