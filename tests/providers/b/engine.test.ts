@@ -162,6 +162,23 @@ describe('provb through the engine', () => {
     expect(converged).toBe(true);
     expect(made(sim)).toEqual(expected);
     expect(sim.requests.some((r) => r.fault)).toBe(true);
+
+    // Updates and the destroy converge under the same faults.
+    for (let round = 0; round < 8; round++) {
+      try {
+        const plan = await engine.plan(stack({ webTags: ['web', 'faulty'], nodeCount: 3 }), { refresh: true });
+        if (!plan.hasChanges) break;
+        await engine.apply(plan);
+      } catch (error) {
+        if (!(error instanceof ApplyError) && !(error as Error).message.includes('Refreshing')) throw error;
+      }
+    }
+    expect([...sim.store.instances.values()][0]!.tags).toEqual(['web', 'faulty']);
+    for (let round = 0; round < 8 && Object.keys((await engine.state()).resources).length; round++) {
+      await engine.destroy().catch((error) => { if (!(error instanceof ApplyError)) throw error; });
+    }
+    expect(Object.keys((await engine.state()).resources)).toEqual([]);
+    expect(Object.values(made(sim)).every((n) => n === 0)).toBe(true);
   });
 });
 
