@@ -320,7 +320,12 @@ export class FileStateStore implements StateStore {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
       const j = await readFile(this.journalPath).catch(() => Buffer.alloc(0));
       const d = decodeJournal(j);
-      if ('corruptAt' in d || d.records.length > 0) throw new StateCorruptError(this.location, `the journal ${this.journalPath} has records but the state file is missing`);
+      if ('corruptAt' in d || d.records.length > 0) {
+        // Another process may have created the state file (always before its first record) between
+        // our two reads: look once more before calling it corrupt.
+        if (await stampOf(this.path)) return this.#load();
+        throw new StateCorruptError(this.location, `the journal ${this.journalPath} has records but the state file is missing`);
+      }
       return undefined;
     }
     let parsed: RawState & { encryption?: EncryptionHeader };
