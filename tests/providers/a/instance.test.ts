@@ -128,3 +128,29 @@ describe('Instance', () => {
     expect((err as ProviderError).detail).toContain('Unknown configuration key: limits.bogus');
   });
 });
+
+describe('Instance on a cluster (simulated)', () => {
+  it('places it with target, refuses a migration without allowRestart naming target, migrates with it', async () => {
+    await env.close();
+    env = await simEnv({ members: ['m1', 'm2'] });
+    const i = parse({ name: 'cl1', image: 'busybox', target: 'm1' });
+    const c = await env.res(T).create(env.ctx, i);
+    expect(c.outputs.location).toBe('m1');
+    expect(env.sim.requests.find((r) => r.method === 'POST' && r.path === '/1.0/instances')!.query).toBe('?target=m1');
+    const err = await env.res(T).update!(env.ctx, c.id, { inputs: i, outputs: c.outputs }, parse({ name: 'cl1', image: 'busybox', target: 'm2' })).catch((e: unknown) => e);
+    expect((err as ProviderError).message).toContain('`target`');
+    expect(env.sim.store.instances.get('default/cl1')!.location).toBe('m1');
+    const moved = await env.res(T).update!(env.ctx, c.id, { inputs: i, outputs: c.outputs }, parse({ name: 'cl1', image: 'busybox', target: 'm2', allowRestart: true }));
+    expect(moved.outputs).toMatchObject({ location: 'm2', status: 'Running' });
+    const info = await env.provider.lookups.get('prova:index/getInfo:getInfo')!.run(env.ctx, {}) as { clusterMembers: Record<string, { status: string }> };
+    expect(Object.keys(info.clusterMembers)).toEqual(['m1', 'm2']);
+  });
+
+  it('parses memory sizes for the VM memory-growth restart rule', async () => {
+    const { memoryBytes } = await import('../../../src/providers/a/resources/instance.js');
+    expect(memoryBytes('1GiB')).toBe(1024 ** 3);
+    expect(memoryBytes('512MB')).toBe(512e6);
+    expect(memoryBytes('2048')).toBe(2048);
+    expect(memoryBytes('50%')).toBeUndefined();
+  });
+});

@@ -102,6 +102,14 @@ export function splitConfig(config: Readonly<Record<string, string>>): { config:
   return out;
 }
 
+/** '512MiB', '1GB', '2GiB', '1073741824' → bytes; undefined for percentages and empty values. */
+export function memoryBytes(v: string | undefined): number | undefined {
+  const m = /^(\d+(?:\.\d+)?)\s*([kmgtpe])?(i)?b?$/i.exec(v?.trim() ?? '');
+  if (!m) return undefined;
+  const power = m[2] ? 'kmgtpe'.indexOf(m[2].toLowerCase()) + 1 : 0;
+  return Number(m[1]) * (m[3] ? 1024 : 1000) ** power;
+}
+
 function mergedConfig(i: InstanceInputs): Record<string, string> {
   const c: Record<string, string> = { ...i.config };
   for (const [k, v] of Object.entries(i.limits)) c[`limits.${k}`] = v;
@@ -188,11 +196,13 @@ export const instance = defineResource({
     const state = await readState(ctx, client, o.name, news.project);
     const wasRunning = isRunning(state);
     const field = rename ? 'name' : 'target';
+    // A VM cannot hot-grow its memory: with allowRestart, a larger limits.memory restarts it.
+    const growVm = news.type === 'virtual-machine' && news.allowRestart && (memoryBytes(news.limits.memory) ?? 0) > (memoryBytes(current.instance.config['limits.memory']) ?? Infinity);
     if ((rename || migrate) && wasRunning && news.running && !news.allowRestart) {
       throw new ProviderError({ provider: 'prova', operation: 'update instance', retryable: false, vendorCode: 'restart_required', detail: `changing \`${field}\` of instance ${o.name} needs a stop and restart; set allowRestart: true to allow it (nothing was changed)` });
     }
     const waits = waitsFor(ctx, news, 'update');
-    if (wasRunning && (rename || migrate || !news.running)) await stopInstance(ctx, client, o.name, news.project, false, waits);
+    if (wasRunning && (rename || migrate || growVm || !news.running)) await stopInstance(ctx, client, o.name, news.project, false, waits);
     const fresh = (await getInstance(ctx, client, o.name, news.project))!;
     const kept = Object.fromEntries(Object.entries(fresh.instance.devices).filter(([, d]) => d[MARKER] === STANDALONE));
     await client.request(ctx, {

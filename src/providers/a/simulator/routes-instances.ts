@@ -77,7 +77,9 @@ export const instanceRoutes: Route<LxdStore>[] = [
   { method: 'POST', path: '/1.0/instances', handler: (req, s) => {
     const b = (req.body ?? {}) as Body;
     const project = projectOf(req);
-    if (req.query.get('target')) return error(400, 'Target only allowed when clustered');
+    const target = req.query.get('target');
+    if (target && !s.clustered) return error(400, 'Target only allowed when clustered');
+    if (target && !s.options.members.includes(target)) return error(404, 'Cluster member not found');
     const source = (b.source ?? {}) as Record<string, string>;
     let fingerprint = '';
     if (source.type === 'image') {
@@ -102,7 +104,7 @@ export const instanceRoutes: Route<LxdStore>[] = [
       for (const p of profiles) if (!s.profiles.has(scoped(project, p)) && !s.profiles.has(scoped('default', p))) throw new Error(`Requested profile "${p}" doesn't exist`);
       const inst: Instance = {
         name, project, type: str(b.type, 'container'), description: str(b.description), ephemeral: b.ephemeral === true, stateful: false, architecture: 'x86_64',
-        profiles, config, devices: (b.devices ?? {}) as Instance['devices'], location: 'none', createdAt: new Date().toISOString(), running: false, startedAt: 0, hostIndex, files: newFiles(),
+        profiles, config, devices: (b.devices ?? {}) as Instance['devices'], location: s.clustered ? (target ?? s.options.members[0]!) : 'none', createdAt: new Date().toISOString(), running: false, startedAt: 0, hostIndex, files: newFiles(),
       };
       inst.config['volatile.uuid'] = sha256(`${name}${Date.now()}`).slice(0, 32);
       inst.config['volatile.idmap.base'] = '0';
@@ -138,7 +140,15 @@ export const instanceRoutes: Route<LxdStore>[] = [
     const i = find(s, req);
     if (!i) return error(404, 'Instance not found');
     const b = (req.body ?? {}) as Body;
-    if (b.migration) return error(400, 'Target only allowed when clustered');
+    if (b.migration) {
+      const target = req.query.get('target');
+      if (!s.clustered) return error(400, 'Target only allowed when clustered');
+      if (!target || !s.options.members.includes(target)) return error(404, 'Cluster member not found');
+      return asyncOp(s.operation('Migrating instance', { instances: [`/1.0/instances/${i.name}`] }, () => {
+        if (i.running && b.live !== true) throw new Error('Instance must be stopped to be moved');
+        i.location = target;
+      }));
+    }
     const to = str(b.name);
     if (to !== i.name && s.instances.has(scoped(i.project, to))) return error(409, `Name "${to}" already in use`);
     const op = s.operation('Renaming instance', { instances: [`/1.0/instances/${i.name}`] }, () => {

@@ -12,7 +12,7 @@ export function serverInfo(s: LxdStore, req: SimRequest) {
     environment: {
       addresses: [], architectures: ['x86_64', 'i686'], certificate: s.serverCertificate?.pem ?? '', certificate_fingerprint: s.serverCertificate?.fingerprint ?? '', driver: 'lxc', driver_version: '5.0.0', firewall: 'xtables',
       kernel: 'Linux', kernel_architecture: 'x86_64', kernel_version: '6.1.0', os_name: 'Debian GNU/Linux', os_version: '12', project: projectOf(req), server: 'lxd',
-      server_clustered: false, server_event_mode: 'full-mesh', server_name: 'sim', server_pid: 1, server_version: s.options.version, storage: 'dir', storage_version: '1',
+      server_clustered: s.clustered, server_event_mode: 'full-mesh', server_name: s.options.members[0] ?? 'sim', server_pid: 1, server_version: s.options.version, storage: 'dir', storage_version: '1',
     },
   };
 }
@@ -143,6 +143,11 @@ export const miscRoutes: Route<LxdStore>[] = [
     if (!s.hasExtension('access_management')) return error(404, 'not found');
     const i = [...s.identities.values()].find((x) => x.authentication_method === req.params.method && (x.name === req.params.name || x.id === req.params.name));
     return i ? sync(i, { etag: { groups: i.groups } }) : error(404, 'Identity not found');
+  } },
+  { method: 'GET', path: '/1.0/cluster/members', handler: (req, s) => {
+    if (!s.clustered) return error(500, 'Server is not clustered');
+    const members = s.options.members.map((m, n) => ({ server_name: m, url: `https://10.0.0.${n + 1}:8443`, database: n === 0, status: 'Online', message: 'Fully operational', architecture: 'x86_64', roles: n === 0 ? ['database-leader'] : [], failure_domain: 'default', description: '', config: {}, groups: ['default'] }));
+    return sync(recursion(req) ? members : members.map((m) => `/1.0/cluster/members/${m.server_name}`));
   } },
   { method: 'GET', path: '/1.0/certificates', handler: (req, s) => sync(recursion(req) ? [...s.certificates.values()] : [...s.certificates.keys()].map((k) => `/1.0/certificates/${k}`)) },
 ];

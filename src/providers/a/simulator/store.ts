@@ -16,6 +16,8 @@ export type SimOptions = {
   readonly networkDelayMs?: number;
   /** Trust password for POST /1.0/certificates (TLS mode). */
   readonly trustPassword?: string;
+  /** Cluster member names: a non-empty list makes the server clustered (placement, ?target=, migration). */
+  readonly members?: readonly string[];
 };
 
 export type File = { type: 'file' | 'directory'; content: string; mode: number; uid: number; gid: number };
@@ -38,7 +40,7 @@ export const defaultExtensions = [
 ];
 
 export class LxdStore {
-  readonly options: Required<Omit<SimOptions, 'extensions' | 'trustPassword'>> & { extensions: string[]; trustPassword?: string };
+  readonly options: Required<Omit<SimOptions, 'extensions' | 'trustPassword' | 'members'>> & { extensions: string[]; trustPassword?: string; members: string[] };
   readonly instances = new Map<string, Instance>();
   readonly networks = new Map<string, Obj>();
   readonly acls = new Map<string, Obj>();
@@ -61,7 +63,7 @@ export class LxdStore {
   constructor(options: SimOptions = {}) {
     this.options = {
       version: options.version ?? '5.0.2', extensions: [...(options.extensions ?? defaultExtensions)], waitStyle: options.waitStyle ?? '5.0',
-      operationMs: options.operationMs ?? 1, networkDelayMs: options.networkDelayMs ?? 5, trustPassword: options.trustPassword,
+      operationMs: options.operationMs ?? 1, networkDelayMs: options.networkDelayMs ?? 5, trustPassword: options.trustPassword, members: [...(options.members ?? [])],
     };
     const fp = sha256('busybox-image');
     this.images.set(fp, { name: fp, fingerprint: fp, architecture: 'x86_64', type: 'container', public: false, created_at: '2026-01-01T00:00:00Z', aliases: [{ name: 'busybox', description: '' }], properties: { os: 'busybox' }, size: 1024 });
@@ -74,6 +76,10 @@ export class LxdStore {
 
   defaultProfile(): Obj {
     return { name: 'default', description: 'Default LXD profile', config: {}, devices: { eth0: { name: 'eth0', network: 'convergebr0', type: 'nic' }, root: { path: '/', pool: 'default', type: 'disk' } } };
+  }
+
+  get clustered(): boolean {
+    return this.options.members.length > 0;
   }
 
   hasExtension(name: string): boolean {
