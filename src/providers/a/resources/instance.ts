@@ -151,6 +151,7 @@ export const instance = defineResource({
       method: 'POST', path: '/1.0/instances', pathTemplate: '/1.0/instances', operation: 'create instance', project: i.project, target: i.target,
       body: { name: i.name, type: i.type, description: i.description, ephemeral: i.ephemeral, ...(i.profiles ? { profiles: i.profiles } : {}), config: mergedConfig(i), devices: toWire(i.devices), source },
     });
+    ctx.report({ kind: 'progress', message: `instance ${i.name} created${i.running ? '; starting it' : ''}` });
     const waits = waitsFor(ctx, i, 'create');
     const state = i.running ? await startInstance(ctx, client, i.name, i.project, waits, { knownStopped: true, network: i.waitForNetwork }) : undefined;
     await syncFiles(ctx, client, i, []);
