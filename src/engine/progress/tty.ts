@@ -29,7 +29,9 @@ export class TtyView {
 
   /** Writes `scroll` above the live area, then redraws the live area as `live`, in one write. */
   draw(scroll: readonly Line[], live: readonly Line[]): void {
-    const width = Math.max(20, (this.#stream.columns ?? 80) - 1);
+    // A stream without a size (columns 0 or missing, as under `script`) is taken as 80 wide.
+    const columns = this.#stream.columns;
+    const width = columns && columns > 0 ? Math.max(10, columns - 1) : 79;
     let out = this.#drawn ? `${CURSOR_UP(this.#drawn)}\r` : '\r';
     for (const l of scroll) out += `${this.#paint(l, Infinity)}${CLEAR_LINE_END}\n`;
     for (const l of live) out += `${this.#paint(l, width)}${CLEAR_LINE_END}\n`;

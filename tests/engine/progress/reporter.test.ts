@@ -173,3 +173,12 @@ describe('progressReporter attached to a real apply', () => {
     expect(screen.at(-1)).toMatch(/^Apply complete! Resources: 2 added, 0 changed, 0 replaced, 0 destroyed\./);
   });
 });
+
+describe('progressReporter on a TTY without a size', () => {
+  it('takes a stream reporting 0 columns as 80 wide', () => {
+    const tty = new FakeTty(0);
+    const report = progressReporter({ stream: tty, now: () => T0, intervalMs: 0, color: false });
+    report(start('web', T0));
+    expect(tty.screen()[0]).toBe('⠋ creating web (test:index/thing:Thing) 0.0s');
+  });
+});
