@@ -158,7 +158,7 @@ export class Engine {
       const finalState = ledger.materialize();
       const elapsedMs = this.#now() - started;
       emit({ type: 'apply_finish', at: this.#now(), succeeded: outcome.succeeded.length, failed: outcome.failed.length, skipped: outcome.skipped.length, elapsedMs });
-      const result = { ...outcome, state: finalState, elapsedMs } as ApplyResult;
+      const result = { ...outcome, state: finalState, elapsedMs } as unknown as ApplyResult;
       let outputs: ApplyResult['outputs'] | undefined;
       // Built on first read: a 10,000-resource apply need not pay for it unless someone looks.
       Object.defineProperty(result, 'outputs', { enumerable: true, get: () => (outputs ??= publicOutputs(finalState)) });
