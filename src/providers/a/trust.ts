@@ -76,15 +76,17 @@ export async function loadClientCertificate(settings: Pick<ResolvedSettings, 'co
 /** Fetches a server's certificate without verifying it (the one unverified handshake, before pinning). */
 export function fetchServerCertificate(host: string, port: number, signal?: AbortSignal): Promise<{ pem: string; fingerprint: string }> {
   return new Promise((resolve, reject) => {
+    const onAbort = () => socket.destroy(signal?.reason as Error);
     const socket = tlsConnect({ host, port, servername: /^[\d.]+$|:/.test(host) ? undefined : host, rejectUnauthorized: false }, () => {
+      signal?.removeEventListener('abort', onAbort);
       const raw = socket.getPeerCertificate().raw;
       socket.destroy();
       if (!raw) return reject(new Error('the server sent no certificate'));
       const pem = `-----BEGIN CERTIFICATE-----\n${raw.toString('base64').match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----\n`;
       resolve({ pem, fingerprint: createHash('sha256').update(raw).digest('hex') });
     });
-    socket.once('error', reject);
-    signal?.addEventListener('abort', () => socket.destroy(signal.reason as Error), { once: true });
+    socket.once('error', (error) => { signal?.removeEventListener('abort', onAbort); reject(error); });
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
 
