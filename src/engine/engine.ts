@@ -149,6 +149,7 @@ export class Engine {
       const state = await this.#store.read();
       if (state.lineage !== plan.lineage || state.serial !== plan.serial) throw new StalePlanError(plan.lineage, plan.serial, state.serial, state.lineage);
       const emit = this.#emitter(options.onEvent);
+      for (const message of [...lock.warnings, ...(this.#store.takeWarnings?.() ?? [])]) emit({ type: 'warning', at: this.#now(), address: '', message });
       const work = plan[planWork];
       emit({ type: 'apply_start', at: this.#now(), steps: work.filter((w) => w.step.action !== 'noop').length });
       const ledger = new Ledger(state, this.#store);
