@@ -12,7 +12,7 @@ export { ref, isRef } from './engine/decl/ref.js';
 export type { Ref } from './engine/decl/ref.js';
 export type { ResourceDecl, ResourceOptions, ResourceTimeouts, Input, Inputs } from './engine/decl/resource-decl.js';
 export { resourceHelper, lookupHelper } from './engine/decl/helper.js';
-export type { TypedDecl, ResourceHelper, LookupCall } from './engine/decl/helper.js';
+export type { TypedDecl, TypedRef, TypedInputs, ResourceHelper, LookupCall } from './engine/decl/helper.js';
 export { defineProvider, defineResource, defineLookup } from './engine/provider/define.js';
 export type { Provider, ProviderSpec, ResourceDefinition, LookupDefinition, CreateResult, ReadResult, UpdateResult, Prior, CheckIssue } from './engine/provider/define.js';
 export { standaloneContext } from './engine/provider/context.js';

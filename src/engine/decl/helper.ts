@@ -2,18 +2,35 @@
 // resource's zod schemas, e.g. provb.instance('web', { diskImage, firewallId: fw.out('firewallId') }).
 import type { z } from 'zod';
 import type { ResourceDefinition, LookupDefinition } from '../provider/define.js';
-import type { ResourceDecl, ResourceOptions, Inputs } from './resource-decl.js';
+import type { ResourceDecl, ResourceOptions } from './resource-decl.js';
 import { ref, type Ref } from './ref.js';
 
+/**
+ * A reference that remembers the type of what it points at (types only: at run time it is a plain
+ * Ref). An untyped `ref(name, path)` fits any field; `x.out('field')` fits only fields of its type.
+ */
+export type TypedRef<T> = Ref & { readonly '@type'?: T };
+
+/** A field value given directly or as a reference of the same type, at any depth. */
+export type TypedInputs<T> = InputShape<T> | TypedRef<T>;
+type InputShape<T> = T extends readonly (infer E)[]
+  ? readonly TypedInputs<E>[]
+  : T extends object
+    ? { readonly [K in keyof T]: TypedInputs<T[K]> }
+    : T;
+
+/** The type of the value `out(key)` refers to: the output's, else the input's; 'id' is a string. */
+export type OutValue<I, O, K> = K extends keyof O ? O[K] : K extends keyof I ? I[K] : string;
+
 export type TypedDecl<I, O> = ResourceDecl & {
-  readonly inputs: { readonly [K in keyof I]: Inputs<I[K]> };
-  /** A reference to one of this resource's outputs (or inputs). */
-  out<K extends Extract<keyof O | keyof I | 'id', string>>(key: K): Ref;
+  readonly inputs: { readonly [K in keyof I]: TypedInputs<I[K]> };
+  /** A reference to one of this resource's outputs (or inputs, or 'id'); a misspelt name does not compile. */
+  out<K extends Extract<keyof O | keyof I | 'id', string>>(key: K): TypedRef<OutValue<I, O, K>>;
 };
 
 export type ResourceHelper<I extends z.ZodType, O extends z.ZodType> = (
   name: string,
-  inputs: { readonly [K in keyof z.input<I>]: Inputs<z.input<I>[K]> },
+  inputs: { readonly [K in keyof z.input<I>]: TypedInputs<z.input<I>[K]> },
   options?: ResourceOptions,
 ) => TypedDecl<z.input<I>, z.output<O>>;
 
