@@ -184,7 +184,8 @@ export const instance = defineResource({
       ...(p.image === undefined && ref.options.image ? { image: ref.options.image } : {}),
     };
     const execResults = ((prior.outputs as { execResults?: Record<string, ExecResult> }).execResults) ?? {};
-    return { inputs: read, outputs: await instanceOutputs(ctx, client, w, project, execResults) };
+    // The `,image=` option of an import id only feeds `image` above; the recorded id never carries it.
+    return { id: formatId(ref.remote, ref.project, ref.fields), inputs: read, outputs: await instanceOutputs(ctx, client, w, project, execResults) };
   },
   async update(ctx: Ctx, id, olds, news) {
     const o = olds.inputs as InstanceInputs;
