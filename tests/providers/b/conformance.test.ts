@@ -46,16 +46,17 @@ const fw = (n = net()) => provb.firewall('fw', {
   name: 'conf-fw', networkId: n.out('networkId'), createDefaultRules: false,
   ingressRules: [{ label: 'ssh', portRange: '22', cidrs: ['0.0.0.0/0'], action: 'allow' }],
 });
-/** Network, firewall and an instance in them. */
+/** Network, firewall and an instance in them; the instance's initial password is a (secret) output. */
 const web = (tags = ['conf']) => {
   const n = net();
   const f = fw(n);
-  const w = provb.instance('web', { hostname: 'conf-web', diskImage: 'ubuntu-jammy', firewallId: f.out('firewallId'), networkId: n.out('networkId'), tags });
+  const w = provb.instance('web', { hostname: 'conf-web', diskImage: 'ubuntu-jammy', firewallId: f.out('firewallId'), networkId: n.out('networkId'), tags, writePassword: true });
   return [n, f, w] as const;
 };
+/** A cluster (with its kubeconfig as a secret output) behind its own firewall. */
 const cluster = (nodeCount = 1) => {
   const f = provb.firewall('fw', { name: 'conf-k8s-fw' });
-  const k = provb.kubernetesCluster('k8s', { name: 'conf-k8s', firewallId: f.out('firewallId'), pools: { label: 'main', nodeCount, size: 'g4s.kube.small' } });
+  const k = provb.kubernetesCluster('k8s', { name: 'conf-k8s', firewallId: f.out('firewallId'), pools: { label: 'main', nodeCount, size: 'g4s.kube.small' }, writeKubeconfig: true });
   return [f, k] as const;
 };
 const domain = () => provb.dnsDomainName('domain', { name: 'conf.example' });
