@@ -145,6 +145,8 @@ export function diffNode(key: string | undefined, path: PathSegment[], before: u
     if (b === undefined) push(lines, `${indent}${d.sym('+')} ${label}`, showValue(a, '+', indent, d), suffix);
     else if (a === undefined) push(lines, `${indent}${d.sym('-')} ${label}`, showValue(b, '-', indent, d), key === undefined ? ',' : ' -> null');
     else if (isHeredoc(b) && isHeredoc(a)) push(lines, `${indent}${d.sym('~')} ${label}`, heredocDiff(b, a, indent, d), suffix);
+    // A secret that changed: Terraform's single "(sensitive value)", no arrow between two of them.
+    else if (isSensitive(b) && isSensitive(a)) lines.push(`${indent}${d.sym('~')} ${label}(sensitive value)${suffix}`);
     else {
       const sb = showValue(b, '-', indent, d);
       const sa = showValue(a, '+', indent, d);

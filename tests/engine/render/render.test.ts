@@ -89,7 +89,7 @@ describe('renderPlan through the engine', () => {
             ~ id = "thing-1" -> (known after apply)
             ~ size = "small" -> "large"
             ~ region = "eu" -> "us" # forces replacement
-            ~ password = (sensitive value) -> (sensitive value)
+            ~ password = (sensitive value)
 
               # (3 unchanged attributes hidden)
           }
@@ -245,7 +245,7 @@ describe('renderPlan of hand-made steps', () => {
       ],
     })]);
     const text = renderPlan(plan, plain);
-    expect(text).toContain('~ KEY = (sensitive value) -> (sensitive value)');
+    expect(text).toContain('~ KEY = (sensitive value)\n');
     expect(text).toContain('~ ip = "198.18.0.5" -> (known after apply)');
   });
 
