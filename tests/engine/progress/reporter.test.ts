@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { progressReporter, type Event } from '../../../src/index.js';
 import { setup, thing } from '../../helpers/builders.js';
 import { FakeTty } from './fake-tty.js';
@@ -110,21 +110,26 @@ describe('progressReporter on a TTY', () => {
     expect(tty.writes.join('')).toContain('\x1b[32m✓ a: created');
   });
 
-  it('advances elapsed times on its own timer while steps are in flight, and stops it at the end', async () => {
-    const tty = new FakeTty();
-    const c = clock();
-    const report = progressReporter({ stream: tty, now: c.now, intervalMs: 1, color: false });
-    report(start('web', T0));
-    c.advance(4000);
-    const before = tty.writes.length;
-    await new Promise((r) => setTimeout(r, 10));
-    expect(tty.writes.length).toBeGreaterThan(before);
-    expect(tty.screen()[0]).toMatch(/4\.0s$/);
-    report({ type: 'step_finish', at: c.now(), address: 'web', action: 'create', resourceType: 't', elapsedMs: 4000 });
-    const after = tty.writes.length;
-    await new Promise((r) => setTimeout(r, 10));
-    expect(tty.writes.length).toBe(after);
-    report.close();
+  it('advances elapsed times on its own timer while steps are in flight, and stops it at the end', () => {
+    vi.useFakeTimers();
+    try {
+      const tty = new FakeTty();
+      const c = clock();
+      const report = progressReporter({ stream: tty, now: c.now, intervalMs: 100, color: false });
+      report(start('web', T0));
+      c.advance(4000);
+      const before = tty.writes.length;
+      vi.advanceTimersByTime(100);
+      expect(tty.writes.length).toBe(before + 1);
+      expect(tty.screen()[0]).toMatch(/4\.0s$/);
+      report({ type: 'step_finish', at: c.now(), address: 'web', action: 'create', resourceType: 't', elapsedMs: 4000 });
+      const after = tty.writes.length;
+      vi.advanceTimersByTime(1000);
+      expect(tty.writes.length).toBe(after);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
