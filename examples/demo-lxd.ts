@@ -1,7 +1,6 @@
 // The demo's LXD side: decide between the local daemon and the in-process fake, make a drift through
 // the LXD API behind the engine's back, and delete the demo container whatever happened.
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { Engine, MemoryStateStore, standaloneContext } from 'converge';
@@ -19,10 +18,10 @@ export type LxdSide = {
   /** Where provider A talks to, and why (for the demo's opening lines). */
   readonly description: string;
   readonly provider: Provider<ProvaConfig>;
-  /** Changes `user.role` of the instance without the engine knowing. */
-  drift(instanceName: string, value: string): Promise<void>;
-  /** Deletes the instance if it still exists; never throws. */
-  remove(instanceName: string): Promise<void>;
+  /** Changes `user.team` of the profile without the engine knowing. */
+  drift(profileName: string, value: string): Promise<void>;
+  /** Deletes the instance, then the profile, if they still exist; never throws. */
+  remove(instanceName: string, profileName: string): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -73,13 +72,13 @@ function realSide(socketPath: string, configDir: string): LxdSide {
     description: `the local LXD daemon at unix://${socketPath} (image ${LXD_IMAGE}, bridge ${LXD_BRIDGE})`,
     provider,
     async drift(name, value) {
-      const r = await request(`http://lxd/1.0/instances/${encodeURIComponent(name)}`, {
-        dispatcher: agent, method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ config: { 'user.role': value } }),
+      const r = await request(`http://lxd/1.0/profiles/${encodeURIComponent(name)}`, {
+        dispatcher: agent, method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ config: { 'user.team': value } }),
       });
       await r.body.text();
-      if (r.statusCode >= 300) throw new Error(`PATCH /1.0/instances/${name} answered ${r.statusCode}`);
+      if (r.statusCode >= 300) throw new Error(`PATCH /1.0/profiles/${name} answered ${r.statusCode}`);
     },
-    remove: (name) => removeInstance(provider, name),
+    remove: (instance, profile) => removeObjects(provider, instance, profile),
     async close() { await provider.close(); await agent.close(); },
   };
 }
@@ -91,27 +90,31 @@ function fakeSide(sim: LxdSimulator, configDir: string, why: string): LxdSide {
     description: `the in-process LXD fake (${why})`,
     provider,
     async drift(name, value) {
-      const instance = sim.store.instances.get(`default/${name}`);
-      if (!instance) throw new Error(`the fake has no instance ${name}`);
-      instance.config['user.role'] = value;
+      const profile = sim.store.profiles.get(`default/${name}`);
+      if (!profile) throw new Error(`the fake has no profile ${name}`);
+      (profile.config as Record<string, string>)['user.team'] = value;
     },
-    remove: (name) => removeInstance(provider, name),
+    remove: (instance, profile) => removeObjects(provider, instance, profile),
     async close() { await provider.close(); await sim.close(); },
   };
 }
 
-/** The cleanup of last resort: provider A's own delete handler, called directly. */
-async function removeInstance(provider: Provider<ProvaConfig>, name: string): Promise<void> {
-  const def = provider.resources.get('prova:index/instance:Instance');
-  if (!def) return;
-  const ctx = standaloneContext(provider.config, { operation: 'delete', address: name, signal: AbortSignal.timeout(60_000) });
-  try {
-    const inputs = def.inputs.parse({ name, image: LXD_IMAGE });
-    const found = await def.read(ctx, name, { inputs, outputs: {} });
-    if (found) await def.delete(ctx, name, { inputs, outputs: found.outputs });
-  } catch {
-    // Best effort: the demo reports the original failure, not this one.
+/** The cleanup of last resort: provider A's own read and delete handlers, called directly. */
+async function removeObjects(provider: Provider<ProvaConfig>, instance: string, profile: string): Promise<void> {
+  for (const [token, name, inputs] of [
+    ['prova:index/instance:Instance', instance, { name: instance, image: LXD_IMAGE }],
+    ['prova:index/profile:Profile', profile, { name: profile }],
+  ] as const) {
+    const def = provider.resources.get(token);
+    if (!def) continue;
+    const ctx = standaloneContext(provider.config, { operation: 'delete', address: name, signal: AbortSignal.timeout(60_000) });
+    try {
+      const parsed = def.inputs.parse(inputs);
+      const found = await def.read(ctx, name, { inputs: parsed, outputs: {} });
+      if (found) await def.delete(ctx, name, { inputs: parsed, outputs: found.outputs });
+    } catch {
+      // Best effort: the demo reports the original failure, not this one.
+    }
   }
 }
 
-export { tmpdir };

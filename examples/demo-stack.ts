@@ -1,4 +1,4 @@
-// The demo stack: one LXD container (provider A), a Civo network, firewall, instance and DNS zone
+// The demo stack: an LXD profile and container (provider A), a Civo network, firewall, instance and DNS zone
 // whose A records point at the container's and the instance's IPv4 (provider B), and a Gcore CDN
 // origin group on the Civo instance feeding a CDN resource (provider C). References cross providers.
 import type { ResourceDecl } from 'converge';
@@ -8,18 +8,21 @@ import { provc } from 'converge/providers/c';
 import { LXD_BRIDGE, LXD_IMAGE } from './demo-lxd.js';
 
 export type DemoNames = {
-  /** The LXD container's name (unique per run, so a crashed run never collides with the next). */
+  /** The LXD container's and profile's names (unique per run, so a crashed run never collides with the next). */
   readonly container: string;
+  readonly profile: string;
   /** The DNS zone in the Civo simulator. */
   readonly zone: string;
 };
 
 /** The declarations; `inference` is the Gcore inference flavor a lookup chose, named in the CDN's description. */
 export function demoStack(names: DemoNames, inference: string): ResourceDecl[] {
-  // A: a container on the test bridge, and nothing else.
+  // A: a profile, and a container with it on the test bridge (and no other network).
+  const team = prova.profile('team', { name: names.profile, config: { 'user.team': 'demo' } });
   const app = prova.instance('app', {
     name: names.container,
     image: LXD_IMAGE,
+    profiles: ['default', team.out('name')],
     devices: [{ name: 'eth0', type: 'nic', properties: { network: LXD_BRIDGE } }],
     config: { 'user.role': 'demo-app' },
   });
@@ -42,5 +45,5 @@ export function demoStack(names: DemoNames, inference: string): ResourceDecl[] {
     description: `demo site; its inference backend runs on ${inference}`,
     options: { gzipOn: { enabled: true, value: true } },
   });
-  return [app, net, fw, web, zone, appRecord, webRecord, origins, cdn];
+  return [team, app, net, fw, web, zone, appRecord, webRecord, origins, cdn];
 }

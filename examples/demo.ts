@@ -48,7 +48,8 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
   const apply = (engine: Engine, plan: Plan) => engine.apply(plan, { onEvent: progressReporter({ stream: out }) });
   const started = Date.now();
   const dir = mkdtempSync(join(tmpdir(), 'converge-demo-'));
-  const names = { container: `converge-demo-${randomBytes(3).toString('hex')}`, zone: 'demo.example' };
+  const run = randomBytes(3).toString('hex');
+  const names = { container: `converge-demo-${run}`, profile: `converge-demo-${run}-team`, zone: 'demo.example' };
   let lxd: LxdSide | undefined;
   let civo: CivoSimulator | undefined;
   let gcore: GcoreSimulator | undefined;
@@ -95,8 +96,8 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
 
     phase(4, "drift behind the engine's back, and the plan that repairs it");
     if (options.failAt === 'drift') throw new Error('failing on purpose (failAt: drift)');
-    await lxd.drift(names.container, 'changed-by-hand');
-    say(`  LXD: set user.role of ${names.container} to "changed-by-hand" through the ${lxd.kind === 'real' ? 'LXD API' : "fake's store"}`);
+    await lxd.drift(names.profile, 'changed-by-hand');
+    say(`  LXD: set user.team of profile ${names.profile} to "changed-by-hand" through the ${lxd.kind === 'real' ? 'LXD API' : "fake's store"}`);
     const record = [...civo.store.records.values()].find((r) => r.name === 'app');
     if (record) record.value = '203.0.113.66';
     say(`  Civo: pointed app.${names.zone} at 203.0.113.66 through the simulator's store\n`);
@@ -120,7 +121,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
       elapsedMs,
     };
   } finally {
-    await cleanUp(engine, lxd, names.container);
+    await cleanUp(engine, lxd, names.container, names.profile);
     await civo?.close();
     await gcore?.close();
     await lxd?.close();
@@ -128,14 +129,14 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
   }
 }
 
-/** After a failure: destroy what the state still holds, and delete the container in any case. */
-async function cleanUp(engine: Engine | undefined, lxd: LxdSide | undefined, container: string): Promise<void> {
+/** After a failure: destroy what the state still holds, and delete the container and profile in any case. */
+async function cleanUp(engine: Engine | undefined, lxd: LxdSide | undefined, container: string, profile: string): Promise<void> {
   try {
     if (engine && Object.keys((await engine.state()).resources).length) await engine.destroy({ refresh: true });
   } catch {
     // Reported by the phase that failed; the container is deleted below regardless.
   }
-  await lxd?.remove(container);
+  await lxd?.remove(container, profile);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
