@@ -25,7 +25,15 @@ export type ProgressOptions = {
 /** An event listener that draws progress; `redraw()` forces a redraw, `close()` stops the timer. */
 export type ProgressReporter = EventListener & { redraw(): void; close(): void };
 
-/** Makes a reporter to pass as `onEvent` (to `apply`, `destroy`, or the Engine). */
+/**
+ * Makes a reporter to pass as `onEvent` (to `apply`, `destroy`, or the Engine's options).
+ *
+ * @example
+ * ```ts
+ * await engine.apply(plan, { onEvent: progressReporter() });                 // stderr, live on a TTY
+ * await engine.apply(plan, { onEvent: progressReporter({ stream: logFile }) }); // timestamped lines
+ * ```
+ */
 export function progressReporter(options: ProgressOptions = {}): ProgressReporter {
   const stream = options.stream ?? process.stderr;
   const mode = options.mode ?? 'auto';
