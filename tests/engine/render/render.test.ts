@@ -249,6 +249,45 @@ describe('renderPlan of hand-made steps', () => {
     expect(text).toContain('~ ip = "198.18.0.5" -> (known after apply)');
   });
 
+  it('explains objects deleted outside converge: created again when declared, forgotten when not', () => {
+    const plan = planOf([
+      step({ address: 'web', action: 'create', cause: 'gone', after: { name: 'web' } }),
+      step({ address: 'old', action: 'forget', cause: 'gone', id: 'old-1', before: { name: 'old' } }),
+    ]);
+    const text = renderPlan(plan, plain);
+    expect(text).toContain('  # web was deleted outside converge and will be created again\n  + resource');
+    expect(text).toContain('  # old was deleted outside converge\n  # (forgotten: it is no longer in the stack)\n  . resource');
+    expect(text).toContain('Plan: 1 to add, 0 to change, 0 to replace, 0 to destroy, 1 to forget.');
+  });
+
+  it('shows a changed nested value that became unknown, and a value whose type changed', () => {
+    const plan = planOf([step({
+      address: 'x', action: 'update', id: 'x-1',
+      before: { tags: ['a', 'b'], limit: '10' }, after: { tags: unknown, limit: { cpu: 2 } },
+      changes: [
+        { path: 'tags', before: ['a', 'b'], after: unknown, forcesReplacement: false },
+        { path: 'limit', before: '10', after: { cpu: 2 }, forcesReplacement: false },
+      ],
+    })]);
+    expect(renderPlan(plan, plain)).toMatchInlineSnapshot(`
+      "converge will perform the following actions:
+
+        # x will be updated in place
+        ~ resource "test:index/thing:Thing" "x" {
+              id = "x-1"
+            ~ tags = [
+                - "a",
+                - "b",
+              ] -> (known after apply)
+            ~ limit = "10" -> {
+                + cpu = 2
+              }
+          }
+
+      Plan: 0 to add, 1 to change, 0 to replace, 0 to destroy."
+    `);
+  });
+
   it('prints the summary line with every count', () => {
     const summary = { create: 3, update: 1, replace: 1, delete: 0, noop: 4, forget: 0 };
     expect(summaryLine({ summary })).toBe('Plan: 3 to add, 1 to change, 1 to replace, 0 to destroy.');
