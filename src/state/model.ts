@@ -28,6 +28,8 @@ export type ResourceState = {
   readonly secrets: readonly string[];
   readonly createdAt: string;
   readonly updatedAt: string;
+  /** A create made the object but then failed (a later stage of it): the next plan replaces it. */
+  readonly tainted?: boolean;
 };
 
 export type PendingKind = 'create' | 'delete' | 'update';

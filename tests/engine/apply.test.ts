@@ -212,3 +212,21 @@ describe('secrets', () => {
     expect(JSON.stringify(update)).not.toContain('hunter2');
   });
 });
+
+describe('partial creates', () => {
+  it('records an object a failed create left behind as tainted, and the next plan replaces it', async () => {
+    const { engine, cloud } = setup();
+    cloud.failCreate.set('a', { times: 1, status: 409, afterCreate: true });
+    const err = await engine.apply(await engine.plan([thing('a')])).catch((e) => e);
+    expect(err).toBeInstanceOf(ApplyError);
+    const state = await engine.state();
+    expect(state.resources.a).toMatchObject({ id: 'thing-1', tainted: true });
+    expect(Object.keys(state.pending)).toEqual([]);
+    const plan = await engine.plan([thing('a')]);
+    expect(plan.steps[0]).toMatchObject({ action: 'replace', cause: 'tainted' });
+    expect(plan.render({ color: false })).toContain('a is tainted, so must be replaced');
+    await engine.apply(plan);
+    expect(cloud.count('thing')).toBe(1);
+    expect((await engine.state()).resources.a!.tainted).toBeUndefined();
+  });
+});

@@ -211,8 +211,17 @@ async function runStep(w: StepWork, deps: readonly string[], ctx: ApplyContext):
         return true;
       });
     } catch (error) {
-      // A definite refusal made nothing: drop the pending record. Otherwise keep it for recovery.
-      if (isDefinite(error)) await ctx.ledger.commit((serial) => clearPending(serial, pendingId));
+      // The create may have made the object before a later stage failed (started but never ready):
+      // record what find() sees as tainted, so the next plan replaces it and nothing is lost.
+      const partial = def.find ? await def.find(operationContext(w, 'find', ctx.idle, undefined, ctx, ctx.now()), inputs).catch(() => undefined) : undefined;
+      if (partial) {
+        const tainted = { ...record(name, partial.id, inputs, partial.outputs, prior), tainted: true };
+        await ctx.ledger.commit((serial) => deposed ? recordDeposed(serial, tainted, deposed, pendingId) : recordResource(serial, tainted, pendingId));
+      } else if (isDefinite(error)) {
+        // A definite refusal made nothing: drop the pending record. An unknown outcome keeps it,
+        // for the next plan to look again (the object may still appear).
+        await ctx.ledger.commit((serial) => clearPending(serial, pendingId));
+      }
       throw error;
     }
     const created = record(name, result.id, inputs, result.outputs, prior);

@@ -144,6 +144,10 @@ export function planSteps(input: PlanInput): PlanOutput {
       action = 'create';
       cause = gone ? 'gone' : 'new';
       changes = diffValues({}, desired);
+    } else if (prior.tainted) {
+      action = 'replace';
+      cause = 'tainted';
+      changes = diffValues(prior.inputs, desired);
     } else if (prior.type !== decl.type) {
       action = 'replace';
       cause = 'type_changed';

@@ -1,10 +1,11 @@
 // Why a step was chosen: for people (render, JSON), never read by apply.
 
-export const stepCauses = ['new', 'changed', 'replace_forced', 'type_changed', 'removed', 'retained', 'gone', 'moved', 'unchanged', 'deposed'] as const;
+export const stepCauses = ['new', 'changed', 'replace_forced', 'type_changed', 'removed', 'retained', 'gone', 'moved', 'unchanged', 'deposed', 'tainted'] as const;
 /**
  * new: declared, not in state · changed: inputs differ · replace_forced: a change at a replaceOn path ·
  * type_changed: the token differs from the state's · removed: in state, not declared · retained: removed with
  * retainOnDelete · gone: deleted outside converge (found by refresh) · moved: renamed through aliases ·
- * unchanged: nothing to do · deposed: an object left behind by an interrupted replacement.
+ * unchanged: nothing to do · deposed: an object left behind by an interrupted replacement ·
+ * tainted: a create made the object but then failed, so it is replaced.
  */
 export type StepCause = (typeof stepCauses)[number];

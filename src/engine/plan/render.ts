@@ -32,6 +32,7 @@ const HEADLINE: Record<Step['cause'], string> = {
   removed: 'will be destroyed',
   retained: 'will be forgotten',
   deposed: 'will be destroyed',
+  tainted: 'is tainted, so must be replaced',
   moved: 'has moved',
   unchanged: 'is unchanged',
 };
