@@ -150,6 +150,20 @@ async function operate<T>(w: StepWork, operation: 'create' | 'update' | 'delete'
   }
 }
 
+/** find() after a failed create, under the step's create limit; undefined when it could not tell. */
+async function findPartial(w: StepWork, inputs: Record<string, unknown>, ctx: ApplyContext): Promise<{ id: string; outputs: Record<string, unknown> } | null | undefined> {
+  const limitText = w.decl?.options?.timeouts?.create;
+  const limitMs = limitText ? parseDuration(limitText) : undefined;
+  const s = stepSignal(ctx.signal, w.step.address, 'find', limitMs, ctx.idle);
+  try {
+    return await raceSignal(w.def.find!(operationContext(w, 'find', s.signal, limitMs, ctx, ctx.now()), inputs), s.signal, s.signal !== ctx.idle);
+  } catch {
+    return undefined;
+  } finally {
+    s.dispose();
+  }
+}
+
 function isDefinite(error: unknown): boolean {
   return error instanceof ProviderError && !error.outcomeUnknown;
 }
@@ -213,7 +227,9 @@ async function runStep(w: StepWork, deps: readonly string[], ctx: ApplyContext):
     } catch (error) {
       // The create may have made the object before a later stage failed (started but never ready):
       // record what find() sees as tainted, so the next plan replaces it and nothing is lost.
-      const partial = def.find ? await def.find(operationContext(w, 'find', ctx.idle, undefined, ctx, ctx.now()), inputs).catch(() => undefined) : undefined;
+      // A timeout or an abort keeps the pending record instead: the next plan's recovery looks then.
+      const look = def.find && !(error instanceof TimeoutError) && !ctx.signal?.aborted;
+      const partial = look ? await findPartial(w, inputs, ctx) : undefined;
       if (partial) {
         const tainted = { ...record(name, partial.id, inputs, partial.outputs, prior), tainted: true };
         await ctx.ledger.commit((serial) => deposed ? recordDeposed(serial, tainted, deposed, pendingId) : recordResource(serial, tainted, pendingId));
