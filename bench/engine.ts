@@ -54,6 +54,7 @@ async function applyIndependent(n: number, latencyMs: number, parallelism: numbe
   const t0 = performance.now();
   await engine.apply(plan);
   const ms = performance.now() - t0;
+  await store.close();
   if (durable) await rm(dir, { recursive: true, force: true });
   return ms;
 }

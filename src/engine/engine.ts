@@ -15,6 +15,7 @@ import { Plan, planWork } from './plan/plan.js';
 import { Ledger } from './apply/ledger.js';
 import { applySteps, emitReport } from './apply/apply.js';
 import { recoverPending } from './apply/recover.js';
+import { CreateIntents } from './apply/intents.js';
 import { defaultRetryPolicy, type RetryPolicy } from './apply/retry.js';
 import { parseDuration } from './apply/timeout.js';
 import { schedule } from './apply/scheduler.js';
@@ -154,7 +155,13 @@ export class Engine {
       emit({ type: 'apply_start', at: this.#now(), steps: work.filter((w) => w.step.action !== 'noop').length });
       const ledger = new Ledger(state, this.#store);
       const listening = !!(this.#onEvent || options.onEvent);
-      const outcome = await applySteps(work, { ledger, parallelism: this.#parallelism, retry: this.#retry, signal: options.signal, emit, listening, now: this.#now, idle: new AbortController().signal });
+      const intents = new CreateIntents(work, ledger, new Date(this.#now()).toISOString());
+      let outcome;
+      try {
+        outcome = await applySteps(work, { ledger, parallelism: this.#parallelism, retry: this.#retry, signal: options.signal, emit, listening, now: this.#now, idle: new AbortController().signal, intents });
+      } finally {
+        await intents.settle();
+      }
       await this.#store.compact();
       const finalState = ledger.materialize();
       const elapsedMs = this.#now() - started;

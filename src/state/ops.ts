@@ -62,3 +62,12 @@ export function recordDeposed(baseSerial: number, created: ResourceState, depose
   if (pendingId) patches.push({ op: 'remove', path: ['pending', pendingId] });
   return change(baseSerial, patches);
 }
+
+/** Many pending operations as one change (one record, one fsync). */
+export function markPendingMany(baseSerial: number, ops: readonly (NewPending & { readonly id: string; readonly startedAt: string })[]): StateChange {
+  return change(baseSerial, ops.map((op) => ({ op: 'add' as const, path: ['pending', op.id], value: { ...op } })));
+}
+
+export function clearPendingMany(baseSerial: number, ids: readonly string[]): StateChange {
+  return change(baseSerial, ids.map((id) => ({ op: 'remove' as const, path: ['pending', id] })));
+}

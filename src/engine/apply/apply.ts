@@ -6,6 +6,7 @@ import type { ResourceState, StoredOptions } from '../../state/model.js';
 import { recordDelete, recordDeposed, recordRename, recordResource, markPending, clearPending } from '../../state/ops.js';
 import type { Ledger } from './ledger.js';
 import { schedule } from './scheduler.js';
+import type { CreateIntents } from './intents.js';
 import { withRetry, type RetryPolicy } from './retry.js';
 import { parseDuration, raceSignal, stepSignal } from './timeout.js';
 import type { OperationContext, OperationKind, Report } from '../provider/context.js';
@@ -29,6 +30,8 @@ export type ApplyContext = {
   readonly now: () => number;
   /** A signal that never fires, for operations without limit or caller signal. */
   readonly idle: AbortSignal;
+  /** Pending records written ahead for creates. */
+  readonly intents?: CreateIntents;
 };
 
 export type ApplyOutcome = { readonly succeeded: StepOutcome[]; readonly failed: FailedStep[]; readonly skipped: SkippedStep[] };
@@ -38,13 +41,21 @@ export async function applySteps(work: readonly StepWork[], ctx: ApplyContext): 
   const failed: FailedStep[] = [];
   const skipped: SkippedStep[] = [];
   const tasks = work.map((w) => ({ id: w.step.address, waitFor: w.waitFor, work: w }));
+  // A step's last record must be durable before its dependents start. A step nothing waits for
+  // frees its slot as soon as the record is queued; apply awaits those records before it returns,
+  // so they share fsyncs with many others (the pending record written before the provider call
+  // keeps a crash in between recoverable).
+  const awaited = new Set<string>();
+  for (const w of work) for (const a of w.waitFor) awaited.add(a);
+  const deferred: { address: string; action: StepOutcome['action']; durable: Promise<void> }[] = [];
   await schedule(tasks, ctx.parallelism, async (task) => {
     const w = task.work;
     const started = ctx.now();
     const { action, address, type } = w.step;
     if (ctx.listening && action !== 'noop') ctx.emit({ type: 'step_start', at: started, address, action, resourceType: type });
     try {
-      const id = await runStep(w, w.deps, ctx);
+      const durable = awaited.has(address) ? undefined : (p: Promise<void>) => { deferred.push({ address, action, durable: p }); p.catch(() => {}); };
+      const id = await runStep(w, w.deps, ctx, durable);
       const elapsedMs = ctx.now() - started;
       succeeded.push({ address, action, elapsedMs });
       if (ctx.listening && action !== 'noop') ctx.emit({ type: 'step_finish', at: ctx.now(), address, action, resourceType: type, elapsedMs, ...(id ? { id } : {}) });
@@ -59,6 +70,13 @@ export async function applySteps(work: readonly StepWork[], ctx: ApplyContext): 
     skipped.push({ address: task.id, action: task.work.step.action, because });
     ctx.emit({ type: 'step_skip', at: ctx.now(), address: task.id, action: task.work.step.action, resourceType: task.work.step.type, because });
   });
+  for (const d of deferred) {
+    try { await d.durable; } catch (error) {
+      const i = succeeded.findIndex((s) => s.address === d.address);
+      if (i >= 0) succeeded.splice(i, 1);
+      failed.push({ address: d.address, action: d.action, elapsedMs: 0, error: error as Error });
+    }
+  }
   return { succeeded, failed, skipped };
 }
 
@@ -168,7 +186,9 @@ function isDefinite(error: unknown): boolean {
   return error instanceof ProviderError && !error.outcomeUnknown;
 }
 
-async function runStep(w: StepWork, deps: readonly string[], ctx: ApplyContext): Promise<string | undefined> {
+async function runStep(w: StepWork, deps: readonly string[], ctx: ApplyContext, defer?: (durable: Promise<void>) => void): Promise<string | undefined> {
+  /** The step's last record: awaited, unless nothing waits for the step (then apply awaits it at the end). */
+  const last = async (p: Promise<void>): Promise<void> => { if (defer) defer(p); else await p; };
   const { step, def, provider } = w;
   const stamp = new Date(ctx.now()).toISOString();
   const now = () => stamp;
@@ -208,8 +228,8 @@ async function runStep(w: StepWork, deps: readonly string[], ctx: ApplyContext):
 
   const create = async (name: string, prior?: ResourceState, deposed?: ResourceState): Promise<string> => {
     const inputs = desired();
-    let pendingId = '';
-    await ctx.ledger.commit((serial) => {
+    let pendingId = (!prior && !deposed && (await ctx.intents?.take(name))) || '';
+    if (!pendingId) await ctx.ledger.commit((serial) => {
       const m = markPending(serial, { id: `${ctx.ledger.lineage.slice(0, 8)}-${serial + 1}`, startedAt: stamp, kind: 'create', type: step.type, name, provider: provider.name, inputs, secrets: w.secrets.filter((s) => s.startsWith('inputs.')) });
       pendingId = m.pending.id;
       return m.change;
@@ -241,7 +261,8 @@ async function runStep(w: StepWork, deps: readonly string[], ctx: ApplyContext):
       throw error;
     }
     const created = record(name, result.id, inputs, result.outputs, prior);
-    await ctx.ledger.commit((serial) => deposed ? recordDeposed(serial, created, deposed, pendingId) : recordResource(serial, created, pendingId));
+    const final = ctx.ledger.commit((serial) => deposed ? recordDeposed(serial, created, deposed, pendingId) : recordResource(serial, created, pendingId));
+    if (deposed) await final; else await last(final);
     return result.id;
   };
 
@@ -272,7 +293,7 @@ async function runStep(w: StepWork, deps: readonly string[], ctx: ApplyContext):
       if (w.priorName && w.priorName !== step.address) await ctx.ledger.commit((serial) => recordRename(serial, { ...prior, name: step.address }, w.priorName!));
       const inputs = desired();
       const result = await operate(w, 'update', ctx, (octx) => def.update!(octx, prior.id, { inputs: prior.inputs, outputs: prior.outputs }, inputs));
-      await ctx.ledger.commit((serial) => recordResource(serial, record(step.address, prior.id, inputs, result.outputs, prior)));
+      await last(ctx.ledger.commit((serial) => recordResource(serial, record(step.address, prior.id, inputs, result.outputs, prior))));
       return prior.id;
     }
     case 'replace': {

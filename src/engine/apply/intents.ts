@@ -1,0 +1,70 @@
+// Pending records for creates, written ahead in chunks. A create must be recorded as pending
+// durably before the provider is called; writing one record per step costs each step an extra
+// fsync wait. Instead the creates whose inputs the plan knew are marked pending CHUNK at a time
+// (one change, one fsync), a chunk ahead of the steps that need it; at the end, marks of steps
+// that never called the provider are cleared. Recovery after a crash looks at most at the marked
+// chunks' creates.
+import type { StepWork } from '../plan/work.js';
+import type { PendingOperation } from '../../state/model.js';
+import type { Ledger } from './ledger.js';
+import { clearPendingMany, markPendingMany, type NewPending } from '../../state/ops.js';
+
+const CHUNK = 256;
+
+export class CreateIntents {
+  readonly #ledger: Ledger;
+  readonly #eligible: StepWork[];
+  readonly #index = new Map<string, number>();
+  readonly #chunks = new Map<number, Promise<Map<string, string>>>();
+  /** address → pending id, for marks whose step has not reached the provider yet. */
+  readonly #unused = new Map<string, string>();
+
+  constructor(work: readonly StepWork[], ledger: Ledger, stamp: string) {
+    this.#ledger = ledger;
+    this.#eligible = work.filter((w) => w.step.action === 'create' && w.inputs !== undefined);
+    this.#eligible.forEach((w, i) => this.#index.set(w.step.address, i));
+    this.#stamp = stamp;
+  }
+
+  readonly #stamp: string;
+
+  /** The pending id already written for this step's create, or undefined when it must write its own. */
+  async take(address: string): Promise<string | undefined> {
+    const i = this.#index.get(address);
+    if (i === undefined) return undefined;
+    const chunk = Math.floor(i / CHUNK);
+    const ids = await this.#mark(chunk);
+    void this.#mark(chunk + 1).catch(() => {}); // one chunk ahead, so the next steps need not wait
+    const id = ids.get(address);
+    if (id) this.#unused.delete(address);
+    return id;
+  }
+
+  #mark(chunk: number): Promise<Map<string, string>> {
+    let p = this.#chunks.get(chunk);
+    if (p) return p;
+    const slice = this.#eligible.slice(chunk * CHUNK, (chunk + 1) * CHUNK);
+    if (slice.length === 0) return Promise.resolve(new Map());
+    const ops: (NewPending & { id: string; startedAt: string })[] = slice.map((w) => ({
+      id: `${this.#ledger.lineage.slice(0, 8)}-c-${w.step.address}`,
+      startedAt: this.#stamp,
+      kind: 'create', type: w.step.type, name: w.step.address, provider: w.provider.name,
+      inputs: w.inputs!, secrets: w.secrets.filter((s) => s.startsWith('inputs.')),
+    }));
+    const ids = new Map(ops.map((o) => [o.name, o.id]));
+    for (const [a, id] of ids) this.#unused.set(a, id);
+    p = this.#ledger.commit((serial) => markPendingMany(serial, ops)).then(() => ids);
+    this.#chunks.set(chunk, p);
+    return p;
+  }
+
+  /** Clears the marks of steps that never called the provider (skipped, or never reached). */
+  async settle(): Promise<void> {
+    await Promise.allSettled(this.#chunks.values());
+    const ids = [...this.#unused.values()];
+    this.#unused.clear();
+    if (ids.length) await this.#ledger.commit((serial) => clearPendingMany(serial, ids));
+  }
+}
+
+export type { PendingOperation };
