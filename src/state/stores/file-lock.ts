@@ -1,7 +1,8 @@
-// The file store's lock: `<state>.lock`, created with O_EXCL and holding the holder's LockInfo as
-// JSON. A lock whose holder is a dead process on this host is taken over (under a short-lived
+// The file store's lock: `<state>.lock`, created atomically (temp file + link) and holding the
+// holder's LockInfo as JSON. A lock whose holder is a dead process on this host is taken over (under a short-lived
 // `<state>.lock.takeover` guard, so two processes never both take it) with a warning.
-import { open, readFile, unlink, stat } from 'node:fs/promises';
+import { link, open, readFile, unlink, stat } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Lock, LockInfo, LockRequest } from '../store.js';
 import { lockInfo, waitForLock } from '../lock.js';
@@ -45,19 +46,28 @@ export async function acquireFileLock(lockPath: string, where: string, request: 
   };
 }
 
+/**
+ * Creates the lock file with its content in one step: the holder is written to a private temp file
+ * first and hard-linked into place (link fails if the lock exists), so a process killed at any
+ * point never leaves an empty or half-written lock that no one could read or take over.
+ */
 async function tryCreate(lockPath: string, info: LockInfo): Promise<boolean> {
+  const tmp = `${lockPath}.${process.pid}.${randomBytes(4).toString('hex')}`;
   try {
-    const fh = await open(lockPath, 'wx', 0o600);
+    const fh = await open(tmp, 'wx', 0o600);
     try {
       await fh.writeFile(JSON.stringify(info));
       await fh.sync();
     } finally {
       await fh.close();
     }
+    await link(tmp, lockPath);
     return true;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw e;
+  } finally {
+    await unlink(tmp).catch(() => {});
   }
 }
 
