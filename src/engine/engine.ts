@@ -22,7 +22,10 @@ import { schedule } from './apply/scheduler.js';
 import type { ApplyResult } from './apply/result.js';
 import { diffValues, type Change } from './diff/diff.js';
 import { redactPaths } from './values/redact.js';
-import { formatPath } from './values/path.js';
+import { parseWithUnknowns } from './validate/schema.js';
+import { isRef } from './decl/ref.js';
+import { isUnknown, unknown } from './values/unknown.js';
+import { formatPath, getPath, parsePath } from './values/path.js';
 import { ApplyError, ConvergeError, LookupError, StalePlanError, ValidationError } from './errors.js';
 import type { Issue } from './validate/issue.js';
 
@@ -214,11 +217,13 @@ export class Engine {
     if (issues.length) throw new ValidationError(issues);
     const resolved = resolve(decl.type)!;
     const { def, provider } = resolved;
-    const parsed = def.inputs.safeParse(decl.inputs);
-    const declared = (parsed.success ? parsed.data : decl.inputs) as Record<string, unknown>;
     const lock = await this.#lock('import');
     try {
       const state = await this.#store.read();
+      // References resolve against what the state holds; one it cannot resolve is left to the read.
+      const resolved = resolveAgainst(decl.inputs, state);
+      const parsed = parseWithUnknowns(def.inputs, resolved);
+      const declared = stripUnknowns(parsed.data) as Record<string, unknown>;
       if (state.resources[decl.name]) throw new ValidationError([{ resource: decl.name, path: [], code: 'duplicate_name', message: `'${decl.name}' is already in the state (id ${state.resources[decl.name]!.id}); remove it from the state or import under another name` }]);
       let realId = id;
       if (def.importId) {
@@ -345,4 +350,29 @@ function publicOutputs(state: State): Record<string, Record<string, unknown>> {
     out[name] = { id: r.id, ...(redactPaths(r.outputs, outs) as Record<string, unknown>) };
   }
   return out;
+}
+
+/** Replaces references by the values the state holds for them (unknown when it holds none). */
+function resolveAgainst(value: unknown, state: State): unknown {
+  if (isRef(value)) {
+    const r = state.resources[value.resource];
+    if (!r) return unknown;
+    const segs = parsePath(value.path);
+    if (segs.length === 1 && segs[0] === 'id' && r.outputs.id === undefined) return r.id;
+    return getPath(r.outputs, segs) ?? getPath(r.inputs, segs) ?? unknown;
+  }
+  if (Array.isArray(value)) return value.map((v) => resolveAgainst(v, state));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveAgainst(v, state)]));
+  return value;
+}
+
+function stripUnknowns(value: unknown): unknown {
+  if (isUnknown(value)) return undefined;
+  if (Array.isArray(value)) return value.map(stripUnknowns);
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) { const x = stripUnknowns(v); if (x !== undefined) out[k] = x; }
+    return out;
+  }
+  return value;
 }

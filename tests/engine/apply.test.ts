@@ -230,3 +230,16 @@ describe('partial creates', () => {
     expect((await engine.state()).resources.a!.tainted).toBeUndefined();
   });
 });
+
+describe('import with references', () => {
+  it('resolves references against the state, so nothing but the object is recorded', async () => {
+    const { engine, cloud } = setup();
+    await engine.apply(await engine.plan([thing('a')]));
+    cloud.objects.set('blob-9', { id: 'blob-9', kind: 'blob', inputs: { content: 'x', thingId: 'thing-1' }, outputs: { length: 1 } });
+    await engine.import(blob('b', { content: 'x', thingId: ref('a', 'id') }), 'blob-9');
+    const state = await engine.state();
+    expect(state.resources.b!.inputs).toEqual({ content: 'x', thingId: 'thing-1' });
+    const plan = await engine.plan([thing('a'), blob('b', { content: 'x', thingId: ref('a', 'id') })]);
+    expect(plan.hasChanges).toBe(false);
+  });
+});
