@@ -10,7 +10,7 @@ import type { ResourceState, State } from '../state/model.js';
 import { FileStateStore } from '../state/stores/file.js';
 import { recordDelete, recordResource } from '../state/ops.js';
 import { validateStack } from './validate/validate.js';
-import { planSteps, secretPathsOf, type Resolved } from './plan/planner.js';
+import { planSteps, secretPathsOf, strip, type Resolved } from './plan/planner.js';
 import { Plan, planWork } from './plan/plan.js';
 import { Ledger } from './apply/ledger.js';
 import { applySteps, emitReport } from './apply/apply.js';
@@ -25,7 +25,8 @@ import { redactPaths } from './values/redact.js';
 import { parseWithUnknowns } from './validate/schema.js';
 import { isRef } from './decl/ref.js';
 import { isUnknown, unknown } from './values/unknown.js';
-import { formatPath, getPath, parsePath } from './values/path.js';
+import { formatPath, getPath, parsePath, pathCovers } from './values/path.js';
+import { sensitive } from './values/secret.js';
 import { ApplyError, ConvergeError, LookupError, StalePlanError, ValidationError } from './errors.js';
 import type { Issue } from './validate/issue.js';
 
@@ -242,7 +243,7 @@ export class Engine {
       const ledger = new Ledger(state, this.#store);
       await ledger.commit((s) => recordResource(s, resource));
       await this.#store.compact();
-      return { address: decl.name, id: resource.id, inputs: redactPaths(resource.inputs, secretInputs(resource.secrets)) as Record<string, unknown>, outputs: publicOutputs({ resources: { [decl.name]: resource } } as unknown as State)[decl.name]! };
+      return { address: decl.name, id: resource.id, inputs: redactPaths(resource.inputs, strip('inputs.', resource.secrets)) as Record<string, unknown>, outputs: publicOutputs({ resources: { [decl.name]: resource } } as unknown as State)[decl.name]! };
     } finally {
       await lock.release();
     }
@@ -329,16 +330,12 @@ export class Engine {
   }
 }
 
-function secretInputs(secrets: readonly string[]): string[] {
-  return secrets.filter((s) => s.startsWith('inputs.')).map((s) => s.slice(7));
-}
-
+/** Drift as people see it: secret paths carry the sensitive marker, as in a plan. */
 function redactChanges(changes: Change[], secrets: readonly string[]): { path: string; before: unknown; after: unknown }[] {
-  const ins = secretInputs(secrets);
+  const ins = strip('inputs.', secrets).map(parsePath);
   return changes.map((c) => {
-    const path = formatPath(c.path);
-    const secret = ins.some((s) => path === s || path.startsWith(`${s}.`) || path.startsWith(`${s}[`));
-    return { path, before: secret ? '(sensitive)' : c.before, after: secret ? '(sensitive)' : c.after };
+    const secret = ins.some((s) => pathCovers(s, c.path));
+    return { path: formatPath(c.path), before: secret ? sensitive : c.before, after: secret ? sensitive : c.after };
   });
 }
 
@@ -346,7 +343,7 @@ function redactChanges(changes: Change[], secrets: readonly string[]): { path: s
 function publicOutputs(state: State): Record<string, Record<string, unknown>> {
   const out: Record<string, Record<string, unknown>> = {};
   for (const [name, r] of Object.entries(state.resources)) {
-    const outs = r.secrets.filter((s) => s.startsWith('outputs.')).map((s) => s.slice(8));
+    const outs = strip('outputs.', r.secrets);
     out[name] = { id: r.id, ...(redactPaths(r.outputs, outs) as Record<string, unknown>) };
   }
   return out;

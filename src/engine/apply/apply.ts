@@ -6,6 +6,7 @@ import type { ResourceState, StoredOptions } from '../../state/model.js';
 import { recordDelete, recordDeposed, recordRename, recordResource, markPending, clearPending } from '../../state/ops.js';
 import type { Ledger } from './ledger.js';
 import { schedule } from './scheduler.js';
+import { applyIgnoreChanges } from '../diff/ignore.js';
 import type { CreateIntents } from './intents.js';
 import { withRetry, type RetryPolicy } from './retry.js';
 import { parseDuration, raceSignal, stepSignal } from './timeout.js';
@@ -149,8 +150,7 @@ export function emitReport(ctx: Pick<ApplyContext, 'emit' | 'now'>, address: str
 
 /** Runs one provider operation under its time limit, retried while transient. */
 async function operate<T>(w: StepWork, operation: 'create' | 'update' | 'delete', ctx: ApplyContext, fn: (octx: OperationContext) => Promise<T>, shouldRetry?: (e: Error, octx: OperationContext) => Promise<boolean>): Promise<T> {
-  const limitText = w.decl?.options?.timeouts?.[operation] ?? w.prior?.options.timeouts?.[operation];
-  const limitMs = limitText ? parseDuration(limitText) : undefined;
+  const limitMs = limitOf(w, operation);
   const s = stepSignal(ctx.signal, w.step.address, operation, limitMs, ctx.idle);
   const octx = operationContext(w, operation, s.signal, limitMs, ctx, ctx.now());
   try {
@@ -168,10 +168,15 @@ async function operate<T>(w: StepWork, operation: 'create' | 'update' | 'delete'
   }
 }
 
+/** The resource's time limit for an operation, from its declaration (or, for a removed one, its state). */
+function limitOf(w: StepWork, operation: 'create' | 'update' | 'delete'): number | undefined {
+  const text = w.decl?.options?.timeouts?.[operation] ?? w.prior?.options.timeouts?.[operation];
+  return text ? parseDuration(text) : undefined;
+}
+
 /** find() after a failed create, under the step's create limit; undefined when it could not tell. */
 async function findPartial(w: StepWork, inputs: Record<string, unknown>, ctx: ApplyContext): Promise<{ id: string; outputs: Record<string, unknown> } | null | undefined> {
-  const limitText = w.decl?.options?.timeouts?.create;
-  const limitMs = limitText ? parseDuration(limitText) : undefined;
+  const limitMs = limitOf(w, 'create');
   const s = stepSignal(ctx.signal, w.step.address, 'find', limitMs, ctx.idle);
   try {
     return await raceSignal(w.def.find!(operationContext(w, 'find', s.signal, limitMs, ctx, ctx.now()), inputs), s.signal, s.signal !== ctx.idle);
@@ -200,15 +205,7 @@ async function runStep(w: StepWork, deps: readonly string[], ctx: ApplyContext, 
       const first = parsed.error.issues[0];
       throw new ConvergeError(`${step.address}: inputs are invalid once references are known: ${first?.path.join('.')}: ${first?.message}`);
     }
-    const data = parsed.data as Record<string, unknown>;
-    const ignored = w.decl!.options?.ignoreChanges;
-    if (ignored?.length && w.prior) {
-      for (const p of ignored) {
-        const segs = parsePath(p);
-        const priorValue = getPath(w.prior.inputs, segs);
-        if (segs.length === 1) { if (priorValue === undefined) delete data[String(segs[0])]; else data[String(segs[0])] = priorValue; }
-      }
-    }
+    const data = applyIgnoreChanges(parsed.data as Record<string, unknown>, w.prior?.inputs as Record<string, unknown> | undefined, w.decl!.options?.ignoreChanges);
     if (containsUnknown(data)) throw new ConvergeError(`${step.address}: an input is still unknown at apply time.`);
     return data;
   };

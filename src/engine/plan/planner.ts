@@ -49,7 +49,7 @@ export function secretPathsOf(def: AnyResource): string[] {
   return out;
 }
 
-function strip(prefix: string, paths: readonly string[]): string[] {
+export function strip(prefix: string, paths: readonly string[]): string[] {
   return paths.filter((p) => p.startsWith(prefix)).map((p) => p.slice(prefix.length));
 }
 
@@ -135,6 +135,7 @@ export function planSteps(input: PlanInput): PlanOutput {
     const prior = rawPrior;
     desired = applyIgnoreChanges(desired, prior?.inputs as Record<string, unknown> | undefined, decl.options?.ignoreChanges);
     const secrets = secretPathsOf(def);
+    const secretInputs = strip('inputs.', secrets);
     let action: Action;
     let cause: StepCause;
     let reasons: string[] = [];
@@ -175,9 +176,9 @@ export function planSteps(input: PlanInput): PlanOutput {
       action,
       reasons,
       cause,
-      changes: redactChanges(changes, strip('inputs.', secrets), forcedSet, forcing),
-      before: prior ? (redactPaths(prior.inputs, strip('inputs.', secrets)) as Record<string, unknown>) : undefined,
-      after: redactPaths(desired, strip('inputs.', secrets)) as Record<string, unknown>,
+      changes: redactChanges(changes, secretInputs, forcedSet, forcing),
+      before: prior ? (redactPaths(prior.inputs, secretInputs) as Record<string, unknown>) : undefined,
+      after: redactPaths(desired, secretInputs) as Record<string, unknown>,
       dependsOn: [],
       id: prior?.id,
       movedFrom: stateName && stateName !== name ? stateName : undefined,
