@@ -13,8 +13,8 @@ export type { Ref } from './engine/decl/ref.js';
 export type { ResourceDecl, ResourceOptions, ResourceTimeouts, Input, Inputs } from './engine/decl/resource-decl.js';
 export { resourceHelper, lookupHelper } from './engine/decl/helper.js';
 export type { TypedDecl, TypedRef, TypedInputs, ResourceHelper, LookupCall } from './engine/decl/helper.js';
-export { defineProvider, defineResource, defineLookup } from './engine/provider/define.js';
-export type { Provider, ProviderSpec, ResourceDefinition, LookupDefinition, CreateResult, ReadResult, UpdateResult, Prior, CheckIssue } from './engine/provider/define.js';
+export { defineProvider, defineResource, defineLookup, cannotTell, isCannotTell } from './engine/provider/define.js';
+export type { Provider, ProviderSpec, ResourceDefinition, LookupDefinition, CreateResult, ReadResult, UpdateResult, Prior, CheckIssue, FindHint, FindResult, CannotTell } from './engine/provider/define.js';
 export { standaloneContext } from './engine/provider/context.js';
 export type { OperationContext, OperationKind, Report } from './engine/provider/context.js';
 export type { RetryPolicy } from './engine/apply/retry.js';
@@ -22,7 +22,7 @@ export { unknown, isUnknown } from './engine/values/unknown.js';
 export { sensitive, isSensitive } from './engine/values/secret.js';
 export {
   ConvergeError, ValidationError, StalePlanError, StateLockedError, StateConflictError, StateCorruptError,
-  SecretsPassphraseError, ApplyError, ProtectedResourceError, LookupError, ProviderError, TimeoutError, ConfigError,
+  SecretsPassphraseError, ApplyError, ProtectedResourceError, LookupError, ProviderError, TimeoutError, ConfigError, PartialCreateError,
   formatIssue,
 } from './engine/errors.js';
 export type { Issue, IssueCode } from './engine/validate/issue.js';

@@ -150,6 +150,23 @@ export class ProviderError extends ConvergeError {
   }
 }
 
+/**
+ * Thrown by a provider's `create` when the object was made but a later stage failed (it never
+ * became ready, never got its address within the limit): the engine records the object as tainted,
+ * so nothing is lost and the next plan replaces it. `cause` says what failed.
+ */
+export class PartialCreateError extends ConvergeError {
+  override readonly name = 'PartialCreateError';
+  override readonly code = 'CONVERGE_PARTIAL_CREATE';
+  constructor(readonly address: string, readonly id: string, readonly outputs: Readonly<Record<string, unknown>>, options: { cause: unknown }) {
+    super(
+      `${address}: ${id} was created, but the create did not finish: ${(options.cause as Error)?.message?.split('\n')[0] ?? String(options.cause)}\n` +
+        'It is recorded as tainted; the next plan replaces it.',
+      options,
+    );
+  }
+}
+
 /** Wrong configuration of a provider or store, found before any request. */
 export class ConfigError extends ConvergeError {
   override readonly name = 'ConfigError';

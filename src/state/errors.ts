@@ -14,6 +14,7 @@ export type ErrorCode =
   | 'CONVERGE_PROVIDER'
   | 'CONVERGE_TIMEOUT'
   | 'CONVERGE_CONFIG'
+  | 'CONVERGE_PARTIAL_CREATE'
   | 'CONVERGE_ERROR';
 
 export class ConvergeError extends Error {

@@ -122,8 +122,8 @@ describe('recovery', () => {
     const first = setup({ store: new MemoryStateStore(location) });
     const state = await first.engine.state();
     // The crash: the pending record is durable and the object exists, but nothing recorded it.
-    await first.store.commit(markPending(state.serial, { kind: 'create', type: 'test:index/thing:Thing', name: 'a', provider: 'test', inputs: { name: 'a', size: 'small', region: 'eu', tags: {}, ports: [] }, secrets: [] }).change);
-    first.cloud.objects.set('thing-77', { id: 'thing-77', kind: 'thing', inputs: { name: 'a', size: 'small', region: 'eu', tags: {}, ports: [] }, outputs: { address: 'a.example', token: 't', status: 'ready' } });
+    await first.store.commit(markPending(state.serial, { id: 'op-1', kind: 'create', type: 'test:index/thing:Thing', name: 'a', provider: 'test', inputs: { name: 'a', size: 'small', region: 'eu', tags: {}, ports: [] }, secrets: [] }).change);
+    first.cloud.objects.set('thing-77', { id: 'thing-77', kind: 'thing', inputs: { name: 'a', size: 'small', region: 'eu', tags: {}, ports: [] }, outputs: { address: 'a.example', token: 't', status: 'ready' }, operationId: 'op-1' });
     const plan = await first.engine.plan([thing('a')]);
     expect(plan.warnings.join('\n')).toMatch(/a: an interrupted create had made thing-77; it was adopted/);
     expect(plan.steps[0]!.action).toBe('noop');

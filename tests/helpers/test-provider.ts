@@ -2,9 +2,9 @@
 // a user would write their own (see README, "Writing a provider"). Tests drive its knobs: latency,
 // failures, calls seen.
 import { z } from 'zod';
-import { defineProvider, defineResource, defineLookup, LookupError, ProviderError, resourceHelper } from 'converge';
+import { defineProvider, defineResource, defineLookup, LookupError, PartialCreateError, ProviderError, resourceHelper } from 'converge';
 
-export type CloudObject = { id: string; kind: string; inputs: Record<string, unknown>; outputs: Record<string, unknown> };
+export type CloudObject = { id: string; kind: string; inputs: Record<string, unknown>; outputs: Record<string, unknown>; operationId?: string };
 
 export class TestCloud {
   objects = new Map<string, CloudObject>();
@@ -58,13 +58,16 @@ export function testProvider(cloud: TestCloud, name = 'test') {
         f.times--;
         if (f.afterCreate) {
           const id = cloud.newId('thing');
-          cloud.objects.set(id, { id, kind: 'thing', inputs: { ...inputs }, outputs: { address: `${inputs.name}.example`, token: `tok-${id}`, status: 'ready' } });
+          const outputs = { address: `${inputs.name}.example`, token: `tok-${id}`, status: 'ready' };
+          cloud.objects.set(id, { id, kind: 'thing', inputs: { ...inputs }, outputs, operationId: ctx.operationId });
+          // A refusal after the object exists is a partial create; a 5xx leaves the outcome unknown.
+          if (f.status < 500) throw new PartialCreateError(ctx.address, id, outputs, { cause: fail('create thing', f.status, false) });
         }
         throw fail('create thing', f.status, f.status >= 500);
       }
       const id = cloud.newId('thing');
       const outputs = { address: `${inputs.name}.example`, token: `tok-${id}-secret`, status: 'ready' };
-      cloud.objects.set(id, { id, kind: 'thing', inputs: { ...inputs }, outputs });
+      cloud.objects.set(id, { id, kind: 'thing', inputs: { ...inputs }, outputs, operationId: ctx.operationId });
       return { id, outputs };
     },
     async read(ctx, id) {
@@ -88,9 +91,10 @@ export function testProvider(cloud: TestCloud, name = 'test') {
       await cloud.delay(ctx.signal);
       if (!cloud.objects.delete(id)) throw new ProviderError({ provider: name, operation: 'delete thing', status: 404, notFound: true, retryable: false, detail: 'no such thing' });
     },
-    async find(_ctx, inputs) {
+    // Exact, as with a vendor that tags objects at creation: only the object this create made.
+    async find(_ctx, inputs, hint) {
       cloud.calls.push({ op: 'find', kind: 'thing' });
-      const o = [...cloud.objects.values()].find((x) => x.kind === 'thing' && x.inputs.name === inputs.name);
+      const o = [...cloud.objects.values()].find((x) => x.kind === 'thing' && x.inputs.name === inputs.name && x.operationId === hint.operationId);
       return o ? { id: o.id, outputs: { ...o.outputs } } : null;
     },
     importId: (id) => {

@@ -13,7 +13,8 @@ import { parseDuration, raceSignal, stepSignal } from './timeout.js';
 import type { OperationContext, OperationKind, Report } from '../provider/context.js';
 import type { Event } from '../events.js';
 import type { FailedStep, SkippedStep, StepOutcome } from './result.js';
-import { ConvergeError, ProviderError, TimeoutError } from '../errors.js';
+import { ConvergeError, PartialCreateError, ProviderError, TimeoutError } from '../errors.js';
+import { isCannotTell, type FindHint } from '../provider/define.js';
 import { hasRefs, isRef } from '../decl/ref.js';
 import { containsUnknown } from '../values/unknown.js';
 import { getPath, parsePath } from '../values/path.js';
@@ -124,9 +125,10 @@ function resolveLive(value: unknown, ctx: ApplyContext, w: StepWork): unknown {
   return value;
 }
 
-function operationContext(w: StepWork, operation: OperationKind, signal: AbortSignal, limitMs: number | undefined, ctx: ApplyContext, started: number): OperationContext {
+function operationContext(w: StepWork, operation: OperationKind, signal: AbortSignal, limitMs: number | undefined, ctx: ApplyContext, started: number, operationId?: string): OperationContext {
   const address = w.step.address;
   return {
+    ...(operationId ? { operationId } : {}),
     config: w.provider.config,
     provider: w.provider.name,
     address,
@@ -149,10 +151,10 @@ export function emitReport(ctx: Pick<ApplyContext, 'emit' | 'now'>, address: str
 }
 
 /** Runs one provider operation under its time limit, retried while transient. */
-async function operate<T>(w: StepWork, operation: 'create' | 'update' | 'delete', ctx: ApplyContext, fn: (octx: OperationContext) => Promise<T>, shouldRetry?: (e: Error, octx: OperationContext) => Promise<boolean>): Promise<T> {
+async function operate<T>(w: StepWork, operation: 'create' | 'update' | 'delete', ctx: ApplyContext, fn: (octx: OperationContext) => Promise<T>, shouldRetry?: (e: Error, octx: OperationContext) => Promise<boolean>, operationId?: string): Promise<T> {
   const limitMs = limitOf(w, operation);
   const s = stepSignal(ctx.signal, w.step.address, operation, limitMs, ctx.idle);
-  const octx = operationContext(w, operation, s.signal, limitMs, ctx, ctx.now());
+  const octx = operationContext(w, operation, s.signal, limitMs, ctx, ctx.now(), operationId);
   try {
     return await raceSignal(withRetry(() => fn(octx), {
       policy: ctx.retry,
@@ -175,11 +177,12 @@ function limitOf(w: StepWork, operation: 'create' | 'update' | 'delete'): number
 }
 
 /** find() after a failed create, under the step's create limit; undefined when it could not tell. */
-async function findPartial(w: StepWork, inputs: Record<string, unknown>, ctx: ApplyContext): Promise<{ id: string; outputs: Record<string, unknown> } | null | undefined> {
+async function findPartial(w: StepWork, inputs: Record<string, unknown>, ctx: ApplyContext, hint: FindHint): Promise<{ id: string; outputs: Record<string, unknown> } | null | undefined> {
   const limitMs = limitOf(w, 'create');
   const s = stepSignal(ctx.signal, w.step.address, 'find', limitMs, ctx.idle);
   try {
-    return await raceSignal(w.def.find!(operationContext(w, 'find', s.signal, limitMs, ctx, ctx.now()), inputs), s.signal, s.signal !== ctx.idle);
+    const found = await raceSignal(w.def.find!(operationContext(w, 'find', s.signal, limitMs, ctx, ctx.now(), hint.operationId), inputs, hint), s.signal, s.signal !== ctx.idle);
+    return isCannotTell(found) ? undefined : found;
   } catch {
     return undefined;
   } finally {
@@ -233,20 +236,25 @@ async function runStep(w: StepWork, deps: readonly string[], ctx: ApplyContext, 
     });
     let adopted: { id: string; outputs: Record<string, unknown> } | null = null;
     let result: { id: string; outputs: Record<string, unknown> };
+    const hint: FindHint = { startedAt: stamp, operationId: pendingId };
     try {
       result = await operate(w, 'create', ctx, async (octx) => adopted ?? (await def.create(octx, inputs)), async (e, octx) => {
         // A create whose outcome is unknown is looked for before it is tried again.
         if (!(e instanceof ProviderError) || !e.outcomeUnknown) return true;
         if (!def.find) return false;
-        adopted = await def.find(octx, inputs);
+        const found = await def.find(octx, inputs, hint);
+        if (isCannotTell(found)) return false;
+        adopted = found;
         return true;
-      });
+      }, pendingId);
     } catch (error) {
-      // The create may have made the object before a later stage failed (started but never ready):
-      // record what find() sees as tainted, so the next plan replaces it and nothing is lost.
-      // A timeout or an abort keeps the pending record instead: the next plan's recovery looks then.
-      const look = def.find && !(error instanceof TimeoutError) && !ctx.signal?.aborted;
-      const partial = look ? await findPartial(w, inputs, ctx) : undefined;
+      // A create that made the object before a later stage failed says so (PartialCreateError): the
+      // object is recorded as tainted, so the next plan replaces it and nothing is lost. After an
+      // unknown outcome find() looks; a definite refusal made nothing and is never looked for (find
+      // could otherwise claim someone else's object). A timeout or an abort keeps the pending record.
+      const unknownOutcome = !isDefinite(error) && !(error instanceof TimeoutError) && !ctx.signal?.aborted;
+      const partial = error instanceof PartialCreateError ? { id: error.id, outputs: { ...error.outputs } }
+        : def.find && unknownOutcome ? await findPartial(w, inputs, ctx, hint) : undefined;
       if (partial) {
         const tainted = { ...record(name, partial.id, inputs, partial.outputs, prior), tainted: true };
         await ctx.ledger.commit((serial) => deposed ? recordDeposed(serial, tainted, deposed, pendingId) : recordResource(serial, tainted, pendingId));

@@ -6,6 +6,7 @@ import { clearPending, recordDelete, recordResource } from '../../state/ops.js';
 import type { Ledger } from './ledger.js';
 import { secretPathsOf, type Resolved } from '../plan/planner.js';
 import type { OperationContext } from '../provider/context.js';
+import { isCannotTell } from '../provider/define.js';
 
 export type RecoverDeps = {
   readonly resolve: (token: string) => Resolved | undefined;
@@ -29,7 +30,11 @@ export async function recoverPending(state: State, ledger: Ledger, deps: Recover
         warnings.push(`${op.name}: an interrupted create could not be checked (${op.type} has no find); if the object exists, import it.`);
         continue;
       }
-      const found = await def.find(deps.context(resolved, op.name, 'find'), op.inputs);
+      const found = await def.find({ ...deps.context(resolved, op.name, 'find'), operationId: op.id }, op.inputs, { startedAt: op.startedAt, operationId: op.id });
+      if (isCannotTell(found)) {
+        warnings.push(`${op.name}: an interrupted create of a ${op.type} could not be checked (${found.cannotTell}); the pending record is kept. If the object exists, import it; if not, remove the record with forget.`);
+        continue;
+      }
       const existing = ledger.get(op.name);
       if (found && !(existing && existing.id === found.id)) {
         const at = deps.now();

@@ -20,6 +20,11 @@ export type OperationContext<C = unknown> = {
   readonly operation: OperationKind;
   /** Fires on the step's timeout or the caller's abort; every wait must honour it. */
   readonly signal: AbortSignal;
+  /**
+   * On `create` and `find`: an id unique to this create, the same in its recovery. A provider that
+   * can tag, label or describe an object at creation writes it there so `find` can be exact.
+   */
+  readonly operationId?: string;
   /** The step's time limit in ms, when one is set (for TimeoutError facts). */
   readonly timeoutMs?: number;
   /** How transient failures are retried (the engine's one mechanism, see apply/retry.ts). */

@@ -12,6 +12,27 @@ export type UpdateResult = { readonly outputs: Record<string, unknown> };
 /** What the engine knew of the object before an operation. */
 export type Prior = { readonly inputs: Record<string, unknown>; readonly outputs: Record<string, unknown> };
 
+/**
+ * What `find` knows of the create that may have made an object: when it started (an object made
+ * before that is not this create's) and the operation id the create saw in `ctx.operationId`
+ * (providers that can tag or name an object at creation write it there, which makes `find` exact).
+ */
+export type FindHint = { readonly startedAt: string; readonly operationId: string };
+/** `find` cannot tell whether the create made an object (no key to search by): the engine keeps the pending record. */
+export type CannotTell = { readonly cannotTell: string };
+/** What `find` answers: the object this create made, null when it surely made none, or that it cannot tell. */
+export type FindResult = CreateResult | null | CannotTell;
+
+/** `find`'s answer when it has no way to tell; `reason` says why (shown in the plan's warnings). */
+export function cannotTell(reason: string): CannotTell {
+  return Object.freeze({ cannotTell: reason });
+}
+
+/** True when a find answer is `cannotTell(...)`. */
+export function isCannotTell(value: unknown): value is CannotTell {
+  return !!value && typeof value === 'object' && typeof (value as { cannotTell?: unknown }).cannotTell === 'string';
+}
+
 /** A problem with a declaration that a schema cannot see (cross-field rules, provider configuration). */
 export type CheckIssue = { readonly path: readonly (string | number)[]; readonly message: string; readonly code?: string };
 
@@ -37,8 +58,14 @@ export type ResourceDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodT
   /** Without `update`, every change is a replacement. */
   readonly update?: (ctx: OperationContext<C>, id: string, olds: Prior, news: z.output<I>) => Promise<UpdateResult>;
   readonly delete: (ctx: OperationContext<C>, id: string, prior: Prior) => Promise<void>;
-  /** Finds an object these inputs would have created: recovery after a crash or an unknown outcome. */
-  readonly find?: (ctx: OperationContext<C>, inputs: z.output<I>) => Promise<CreateResult | null>;
+  /**
+   * Finds the object an interrupted or outcome-unknown create made with these inputs. It must never
+   * answer with an object that existed before `hint.startedAt` (someone else's, or another stack's)
+   * unless it carries `hint.operationId`; when it has no way to tell, it answers `cannotTell(reason)`.
+   * The engine calls it only when a create's outcome is unknown (lost answer, timeout, 5xx, reset,
+   * crash), never after a definite refusal.
+   */
+  readonly find?: (ctx: OperationContext<C>, inputs: z.output<I>, hint: FindHint) => Promise<FindResult>;
   /** Maps a user's import ID (`<domain_id>:<record_id>`, ...) to the id `read` takes; throws on bad grammar. */
   readonly importId?: (importId: string, config: C) => string;
 };

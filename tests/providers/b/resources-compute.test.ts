@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { found, sinceEpoch } from '../../helpers/builders.js';
 import { created, harness, type Harness } from './harness.js';
 
 const IMAGE = '9b3bda31-8c63-4c3f-9d8e-3c6b2a1d0002';
@@ -66,11 +67,11 @@ describe('provb Instance', () => {
     h.sim.store.instances.get(c.id)!.size = 'g3.large';
     const r = await readBack(h, c);
     expect(r?.inputs).toMatchObject({ tags: ['changed'], size: 'g3.large' });
-    const found = await c.def.find!(h.ctx(), c.inputs);
-    expect(found?.id).toBe(c.id);
+    const hit = await found(c.def.find!(h.ctx(), c.inputs, sinceEpoch));
+    expect(hit?.id).toBe(c.id);
     await c.def.delete(h.ctx(), c.id, c.prior);
     expect(await readBack(h, c)).toBeNull();
-    expect(await c.def.find!(h.ctx(), c.inputs)).toBeNull();
+    expect(await found(c.def.find!(h.ctx(), c.inputs, sinceEpoch))).toBeNull();
     await c.def.delete(h.ctx(), c.id, c.prior);
   });
 
@@ -94,7 +95,7 @@ describe('provb Network and Firewall', () => {
     expect(h.sim.store.networks.get(c.id)?.label).toBe('green');
     h.sim.store.networks.get(c.id)!.nameservers_v4 = ['1.2.3.4'];
     expect((await c.def.read(h.ctx(), c.id, { inputs: news, outputs: c.outputs }))?.inputs.nameserversV4s).toEqual(['1.2.3.4']);
-    expect(await c.def.find!(h.ctx(), news)).toMatchObject({ id: c.id });
+    expect(await found(c.def.find!(h.ctx(), news, sinceEpoch))).toMatchObject({ id: c.id });
     await c.def.delete(h.ctx(), c.id, c.prior);
     expect(await readBack(h, c)).toBeNull();
     expect(c.def.replaceOn).toEqual(expect.arrayContaining(['cidrV4', 'region', 'vlanId']));
