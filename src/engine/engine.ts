@@ -8,9 +8,15 @@ import type { LookupCall } from './decl/helper.js';
 import type { StateStore, Lock } from '../state/store.js';
 import type { ResourceState, State } from '../state/model.js';
 import { FileStateStore } from '../state/stores/file.js';
-import { recordDelete, recordResource } from '../state/ops.js';
+import { clearPendingMany, recordDelete, recordResource } from '../state/ops.js';
 import { validateStack } from './validate/validate.js';
-import { planSteps, secretPathsOf, strip, type Resolved } from './plan/planner.js';
+import { planSteps, type Resolved } from './plan/planner.js';
+import { secretPathsOf, strip } from './plan/secrets.js';
+import { storedOptions } from './plan/options.js';
+import { ownSignal } from './apply/signal.js';
+import { resolveRefs, valueOfRecord } from './decl/resolve.js';
+import { collectRefs } from './decl/ref.js';
+import { own } from '../state/keys.js';
 import { Plan, planWork } from './plan/plan.js';
 import { Ledger } from './apply/ledger.js';
 import { applySteps, emitReport } from './apply/apply.js';
@@ -23,7 +29,6 @@ import type { ApplyResult } from './apply/result.js';
 import { diffValues, type Change } from './diff/diff.js';
 import { redactPaths } from './values/redact.js';
 import { parseWithUnknowns } from './validate/schema.js';
-import { isRef } from './decl/ref.js';
 import { isUnknown, unknown } from './values/unknown.js';
 import { formatPath, getPath, parsePath, pathCovers } from './values/path.js';
 import { sensitive } from './values/secret.js';
@@ -45,7 +50,13 @@ export type EngineOptions = {
   readonly now?: () => number;
 };
 
-export type PlanOptions = { readonly refresh?: boolean; readonly targets?: readonly string[]; readonly signal?: AbortSignal };
+export type PlanOptions = {
+  readonly refresh?: boolean;
+  readonly targets?: readonly string[];
+  /** Resources to replace although nothing forces it (Terraform's -replace). */
+  readonly replace?: readonly string[];
+  readonly signal?: AbortSignal;
+};
 export type ApplyOptions = { readonly onEvent?: EventListener; readonly signal?: AbortSignal };
 export type DestroyOptions = ApplyOptions & { readonly refresh?: boolean; readonly targets?: readonly string[] };
 export type RefreshResult = {
@@ -85,7 +96,7 @@ export class Engine {
     this.#providers = options.providers;
     this.#store = options.state ?? new FileStateStore('.converge/state.json');
     this.#parallelism = parallelism;
-    this.#retry = { ...defaultRetryPolicy, ...options.retry };
+    this.#retry = validRetry({ ...defaultRetryPolicy, ...options.retry });
     this.#lockTimeoutMs = lockTimeout;
     this.#onEvent = options.onEvent;
     this.#now = options.now ?? Date.now;
@@ -113,20 +124,22 @@ export class Engine {
     let state = await this.#store.read();
     const needsLock = refresh || Object.keys(state.pending).length > 0;
     const lock = needsLock ? await this.#lock(destroy ? 'destroy' : 'plan', options.signal) : undefined;
+    const signal = ownSignal(options.signal);
     try {
       const warnings = [...(lock?.warnings ?? [])];
       if (lock) state = await this.#store.read();
       if (Object.keys(state.pending).length) {
         const ledger = new Ledger(state, this.#store);
-        warnings.push(...(await recoverPending(state, ledger, { resolve, context: (r, a, op) => this.#context(r.provider, a, '', op, options.signal), now: () => new Date(this.#now()).toISOString() })));
+        warnings.push(...(await recoverPending(state, ledger, { resolve, context: (r, a, op) => this.#context(r.provider, a, '', op, signal.signal), now: () => new Date(this.#now()).toISOString() })));
         await this.#store.compact();
         state = await this.#store.read();
       }
-      const refreshed = refresh ? await this.#readAll(state, options.signal, this.#refreshScope(state, decls, options.targets)) : new Map<string, ResourceState | null>();
-      const { work, warnings: planWarnings } = planSteps({ decls, state, refreshed, resolve, targets: options.targets, destroy, graph });
+      const refreshed = refresh ? await this.#readAll(state, signal.signal, this.#refreshScope(state, decls, options.targets)) : new Map<string, ResourceState | null>();
+      const { work, warnings: planWarnings } = planSteps({ decls, state, refreshed, resolve, targets: options.targets, replace: options.replace, destroy, graph });
       warnings.push(...planWarnings, ...(this.#store.takeWarnings?.() ?? []));
       return new Plan({ work, warnings, lineage: state.lineage, serial: state.serial, refresh, targets: options.targets, destroy });
     } finally {
+      signal.dispose();
       await lock?.release();
     }
   }
@@ -160,10 +173,12 @@ export class Engine {
       const ledger = new Ledger(state, this.#store);
       const listening = !!(this.#onEvent || options.onEvent);
       const intents = new CreateIntents(work, ledger, new Date(this.#now()).toISOString());
+      const signal = ownSignal(options.signal);
       let outcome;
       try {
-        outcome = await applySteps(work, { ledger, parallelism: this.#parallelism, retry: this.#retry, signal: options.signal, emit, listening, now: this.#now, idle: new AbortController().signal, intents });
+        outcome = await applySteps(work, { ledger, parallelism: this.#parallelism, retry: this.#retry, signal: signal.signal, emit, listening, now: this.#now, intents });
       } finally {
+        signal.dispose();
         await intents.settle();
       }
       await this.#store.compact();
@@ -186,13 +201,14 @@ export class Engine {
     const lock = await this.#lock('refresh', options.signal);
     try {
       const state = await this.#store.read();
-      const read = await this.#readAll(state, options.signal);
+      const signal = ownSignal(options.signal);
+      const read = await this.#readAll(state, signal.signal).finally(() => signal.dispose());
       const ledger = new Ledger(state, this.#store);
       const drifted: { address: string; changes: { path: string; before: unknown; after: unknown }[] }[] = [];
       const gone: string[] = [];
       const unchanged: string[] = [];
       for (const [name, r] of read) {
-        const prior = state.resources[name]!;
+        const prior = own(state.resources, name)!;
         if (r === null) {
           gone.push(name);
           await ledger.commit((s) => recordDelete(s, name));
@@ -222,10 +238,14 @@ export class Engine {
     try {
       const state = await this.#store.read();
       // References resolve against what the state holds; one it cannot resolve is left to the read.
-      const resolved = resolveAgainst(decl.inputs, state);
+      const resolved = resolveRefs(decl.inputs, (ref) => {
+        const r = own(state.resources, ref.resource);
+        return r ? valueOfRecord(r, parsePath(ref.path)) ?? unknown : unknown;
+      });
       const parsed = parseWithUnknowns(def.inputs, resolved);
       const declared = stripUnknowns(parsed.data) as Record<string, unknown>;
-      if (state.resources[decl.name]) throw new ValidationError([{ resource: decl.name, path: [], code: 'duplicate_name', message: `'${decl.name}' is already in the state (id ${state.resources[decl.name]!.id}); remove it from the state or import under another name` }]);
+      const existing = own(state.resources, decl.name);
+      if (existing) throw new ValidationError([{ resource: decl.name, path: [], code: 'duplicate_name', message: `'${decl.name}' is already in the state (id ${existing.id}); remove it from the state or import under another name` }]);
       let realId = id;
       if (def.importId) {
         try { realId = def.importId(id, provider.config); } catch (error) {
@@ -237,13 +257,39 @@ export class Engine {
       const at = new Date(this.#now()).toISOString();
       const resource: ResourceState = {
         type: decl.type, name: decl.name, provider: provider.name, id: read.id ?? realId,
-        inputs: { ...declared, ...read.inputs }, outputs: read.outputs, dependencies: [],
-        options: {}, secrets: secretPathsOf(def), createdAt: at, updatedAt: at,
+        inputs: { ...declared, ...read.inputs }, outputs: read.outputs,
+        // The declaration's options and dependencies, so destroy after import deletes in the right order and honours protect.
+        dependencies: [...new Set([...collectRefs(decl.inputs).map((r) => r.ref.resource), ...(decl.options?.dependsOn ?? [])])].filter((n) => n !== decl.name),
+        options: storedOptions(decl.options), secrets: secretPathsOf(def), createdAt: at, updatedAt: at,
       };
       const ledger = new Ledger(state, this.#store);
-      await ledger.commit((s) => recordResource(s, resource));
+      // An unresolved create of this name is resolved by the import.
+      const pendingCreate = Object.values(state.pending).find((p) => p.kind === 'create' && p.name === decl.name);
+      await ledger.commit((s) => recordResource(s, resource, pendingCreate?.id));
       await this.#store.compact();
       return { address: decl.name, id: resource.id, inputs: redactPaths(resource.inputs, strip('inputs.', resource.secrets)) as Record<string, unknown>, outputs: publicOutputs({ resources: { [decl.name]: resource } } as unknown as State)[decl.name]! };
+    } finally {
+      await lock.release();
+    }
+  }
+
+  /**
+   * Drops the pending record of an interrupted create of `name` that recovery could not check
+   * (`find` could not tell): use it once you know no object was made, or after deleting it by hand.
+   * Returns how many records were dropped. Nothing remote is touched.
+   */
+  async forgetPending(name: string): Promise<number> {
+    if (typeof name !== 'string' || !name) throw new TypeError('Expected `name` to be a non-empty string');
+    const lock = await this.#lock('forget-pending');
+    try {
+      const state = await this.#store.read();
+      const ids = Object.values(state.pending).filter((p) => p.kind === 'create' && p.name === name).map((p) => p.id);
+      if (ids.length) {
+        const ledger = new Ledger(state, this.#store);
+        await ledger.commit((s) => clearPendingMany(s, ids));
+        await this.#store.compact();
+      }
+      return ids.length;
     } finally {
       await lock.release();
     }
@@ -290,25 +336,25 @@ export class Engine {
     return a ?? extra ?? (() => {});
   }
 
-  #context(provider: Provider<unknown>, address: string, token: string, operation: OperationKind, signal?: AbortSignal): OperationContext {
+  #context(provider: Provider<unknown>, address: string, token: string, operation: OperationKind, signal: AbortSignal = new AbortController().signal): OperationContext {
     const started = this.#now();
     const emit = this.#emitter(undefined);
     return {
       config: provider.config, provider: provider.name, address, token, operation,
-      signal: signal ?? new AbortController().signal,
+      signal,
       retry: this.#retry,
       report: (r) => emitReport({ emit, now: this.#now }, address, operation, started, r),
     };
   }
 
   /** Reads resources concurrently; returns name → refreshed record (same object when nothing changed) or null when gone. */
-  async #readAll(state: State, signal: AbortSignal | undefined, scope?: Set<string>): Promise<Map<string, ResourceState | null>> {
+  async #readAll(state: State, signal: AbortSignal, scope?: Set<string>): Promise<Map<string, ResourceState | null>> {
     const out = new Map<string, ResourceState | null>();
     const names = Object.keys(state.resources).filter((n) => !scope || scope.has(n));
     const emit = this.#emitter(undefined);
     const failures: { address: string; error: Error }[] = [];
     await schedule(names.map((n) => ({ id: n, waitFor: [] })), this.#parallelism, async ({ id: name }) => {
-      const prior = state.resources[name]!;
+      const prior = own(state.resources, name)!;
       const resolved = this.#resources.get(prior.type);
       if (!resolved) return;
       const started = this.#now();
@@ -349,20 +395,6 @@ function publicOutputs(state: State): Record<string, Record<string, unknown>> {
   return out;
 }
 
-/** Replaces references by the values the state holds for them (unknown when it holds none). */
-function resolveAgainst(value: unknown, state: State): unknown {
-  if (isRef(value)) {
-    const r = state.resources[value.resource];
-    if (!r) return unknown;
-    const segs = parsePath(value.path);
-    if (segs.length === 1 && segs[0] === 'id' && r.outputs.id === undefined) return r.id;
-    return getPath(r.outputs, segs) ?? getPath(r.inputs, segs) ?? unknown;
-  }
-  if (Array.isArray(value)) return value.map((v) => resolveAgainst(v, state));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveAgainst(v, state)]));
-  return value;
-}
-
 function stripUnknowns(value: unknown): unknown {
   if (isUnknown(value)) return undefined;
   if (Array.isArray(value)) return value.map(stripUnknowns);
@@ -372,4 +404,14 @@ function stripUnknowns(value: unknown): unknown {
     return out;
   }
   return value;
+}
+
+/** The retry policy, checked like `parallelism`: wrong use of the API is a TypeError, never retried. */
+function validRetry(policy: RetryPolicy): RetryPolicy {
+  const whole = (v: unknown, min: number) => typeof v === 'number' && Number.isInteger(v) && v >= min;
+  if (!whole(policy.retries, 0)) throw new TypeError('Expected `retry.retries` to be an integer from 0 and up');
+  if (!whole(policy.minTimeoutMs, 0)) throw new TypeError('Expected `retry.minTimeoutMs` to be an integer from 0 and up');
+  if (!whole(policy.maxTimeoutMs, policy.minTimeoutMs)) throw new TypeError('Expected `retry.maxTimeoutMs` to be an integer no smaller than `retry.minTimeoutMs`');
+  if (policy.maxRetryAfterMs !== undefined && !whole(policy.maxRetryAfterMs, 0)) throw new TypeError('Expected `retry.maxRetryAfterMs` to be an integer from 0 and up');
+  return Object.freeze({ ...policy });
 }

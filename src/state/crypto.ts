@@ -97,9 +97,10 @@ export class SecretCodec {
   }
 
   /** Opens every sealed value in a (mutable, freshly parsed) state in place. */
-  openStateInPlace(state: { resources: Record<string, ResourceState>; pending: Record<string, PendingOperation> }): void {
+  openStateInPlace(state: { resources: Record<string, ResourceState>; pending: Record<string, PendingOperation>; deposed?: Record<string, ResourceState> }): void {
     for (const name of Object.keys(state.resources)) state.resources[name] = this.openResource(state.resources[name]);
     for (const id of Object.keys(state.pending)) state.pending[id] = this.openResource(state.pending[id]);
+    for (const key of Object.keys(state.deposed ?? {})) state.deposed![key] = this.openResource(state.deposed![key]!);
   }
 }
 
@@ -122,6 +123,7 @@ export function hasSecretValues(item: ResourceState | PendingOperation): boolean
 export function stateHasSecrets(state: State): boolean {
   for (const r of Object.values(state.resources)) if (hasSecretValues(r)) return true;
   for (const p of Object.values(state.pending)) if (hasSecretValues(p)) return true;
+  for (const d of Object.values(state.deposed ?? {})) if (hasSecretValues(d)) return true;
   return false;
 }
 

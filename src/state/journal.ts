@@ -3,7 +3,8 @@
 // A record is the change's resource-granular patches with secret values sealed; its cost does not
 // depend on the size of the state.
 import { crc32 } from 'node:zlib';
-import type { PendingOperation, ResourceState } from './model.js';
+import { collections, type DeposedObject, type PendingOperation, type ResourceState } from './model.js';
+import { setOwn } from './keys.js';
 import type { Patch, StateChange } from './patch.js';
 
 /** A journal record: a StateChange whose whole-resource values have their secrets sealed. */
@@ -16,6 +17,7 @@ export type RawState = {
   serial: number;
   resources: Record<string, ResourceState>;
   pending: Record<string, PendingOperation>;
+  deposed: Record<string, DeposedObject>;
 };
 
 export type Sealer = { sealResource<T extends ResourceState | PendingOperation>(item: T): T };
@@ -25,10 +27,10 @@ export function mapWrittenItems(patches: readonly Patch[], fn: (item: ResourceSt
   return patches.map((p) => {
     if (p.op === 'remove') return p;
     const [head] = p.path;
-    if (head !== 'resources' && head !== 'pending') {
+    if (!(collections as readonly unknown[]).includes(head)) {
       if (p.path.length === 0 && typeof p.value === 'object' && p.value !== null) {
         const v = p.value as RawState;
-        return { ...p, value: { ...v, resources: mapItems(v.resources, fn), pending: mapItems(v.pending ?? {}, fn) } };
+        return { ...p, value: { ...v, resources: mapItems(v.resources, fn), pending: mapItems(v.pending ?? {}, fn), deposed: mapItems(v.deposed ?? {}, fn) } };
       }
       return p;
     }
@@ -40,7 +42,7 @@ export function mapWrittenItems(patches: readonly Patch[], fn: (item: ResourceSt
 
 function mapItems<T>(o: Readonly<Record<string, T>>, fn: (v: T) => unknown): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(o)) out[k] = fn(o[k]);
+  for (const k of Object.keys(o)) setOwn(out, k, fn(o[k]!));
   return out;
 }
 
@@ -58,13 +60,15 @@ export function applyRecord(raw: RawState, record: JournalRecord): void {
       continue;
     }
     let parent = raw as unknown as Record<string | number, unknown>;
-    for (const k of p.path.slice(0, -1)) parent = parent[k] as Record<string | number, unknown>;
+    for (const k of p.path.slice(0, -1)) parent = (parent[k] ??= {}) as Record<string | number, unknown>;
     const key = p.path[p.path.length - 1];
     if (p.op === 'remove') {
       if (Array.isArray(parent)) parent.splice(Number(key), 1);
       else delete parent[key];
     } else if (p.op === 'add' && Array.isArray(parent)) {
       parent.splice(key === '-' ? parent.length : Number(key), 0, p.value);
+    } else if (p.path.length === 2) {
+      setOwn(parent as Record<string, unknown>, String(key), p.value);
     } else {
       parent[key] = p.value;
     }

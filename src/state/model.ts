@@ -2,7 +2,12 @@
 // only ops.ts makes a new one. `serial` rises by one on every committed change; `lineage` is an
 // opaque id fixed when the state is first made, compared byte for byte.
 
-export const STATE_VERSION = 1;
+/** 2: deposed objects are typed records in `deposed` (1 kept them as resources named `<name>~deposed-<id>`). */
+export const STATE_VERSION = 2;
+
+/** The keyed collections of a state; stores persist each as a map of whole records. */
+export const collections = ['resources', 'pending', 'deposed'] as const;
+export type Collection = (typeof collections)[number];
 
 export type StoredOptions = {
   readonly protect?: boolean;
@@ -32,6 +37,17 @@ export type ResourceState = {
   readonly tainted?: boolean;
 };
 
+/**
+ * An object a create-before-destroy replacement moved aside: the resource `name` has a new current
+ * object, and this old one waits to be deleted (by the same apply, or by the next plan if that
+ * delete failed or the process died). Keyed by `deposedKey` in `State.deposed`.
+ */
+export type DeposedObject = ResourceState & {
+  /** Random, fixed when the object was deposed; unique within the state. */
+  readonly deposedKey: string;
+  readonly deposedAt: string;
+};
+
 export type PendingKind = 'create' | 'delete' | 'update';
 
 /** An operation that was started but not confirmed: recorded before the provider call, cleared after. */
@@ -45,6 +61,14 @@ export type PendingOperation = {
   readonly inputs: Readonly<Record<string, unknown>>;
   /** The object's id, when known (deletes, updates). */
   readonly resourceId?: string;
+  /**
+   * A create-before-destroy create: the current object moves to `deposed` under this key when the
+   * new one is recorded (recovery does the same). A delete: the deposed object it removes.
+   */
+  readonly deposedKey?: string;
+  /** A create's declared dependencies and options, recorded with the object if recovery adopts it. */
+  readonly dependencies?: readonly string[];
+  readonly options?: StoredOptions;
   readonly secrets: readonly string[];
   readonly startedAt: string;
 };
@@ -55,4 +79,6 @@ export type State = {
   readonly serial: number;
   readonly resources: Readonly<Record<string, ResourceState>>;
   readonly pending: Readonly<Record<string, PendingOperation>>;
+  /** Deposed objects by deposedKey (see DeposedObject). */
+  readonly deposed: Readonly<Record<string, DeposedObject>>;
 };

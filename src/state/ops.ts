@@ -4,12 +4,12 @@
 // state's size; replay() (immer's applyPatches) turns them into the next state when one is needed.
 import { freeze, type Patch } from 'immer';
 import { randomUUID } from 'node:crypto';
-import { STATE_VERSION, type PendingOperation, type ResourceState, type State } from './model.js';
+import { STATE_VERSION, type DeposedObject, type PendingOperation, type ResourceState, type State } from './model.js';
 import { newLineage } from './lineage.js';
 import type { StateChange } from './patch.js';
 
 export function emptyState(lineage: string = newLineage()): State {
-  return freeze({ version: STATE_VERSION, lineage, serial: 0, resources: {}, pending: {} }, true);
+  return freeze({ version: STATE_VERSION, lineage, serial: 0, resources: {}, pending: {}, deposed: {} }, true);
 }
 
 function change(baseSerial: number, patches: Patch[]): StateChange {
@@ -51,16 +51,29 @@ export function clearPending(baseSerial: number, pendingId: string): StateChange
 }
 
 /**
- * After a create-before-destroy replacement made the new object: records it under `name` and moves
- * the old one to `deposedName`, from where a delete removes it (and a later plan, if that fails).
+ * After a create-before-destroy replacement made the new object: records it as the current object
+ * of its name and moves the old one to `deposed`, from where a delete removes it (this apply's, or
+ * a later plan's if that fails). One change, so no crash leaves both or neither recorded.
  */
-export function recordDeposed(baseSerial: number, created: ResourceState, deposed: ResourceState, pendingId?: string): StateChange {
+export function recordDeposed(baseSerial: number, created: ResourceState, deposed: DeposedObject, pendingId?: string): StateChange {
   const patches: Patch[] = [
     { op: 'add', path: ['resources', created.name], value: created },
-    { op: 'add', path: ['resources', deposed.name], value: deposed },
+    { op: 'add', path: ['deposed', deposed.deposedKey], value: deposed },
   ];
   if (pendingId) patches.push({ op: 'remove', path: ['pending', pendingId] });
   return change(baseSerial, patches);
+}
+
+/** A deposed object is gone (deleted, or found gone). */
+export function recordDeposedDelete(baseSerial: number, deposedKey: string, pendingId?: string): StateChange {
+  const patches: Patch[] = [{ op: 'remove', path: ['deposed', deposedKey] }];
+  if (pendingId) patches.push({ op: 'remove', path: ['pending', pendingId] });
+  return change(baseSerial, patches);
+}
+
+/** Many changes of one kind as one change: one record, one fsync. */
+export function recordMany(baseSerial: number, patches: readonly Patch[]): StateChange {
+  return change(baseSerial, [...patches]);
 }
 
 /** Many pending operations as one change (one record, one fsync). */

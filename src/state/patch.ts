@@ -1,7 +1,8 @@
 // A state change as data: immer's patches (op, path, value). Stores persist these; replaying them
 // on the prior state gives the next one.
 import { applyPatches, enablePatches, type Patch } from 'immer';
-import type { State } from './model.js';
+import { collections, type State } from './model.js';
+import { setOwn } from './keys.js';
 
 enablePatches();
 
@@ -15,7 +16,7 @@ export type StateChange = {
 };
 
 export function replay(state: State, change: StateChange): State {
-  return applyPatches(state, change.patches as Patch[]);
+  return replayAll(state, [change]);
 }
 
 /**
@@ -30,20 +31,22 @@ export function replayAll(state: State, changes: readonly StateChange[]): State 
   const all: Patch[] = [];
   for (const c of changes) for (const p of c.patches) all.push(p);
   if (!all.every(isGranular)) return applyPatches(state, all);
-  const resources: Record<string, unknown> = { ...state.resources };
-  const pending: Record<string, unknown> = { ...state.pending };
+  const maps: Record<string, Record<string, unknown>> = {};
+  for (const c of collections) maps[c] = { ...(state[c] ?? {}) };
   let serial = state.serial;
   for (const p of all) {
     if (p.path[0] === 'serial') { serial = p.value as number; continue; }
-    const target = p.path[0] === 'resources' ? resources : pending;
+    const target = maps[p.path[0] as string]!;
     const key = p.path[1] as string;
     if (p.op === 'remove') delete target[key];
-    else target[key] = p.value;
+    else setOwn(target, key, p.value);
   }
-  return Object.freeze({ ...state, serial, resources: Object.freeze(resources), pending: Object.freeze(pending) }) as State;
+  const next: Record<string, unknown> = { ...state, serial };
+  for (const c of collections) next[c] = Object.freeze(maps[c]);
+  return Object.freeze(next) as State;
 }
 
 function isGranular(p: Patch): boolean {
   if (p.path.length === 1) return p.path[0] === 'serial' && p.op === 'replace';
-  return p.path.length === 2 && (p.path[0] === 'resources' || p.path[0] === 'pending');
+  return p.path.length === 2 && (collections as readonly unknown[]).includes(p.path[0]);
 }

@@ -62,12 +62,14 @@ describe('apply', () => {
     expect(cloud.count('thing')).toBe(1);
   });
 
-  it('retries transient failures and reports each retry as an event', async () => {
+  it('does not retry a provider call itself: a transient failure fails the step once (wire retries are the HTTP kit\'s)', async () => {
     const { engine, cloud, events } = setup();
-    cloud.failCreate.set('a', { times: 2, status: 429 });
-    await engine.apply(await engine.plan([thing('a')]));
-    expect(cloud.count('thing')).toBe(1);
-    expect(events.filter((e) => e.type === 'retry')).toHaveLength(2);
+    cloud.failCreate.set('a', { times: 1, status: 429 });
+    const err = await engine.apply(await engine.plan([thing('a')])).catch((e) => e);
+    expect(err).toBeInstanceOf(ApplyError);
+    expect(cloud.calls.filter((c) => c.op === 'create')).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'retry')).toHaveLength(0);
+    expect(Object.keys((await engine.state()).pending)).toEqual([]);
   });
 
   it('looks for the object before retrying a create whose outcome is unknown, so nothing is made twice', async () => {
@@ -87,8 +89,9 @@ describe('apply', () => {
     const cause = (err as ApplyError).result.failed[0]!.error;
     expect(cause).toBeInstanceOf(TimeoutError);
     expect(cause).toMatchObject({ address: 'a', operation: 'create', limitMs: 20 });
-    // The create's outcome is unknown: its pending record stays for the next plan to resolve.
-    expect(Object.values((await engine.state()).pending)).toHaveLength(1);
+    // After the timeout find looked and saw no object: nothing was made, so the pending record goes.
+    expect(cloud.calls.filter((c) => c.op === 'find')).toHaveLength(1);
+    expect(Object.values((await engine.state()).pending)).toHaveLength(0);
   });
 
   it('replaces delete-first by default and create-first with createBeforeDestroy', async () => {

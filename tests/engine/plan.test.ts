@@ -69,7 +69,9 @@ describe('plan', () => {
     await engine.apply(await engine.plan([thing('a', { tags: { a: '1' } })]));
     const plan = await engine.plan([thing('a', { tags: { a: '2' }, size: 'large' }, { ignoreChanges: ['tags'] })]);
     expect(plan.steps[0]!.action).toBe('update');
-    expect(plan.steps[0]!.changes.map((c) => c.path)).toEqual(['size']);
+    expect(plan.steps[0]!.changes.filter((c) => c.scope !== 'state').map((c) => c.path)).toEqual(['size']);
+    // The new option itself is a recorded change.
+    expect(plan.steps[0]!.changes.filter((c) => c.scope === 'state').map((c) => c.path)).toEqual(['options.ignoreChanges']);
   });
 
   it('fails with ProtectedResourceError when a protected resource would be deleted or replaced', async () => {

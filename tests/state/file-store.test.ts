@@ -52,7 +52,7 @@ describe('FileStateStore files', () => {
     await s.compact();
     expect((await readdir(join(dir, 'deep', 'er'))).sort()).toEqual(['state.json', 'state.json.journal']);
     const json = JSON.parse(await readFile(path, 'utf8'));
-    expect(json).toMatchObject({ version: 1, serial: 3 });
+    expect(json).toMatchObject({ version: 2, serial: 3 });
     expect(Object.keys(json.resources)).toEqual(['r0', 'r1', 'r2']);
     expect((await stat(`${path}.journal`)).size).toBe(0);
   });

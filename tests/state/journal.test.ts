@@ -35,14 +35,14 @@ describe('journal records', () => {
   });
 
   it('replays records on a raw state without the serial patch', () => {
-    const raw: RawState = { version: 1, lineage: 'l', serial: 0, resources: {}, pending: {} };
+    const raw: RawState = { version: 1, lineage: 'l', serial: 0, resources: {}, pending: {}, deposed: {} };
     const p = markPending(1, { kind: 'create', type: 't', name: 'p', provider: 'x', inputs: {}, secrets: [] });
     for (const c of [recordResource(0, resource('a')), p.change, recordDelete(2, 'a', p.pending.id)]) {
       const r = recordOf(c, { sealResource: (x) => x });
       expect(r.patches.some((x) => x.path[0] === 'serial')).toBe(false);
       applyRecord(raw, r);
     }
-    expect(raw).toEqual({ version: 1, lineage: 'l', serial: 3, resources: {}, pending: {} });
+    expect(raw).toEqual({ version: 1, lineage: 'l', serial: 3, resources: {}, pending: {}, deposed: {} });
   });
 
   it('seals secret values in records with a passphrase', async () => {

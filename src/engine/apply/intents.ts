@@ -7,6 +7,8 @@
 import type { StepWork } from '../plan/work.js';
 import type { PendingOperation } from '../../state/model.js';
 import type { Ledger } from './ledger.js';
+import { randomUUID } from 'node:crypto';
+import { storedOptions } from '../plan/options.js';
 import { clearPendingMany, markPendingMany, type NewPending } from '../../state/ops.js';
 
 const CHUNK = 256;
@@ -21,7 +23,7 @@ export class CreateIntents {
 
   constructor(work: readonly StepWork[], ledger: Ledger, stamp: string) {
     this.#ledger = ledger;
-    this.#eligible = work.filter((w) => w.step.action === 'create' && w.inputs !== undefined);
+    this.#eligible = work.filter((w) => w.step.action === 'create' && w.inputs !== undefined && !w.deposed);
     this.#eligible.forEach((w, i) => this.#index.set(w.step.address, i));
     this.#stamp = stamp;
   }
@@ -46,10 +48,11 @@ export class CreateIntents {
     const slice = this.#eligible.slice(chunk * CHUNK, (chunk + 1) * CHUNK);
     if (slice.length === 0) return Promise.resolve(new Map());
     const ops: (NewPending & { id: string; startedAt: string })[] = slice.map((w) => ({
-      id: `${this.#ledger.lineage.slice(0, 8)}-c-${w.step.address}`,
+      id: randomUUID(),
       startedAt: this.#stamp,
       kind: 'create', type: w.step.type, name: w.step.address, provider: w.provider.name,
       inputs: w.inputs!, secrets: w.secrets.filter((s) => s.startsWith('inputs.')),
+      dependencies: [...w.deps], options: storedOptions(w.decl?.options),
     }));
     const ids = new Map(ops.map((o) => [o.name, o.id]));
     for (const [a, id] of ids) this.#unused.set(a, id);

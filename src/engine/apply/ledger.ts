@@ -1,7 +1,8 @@
 // The apply's working view of the state: the state it started from plus an overlay of what each
 // step changed. Every change goes to the store, in order, as patches; reading a resource is O(1),
 // and no whole state is built until the end (materialize).
-import type { PendingOperation, ResourceState, State } from '../../state/model.js';
+import type { DeposedObject, PendingOperation, ResourceState, State } from '../../state/model.js';
+import { own } from '../../state/keys.js';
 import type { StateChange } from '../../state/patch.js';
 import { replayAll } from '../../state/patch.js';
 import type { StateStore } from '../../state/store.js';
@@ -11,6 +12,7 @@ export class Ledger {
   readonly #store: StateStore;
   readonly #resources = new Map<string, ResourceState | null>();
   readonly #pending = new Map<string, PendingOperation | null>();
+  readonly #deposed = new Map<string, DeposedObject | null>();
   readonly #changes: StateChange[] = [];
   #serial: number;
 
@@ -26,7 +28,13 @@ export class Ledger {
   get(name: string): ResourceState | undefined {
     const o = this.#resources.get(name);
     if (o !== undefined) return o ?? undefined;
-    return this.#base.resources[name];
+    return own(this.#base.resources, name);
+  }
+
+  getDeposed(key: string): DeposedObject | undefined {
+    const o = this.#deposed.get(key);
+    if (o !== undefined) return o ?? undefined;
+    return own(this.#base.deposed, key);
   }
 
   /** Applies the change to the view at once and hands it to the store; resolves when it is durable. */
@@ -37,6 +45,7 @@ export class Ledger {
       const [root, key] = p.path as [string, string];
       if (root === 'resources') this.#resources.set(key, p.op === 'remove' ? null : (p.value as ResourceState));
       else if (root === 'pending') this.#pending.set(key, p.op === 'remove' ? null : (p.value as PendingOperation));
+      else if (root === 'deposed') this.#deposed.set(key, p.op === 'remove' ? null : (p.value as DeposedObject));
     }
     this.#changes.push(change);
     return this.#store.commit(change);

@@ -1,10 +1,22 @@
-// Recovery of operations an earlier run started but never confirmed (a crash, a kill, a timeout).
-// A pending create is looked for through the provider's `find`: adopted when found, dropped when
-// not. A pending delete is checked with `read`: the record goes when the object is gone.
+// Recovery of operations an earlier run started but never confirmed (a crash, a kill, a timeout),
+// at the start of the next plan. What it does, per pending operation:
+//
+//   pending create    find(inputs, {startedAt, operationId}):
+//                       found      → adopted under its name; for a create-first replacement the
+//                                    current (old) object moves to `deposed` first, so the next
+//                                    plan deletes it, as the uninterrupted path would have
+//                       null       → nothing was made: the record is dropped
+//                       cannotTell → the record is kept and the plan says so: the user decides
+//                                    (import the object, or drop the record)
+//                       no find    → the same as cannotTell
+//   pending delete    read the object: gone → its record (or deposed record) is removed;
+//                     still there → the mark is dropped and the plan decides again
+//   pending update    dropped: refresh shows what the object holds now
 import type { State } from '../../state/model.js';
-import { clearPending, recordDelete, recordResource } from '../../state/ops.js';
+import { clearPending, recordDelete, recordDeposed, recordDeposedDelete, recordResource } from '../../state/ops.js';
 import type { Ledger } from './ledger.js';
-import { secretPathsOf, type Resolved } from '../plan/planner.js';
+import type { Resolved } from '../plan/planner.js';
+import { secretPathsOf } from '../plan/secrets.js';
 import type { OperationContext } from '../provider/context.js';
 import { isCannotTell } from '../provider/define.js';
 
@@ -26,34 +38,42 @@ export async function recoverPending(state: State, ledger: Ledger, deps: Recover
     const { def, provider } = resolved;
     if (op.kind === 'create') {
       if (!def.find) {
-        await ledger.commit((s) => clearPending(s, op.id));
-        warnings.push(`${op.name}: an interrupted create could not be checked (${op.type} has no find); if the object exists, import it.`);
+        warnings.push(`${op.name}: an interrupted create of a ${op.type} cannot be checked (the type has no find); the pending record is kept. If the object exists, import it; then drop the record.`);
         continue;
       }
       const found = await def.find({ ...deps.context(resolved, op.name, 'find'), operationId: op.id }, op.inputs, { startedAt: op.startedAt, operationId: op.id });
       if (isCannotTell(found)) {
-        warnings.push(`${op.name}: an interrupted create of a ${op.type} could not be checked (${found.cannotTell}); the pending record is kept. If the object exists, import it; if not, remove the record with forget.`);
+        warnings.push(`${op.name}: an interrupted create of a ${op.type} could not be checked (${found.cannotTell}); the pending record is kept. If the object exists, import it; then drop the record.`);
         continue;
       }
-      const existing = ledger.get(op.name);
-      if (found && !(existing && existing.id === found.id)) {
-        const at = deps.now();
-        await ledger.commit((s) => recordResource(s, {
-          type: op.type, name: op.name, provider: provider.name, id: found.id, inputs: op.inputs, outputs: found.outputs,
-          dependencies: [], options: {}, secrets: secretPathsOf(def),
-          createdAt: at, updatedAt: at,
-        }, op.id));
-        warnings.push(`${op.name}: an interrupted create had made ${found.id}; it was adopted into the state.`);
-      } else {
+      const current = ledger.get(op.name);
+      if (found && current?.id === found.id) {
+        await ledger.commit((s) => clearPending(s, op.id));
+        continue;
+      }
+      if (!found) {
         await ledger.commit((s) => clearPending(s, op.id));
         warnings.push(`${op.name}: an interrupted create left no object; its pending record was dropped.`);
+        continue;
+      }
+      const at = deps.now();
+      const made = {
+        type: op.type, name: op.name, provider: provider.name, id: found.id, inputs: op.inputs, outputs: found.outputs,
+        dependencies: [...(op.dependencies ?? [])], options: op.options ?? {}, secrets: secretPathsOf(def), createdAt: at, updatedAt: at,
+      };
+      if (op.deposedKey && current && current.id !== found.id) {
+        await ledger.commit((s) => recordDeposed(s, made, { ...current, deposedKey: op.deposedKey!, deposedAt: at }, op.id));
+        warnings.push(`${op.name}: an interrupted create-before-destroy replacement had made ${found.id}; it was adopted, and the old object ${current.id} is deposed (this plan deletes it).`);
+      } else {
+        await ledger.commit((s) => recordResource(s, made, op.id));
+        warnings.push(`${op.name}: an interrupted create had made ${found.id}; it was adopted into the state.`);
       }
     } else if (op.kind === 'delete') {
-      const existing = ledger.get(op.name);
+      const existing = op.deposedKey ? ledger.getDeposed(op.deposedKey) : ledger.get(op.name);
       if (existing && op.resourceId && existing.id === op.resourceId) {
         const read = await def.read(deps.context(resolved, op.name, 'read'), existing.id, { inputs: existing.inputs, outputs: existing.outputs });
         if (read === null) {
-          await ledger.commit((s) => recordDelete(s, op.name, op.id));
+          await ledger.commit((s) => (op.deposedKey ? recordDeposedDelete(s, op.deposedKey, op.id) : recordDelete(s, op.name, op.id)));
           warnings.push(`${op.name}: an interrupted delete had removed ${existing.id}; it was removed from the state.`);
           continue;
         }

@@ -3,7 +3,13 @@
 import type { Action } from '../plan/action.js';
 import type { State } from '../../state/model.js';
 
-export type StepOutcome = { readonly address: string; readonly action: Action; readonly elapsedMs: number };
+export type StepOutcome = {
+  readonly address: string;
+  readonly action: Action;
+  readonly elapsedMs: number;
+  /** An update whose inputs, resolved at apply, were exactly the recorded ones: no provider call was made. */
+  readonly unchanged?: boolean;
+};
 export type FailedStep = StepOutcome & { readonly error: Error };
 export type SkippedStep = { readonly address: string; readonly action: Action; readonly because: string };
 

@@ -95,7 +95,8 @@ export async function withRetry<T>(
   );
 }
 
-function backoffFor(policy: RetryPolicy, attempt: number): number {
+/** The back-off before retry `attempt` (1-based): doubling from minTimeoutMs, capped at maxTimeoutMs. */
+export function backoffFor(policy: RetryPolicy, attempt: number): number {
   return Math.min(policy.minTimeoutMs * 2 ** Math.max(0, attempt - 1), policy.maxTimeoutMs);
 }
 

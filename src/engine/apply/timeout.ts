@@ -20,19 +20,16 @@ export function parseDuration(text: string): number | undefined {
 
 export type StepSignal = { readonly signal: AbortSignal; dispose(): void };
 
-/** A signal for one operation: fires on the caller's abort or, after `limitMs`, with a TimeoutError. */
-export function stepSignal(parent: AbortSignal | undefined, address: string, operation: string, limitMs: number | undefined, idle?: AbortSignal): StepSignal {
-  // Without a limit the caller's signal serves as it is (or an idle one): no timer, no listener.
-  if (limitMs === undefined && (parent || idle)) return { signal: parent ?? idle!, dispose() {} };
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(parent!.reason);
-  if (parent?.aborted) controller.abort(parent.reason);
-  else parent?.addEventListener('abort', onAbort, { once: true });
-  const timer = limitMs !== undefined ? setTimeout(() => controller.abort(new TimeoutError(address, operation, limitMs)), limitMs) : undefined;
-  return {
-    signal: controller.signal,
-    dispose() { if (timer) clearTimeout(timer); parent?.removeEventListener('abort', onAbort); },
-  };
+/**
+ * A signal for one operation: `parent` (the engine's own signal, see signal.ts) or, with a limit,
+ * one that also fires after `limitMs` with a TimeoutError. AbortSignal.any adds no listener to
+ * `parent`, so any number of steps can share it.
+ */
+export function stepSignal(parent: AbortSignal, address: string, operation: string, limitMs: number | undefined): StepSignal {
+  if (limitMs === undefined) return { signal: parent, dispose() {} };
+  const timer = new AbortController();
+  const handle = setTimeout(() => timer.abort(new TimeoutError(address, operation, limitMs)), limitMs);
+  return { signal: AbortSignal.any([parent, timer.signal]), dispose: () => clearTimeout(handle) };
 }
 
 /** Settles with `work`, or rejects with the signal's reason as soon as it fires (for providers that ignore it). */

@@ -1,23 +1,32 @@
-// Planning: validated declarations + the (refreshed) state → the steps of a plan. Pure apart from the
-// provider definitions' own checks; reads nothing and changes nothing.
+// Planning: validated declarations + the (refreshed) state → the steps of a plan. Reads nothing
+// and changes nothing. It wires the pure parts: which record each declaration takes over
+// (aliases), what each reference means at plan time, the choice of action (choose.ts), orphans
+// (orphans.ts) and the execution graph (execution.ts).
 import type { ResourceDecl } from '../decl/resource-decl.js';
-import { hasRefs, isRef, type Ref } from '../decl/ref.js';
+import { hasRefs, type Ref } from '../decl/ref.js';
+import { resolveRefs, valueOfRecord } from '../decl/resolve.js';
 import type { AnyResource, Provider } from '../provider/define.js';
 import type { ResourceState, State } from '../../state/model.js';
+import { own } from '../../state/keys.js';
+import { newDeposedKey } from '../../state/migrate.js';
 import type { Issue } from '../validate/issue.js';
-import { buildGraph, closure, topoOrder, type Graph } from '../graph/graph.js';
+import { buildGraph, topoOrder, type Graph } from '../graph/graph.js';
 import { parseWithUnknowns, schemaKeys } from '../validate/schema.js';
-import { diffValues, type Change } from '../diff/diff.js';
-import { applyIgnoreChanges } from '../diff/ignore.js';
+import type { Change } from '../diff/diff.js';
 import { formatPath, getPath, parsePath, pathCovers } from '../values/path.js';
 import { containsUnknown, isUnknown, unknown } from '../values/unknown.js';
 import { redactPaths } from '../values/redact.js';
 import { isSensitive, sensitive } from '../values/secret.js';
-import type { Action } from './action.js';
 import type { Step, StepChange } from './step.js';
-import type { StepCause } from './reason.js';
 import type { StepWork } from './work.js';
+import { chooseAction, type Choice } from './choose.js';
+import { storedOptions } from './options.js';
+import { planOrphans } from './orphans.js';
+import { buildExecution, type Draft } from './execution.js';
+import { secretPathsOf, strip } from './secrets.js';
 import { ProtectedResourceError, ValidationError } from '../errors.js';
+
+export { secretPathsOf, strip } from './secrets.js';
 
 export type Resolved = { readonly def: AnyResource; readonly provider: Provider<unknown> };
 
@@ -28,6 +37,8 @@ export type PlanInput = {
   readonly refreshed: ReadonlyMap<string, ResourceState | null>;
   readonly resolve: (token: string) => Resolved | undefined;
   readonly targets?: readonly string[];
+  /** Resources to replace although nothing forces it (Terraform's -replace). */
+  readonly replace?: readonly string[];
   readonly destroy?: boolean;
   /** The declarations' graph, when validation built it already. */
   readonly graph?: Graph;
@@ -35,23 +46,8 @@ export type PlanInput = {
 
 export type PlanOutput = { readonly work: StepWork[]; readonly warnings: string[] };
 
-type Planned = {
-  readonly action: Action;
-  readonly inputs: Record<string, unknown>;
-  readonly prior?: ResourceState;
-  readonly def: AnyResource;
-};
-
-/** Secret paths of a resource, as stored: 'inputs.x' and 'outputs.x' for each schema secret. */
-export function secretPathsOf(def: AnyResource): string[] {
-  const out: string[] = [];
-  for (const s of def.secrets ?? []) out.push(`inputs.${s}`, `outputs.${s}`);
-  return out;
-}
-
-export function strip(prefix: string, paths: readonly string[]): string[] {
-  return paths.filter((p) => p.startsWith(prefix)).map((p) => p.slice(prefix.length));
-}
+/** What the planner knows of a declared resource once its action is chosen: for references to it. */
+type Planned = { readonly choice: Choice; readonly prior?: ResourceState; readonly def: AnyResource };
 
 export function planSteps(input: PlanInput): PlanOutput {
   const { state, resolve } = input;
@@ -62,229 +58,155 @@ export function planSteps(input: PlanInput): PlanOutput {
   const byName = new Map(decls.map((d) => [d.name, d]));
   const graph = input.graph && !input.destroy ? input.graph : buildGraph(decls);
   const order = topoOrder(graph);
+  const claims = claimRecords(decls, state, byName);
+  const replaceRequested = new Set(input.replace ?? []);
 
-  // Which state entry each declaration takes over: its own name, else its first alias in state.
-  const claimed = new Map<string, string>();
-  const claimedState = new Set<string>();
-  for (const d of decls) if (state.resources[d.name]) { claimed.set(d.name, d.name); claimedState.add(d.name); }
-  for (const d of decls) {
-    if (claimed.has(d.name)) continue;
-    const alias = d.options?.aliases?.find((a) => state.resources[a] && !byName.has(a) && !claimedState.has(a));
-    if (alias) { claimed.set(d.name, alias); claimedState.add(alias); }
-  }
-
-  const priorOf = (stateName: string | undefined): { prior?: ResourceState; gone: boolean } => {
-    if (!stateName) return { gone: false };
-    const r = input.refreshed.get(stateName);
-    if (r === null) return { gone: true };
-    return { prior: r ?? state.resources[stateName], gone: false };
-  };
+  // A create whose outcome nobody could tell blocks its name (and what depends on it): creating it
+  // again could make a second object. The user imports the object or drops the record.
+  const blocked = new Set(Object.values(state.pending).filter((p) => p.kind === 'create').map((p) => p.name));
 
   const planned = new Map<string, Planned>();
-  const valueOf = (ref: Ref): unknown => {
-    const u = planned.get(ref.resource);
-    if (!u) return unknown;
-    const segs = parsePath(ref.path);
-    const head = String(segs[0]);
-    const outKeys = schemaKeys(u.def.outputs);
-    const inKeys = schemaKeys(u.def.inputs);
-    const fresh = u.action === 'create' || u.action === 'replace';
-    if (segs.length === 1 && head === 'id' && !(outKeys?.has('id'))) return fresh ? unknown : u.prior?.id;
-    const isOutput = outKeys ? outKeys.has(head) : !(inKeys?.has(head));
-    if (isOutput) {
-      if (fresh) return unknown;
-      if (u.action === 'update' && (u.def.computedOnUpdate ?? []).includes(head)) return unknown;
-      const v = getPath(u.prior?.outputs, segs);
-      if (v !== undefined || !inKeys?.has(head)) return v;
-    }
-    return getPath(u.inputs, segs);
-  };
-  const resolveRefs = (v: unknown): unknown => {
-    if (isRef(v)) return valueOf(v);
-    if (Array.isArray(v)) return v.map(resolveRefs);
-    if (v && typeof v === 'object') {
-      const o: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v)) o[k] = resolveRefs(x);
-      return o;
-    }
-    return v;
-  };
-
-  const work = new Map<string, StepWork>();
+  const drafts: Draft[] = [];
   for (const name of order) {
     const decl = byName.get(name)!;
-    const resolved = resolve(decl.type)!;
-    const { def, provider } = resolved;
-    const stateName = claimed.get(name);
-    const { prior: rawPrior, gone } = priorOf(stateName);
-    const raw = (hasRefs(decl.inputs) ? resolveRefs(decl.inputs) : decl.inputs) as Record<string, unknown>;
+    const waitsOn = [...blocked].find((b) => b === name || (graph.deps.get(name) ?? []).includes(b));
+    if (waitsOn !== undefined) {
+      blocked.add(name);
+      warnings.push(waitsOn === name
+        ? `${name}: not planned: an earlier create of it may have made an object nobody could find. Import it with engine.import(), or drop the pending record with engine.forgetPending('${name}'), then plan again.`
+        : `${name}: not planned: it depends on ${waitsOn}, whose earlier create is unresolved.`);
+      continue;
+    }
+    const { def, provider } = resolve(decl.type)!;
+    const stateName = claims.get(name);
+    const recorded = stateName !== undefined ? own(state.resources, stateName) : undefined;
+    const refreshed = stateName !== undefined ? input.refreshed.get(stateName) : undefined;
+    const gone = refreshed === null;
+    const prior = gone ? undefined : refreshed ?? recorded;
+
+    const raw = (hasRefs(decl.inputs) ? resolveRefs(decl.inputs, (r) => plannedValue(r, planned)) : decl.inputs) as Record<string, unknown>;
     const parsed = parseWithUnknowns(def.inputs, raw);
     for (const i of parsed.issues) issues.push({ resource: name, path: i.path, code: i.code, message: i.message });
-    let desired = parsed.data as Record<string, unknown>;
-    if (parsed.issues.length === 0) {
-      try {
-        for (const i of def.check?.(desired, provider.config) ?? []) {
-          if (containsUnknown(getPath(desired, i.path))) continue;
-          issues.push({ resource: name, path: i.path, code: i.code ?? 'custom', message: i.message });
-        }
-        for (const w of def.warnings?.(desired, provider.config) ?? []) warnings.push(`${name}: ${w}`);
-      } catch (error) {
-        if (!containsUnknown(desired)) throw error;
-      }
+    const desired = parsed.data as Record<string, unknown>;
+    if (parsed.issues.length === 0) runChecks(name, def, provider, desired, issues, warnings);
+
+    const priorResolved = prior && prior.type !== decl.type ? resolve(prior.type) : undefined;
+    if (prior && prior.type !== decl.type && !priorResolved) {
+      issues.push({ resource: name, path: ['type'], code: 'unknown_type', message: `the state holds '${name}' as a ${prior.type}, but no provider of this engine has that type; add its provider so the old object can be deleted` });
+      continue;
     }
-    const prior = rawPrior;
-    desired = applyIgnoreChanges(desired, prior?.inputs as Record<string, unknown> | undefined, decl.options?.ignoreChanges);
+    const options = storedOptions(decl.options);
+    const deps = graph.deps.get(name) ?? [];
+    const choice = chooseAction({
+      prior, gone, type: decl.type, desired,
+      replaceOn: [...(def.replaceOn ?? []), ...(decl.options?.replaceOnChanges ?? [])],
+      canUpdate: !!def.update, ignoreChanges: decl.options?.ignoreChanges, options, dependencies: deps,
+      moved: stateName !== undefined && stateName !== name, replaceRequested: replaceRequested.has(name),
+    });
+    if (decl.options?.protect && choice.action === 'replace') protectedHits.push({ address: name, action: 'replace' });
+    planned.set(name, { choice, prior, def });
+
     const secrets = secretPathsOf(def);
     const secretInputs = strip('inputs.', secrets);
-    let action: Action;
-    let cause: StepCause;
-    let reasons: string[] = [];
-    let changes: Change[] = [];
     const forcing = [...(def.replaceOn ?? []), ...(decl.options?.replaceOnChanges ?? [])].map(parsePath);
-    if (!prior) {
-      action = 'create';
-      cause = gone ? 'gone' : 'new';
-      changes = diffValues({}, desired);
-    } else if (prior.tainted) {
-      action = 'replace';
-      cause = 'tainted';
-      changes = diffValues(prior.inputs, desired);
-    } else if (prior.type !== decl.type) {
-      action = 'replace';
-      cause = 'type_changed';
-      reasons = ['type'];
-      changes = diffValues(prior.inputs, desired);
-    } else {
-      changes = diffValues(prior.inputs, desired);
-      if (changes.length === 0) { action = 'noop'; cause = stateName !== name ? 'moved' : 'unchanged'; }
-      else {
-        const forced = changes.filter((c) => forcing.some((f) => pathCovers(f, c.path)));
-        if (forced.length || !def.update) {
-          action = 'replace';
-          cause = 'replace_forced';
-          reasons = [...new Set((forced.length ? forced : changes).map((c) => formatPath(c.path)))];
-        } else { action = 'update'; cause = 'changed'; }
-      }
-    }
-    if (decl.options?.protect && action === 'replace') protectedHits.push({ address: name, action: 'replace' });
-    planned.set(name, { action, inputs: desired, prior, def });
-    const forcedSet = new Set(reasons);
     const step: Step = {
       address: name,
       type: decl.type,
       provider: provider.name,
-      action,
-      reasons,
-      cause,
-      changes: redactChanges(changes, secretInputs, forcedSet, forcing),
-      before: prior ? (redactPaths(prior.inputs, secretInputs) as Record<string, unknown>) : undefined,
-      after: redactPaths(desired, secretInputs) as Record<string, unknown>,
+      action: choice.action,
+      reasons: choice.reasons,
+      cause: choice.cause,
+      changes: [...redactChanges(choice.changes, secretInputs, new Set(choice.reasons), forcing), ...choice.stateChanges.map(stateChange)],
+      before: prior ? (redactPaths(prior.inputs, strip('inputs.', prior.secrets)) as Record<string, unknown>) : undefined,
+      after: redactPaths(choice.inputs, secretInputs) as Record<string, unknown>,
       dependsOn: [],
       id: prior?.id,
-      movedFrom: stateName && stateName !== name ? stateName : undefined,
-      createBeforeDestroy: action === 'replace' ? decl.options?.createBeforeDestroy ?? false : undefined,
+      movedFrom: stateName !== undefined && stateName !== name ? stateName : undefined,
+      createBeforeDestroy: choice.action === 'replace' ? decl.options?.createBeforeDestroy ?? false : undefined,
+      ...(choice.action === 'replace' && decl.options?.retainOnDelete ? { retainOld: true } : {}),
     };
-    const refreshedDiffers = action === 'noop' && prior && stateName && input.refreshed.has(stateName) && prior !== state.resources[stateName];
-    const known = action !== 'noop' && !containsUnknown(desired);
-    work.set(name, { step, def, provider, decl, prior, priorName: stateName, secrets, waitFor: [], deps: graph.deps.get(name) ?? [], inputs: known ? desired : undefined, refreshed: refreshedDiffers ? prior : undefined });
+    const known = choice.action !== 'noop' && !containsUnknown(choice.inputs);
+    const outputsDrifted = choice.action === 'noop' && prior && refreshed && refreshed !== recorded;
+    drafts.push({
+      base: drafts.length, step, def, provider, decl, prior, priorName: stateName, secrets, deps,
+      ...(priorResolved ? { priorDef: priorResolved.def, priorProvider: priorResolved.provider } : {}),
+      ...(known ? { inputs: choice.inputs } : {}),
+      ...(outputsDrifted ? { refreshed: prior } : {}),
+      ...(choice.action === 'replace' && decl.options?.retainOnDelete ? { retain: true } : {}),
+    });
   }
   if (issues.length) throw new ValidationError(issues);
 
-  // Everything in state that no declaration claims is deleted (or forgotten with retainOnDelete).
-  for (const [stateName, r] of Object.entries(state.resources)) {
-    if (claimedState.has(stateName)) continue;
-    const resolved = resolve(r.type);
-    if (!resolved) {
-      issues.push({ resource: stateName, path: ['type'], code: 'unknown_type', message: `the state holds a ${r.type}, but no provider of this engine has that type; add its provider to delete it` });
-      continue;
-    }
-    const retain = r.options.retainOnDelete ?? false;
-    if (r.options.protect && !retain) protectedHits.push({ address: stateName, action: 'delete' });
-    const gone = input.refreshed.get(stateName) === null;
-    const secrets = r.secrets;
-    const step: Step = {
-      address: stateName,
-      type: r.type,
-      provider: r.provider,
-      action: retain || gone ? 'forget' : 'delete',
-      reasons: [],
-      cause: stateName.includes('~deposed-') ? 'deposed' : gone ? 'gone' : retain ? 'retained' : 'removed',
-      changes: [],
-      before: redactPaths(r.inputs, strip('inputs.', secrets)) as Record<string, unknown>,
-      after: undefined,
-      dependsOn: [],
-      id: r.id,
-    };
-    work.set(stateName, { step, def: resolved.def, provider: resolved.provider, prior: input.refreshed.get(stateName) ?? r, priorName: stateName, secrets, waitFor: [], deps: [] });
-  }
-  if (issues.length) throw new ValidationError(issues);
+  const orphans = planOrphans({ state, claimed: new Set(claims.values()), refreshed: input.refreshed, resolve, base: drafts.length });
+  if (orphans.issues.length) throw new ValidationError(orphans.issues);
+  protectedHits.push(...orphans.protectedHits);
   if (protectedHits.length) {
     const [first, ...rest] = protectedHits;
     throw new ProtectedResourceError(first!.address, first!.action, rest);
   }
+  drafts.push(...orphans.drafts);
 
-  // Targets: the named resources and everything they depend on.
-  let selected: Set<string> | undefined;
-  if (input.targets?.length) {
-    selected = closure(graph, input.targets.filter((t) => byName.has(t)));
-    for (const t of input.targets) if (!byName.has(t) && work.has(t)) selected.add(t);
-  }
-
-  // Execution edges. Creates/updates wait for what they reference; a deleted resource is deleted
-  // before what it depended on, and after whatever moves off it.
-  const waits = new Map<string, Set<string>>();
-  for (const name of work.keys()) waits.set(name, new Set());
-  const active = (n: string) => { const w = work.get(n); return !!w && w.step.action !== 'noop'; };
-  for (const name of order) {
-    for (const d of graph.deps.get(name) ?? []) if (active(d)) waits.get(name)!.add(d);
-  }
-  const movingOff = new Map<string, string[]>();
-  for (const [name, w] of work) {
-    if (!w.decl || w.step.action === 'noop') continue;
-    for (const dep of w.prior?.dependencies ?? []) {
-      let list = movingOff.get(dep);
-      if (!list) movingOff.set(dep, (list = []));
-      list.push(name);
-    }
-  }
-  for (const [name, w] of work) {
-    if (w.decl || !w.prior) continue;
-    for (const dep of w.prior.dependencies) {
-      const depWork = work.get(dep);
-      if (depWork && !depWork.decl) waits.get(dep)!.add(name);
-    }
-    for (const other of movingOff.get(name) ?? []) waits.get(name)!.add(other);
-  }
-
-  const ordered: StepWork[] = [];
-  const deletes = Object.keys(state.resources).filter((n) => work.has(n) && !work.get(n)!.decl);
-  const deleteOrder = reverseDeleteOrder(deletes, waits);
-  for (const name of [...order, ...deleteOrder]) {
-    if (selected && !selected.has(name)) continue;
-    const w = work.get(name)!;
-    const waitFor = [...waits.get(name)!].filter((n) => !selected || selected.has(n));
-    ordered.push({ ...w, step: { ...w.step, dependsOn: waitFor }, waitFor });
-  }
-  return { work: ordered, warnings };
+  const used = new Set(Object.keys(state.deposed));
+  const newKey = () => { const k = newDeposedKey(Object.fromEntries([...used].map((u) => [u, true]))); used.add(k); return k; };
+  const work = buildExecution({ drafts, graph, targets: input.targets, destroy: input.destroy ?? false, newDeposedKey: newKey });
+  return { work, warnings };
 }
 
-function reverseDeleteOrder(list: string[], waits: Map<string, Set<string>>): string[] {
-  const names = new Set(list);
-  const out: string[] = [];
-  const done = new Set<string>();
-  const visit = (n: string, stack: Set<string>) => {
-    if (done.has(n) || stack.has(n)) return;
-    stack.add(n);
-    for (const w of waits.get(n) ?? []) if (names.has(w)) visit(w, stack);
-    stack.delete(n);
-    done.add(n);
-    out.push(n);
-  };
-  for (const n of list) visit(n, new Set());
-  return out;
+/** Which record each declaration takes over: its own name, else its first alias in the state. */
+function claimRecords(decls: readonly ResourceDecl[], state: State, byName: ReadonlyMap<string, ResourceDecl>): Map<string, string> {
+  const claims = new Map<string, string>();
+  const taken = new Set<string>();
+  for (const d of decls) if (own(state.resources, d.name)) { claims.set(d.name, d.name); taken.add(d.name); }
+  for (const d of decls) {
+    if (claims.has(d.name)) continue;
+    const alias = d.options?.aliases?.find((a) => own(state.resources, a) && !byName.has(a) && !taken.has(a));
+    if (alias !== undefined) { claims.set(d.name, alias); taken.add(alias); }
+  }
+  return claims;
 }
 
-function redactChanges(changes: Change[], secretInputs: string[], forced: Set<string>, forcing: ReturnType<typeof parsePath>[]): StepChange[] {
+/**
+ * What a reference means at plan time: unknown for anything a create or replacement will produce
+ * (and for outputs an update may change), else the value valueOfRecord gives against the prior
+ * object, with inputs taken from what the step will send. Apply resolves with valueOfRecord too.
+ */
+function plannedValue(ref: Ref, planned: ReadonlyMap<string, Planned>): unknown {
+  const u = planned.get(ref.resource);
+  if (!u) return unknown;
+  const segs = parsePath(ref.path);
+  const head = String(segs[0]);
+  const { action, inputs } = u.choice;
+  const fresh = action === 'create' || action === 'replace';
+  const outKeys = schemaKeys(u.def.outputs);
+  const inKeys = schemaKeys(u.def.inputs);
+  const computed = action === 'update' && (u.def.computedOnUpdate ?? []).includes(head);
+  if (segs.length === 1 && head === 'id') return fresh || computed ? unknown : valueOfRecord(u.prior!, segs);
+  const isOutput = outKeys ? outKeys.has(head) : !(inKeys?.has(head));
+  if (isOutput) {
+    if (fresh || computed) return unknown;
+    const v = getPath(u.prior?.outputs, segs);
+    if (v !== undefined || !inKeys?.has(head)) return v;
+  }
+  return getPath(inputs, segs);
+}
+
+function runChecks(name: string, def: AnyResource, provider: Provider<unknown>, desired: Record<string, unknown>, issues: Issue[], warnings: string[]): void {
+  try {
+    for (const i of def.check?.(desired, provider.config) ?? []) {
+      if (containsUnknown(getPath(desired, i.path))) continue;
+      issues.push({ resource: name, path: i.path, code: i.code ?? 'custom', message: i.message });
+    }
+    for (const w of def.warnings?.(desired, provider.config) ?? []) warnings.push(`${name}: ${w}`);
+  } catch (error) {
+    if (!containsUnknown(desired)) throw error;
+  }
+}
+
+function stateChange(c: Change): StepChange {
+  return { path: formatPath(c.path), before: c.before, after: c.after, forcesReplacement: false, scope: 'state' };
+}
+
+function redactChanges(changes: readonly Change[], secretInputs: string[], forced: Set<string>, forcing: ReturnType<typeof parsePath>[]): StepChange[] {
   const secretPatterns = secretInputs.map(parsePath);
   return changes.map((c) => {
     const secret = secretPatterns.some((p) => pathCovers(p, c.path));

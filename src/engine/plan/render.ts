@@ -27,6 +27,8 @@ const HEADLINE: Record<Step['cause'], string> = {
   new: 'will be created',
   gone: 'was deleted outside converge and will be created again',
   changed: 'will be updated in place',
+  options_changed: 'will be updated in the state only (options or dependencies; no provider call)',
+  replace_requested: 'will be replaced, as requested',
   replace_forced: 'must be replaced',
   type_changed: 'must be replaced',
   removed: 'will be destroyed',
@@ -47,13 +49,25 @@ const NOTE: Partial<Record<Step['cause'], string>> = {
 function headline(step: Step): string[] {
   if (step.movedFrom && step.action === 'noop') return [`# ${step.movedFrom} has moved to ${step.address}`];
   const moved = step.movedFrom ? ` (moved from ${step.movedFrom})` : '';
+  const who = step.deposedKey ? `${step.address} (deposed object ${step.deposedKey})` : step.address;
   if (step.action === 'forget' && step.cause === 'gone') {
-    return [`# ${step.address} was deleted outside converge`, '# (forgotten: it is no longer in the stack)'];
+    return [`# ${who} was deleted outside converge`, '# (forgotten: it is no longer in the stack)'];
   }
-  const lines = [`# ${step.address} ${HEADLINE[step.cause]}${moved}`];
+  const lines = [`# ${who} ${HEADLINE[step.cause]}${moved}`];
   if (NOTE[step.cause]) lines.push(`# ${NOTE[step.cause]}`);
-  if (step.action === 'replace') lines.push(step.createBeforeDestroy ? '# (create before destroy)' : '# (destroy, then create)');
+  if (step.action === 'replace') {
+    lines.push(step.createBeforeDestroy
+      ? `# (create before destroy${step.createBeforeDestroyPropagated ? ', because a resource that depends on it is replaced create-first' : ''})`
+      : '# (destroy, then create)');
+    if (step.retainOld) lines.push('# (the old object is forgotten, not deleted: retainOnDelete)');
+  }
   return lines;
+}
+
+/** Option and dependency changes: recorded in the state, never sent to the provider. */
+function stateLines(step: Step, style: ValueStyle): string[] {
+  return step.changes.filter((c) => c.scope === 'state').map((c) =>
+    `      ${style.sym('~')} ${c.path} = ${JSON.stringify(c.before ?? null)} -> ${JSON.stringify(c.after ?? null)} # state only`);
 }
 
 function symbolOf(step: Step): string {
@@ -90,8 +104,9 @@ function attributes(step: Step, style: ValueStyle): string[] {
     if (n) lines.push(`${indent}  # (${n} attribute${n === 1 ? '' : 's'} kept as they are)`);
     return lines;
   }
-  const changes = new Map(step.changes.map((c) => [c.path, c]));
-  const d: DiffInput = { ...style, changes, above: prefixesOf(step.changes.map((c) => parsePath(c.path) as PathSegment[])) };
+  const inputChanges = step.changes.filter((c) => c.scope !== 'state');
+  const changes = new Map(inputChanges.map((c) => [c.path, c]));
+  const d: DiffInput = { ...style, changes, above: prefixesOf(inputChanges.map((c) => parsePath(c.path) as PathSegment[])) };
   const before = step.before ?? {};
   const after = step.after ?? {};
   const keys = [...new Set([...Object.keys(after), ...Object.keys(before)])].filter((k) => before[k] !== undefined || after[k] !== undefined);
@@ -101,6 +116,7 @@ function attributes(step: Step, style: ValueStyle): string[] {
     const sub = diffNode(k, [k], before[k], after[k], indent, d);
     if (sub) lines.push(...sub); else hidden++;
   }
+  lines.push(...stateLines(step, style));
   if (hidden) lines.push('', `${indent}  # (${hidden} unchanged attribute${hidden === 1 ? '' : 's'} hidden)`);
   return lines;
 }

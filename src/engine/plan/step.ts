@@ -8,6 +8,8 @@
 //   forget   prior inputs      undefined
 //   noop     prior inputs      prior inputs
 //
+// An update whose changes are all `scope: 'state'` (options, dependencies) calls no provider.
+//
 // Values in a Step are for people and machines reading the plan: secrets are the sensitive marker,
 // unknowns the unknown marker. Apply reads its own copy of the real values.
 import type { Action } from './action.js';
@@ -20,6 +22,8 @@ export type StepChange = {
   readonly after: unknown;
   /** This path alone forces the replacement. */
   readonly forcesReplacement: boolean;
+  /** 'state': an option or dependency change (`options.protect`, `dependencies`), recorded and never sent to the provider. */
+  readonly scope?: 'state';
 };
 
 export type Step = {
@@ -40,4 +44,10 @@ export type Step = {
   /** The earlier name this resource's state moves from (aliases). */
   readonly movedFrom?: string;
   readonly createBeforeDestroy?: boolean;
+  /** createBeforeDestroy was not declared but follows from a dependent's (Terraform's propagation). */
+  readonly createBeforeDestroyPropagated?: boolean;
+  /** The old object is forgotten, not deleted (retainOnDelete on a replacement). */
+  readonly retainOld?: boolean;
+  /** A step on a deposed object (left by a create-before-destroy replacement): which one. */
+  readonly deposedKey?: string;
 };

@@ -26,7 +26,7 @@ export function formatPath(path: readonly PathSegment[]): string {
 export function getPath(value: unknown, path: readonly PathSegment[]): unknown {
   let cur: unknown = value;
   for (const seg of path) {
-    if (cur === null || typeof cur !== 'object') return undefined;
+    if (cur === null || typeof cur !== 'object' || !Object.prototype.hasOwnProperty.call(cur, seg)) return undefined;
     cur = (cur as Record<string | number, unknown>)[seg];
   }
   return cur;

@@ -12,6 +12,7 @@ import type { Lock, LockRequest, StateStore } from '../store.js';
 import { SecretCodec, hasSecretValues, passphraseFrom, stateHasSecrets, type EncryptionHeader } from '../crypto.js';
 import { applyRecord, decodeJournal, encodeRecord, mapWrittenItems, recordOf, type RawState } from '../journal.js';
 import { acquireFileLock } from './file-lock.js';
+import { migrateRaw } from '../migrate.js';
 import { mapValues, stampOf, writeAtomic } from './file-io.js';
 import { StateConflictError, StateCorruptError } from '../errors.js';
 
@@ -234,7 +235,7 @@ export class FileStateStore implements StateStore {
     if (tail.length === 0) return base;
     if (tail.some((c) => c.patches.some((p) => p.path.length > 2))) return this.#adopt(replayAll(base, tail));
     // resource-granular patches: one shallow copy and O(1) per patch (immer's applyPatches costs ~75 µs a patch)
-    const raw: RawState = { ...base, resources: { ...base.resources }, pending: { ...base.pending } };
+    const raw: RawState = { ...base, resources: { ...base.resources }, pending: { ...base.pending }, deposed: { ...base.deposed } };
     for (const c of tail) applyRecord(raw, c);
     return this.#adopt(raw);
   }
@@ -263,6 +264,7 @@ export class FileStateStore implements StateStore {
       ...(codec.header ? { encryption: codec.header } : {}),
       resources: mapValues(state.resources, (r) => codec.sealResource(r)),
       pending: mapValues(state.pending, (p) => codec.sealResource(p)),
+      deposed: mapValues(state.deposed, (d) => codec.sealResource(d)),
     };
     await writeAtomic(this.path, JSON.stringify(raw));
     const j = await this.#openJournal();
@@ -338,7 +340,8 @@ export class FileStateStore implements StateStore {
       throw new StateCorruptError(this.location, 'the state file lacks lineage, serial or resources');
     }
     const { encryption, ...rest } = parsed;
-    const raw: RawState = { ...rest, pending: rest.pending ?? {} };
+    const raw: RawState = { ...rest, pending: rest.pending ?? {}, deposed: rest.deposed ?? {} };
+    migrateRaw(raw);
     const buf = await readFile(this.journalPath).catch((e) => { if (e.code === 'ENOENT') return Buffer.alloc(0); throw e; });
     const d = decodeJournal(buf);
     if ('corruptAt' in d) throw new StateCorruptError(this.location, `the journal ${this.journalPath} has a corrupt record at byte ${d.corruptAt} followed by valid ones`);

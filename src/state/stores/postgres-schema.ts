@@ -1,9 +1,9 @@
 // The PostgreSQL store's tables, created on first use (under a transaction-scoped advisory lock, so
 // two processes starting at once do not race on CREATE TABLE): a stack row, a row per resource and
-// per pending operation, and a row naming the holder of the stack's lock.
+// per pending operation and per deposed object, and a row naming the holder of the stack's lock.
 import type pg from 'pg';
 
-export type Tables = { readonly schema: string; readonly stacks: string; readonly resources: string; readonly pending: string; readonly locks: string };
+export type Tables = { readonly schema: string; readonly stacks: string; readonly resources: string; readonly pending: string; readonly deposed: string; readonly locks: string };
 
 const SCHEMA_LOCK_KEY = '7311964027583621119';
 
@@ -12,7 +12,7 @@ export function tablesOf(schema: string): Tables {
     throw new TypeError('Expected `schema` to be an SQL identifier: letters, digits and underscores, not starting with a digit');
   }
   const q = (t: string) => `"${schema}"."${t}"`;
-  return { schema, stacks: q('converge_stacks'), resources: q('converge_resources'), pending: q('converge_pending'), locks: q('converge_locks') };
+  return { schema, stacks: q('converge_stacks'), resources: q('converge_resources'), pending: q('converge_pending'), deposed: q('converge_deposed'), locks: q('converge_locks') };
 }
 
 export async function ensureSchema(pool: pg.Pool, t: Tables): Promise<void> {
@@ -28,6 +28,9 @@ export async function ensureSchema(pool: pg.Pool, t: Tables): Promise<void> {
       stack text NOT NULL REFERENCES ${t.stacks} (stack) ON DELETE CASCADE, name text NOT NULL, data jsonb NOT NULL,
       PRIMARY KEY (stack, name))`);
     await c.query(`CREATE TABLE IF NOT EXISTS ${t.pending} (
+      stack text NOT NULL REFERENCES ${t.stacks} (stack) ON DELETE CASCADE, id text NOT NULL, data jsonb NOT NULL,
+      PRIMARY KEY (stack, id))`);
+    await c.query(`CREATE TABLE IF NOT EXISTS ${t.deposed} (
       stack text NOT NULL REFERENCES ${t.stacks} (stack) ON DELETE CASCADE, id text NOT NULL, data jsonb NOT NULL,
       PRIMARY KEY (stack, id))`);
     await c.query(`CREATE TABLE IF NOT EXISTS ${t.locks} (stack text PRIMARY KEY, info jsonb NOT NULL)`);

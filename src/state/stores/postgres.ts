@@ -5,7 +5,9 @@
 import pg from 'pg';
 import { createHash } from 'node:crypto';
 import { freeze } from 'immer';
-import { STATE_VERSION, type PendingOperation, type ResourceState, type State } from '../model.js';
+import { STATE_VERSION, type DeposedObject, type PendingOperation, type ResourceState, type State } from '../model.js';
+import { setOwn } from '../keys.js';
+import { migrateRaw } from '../migrate.js';
 import type { Patch, StateChange } from '../patch.js';
 import { emptyState } from '../ops.js';
 import type { Lock, LockInfo, LockRequest, StateStore } from '../store.js';
@@ -195,14 +197,19 @@ export class PostgresStateStore implements StateStore {
       }
       const res = await c.query<{ name: string; data: ResourceState }>(`SELECT name, data FROM ${t.resources} WHERE stack = $1`, [this.stack]);
       const pen = await c.query<{ id: string; data: PendingOperation }>(`SELECT id, data FROM ${t.pending} WHERE stack = $1`, [this.stack]);
+      const dep = await c.query<{ id: string; data: DeposedObject }>(`SELECT id, data FROM ${t.deposed} WHERE stack = $1`, [this.stack]);
       await c.query('COMMIT');
       const codec = await this.#codec(s.rows[0].encryption);
       const resources: Record<string, ResourceState> = {};
-      for (const r of res.rows) resources[r.name] = codec.openResource(r.data);
+      for (const r of res.rows) setOwn(resources, r.name, codec.openResource(r.data));
       const pending: Record<string, PendingOperation> = {};
-      for (const p of pen.rows) pending[p.id] = codec.openResource(p.data);
+      for (const p of pen.rows) setOwn(pending, p.id, codec.openResource(p.data));
+      const deposed: Record<string, DeposedObject> = {};
+      for (const d of dep.rows) setOwn(deposed, d.id, codec.openResource(d.data));
       const row = s.rows[0];
-      return freeze({ version: row.version, lineage: row.lineage, serial: Number(row.serial), resources, pending }, true);
+      const raw = { version: row.version, lineage: row.lineage, serial: Number(row.serial), resources, pending, deposed };
+      if (migrateRaw(raw)) await this.#write(raw, raw.serial); // an older format is rewritten once, in place
+      return freeze(raw, true);
     } catch (e) {
       await c.query('ROLLBACK').catch(() => {});
       throw e;
@@ -259,10 +266,10 @@ export class PostgresStateStore implements StateStore {
       await c.query(`UPDATE ${t.stacks} SET ${head} = $2 WHERE stack = $1`, [this.stack, p.value]);
       return;
     }
-    if (p.path.length !== 2 || (head !== 'resources' && head !== 'pending')) {
-      throw new TypeError(`Expected resource-granular patches (['resources', name], ['pending', id], ['serial']), got path [${p.path.join(', ')}]`);
+    if (p.path.length !== 2 || (head !== 'resources' && head !== 'pending' && head !== 'deposed')) {
+      throw new TypeError(`Expected resource-granular patches (['resources', name], ['pending', id], ['deposed', key], ['serial']), got path [${p.path.join(', ')}]`);
     }
-    const table = head === 'resources' ? t.resources : t.pending;
+    const table = t[head];
     const col = head === 'resources' ? 'name' : 'id';
     if (p.op === 'remove') {
       await c.query(`DELETE FROM ${table} WHERE stack = $1 AND ${col} = $2`, [this.stack, String(key)]);
@@ -284,9 +291,11 @@ export class PostgresStateStore implements StateStore {
         this.#noteSecrets(codec, hasSecretValues(i));
         return codec.sealResource(i);
       };
-      const sealed = { resources: mapValues(state.resources, seal), pending: mapValues(state.pending, seal) };
+      const sealed = { resources: mapValues(state.resources, seal), pending: mapValues(state.pending, seal), deposed: mapValues(state.deposed, seal) };
       await c.query(`DELETE FROM ${t.resources} WHERE stack = $1`, [this.stack]);
       await c.query(`DELETE FROM ${t.pending} WHERE stack = $1`, [this.stack]);
+      await c.query(`DELETE FROM ${t.deposed} WHERE stack = $1`, [this.stack]);
+      await c.query(`INSERT INTO ${t.deposed} (stack, id, data) SELECT $1, key, value FROM jsonb_each($2::jsonb)`, [this.stack, JSON.stringify(sealed.deposed)]);
       await c.query(`INSERT INTO ${t.resources} (stack, name, data) SELECT $1, key, value FROM jsonb_each($2::jsonb)`, [this.stack, JSON.stringify(sealed.resources)]);
       await c.query(`INSERT INTO ${t.pending} (stack, id, data) SELECT $1, key, value FROM jsonb_each($2::jsonb)`, [this.stack, JSON.stringify(sealed.pending)]);
       await c.query(`UPDATE ${t.stacks} SET serial = $2, lineage = $3, version = $4, updated_at = now() WHERE stack = $1`,

@@ -1,0 +1,132 @@
+// What every node of a step shares: the apply's context, the step's work, the values it records and
+// the one way a provider operation runs (under the step's time limit, never retried here: wire
+// retries are the HTTP kit's, see STYLE.md 7b).
+import type { StepWork } from '../../plan/work.js';
+import type { ResourceState } from '../../../state/model.js';
+import type { Ledger } from '../ledger.js';
+import type { CreateIntents } from '../intents.js';
+import type { RetryPolicy } from '../retry.js';
+import type { Event } from '../../events.js';
+import type { OperationContext, OperationKind, Report } from '../../provider/context.js';
+import type { AnyResource, Provider } from '../../provider/define.js';
+import { parseDuration, raceSignal, stepSignal } from '../timeout.js';
+import { storedOptions } from '../../plan/options.js';
+import { hasRefs } from '../../decl/ref.js';
+import { resolveRefs, valueOfRecord } from '../../decl/resolve.js';
+import { applyIgnoreChanges } from '../../diff/ignore.js';
+import { containsUnknown } from '../../values/unknown.js';
+import { parsePath } from '../../values/path.js';
+import { ConvergeError, TimeoutError } from '../../errors.js';
+
+export type ApplyContext = {
+  readonly ledger: Ledger;
+  readonly parallelism: number;
+  readonly retry: RetryPolicy;
+  /** The engine's own signal for this apply (one listener on the caller's; see signal.ts). */
+  readonly signal: AbortSignal;
+  readonly emit: (event: Event) => void;
+  /** False when nobody listens: step events are then not even built. */
+  readonly listening: boolean;
+  readonly now: () => number;
+  /** Pending records written ahead for creates. */
+  readonly intents?: CreateIntents;
+};
+
+/** The longest a timer can wait (2^31 - 1 ms, about 24.8 days); longer limits are capped to it. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** One node's view of its step. */
+export class StepRun {
+  readonly stamp: string;
+  constructor(readonly w: StepWork, readonly ctx: ApplyContext, readonly defer?: (durable: Promise<void>) => void) {
+    this.stamp = new Date(ctx.now()).toISOString();
+  }
+
+  get address(): string { return this.w.step.address; }
+
+  /** The step's last record: awaited, unless nothing waits for the step (then apply awaits it at the end). */
+  async last(p: Promise<void>): Promise<void> {
+    if (this.defer) this.defer(p); else await p;
+  }
+
+  /** What a create or update sends: the plan's values, or the declaration resolved against the live state. */
+  desired(prior?: ResourceState): Record<string, unknown> {
+    const { w } = this;
+    if (w.inputs) return w.inputs as Record<string, unknown>;
+    const decl = w.decl!;
+    const raw = (hasRefs(decl.inputs) ? resolveRefs(decl.inputs, (ref) => {
+      const r = this.ctx.ledger.get(ref.resource);
+      if (!r) throw new ConvergeError(`${this.address}: the referenced resource '${ref.resource}' is not in the state (its step did not run).`);
+      return valueOfRecord(r, parsePath(ref.path));
+    }) : decl.inputs) as Record<string, unknown>;
+    const parsed = w.def.inputs.safeParse(raw);
+    if (!parsed.success) {
+      const first = parsed.error.issues[0];
+      throw new ConvergeError(`${this.address}: inputs are invalid once references are known: ${first?.path.join('.')}: ${first?.message}`);
+    }
+    // ignoreChanges holds for updates only: a replacement's new object is made from the declaration.
+    const data = w.step.action === 'update' ? applyIgnoreChanges(parsed.data as Record<string, unknown>, prior?.inputs as Record<string, unknown> | undefined, decl.options?.ignoreChanges) : parsed.data as Record<string, unknown>;
+    if (containsUnknown(data)) throw new ConvergeError(`${this.address}: an input is still unknown at apply time.`);
+    return data;
+  }
+
+  /** The record of the object under `name` with the declaration's options and dependencies. */
+  record(name: string, id: string, inputs: Record<string, unknown>, outputs: Record<string, unknown>, prior?: ResourceState): ResourceState {
+    const { w } = this;
+    return {
+      type: w.step.type, name, provider: w.provider.name, id, inputs, outputs,
+      dependencies: [...w.deps],
+      options: w.decl ? storedOptions(w.decl.options) : prior?.options ?? {},
+      secrets: w.secrets,
+      createdAt: prior?.createdAt ?? this.stamp,
+      updatedAt: this.stamp,
+    };
+  }
+
+  /** The resource's time limit for an operation, from its declaration (or, for a removed one, its record). */
+  limitOf(operation: 'create' | 'update' | 'delete'): number | undefined {
+    const text = this.w.decl?.options?.timeouts?.[operation] ?? (this.w.deposed ?? this.w.prior)?.options.timeouts?.[operation];
+    const ms = text ? parseDuration(text) : undefined;
+    return ms === undefined ? undefined : Math.min(ms, MAX_TIMER_MS);
+  }
+
+  context(operation: OperationKind, signal: AbortSignal, limitMs: number | undefined, operationId?: string, provider: Provider<unknown> = this.w.provider): OperationContext {
+    const address = this.address;
+    const started = this.ctx.now();
+    return {
+      ...(operationId ? { operationId } : {}),
+      config: provider.config, provider: provider.name, address, token: this.w.step.type, operation, signal,
+      timeoutMs: limitMs, retry: this.ctx.retry,
+      report: (r: Report) => emitReport(this.ctx, address, operation, started, r),
+    };
+  }
+
+  /** Runs one provider operation under the step's limit for `limitFor` (a TimeoutError when it runs out). */
+  async operate<T>(operation: OperationKind, limitFor: 'create' | 'update' | 'delete', fn: (octx: OperationContext) => Promise<T>, options: { operationId?: string; def?: AnyResource; provider?: Provider<unknown> } = {}): Promise<T> {
+    const limitMs = this.limitOf(limitFor);
+    const s = stepSignal(this.ctx.signal, this.address, operation, limitMs);
+    const octx = this.context(operation, s.signal, limitMs, options.operationId, options.provider);
+    try {
+      return await raceSignal(fn(octx), s.signal);
+    } catch (error) {
+      if (s.signal.aborted && s.signal.reason instanceof TimeoutError) throw s.signal.reason;
+      throw error;
+    } finally {
+      s.dispose();
+    }
+  }
+}
+
+export function emitReport(ctx: Pick<ApplyContext, 'emit' | 'now'>, address: string, operation: string, started: number, r: Report): void {
+  const at = ctx.now();
+  const elapsedMs = at - started;
+  if (r.kind === 'poll') ctx.emit({ type: 'poll', at, address, operation, attempt: r.attempt, message: r.message, elapsedMs });
+  else if (r.kind === 'retry') ctx.emit({ type: 'retry', at, address, operation, attempt: r.attempt, retriesLeft: r.retriesLeft, delayMs: r.delayMs, error: r.error, elapsedMs });
+  else if (r.kind === 'progress') ctx.emit({ type: 'progress', at, address, operation, message: r.message, elapsedMs });
+  else ctx.emit({ type: 'warning', at, address, message: r.message });
+}
+
+/** The handler and provider that own the step's recorded object (the old type's, after a type change). */
+export function priorHandler(w: StepWork): { def: AnyResource; provider: Provider<unknown> } {
+  return { def: w.priorDef ?? w.def, provider: w.priorProvider ?? w.provider };
+}

@@ -1,0 +1,141 @@
+// create and create-replacement: make a new object.
+//
+// Before the provider call: a pending create (written ahead in chunks by intents.ts when the plan
+// knew the inputs), holding the inputs, the time it started and an operation id the provider may
+// tag the object with; for a create-first replacement also the key the old object is deposed under.
+// After it: the object recorded (create-replacement: the new object current and the old one
+// deposed, in one change), the pending record cleared.
+//
+// A crash between the two leaves the pending record: the next plan's recovery asks `find`
+// (adopting what it finds, deposing the old object if the record says so). Failures:
+// - a definite refusal (4xx) made nothing: the pending record is dropped, nothing is looked for
+//   (find could otherwise claim someone else's object), and the error says how to adopt one;
+// - an unknown outcome (lost answer, 5xx, reset) is looked for with `find`: found, it is
+//   adopted; surely absent, the create is tried again while the retry policy allows; cannot tell,
+//   the pending record stays for the next plan;
+// - PartialCreateError, or a timeout after which `find` sees the object: the object is recorded
+//   as tainted, so nothing is lost and the next plan replaces it.
+import { StepRun } from './context.js';
+import type { DeposedObject, ResourceState } from '../../../state/model.js';
+import { clearPending, markPending, recordDeposed, recordResource } from '../../../state/ops.js';
+import { isCannotTell, type CreateResult, type FindHint, type FindResult } from '../../provider/define.js';
+import { PartialCreateError, ProviderError, TimeoutError } from '../../errors.js';
+import { isTransient, sleep, backoffFor } from '../retry.js';
+import { MAX_TIMER_MS } from './context.js';
+import { stepSignal, raceSignal } from '../timeout.js';
+import { ownSignal } from '../signal.js';
+import { storedOptions } from '../../plan/options.js';
+
+/** How long `find` may look after a create ran out of time (its own limit had passed). */
+const FIND_AFTER_TIMEOUT_MS = 60_000;
+
+/** Runs a create (`replacing` set: a create-first replacement of that current object). Returns the new id. */
+export async function runCreate(run: StepRun, replacing?: ResourceState): Promise<string> {
+  const { w, ctx } = run;
+  const name = run.address;
+  const inputs = run.desired();
+  const deposedKey = replacing ? w.deposedKey! : undefined;
+  let pendingId = (!replacing && (await ctx.intents?.take(name))) || '';
+  if (!pendingId) {
+    await ctx.ledger.commit((serial) => {
+      const m = markPending(serial, {
+        startedAt: run.stamp, kind: 'create', type: w.step.type, name,
+        provider: w.provider.name, inputs, secrets: w.secrets.filter((s) => s.startsWith('inputs.')),
+        dependencies: [...w.deps], options: storedOptions(w.decl?.options),
+        ...(replacing ? { resourceId: replacing.id, deposedKey } : {}),
+      });
+      pendingId = m.pending.id;
+      return m.change;
+    });
+  }
+  const hint: FindHint = { startedAt: run.stamp, operationId: pendingId };
+  const commitObject = (made: ResourceState) => ctx.ledger.commit((serial) => replacing
+    ? recordDeposed(serial, made, deposedOf(replacing, deposedKey!, run.stamp), pendingId)
+    : recordResource(serial, made, pendingId));
+
+  let result: CreateResult;
+  try {
+    result = await createOrAdopt(run, inputs, hint);
+  } catch (error) {
+    const partial = await partialObject(run, error, inputs, hint);
+    if (partial) {
+      await commitObject({ ...run.record(name, partial.id, inputs, { ...partial.outputs }, replacing), tainted: true });
+    } else if (partial === null) {
+      await ctx.ledger.commit((serial) => clearPending(serial, pendingId));
+    }
+    throw explainRefusal(error);
+  }
+  const made = run.record(name, result.id, inputs, result.outputs, replacing);
+  const final = commitObject(made);
+  if (replacing) await final; else await run.last(final);
+  return result.id;
+}
+
+/**
+ * The provider's create; after an unknown outcome, `find` first: the object it made is adopted, a
+ * create that surely made nothing is tried again (the HTTP kit never repeats a request that may
+ * have acted), and one find cannot tell about fails with its pending record kept.
+ */
+async function createOrAdopt(run: StepRun, inputs: Record<string, unknown>, hint: FindHint): Promise<CreateResult> {
+  const { def } = run.w;
+  const policy = run.ctx.retry;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run.operate('create', 'create', (octx) => def.create(octx, inputs), { operationId: hint.operationId });
+    } catch (error) {
+      if (!isOutcomeUnknown(error) || !def.find) throw error;
+      const found = await run.operate('find', 'create', (octx) => def.find!(octx, inputs, hint), { operationId: hint.operationId });
+      if (found && !isCannotTell(found)) return found;
+      if (found || attempt > policy.retries || !isTransient(error)) throw error;
+      await sleep(backoffFor(policy, attempt), run.ctx.signal);
+    }
+  }
+}
+
+/**
+ * After a failed create: the object it left, to record as tainted; null when it surely made none
+ * (the pending record goes); undefined when nobody can tell (the pending record stays).
+ */
+async function partialObject(run: StepRun, error: unknown, inputs: Record<string, unknown>, hint: FindHint): Promise<CreateResult | null | undefined> {
+  if (error instanceof PartialCreateError) return { id: error.id, outputs: error.outputs };
+  if (isDefinite(error)) return null;
+  if (run.ctx.signal.aborted || !run.w.def.find) return undefined; // the caller stopped: recovery looks next time
+  // Lost answer, reset, 5xx, a provider's own failure, or the step's time limit: look, with a
+  // signal of its own (the step's may have fired already).
+  const own = ownSignal(run.ctx.signal);
+  const s = stepSignal(own.signal, run.address, 'find', error instanceof TimeoutError ? FIND_AFTER_TIMEOUT_MS : Math.min(run.limitOf('create') ?? FIND_AFTER_TIMEOUT_MS, MAX_TIMER_MS));
+  try {
+    const found: FindResult = await raceSignal(run.w.def.find(run.context('find', s.signal, undefined, hint.operationId), inputs, hint), s.signal);
+    return isCannotTell(found) ? undefined : found;
+  } catch {
+    return undefined;
+  } finally {
+    s.dispose();
+    own.dispose();
+  }
+}
+
+function deposedOf(current: ResourceState, deposedKey: string, at: string): DeposedObject {
+  return { ...current, deposedKey, deposedAt: at };
+}
+
+/** A refusal by the vendor: the request was answered and did nothing. */
+function isDefinite(error: unknown): boolean {
+  return error instanceof ProviderError && !error.outcomeUnknown && error.status !== undefined;
+}
+
+/** The request may have acted although no answer says so. */
+function isOutcomeUnknown(error: unknown): boolean {
+  return error instanceof ProviderError && error.outcomeUnknown;
+}
+
+/** A refused create's error, with how to adopt an object that already exists (same class and facts). */
+function explainRefusal(error: unknown): unknown {
+  if (!(error instanceof ProviderError) || !isDefinite(error) || error.status === undefined || error.status >= 500 || error.status === 429) return error;
+  return new ProviderError({
+    provider: error.provider, operation: error.operation, method: error.method, pathTemplate: error.pathTemplate,
+    status: error.status, vendorCode: error.vendorCode, requestId: error.requestId, retryable: error.retryable,
+    outcomeUnknown: false, retryAfterSeconds: error.retryAfterSeconds, notFound: error.notFound,
+    detail: `${error.detail}. Nothing was recorded. If the object already exists outside converge, adopt it with engine.import(decl, id) instead of creating it`,
+  }, { cause: error.cause });
+}

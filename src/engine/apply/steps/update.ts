@@ -1,0 +1,29 @@
+// update: change an object in place.
+//
+// Before the provider call nothing is recorded (the object exists and is recorded already; a
+// rename through aliases moves its record first, in one change). After it: the new inputs and
+// outputs, the declaration's options and dependencies. A crash in between leaves the old record:
+// the next plan's refresh reads what the object holds and plans the rest of the change again.
+// When the inputs, resolved now, are exactly the recorded ones, no provider call is made and the
+// step is reported unchanged (an upstream update that left the referenced value as it was).
+import type { StepRun } from './context.js';
+import { recordRename, recordResource } from '../../../state/ops.js';
+import { diffValues } from '../../diff/diff.js';
+
+export type UpdateOutcome = { readonly id: string; readonly unchanged: boolean };
+
+export async function runUpdate(run: StepRun): Promise<UpdateOutcome> {
+  const { w, ctx } = run;
+  const prior = w.prior!;
+  if (w.priorName !== undefined && w.priorName !== run.address) {
+    await ctx.ledger.commit((serial) => recordRename(serial, { ...prior, name: run.address }, w.priorName!));
+  }
+  const inputs = run.desired(prior);
+  if (diffValues(prior.inputs, inputs).length === 0) {
+    await run.last(ctx.ledger.commit((serial) => recordResource(serial, run.record(run.address, prior.id, prior.inputs as Record<string, unknown>, prior.outputs as Record<string, unknown>, prior))));
+    return { id: prior.id, unchanged: true };
+  }
+  const result = await run.operate('update', 'update', (octx) => w.def.update!(octx, prior.id, { inputs: prior.inputs, outputs: prior.outputs }, inputs));
+  await run.last(ctx.ledger.commit((serial) => recordResource(serial, run.record(run.address, prior.id, inputs, result.outputs, prior))));
+  return { id: prior.id, unchanged: false };
+}

@@ -1,0 +1,257 @@
+// The execution graph of a plan: each step's nodes and the edges between them, and the order the
+// plan lists its steps in. The rules, Terraform's (Pulumi's where Terraform has none):
+//
+// 1. A create, update or record of X follows the create, update or record of everything X
+//    references or depends on.
+// 2. A delete-first replacement deletes the old object, then creates the new one.
+// 3. Destroys run in reverse dependency order: an object is destroyed after every object that
+//    depended on it (as recorded) is destroyed. This holds inside replacements too: if a is
+//    replaced delete-first and b, which references a, is replaced because of it, the order is
+//    delete b, delete a, create a, create b.
+// 4. An object is destroyed after every declared resource that referenced it has moved off it
+//    (been updated, recorded or recreated), unless that resource still references its
+//    replacement, which is created after the destroy (delete-first: Terraform's order).
+// 5. createBeforeDestroy creates the new object first, moves the old one to `deposed`, and
+//    destroys it after every dependent has been updated or replaced to point at the new one. It
+//    propagates to the resources it depends on when they are replaced too (else rule 2 and 4
+//    would make a cycle), as in Terraform.
+// 6. Targets keep the named resources and what they depend on; a targeted destroy keeps the named
+//    resources and everything that depends on them.
+import type { ExecNode, NodeKind, StepWork } from './work.js';
+import type { Graph } from '../graph/graph.js';
+import { closure } from '../graph/graph.js';
+import { ConvergeError } from '../errors.js';
+
+/** A step before it has nodes; `base` orders steps that the graph leaves unordered. */
+export type Draft = Omit<StepWork, 'nodes'> & { readonly base: number };
+
+export type ExecutionInput = {
+  readonly drafts: readonly Draft[];
+  /** The declarations' graph (rule 1 and 6). */
+  readonly graph: Graph;
+  readonly targets?: readonly string[];
+  readonly destroy: boolean;
+  /** A fresh deposed key for a create-first replacement. */
+  readonly newDeposedKey: () => string;
+};
+
+type Node = { id: string; kind: NodeKind; draft: number; waitFor: Set<string> };
+
+const APPLY_SIDE: ReadonlySet<NodeKind> = new Set(['create', 'create-replacement', 'update', 'record']);
+
+export function buildExecution(input: ExecutionInput): StepWork[] {
+  const drafts = propagateCreateBeforeDestroy(input.drafts, input.newDeposedKey);
+  const selected = selectTargets(drafts, input);
+  const declared = new Map<string, number>();
+  drafts.forEach((d, i) => { if (d.decl && selected[i]) declared.set(d.step.address, i); });
+
+  // Nodes (rule 2 and 5 inside each step).
+  const nodes = new Map<string, Node>();
+  const nodesOf: Node[][] = drafts.map(() => []);
+  const add = (i: number, kind: NodeKind, after?: Node): Node => {
+    const n: Node = { id: `${kind}:${i}`, kind, draft: i, waitFor: new Set(after ? [after.id] : []) };
+    nodes.set(n.id, n);
+    nodesOf[i]!.push(n);
+    return n;
+  };
+  drafts.forEach((d, i) => {
+    if (!selected[i]) return;
+    const { action } = d.step;
+    if (d.deposed) add(i, d.retain ? 'forget-deposed' : 'delete-deposed');
+    else if (action === 'create') add(i, 'create');
+    else if (action === 'update') add(i, d.step.changes.every((c) => c.scope === 'state') ? 'record' : 'update');
+    else if (action === 'noop') { if (d.refreshed || (d.priorName && d.priorName !== d.step.address)) add(i, 'record'); }
+    else if (action === 'delete') add(i, 'delete');
+    else if (action === 'forget') add(i, 'forget');
+    else if (d.step.createBeforeDestroy) add(i, d.retain ? 'forget-deposed' : 'delete-deposed', add(i, 'create-replacement'));
+    else add(i, 'create', add(i, d.retain ? 'forget' : 'delete'));
+  });
+  const applyNode = (name: string): Node | undefined => {
+    const i = declared.get(name);
+    return i === undefined ? undefined : nodesOf[i]!.find((n) => APPLY_SIDE.has(n.kind));
+  };
+
+  // Rule 1.
+  for (const [name, i] of declared) {
+    const mine = applyNode(name);
+    if (!mine) continue;
+    for (const dep of drafts[i]!.deps) { const theirs = applyNode(dep); if (theirs) mine.waitFor.add(theirs.id); }
+  }
+
+  // Destroy-side nodes with the address and the recorded dependencies of the object they destroy.
+  const destroys: { node: Node; address: string; deps: readonly string[]; deleteFirst: boolean }[] = [];
+  for (const n of nodes.values()) {
+    if (APPLY_SIDE.has(n.kind)) continue;
+    const d = drafts[n.draft]!;
+    const deps = d.deposed?.dependencies ?? d.prior?.dependencies ?? [];
+    destroys.push({ node: n, address: d.step.address, deps, deleteFirst: !!d.decl && d.step.action === 'replace' });
+  }
+  // Rule 3: index destroys by what their object depended on.
+  const destroyedDependents = new Map<string, Node[]>();
+  for (const x of destroys) for (const dep of x.deps) push(destroyedDependents, dep, x.node);
+  // Rule 4 and 5: declared resources by what they reference now or referenced before.
+  const referrers = new Map<string, number[]>();
+  for (const [name, i] of declared) {
+    const d = drafts[i]!;
+    for (const dep of new Set([...d.deps, ...(d.prior?.dependencies ?? [])])) if (dep !== name) push(referrers, dep, i);
+  }
+  for (const x of destroys) {
+    for (const y of destroyedDependents.get(x.address) ?? []) if (y !== x.node && drafts[y.draft]!.step.address !== x.address) x.node.waitFor.add(y.id);
+    for (const i of referrers.get(x.address) ?? []) {
+      const w = drafts[i]!;
+      const target = applyNode(w.step.address);
+      if (!target) continue;
+      if (x.deleteFirst && (w.deps.includes(x.address) || reaches(nodes, target, x.node.id))) continue;
+      x.node.waitFor.add(target.id);
+    }
+  }
+
+  return order(drafts, nodes, nodesOf, selected);
+}
+
+/** Rule 5's propagation: a replaced dependency of a create-first replacement is replaced create-first too. */
+function propagateCreateBeforeDestroy(input: readonly Draft[], newKey: () => string): Draft[] {
+  const drafts = [...input];
+  const byName = new Map<string, number>();
+  drafts.forEach((d, i) => { if (d.decl && !d.deposed) byName.set(d.step.address, i); });
+  const queue = drafts.map((d, i) => i).filter((i) => drafts[i]!.step.action === 'replace' && drafts[i]!.step.createBeforeDestroy);
+  while (queue.length) {
+    const i = queue.pop()!;
+    for (const dep of drafts[i]!.deps) {
+      const j = byName.get(dep);
+      if (j === undefined) continue;
+      const d = drafts[j]!;
+      if (d.step.action !== 'replace' || d.step.createBeforeDestroy) continue;
+      drafts[j] = { ...d, step: { ...d.step, createBeforeDestroy: true, createBeforeDestroyPropagated: true } };
+      queue.push(j);
+    }
+  }
+  return drafts.map((d) => (d.step.action === 'replace' && d.step.createBeforeDestroy && !d.deposedKey ? { ...d, deposedKey: newKey() } : d));
+}
+
+/** Rule 6: which drafts the plan keeps. */
+function selectTargets(drafts: readonly Draft[], input: ExecutionInput): boolean[] {
+  const targets = input.targets ?? [];
+  if (targets.length === 0) return drafts.map(() => true);
+  let names: Set<string>;
+  if (input.destroy) {
+    // The targets and every recorded object that depends on them, transitively.
+    const dependents = new Map<string, string[]>();
+    for (const d of drafts) for (const dep of (d.deposed ?? d.prior)?.dependencies ?? []) push(dependents, dep, d.step.address);
+    names = new Set();
+    const stack = [...targets];
+    while (stack.length) {
+      const n = stack.pop()!;
+      if (names.has(n)) continue;
+      names.add(n);
+      stack.push(...(dependents.get(n) ?? []));
+    }
+  } else {
+    names = closure(input.graph, targets.filter((t) => input.graph.deps.has(t)));
+    for (const t of targets) names.add(t); // removed resources named as targets
+  }
+  return drafts.map((d) => names.has(d.step.address));
+}
+
+/** True when `from` waits, directly or through others, for node `to`. */
+function reaches(nodes: ReadonlyMap<string, Node>, from: Node, to: string): boolean {
+  const seen = new Set<string>();
+  const stack = [from];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.id === to) return true;
+    if (seen.has(n.id)) continue;
+    seen.add(n.id);
+    for (const w of n.waitFor) { const m = nodes.get(w); if (m) stack.push(m); }
+  }
+  return false;
+}
+
+/** Topological order of the nodes (ties broken by the drafts' base order); steps listed at their first node. */
+function order(drafts: readonly Draft[], nodes: ReadonlyMap<string, Node>, nodesOf: readonly Node[][], selected: readonly boolean[]): StepWork[] {
+  const remaining = new Map<string, number>();
+  const dependents = new Map<string, Node[]>();
+  const ready = new Heap<Node>((a, b) => drafts[a.draft]!.base - drafts[b.draft]!.base || a.id.localeCompare(b.id));
+  for (const n of nodes.values()) {
+    remaining.set(n.id, n.waitFor.size);
+    for (const w of n.waitFor) push(dependents, w, n);
+    if (n.waitFor.size === 0) ready.push(n);
+  }
+  const firstSeen: number[] = [];
+  const seen = new Set<number>();
+  let done = 0;
+  while (ready.size) {
+    const n = ready.pop()!;
+    done++;
+    if (!seen.has(n.draft)) { seen.add(n.draft); firstSeen.push(n.draft); }
+    for (const m of dependents.get(n.id) ?? []) {
+      const left = remaining.get(m.id)! - 1;
+      remaining.set(m.id, left);
+      if (left === 0) ready.push(m);
+    }
+  }
+  if (done !== nodes.size) {
+    const stuck = [...nodes.values()].filter((n) => remaining.get(n.id)! > 0).map((n) => `${n.kind} ${drafts[n.draft]!.step.address}`);
+    throw new ConvergeError(`The plan's steps wait for each other in a cycle (${stuck.slice(0, 8).join(', ')}); nothing was planned.\nThis is a converge bug: please report it with the plan's resources.`);
+  }
+  // Steps without nodes (noops) go where their base order puts them.
+  const quiet = drafts.map((_, i) => i).filter((i) => selected[i] && nodesOf[i]!.length === 0);
+  const sequence: number[] = [];
+  let q = 0;
+  for (const i of firstSeen) {
+    while (q < quiet.length && drafts[quiet[q]!]!.base < drafts[i]!.base) sequence.push(quiet[q++]!);
+    sequence.push(i);
+  }
+  while (q < quiet.length) sequence.push(quiet[q++]!);
+
+  return sequence.map((i) => {
+    const d = drafts[i]!;
+    const own: ExecNode[] = nodesOf[i]!.map((n) => ({ id: n.id, kind: n.kind, waitFor: [...n.waitFor] }));
+    const after = new Set<string>();
+    for (const n of own) for (const w of n.waitFor) { const other = nodes.get(w)!.draft; if (other !== i) after.add(drafts[other]!.step.address); }
+    const { base: _base, ...rest } = d;
+    return { ...rest, step: { ...d.step, dependsOn: [...after] }, nodes: own };
+  });
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value); else map.set(key, [value]);
+}
+
+/** A binary min-heap: ready nodes in a stable order at O(log n) each. */
+class Heap<T> {
+  readonly #items: T[] = [];
+  constructor(readonly less: (a: T, b: T) => number) {}
+  get size(): number { return this.#items.length; }
+  push(item: T): void {
+    const a = this.#items;
+    a.push(item);
+    let i = a.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (this.less(a[i]!, a[p]!) >= 0) break;
+      [a[i], a[p]] = [a[p]!, a[i]!];
+      i = p;
+    }
+  }
+  pop(): T | undefined {
+    const a = this.#items;
+    const top = a[0];
+    const last = a.pop();
+    if (a.length && last !== undefined) {
+      a[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1, r = l + 1;
+        let m = i;
+        if (l < a.length && this.less(a[l]!, a[m]!) < 0) m = l;
+        if (r < a.length && this.less(a[r]!, a[m]!) < 0) m = r;
+        if (m === i) break;
+        [a[i], a[m]] = [a[m]!, a[i]!];
+        i = m;
+      }
+    }
+    return top;
+  }
+}

@@ -1,0 +1,75 @@
+// Orphans: recorded objects no declaration claims (removed from the stack, or everything in a
+// destroy), and deposed objects left by create-first replacements. Each becomes a delete step, or
+// a forget step when its recorded options say retainOnDelete or refresh found it already gone.
+// Only recorded objects are ever planned for deletion: converge deletes nothing it did not create
+// or adopt on purpose.
+import type { DeposedObject, ResourceState, State } from '../../state/model.js';
+import type { Issue } from '../validate/issue.js';
+import type { Step } from './step.js';
+import type { Draft } from './execution.js';
+import type { Resolved } from './planner.js';
+import { redactPaths } from '../values/redact.js';
+import { strip } from './secrets.js';
+
+export type OrphanInput = {
+  readonly state: State;
+  /** State names some declaration claims (its own name or an alias). */
+  readonly claimed: ReadonlySet<string>;
+  readonly refreshed: ReadonlyMap<string, ResourceState | null>;
+  readonly resolve: (token: string) => Resolved | undefined;
+  /** Base order for the drafts made here. */
+  readonly base: number;
+};
+
+export type OrphanOutput = {
+  readonly drafts: Draft[];
+  readonly issues: Issue[];
+  readonly protectedHits: { address: string; action: 'delete' | 'replace' }[];
+};
+
+export function planOrphans(input: OrphanInput): OrphanOutput {
+  const { state, resolve } = input;
+  const drafts: Draft[] = [];
+  const issues: Issue[] = [];
+  const protectedHits: OrphanOutput['protectedHits'] = [];
+  let base = input.base;
+  const handler = (r: ResourceState, name: string): Resolved | undefined => {
+    const resolved = resolve(r.type);
+    if (!resolved) issues.push({ resource: name, path: ['type'], code: 'unknown_type', message: `the state holds a ${r.type}, but no provider of this engine has that type; add its provider to delete it` });
+    return resolved;
+  };
+  for (const name of Object.keys(state.resources)) {
+    if (input.claimed.has(name)) continue;
+    const r = state.resources[name]!;
+    const resolved = handler(r, name);
+    if (!resolved) continue;
+    const retain = r.options.retainOnDelete ?? false;
+    const gone = input.refreshed.get(name) === null;
+    if (r.options.protect && !retain && !gone) protectedHits.push({ address: name, action: 'delete' });
+    drafts.push({
+      base: base++,
+      step: orphanStep(r, name, retain || gone ? 'forget' : 'delete', gone ? 'gone' : retain ? 'retained' : 'removed'),
+      def: resolved.def, provider: resolved.provider, prior: input.refreshed.get(name) ?? r, priorName: name,
+      secrets: r.secrets, deps: [], retain,
+    });
+  }
+  for (const key of Object.keys(state.deposed)) {
+    const d: DeposedObject = state.deposed[key]!;
+    const resolved = handler(d, d.name);
+    if (!resolved) continue;
+    drafts.push({
+      base: base++,
+      step: { ...orphanStep(d, d.name, 'delete', 'deposed'), deposedKey: key },
+      def: resolved.def, provider: resolved.provider, deposed: d, secrets: d.secrets, deps: [],
+    });
+  }
+  return { drafts, issues, protectedHits };
+}
+
+function orphanStep(r: ResourceState, address: string, action: 'delete' | 'forget', cause: Step['cause']): Step {
+  return {
+    address, type: r.type, provider: r.provider, action, reasons: [], cause, changes: [],
+    before: redactPaths(r.inputs, strip('inputs.', r.secrets)) as Record<string, unknown>,
+    after: undefined, dependsOn: [], id: r.id,
+  };
+}

@@ -1,0 +1,19 @@
+// Names are keys: a resource may be called `constructor`, `toString` or `__proto__`. Every lookup
+// by name goes through own(), and every write through setOwn(), so no name ever reaches
+// Object.prototype (a read of `toString` never finds the inherited function, a write of
+// `__proto__` never replaces the prototype).
+
+/** The value stored under `key` itself, never one inherited from Object.prototype. */
+export function own<T>(record: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
+  return record !== undefined && Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
+}
+
+/** True when `key` is stored in `record` itself. */
+export function hasOwn(record: Readonly<Record<string, unknown>> | undefined, key: string): boolean {
+  return record !== undefined && Object.prototype.hasOwnProperty.call(record, key);
+}
+
+/** Stores `value` under `key` as an own, enumerable property (`__proto__` included). */
+export function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(record, key, { value, writable: true, enumerable: true, configurable: true });
+}
