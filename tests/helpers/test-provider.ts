@@ -8,7 +8,12 @@ export type CloudObject = { id: string; kind: string; inputs: Record<string, unk
 
 export class TestCloud {
   objects = new Map<string, CloudObject>();
-  calls: { op: string; kind: string; id?: string }[] = [];
+  calls: { op: string; kind: string; id?: string; name?: string }[] = [];
+  /** Calls in flight now, and the most seen at once. */
+  inflight = 0;
+  maxInflight = 0;
+  /** name → create makes the object, then never returns until aborted (a create that times out after acting). */
+  hangAfterCreate = new Set<string>();
   latencyMs = 0;
   /** name → how many times its next creates fail (status, unknown outcome). */
   failCreate = new Map<string, { times: number; status: number; afterCreate?: boolean }>();
@@ -18,6 +23,10 @@ export class TestCloud {
   newId(kind: string): string { return `${kind}-${this.#next++}`; }
   async delay(signal: AbortSignal): Promise<void> {
     if (this.latencyMs <= 0) return;
+    this.maxInflight = Math.max(this.maxInflight, ++this.inflight);
+    try { await this.#sleep(signal); } finally { this.inflight--; }
+  }
+  async #sleep(signal: AbortSignal): Promise<void> {
     await new Promise<void>((resolve, reject) => {
       const t = setTimeout(resolve, this.latencyMs);
       signal.addEventListener('abort', () => { clearTimeout(t); reject(signal.reason); }, { once: true });
@@ -50,8 +59,13 @@ export function testProvider(cloud: TestCloud, name = 'test') {
     check: (inputs) => (inputs.size === 'large' && inputs.region === 'tiny' ? [{ path: ['size'], message: "size 'large' is not offered in region 'tiny'" }] : []),
     warnings: (inputs) => (inputs.size === 'medium' ? ['size medium is deprecated'] : []),
     async create(ctx, inputs) {
-      cloud.calls.push({ op: 'create', kind: 'thing' });
+      cloud.calls.push({ op: 'create', kind: 'thing', name: inputs.name });
       await cloud.delay(ctx.signal);
+      if (cloud.hangAfterCreate.has(inputs.name)) {
+        const id = cloud.newId('thing');
+        cloud.objects.set(id, { id, kind: 'thing', inputs: { ...inputs }, outputs: { address: `${inputs.name}.example`, token: `tok-${id}`, status: 'building' }, operationId: ctx.operationId });
+        await new Promise((_r, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true }));
+      }
       if (cloud.hangCreate.has(inputs.name)) await new Promise((_r, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true }));
       const f = cloud.failCreate.get(inputs.name);
       if (f && f.times > 0) {
@@ -77,7 +91,7 @@ export function testProvider(cloud: TestCloud, name = 'test') {
       return o ? { inputs: { ...o.inputs }, outputs: { ...o.outputs } } : null;
     },
     async update(ctx, id, _olds, news) {
-      cloud.calls.push({ op: 'update', kind: 'thing', id });
+      cloud.calls.push({ op: 'update', kind: 'thing', id, name: news.name });
       await cloud.delay(ctx.signal);
       if (cloud.failUpdate.has(news.name)) throw new ProviderError({ provider: name, operation: 'update thing', method: 'PUT', pathTemplate: '/things/{id}', status: 422, retryable: false, detail: `refused: password ${news.password ?? ''}` });
       const o = cloud.objects.get(id);
@@ -87,13 +101,13 @@ export function testProvider(cloud: TestCloud, name = 'test') {
       return { outputs: { ...o.outputs } };
     },
     async delete(ctx, id) {
-      cloud.calls.push({ op: 'delete', kind: 'thing', id });
+      cloud.calls.push({ op: 'delete', kind: 'thing', id, name: cloud.objects.get(id)?.inputs.name as string | undefined });
       await cloud.delay(ctx.signal);
       if (!cloud.objects.delete(id)) throw new ProviderError({ provider: name, operation: 'delete thing', status: 404, notFound: true, retryable: false, detail: 'no such thing' });
     },
     // Exact, as with a vendor that tags objects at creation: only the object this create made.
     async find(_ctx, inputs, hint) {
-      cloud.calls.push({ op: 'find', kind: 'thing' });
+      cloud.calls.push({ op: 'find', kind: 'thing', name: inputs.name });
       const o = [...cloud.objects.values()].find((x) => x.kind === 'thing' && x.inputs.name === inputs.name && x.operationId === hint.operationId);
       return o ? { id: o.id, outputs: { ...o.outputs } } : null;
     },
@@ -108,7 +122,7 @@ export function testProvider(cloud: TestCloud, name = 'test') {
     inputs: z.object({ content: z.string(), thingId: z.string().optional() }).strict(),
     outputs: z.object({ length: z.number() }),
     async create(ctx, inputs) {
-      cloud.calls.push({ op: 'create', kind: 'blob' });
+      cloud.calls.push({ op: 'create', kind: 'blob', name: inputs.content });
       await cloud.delay(ctx.signal);
       const id = cloud.newId('blob');
       const outputs = { length: inputs.content.length };
@@ -120,7 +134,29 @@ export function testProvider(cloud: TestCloud, name = 'test') {
       return o ? { inputs: { ...o.inputs }, outputs: { ...o.outputs } } : null;
     },
     async delete(_ctx, id) {
-      cloud.calls.push({ op: 'delete', kind: 'blob', id });
+      cloud.calls.push({ op: 'delete', kind: 'blob', id, name: cloud.objects.get(id)?.inputs.content as string | undefined });
+      cloud.objects.delete(id);
+    },
+  });
+
+  // Ids the vendor hands out as numbers (as Gcore does): outputs.id is a number, the state's id a string.
+  const numbered = defineResource({
+    token: `${name}:index/numbered:Numbered`,
+    inputs: z.object({ label: z.string(), parentId: z.number().int().optional() }).strict(),
+    outputs: z.object({ id: z.number().int() }),
+    async create(ctx, inputs) {
+      cloud.calls.push({ op: 'create', kind: 'numbered', name: inputs.label });
+      const id = cloud.newId('num');
+      const outputs = { id: Number(id.slice(4)) };
+      cloud.objects.set(id, { id, kind: 'numbered', inputs: { ...inputs }, outputs });
+      return { id, outputs };
+    },
+    async read(_ctx, id) {
+      const o = cloud.objects.get(id);
+      return o ? { inputs: { ...o.inputs }, outputs: { ...o.outputs } } : null;
+    },
+    async delete(_ctx, id) {
+      cloud.calls.push({ op: 'delete', kind: 'numbered', id, name: cloud.objects.get(id)?.inputs.label as string | undefined });
       cloud.objects.delete(id);
     },
   });
@@ -136,9 +172,10 @@ export function testProvider(cloud: TestCloud, name = 'test') {
     },
   });
 
-  const provider = defineProvider({ name, config: { cloud }, resources: [thing, blob], lookups: [getThing] });
+  const provider = defineProvider({ name, config: { cloud }, resources: [thing, blob, numbered], lookups: [getThing] });
   return { ...provider, thing: resourceHelper(thing), blob: resourceHelper(blob) };
 }
 
 export const THING = 'test:index/thing:Thing';
 export const BLOB = 'test:index/blob:Blob';
+export const NUMBERED = 'test:index/numbered:Numbered';

@@ -84,7 +84,7 @@ export function buildExecution(input: ExecutionInput): StepWork[] {
     if (APPLY_SIDE.has(n.kind)) continue;
     const d = drafts[n.draft]!;
     const deps = d.deposed?.dependencies ?? d.prior?.dependencies ?? [];
-    destroys.push({ node: n, address: d.step.address, deps, deleteFirst: !!d.decl && d.step.action === 'replace' });
+    destroys.push({ node: n, address: d.step.address, deps, deleteFirst: !!d.decl && d.step.action === 'replace' && !d.step.createBeforeDestroy });
   }
   // Rule 3: index destroys by what their object depended on.
   const destroyedDependents = new Map<string, Node[]>();
