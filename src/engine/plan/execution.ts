@@ -13,8 +13,8 @@
 //    replacement, which is created after the destroy (delete-first: Terraform's order).
 // 5. createBeforeDestroy creates the new object first, moves the old one to `deposed`, and
 //    destroys it after every dependent has been updated or replaced to point at the new one. It
-//    propagates to the resources it depends on when they are replaced too (else rule 2 and 4
-//    would make a cycle), as in Terraform.
+//    propagates to the replaced resources it depends on, directly or through others, and to those
+//    its old object depended on (else rules 2 and 3 would make a cycle), as in Terraform.
 // 6. Targets keep the named resources and what they depend on; a targeted destroy keeps the named
 //    resources and everything that depends on them.
 import type { ExecNode, NodeKind, StepWork } from './work.js';
@@ -39,7 +39,7 @@ type Node = { id: string; kind: NodeKind; draft: number; waitFor: Set<string> };
 
 const APPLY_SIDE: ReadonlySet<NodeKind> = new Set(['create', 'create-replacement', 'update', 'record']);
 
-export function buildExecution(input: ExecutionInput): StepWork[] {
+export function buildExecution(input: ExecutionInput): { readonly work: StepWork[]; readonly warnings: string[] } {
   const drafts = propagateCreateBeforeDestroy(input.drafts, input.newDeposedKey);
   const selected = selectTargets(drafts, input);
   const declared = new Map<string, number>();
@@ -97,30 +97,51 @@ export function buildExecution(input: ExecutionInput): StepWork[] {
   }
   for (const x of destroys) {
     for (const y of destroyedDependents.get(x.address) ?? []) if (y !== x.node && drafts[y.draft]!.step.address !== x.address) x.node.waitFor.add(y.id);
+  }
+  // An apply-side node waits for a destroy only through a delete-first replacement (rule 2): only
+  // then can a rule-4 edge close a cycle, so only then is it checked (and dropped, with a warning).
+  const mayCycle = destroys.some((x) => x.deleteFirst);
+  const warnings: string[] = [];
+  for (const x of destroys) {
     for (const i of referrers.get(x.address) ?? []) {
       const w = drafts[i]!;
       const target = applyNode(w.step.address);
       if (!target) continue;
-      if (x.deleteFirst && (w.deps.includes(x.address) || reaches(nodes, target, x.node.id))) continue;
+      if (x.deleteFirst && w.deps.includes(x.address)) continue;
+      if (mayCycle && reaches(nodes, target, x.node.id)) {
+        warnings.push(`${x.address} is destroyed before ${w.step.address} moves off it: the other order is impossible here (a delete-first replacement stands between them). Declare createBeforeDestroy on the replaced resource if the API refuses.`);
+        continue;
+      }
       x.node.waitFor.add(target.id);
     }
   }
 
-  return order(drafts, nodes, nodesOf, selected);
+  return { work: order(drafts, nodes, nodesOf, selected), warnings };
 }
 
-/** Rule 5's propagation: a replaced dependency of a create-first replacement is replaced create-first too. */
+/**
+ * Rule 5's propagation: every replaced resource a create-first replacement depends on, through any
+ * chain of references, or that its old object depended on, is replaced create-first too (Terraform
+ * propagates create_before_destroy to all such ancestors; a delete-first one among them would have
+ * to wait for the deposed object's destroy, which waits for it).
+ */
 function propagateCreateBeforeDestroy(input: readonly Draft[], newKey: () => string): Draft[] {
   const drafts = [...input];
   const byName = new Map<string, number>();
   drafts.forEach((d, i) => { if (d.decl && !d.deposed) byName.set(d.step.address, i); });
-  const queue = drafts.map((d, i) => i).filter((i) => drafts[i]!.step.action === 'replace' && drafts[i]!.step.createBeforeDestroy);
+  const queue = drafts.map((_, i) => i).filter((i) => drafts[i]!.step.action === 'replace' && drafts[i]!.step.createBeforeDestroy);
   while (queue.length) {
     const i = queue.pop()!;
-    for (const dep of drafts[i]!.deps) {
+    const seen = new Set<string>();
+    const stack = [...drafts[i]!.deps, ...(drafts[i]!.prior?.dependencies ?? [])];
+    while (stack.length) {
+      const dep = stack.pop()!;
+      if (seen.has(dep)) continue;
+      seen.add(dep);
       const j = byName.get(dep);
       if (j === undefined) continue;
       const d = drafts[j]!;
+      stack.push(...d.deps);
       if (d.step.action !== 'replace' || d.step.createBeforeDestroy) continue;
       drafts[j] = { ...d, step: { ...d.step, createBeforeDestroy: true, createBeforeDestroyPropagated: true } };
       queue.push(j);

@@ -148,8 +148,8 @@ export function planSteps(input: PlanInput): PlanOutput {
 
   const used = new Set(Object.keys(state.deposed));
   const newKey = () => { const k = newDeposedKey(Object.fromEntries([...used].map((u) => [u, true]))); used.add(k); return k; };
-  const work = buildExecution({ drafts, graph, targets: input.targets, destroy: input.destroy ?? false, newDeposedKey: newKey });
-  return { work, warnings };
+  const execution = buildExecution({ drafts, graph, targets: input.targets, destroy: input.destroy ?? false, newDeposedKey: newKey });
+  return { work: execution.work, warnings: [...warnings, ...execution.warnings] };
 }
 
 /** Which record each declaration takes over: its own name, else its first alias in the state. */

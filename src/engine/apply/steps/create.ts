@@ -17,7 +17,7 @@
 //   as tainted, so nothing is lost and the next plan replaces it.
 import { StepRun } from './context.js';
 import type { DeposedObject, ResourceState } from '../../../state/model.js';
-import { clearPending, markPending, recordDeposed, recordResource } from '../../../state/ops.js';
+import { clearPending, markPending, recordDeposed, recordRename, recordResource } from '../../../state/ops.js';
 import { isCannotTell, type CreateResult, type FindHint, type FindResult } from '../../provider/define.js';
 import { PartialCreateError, ProviderError, TimeoutError } from '../../errors.js';
 import { isTransient, sleep, backoffFor } from '../retry.js';
@@ -30,9 +30,17 @@ import { storedOptions } from '../../plan/options.js';
 const FIND_AFTER_TIMEOUT_MS = 60_000;
 
 /** Runs a create (`replacing` set: a create-first replacement of that current object). Returns the new id. */
-export async function runCreate(run: StepRun, replacing?: ResourceState): Promise<string> {
+export async function runCreate(run: StepRun, replacingRecord?: ResourceState): Promise<string> {
   const { w, ctx } = run;
   const name = run.address;
+  let replacing = replacingRecord;
+  if (replacing && w.priorName !== undefined && w.priorName !== name) {
+    // A renamed resource replaced create-first: its record moves to the new name first (one change),
+    // so the new object, the deposed old one and any recovery all go by the new name.
+    const moved = { ...replacing, name };
+    await ctx.ledger.commit((serial) => recordRename(serial, moved, w.priorName!));
+    replacing = moved;
+  }
   const inputs = run.desired();
   const deposedKey = replacing ? w.deposedKey! : undefined;
   let pendingId = (!replacing && (await ctx.intents?.take(name))) || '';
