@@ -17,7 +17,7 @@ export { defineProvider, defineResource, defineLookup, cannotTell, isCannotTell 
 export type { Provider, ProviderSpec, ResourceDefinition, LookupDefinition, CreateResult, ReadResult, UpdateResult, Prior, CheckIssue, FindHint, FindResult, CannotTell } from './engine/provider/define.js';
 export { standaloneContext } from './engine/provider/context.js';
 export type { OperationContext, OperationKind, Report } from './engine/provider/context.js';
-export type { RetryPolicy } from './engine/apply/retry.js';
+export type { RetryPolicy } from './engine/provider/retry-policy.js';
 export { unknown, isUnknown } from './engine/values/unknown.js';
 export { sensitive, isSensitive } from './engine/values/secret.js';
 export {

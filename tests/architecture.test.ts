@@ -51,6 +51,27 @@ describe('architecture', () => {
     expect(bad).toEqual([]);
   });
 
+  it('has no import cycle inside the engine (type imports included)', () => {
+    const engine = all.filter((f) => relative(root, f).startsWith('engine/'));
+    const edges = new Map<string, string[]>();
+    for (const f of engine) {
+      const text = readFileSync(f, 'utf8');
+      const targets = [...text.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+'(\.[^']+)'/gms)].map((m) => relative(root, resolve(dirname(f), m[1]!)).replace(/\.js$/, '.ts'));
+      edges.set(relative(root, f), targets.filter((t) => t.startsWith('engine/')));
+    }
+    const cycles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (n: string, path: string[]) => {
+      if (state.get(n) === 'done') return;
+      if (state.get(n) === 'open') { cycles.push([...path.slice(path.indexOf(n)), n].join(' -> ')); return; }
+      state.set(n, 'open');
+      for (const t of edges.get(n) ?? []) visit(t, [...path, n]);
+      state.set(n, 'done');
+    };
+    for (const n of edges.keys()) visit(n, []);
+    expect(cycles.filter((c) => c.includes('engine/plan/'))).toEqual([]);
+  });
+
   it('never logs, exits or reads argv in library code', () => {
     const bad = all.filter((f) => /\bconsole\.|process\.exit|process\.argv/.test(readFileSync(f, 'utf8'))).map((f) => relative(root, f));
     expect(bad).toEqual([]);

@@ -4,16 +4,8 @@
 import pRetry, { AbortError } from 'p-retry';
 import { ProviderError } from '../errors.js';
 
-export type RetryPolicy = {
-  /** How many times a transient failure is retried (not counting the first attempt). */
-  readonly retries: number;
-  readonly minTimeoutMs: number;
-  readonly maxTimeoutMs: number;
-  /** Cap on a vendor's Retry-After, so a bad header cannot stall an apply. */
-  readonly maxRetryAfterMs?: number;
-};
-
-export const defaultRetryPolicy: RetryPolicy = Object.freeze({ retries: 5, minTimeoutMs: 250, maxTimeoutMs: 8000, maxRetryAfterMs: 60_000 });
+export { defaultRetryPolicy, type RetryPolicy } from '../provider/retry-policy.js';
+import { type RetryPolicy } from '../provider/retry-policy.js';
 
 export type RetryInfo = { readonly attempt: number; readonly retriesLeft: number; readonly delayMs: number; readonly error: Error };
 

@@ -2,21 +2,7 @@
 // naming the resource, the operation and the limit, combined with the caller's signal.
 import { TimeoutError } from '../errors.js';
 
-const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-/** '30s', '5m', '1h', '1h30m', '250ms' → milliseconds; undefined when it is not a duration. */
-export function parseDuration(text: string): number | undefined {
-  const re = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;
-  let total = 0;
-  let consumed = 0;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(text))) {
-    if (m.index !== consumed) return undefined;
-    total += Number(m[1]) * UNITS[m[2]!]!;
-    consumed = re.lastIndex;
-  }
-  return consumed === text.length && consumed > 0 ? total : undefined;
-}
+export { parseDuration } from '../values/duration.js';
 
 export type StepSignal = { readonly signal: AbortSignal; dispose(): void };
 

@@ -1,6 +1,6 @@
 // The machine-readable plan: stable keys in a fixed order, secrets redacted (the steps already hold
 // the sensitive marker), unknowns as {"@converge":"unknown"}.
-import type { Plan, PlanSummary } from './plan.js';
+import type { PlanSummary, PlanView } from './view.js';
 import type { Step } from './step.js';
 
 export const PLAN_FORMAT_VERSION = 1;
@@ -19,7 +19,7 @@ export type PlanJSON = {
   readonly steps: readonly Step[];
 };
 
-export function planToJSON(plan: Plan): PlanJSON {
+export function planToJSON(plan: PlanView): PlanJSON {
   return {
     formatVersion: PLAN_FORMAT_VERSION,
     lineage: plan.lineage,

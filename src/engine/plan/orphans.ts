@@ -7,7 +7,7 @@ import type { DeposedObject, ResourceState, State } from '../../state/model.js';
 import type { Issue } from '../validate/issue.js';
 import type { Step } from './step.js';
 import type { Draft } from './execution.js';
-import type { Resolved } from './planner.js';
+import type { Resolved } from './work.js';
 import { redactPaths } from '../values/redact.js';
 import { strip } from './secrets.js';
 

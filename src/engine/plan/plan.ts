@@ -7,12 +7,13 @@ import type { StepWork } from './work.js';
 import { renderPlan, type RenderOptions } from './render.js';
 import { planToJSON, type PlanJSON } from './json.js';
 
-export type PlanSummary = { readonly create: number; readonly update: number; readonly replace: number; readonly delete: number; readonly noop: number; readonly forget: number };
+export type { PlanSummary } from './view.js';
+import type { PlanSummary, PlanView } from './view.js';
 
 /** Internal: apply's view of the plan. Not part of the public contract. */
 export const planWork: unique symbol = Symbol('converge.planWork');
 
-export class Plan {
+export class Plan implements PlanView {
   readonly steps: readonly Step[];
   readonly summary: PlanSummary;
   readonly hasChanges: boolean;

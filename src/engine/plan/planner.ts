@@ -28,7 +28,8 @@ import { ProtectedResourceError, ValidationError } from '../errors.js';
 
 export { secretPathsOf, strip } from './secrets.js';
 
-export type Resolved = { readonly def: AnyResource; readonly provider: Provider<unknown> };
+export type { Resolved } from './work.js';
+import type { Resolved } from './work.js';
 
 export type PlanInput = {
   readonly decls: readonly ResourceDecl[];

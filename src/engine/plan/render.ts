@@ -2,7 +2,7 @@
 // per step, nested maps and lists diffed element by element, "# forces replacement" on the exact
 // attribute, "(known after apply)", "(sensitive value)", and the summary line. The only place that
 // writes the words for unknown and sensitive values; colours only on a TTY.
-import type { Plan } from './plan.js';
+import type { PlanView } from './view.js';
 import type { Step } from './step.js';
 import { actionSymbols } from './action.js';
 import { parsePath, type PathSegment } from '../values/path.js';
@@ -131,12 +131,12 @@ function renderStep(step: Step, style: ValueStyle, color: boolean): string[] {
 }
 
 /** "Plan: 3 to add, 1 to change, 1 to replace, 0 to destroy." (", 1 to forget" when there is one). */
-export function summaryLine(plan: Pick<Plan, 'summary'>): string {
+export function summaryLine(plan: Pick<PlanView, 'summary'>): string {
   const s = plan.summary;
   return `Plan: ${s.create} to add, ${s.update} to change, ${s.replace} to replace, ${s.delete} to destroy${s.forget ? `, ${s.forget} to forget` : ''}.`;
 }
 
-export function renderPlan(plan: Plan, options: RenderOptions = {}): string {
+export function renderPlan(plan: PlanView, options: RenderOptions = {}): string {
   const color = options.color ?? (typeof process !== 'undefined' && process.stdout?.isTTY === true);
   const style: ValueStyle = {
     width: options.width ?? 120,

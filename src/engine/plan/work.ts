@@ -19,6 +19,9 @@ import type { DeposedObject, ResourceState } from '../../state/model.js';
  *   delete-deposed       pending delete (deposedKey)     the deposed record removed
  *   forget / forget-deposed  —                           the record removed, the object left alone
  */
+/** A resource type's handler and the provider instance that serves it. */
+export type Resolved = { readonly def: AnyResource; readonly provider: Provider<unknown> };
+
 export type NodeKind = 'create' | 'create-replacement' | 'update' | 'record' | 'delete' | 'delete-deposed' | 'forget' | 'forget-deposed';
 
 export type ExecNode = {

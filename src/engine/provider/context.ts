@@ -1,6 +1,6 @@
 // What a provider operation receives: its configuration, the step's AbortSignal (timeout combined
 // with the caller's), and a way to report polls, retries and warnings as events.
-import type { RetryPolicy } from '../apply/retry.js';
+import type { RetryPolicy } from './retry-policy.js';
 
 export type OperationKind = 'create' | 'read' | 'update' | 'delete' | 'find' | 'import' | 'lookup';
 

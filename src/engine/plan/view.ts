@@ -1,0 +1,18 @@
+// What a plan is, as data: the fields render and JSON read. plan.ts builds it; render.ts and
+// json.ts take it, so none of the three imports another in a circle.
+import type { Step } from './step.js';
+
+export type PlanSummary = { readonly create: number; readonly update: number; readonly replace: number; readonly delete: number; readonly noop: number; readonly forget: number };
+
+export type PlanView = {
+  readonly steps: readonly Step[];
+  readonly summary: PlanSummary;
+  readonly hasChanges: boolean;
+  readonly warnings: readonly string[];
+  readonly lineage: string;
+  readonly serial: number;
+  readonly createdAt: string;
+  readonly refresh: boolean;
+  readonly targets: readonly string[] | undefined;
+  readonly destroy: boolean;
+};
