@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { defineProvider, defineResource, defineLookup, resourceHelper, lookupHelper, LookupError, ProviderError, type OperationContext } from 'converge';
 
-type Api = { buckets: Map<string, { region: string; versioning: boolean }> };
+type Api = { buckets: Map<string, { region: string; versioning: boolean; madeBy?: string }> };
 
 const bucket = defineResource({
   token: 'mine:index/bucket:Bucket',
@@ -16,20 +16,22 @@ const bucket = defineResource({
     if (ctx.config.buckets.has(inputs.name)) {
       throw new ProviderError({ provider: 'mine', operation: 'create bucket', status: 409, retryable: false, detail: 'taken' });
     }
-    ctx.config.buckets.set(inputs.name, { region: inputs.region, versioning: inputs.versioning });
+    // The operation id lets find tell this create's bucket from one someone else made.
+    ctx.config.buckets.set(inputs.name, { region: inputs.region, versioning: inputs.versioning, madeBy: ctx.operationId });
     return { id: inputs.name, outputs: { url: `https://${inputs.name}.${inputs.region}.example` } };
   },
   async read(ctx, id) {                   // null: it is gone
     const b = ctx.config.buckets.get(id);
-    return b ? { inputs: { name: id, ...b }, outputs: { url: `https://${id}.${b.region}.example` } } : null;
+    return b ? { inputs: { name: id, region: b.region, versioning: b.versioning }, outputs: { url: `https://${id}.${b.region}.example` } } : null;
   },
   async update(ctx, id, _olds, news) {
-    ctx.config.buckets.set(id, { region: news.region, versioning: news.versioning });
+    ctx.config.buckets.set(id, { ...ctx.config.buckets.get(id)!, region: news.region, versioning: news.versioning });
     return { outputs: { url: `https://${id}.${news.region}.example` } };
   },
   async delete(ctx, id) { ctx.config.buckets.delete(id); },
-  async find(ctx, inputs) {               // after a crash: did the create happen?
-    return ctx.config.buckets.has(inputs.name) ? { id: inputs.name, outputs: { url: `https://${inputs.name}.${inputs.region}.example` } } : null;
+  async find(ctx, inputs, hint) {         // after a lost answer or a crash: did this create happen?
+    const b = ctx.config.buckets.get(inputs.name);  // never claim a bucket this create did not make
+    return b?.madeBy === hint.operationId ? { id: inputs.name, outputs: { url: `https://${inputs.name}.${inputs.region}.example` } } : null;
   },
   importId: (id) => id,
 });
@@ -40,7 +42,7 @@ const getBucket = defineLookup({
   async run(ctx: OperationContext<Api>, args) {
     const b = ctx.config.buckets.get(args.name);
     if (!b) throw new LookupError('mine:index/getBucket:getBucket', 'not_found', [], `name '${args.name}'`);
-    return { name: args.name, ...b };
+    return { name: args.name, region: b.region, versioning: b.versioning };
   },
 });
 

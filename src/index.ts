@@ -18,6 +18,7 @@ export type { Provider, ProviderSpec, ResourceDefinition, LookupDefinition, Crea
 export { standaloneContext } from './engine/provider/context.js';
 export type { OperationContext, OperationKind, Report } from './engine/provider/context.js';
 export type { RetryPolicy } from './engine/provider/retry-policy.js';
+export { withRetry } from './engine/apply/retry.js';
 export { unknown, isUnknown } from './engine/values/unknown.js';
 export { sensitive, isSensitive } from './engine/values/secret.js';
 export {
