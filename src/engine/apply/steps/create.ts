@@ -19,15 +19,15 @@ import { StepRun } from './context.js';
 import type { DeposedObject, ResourceState } from '../../../state/model.js';
 import { clearPending, markPending, recordDeposed, recordRename, recordResource } from '../../../state/ops.js';
 import { isCannotTell, type CreateResult, type FindHint, type FindResult } from '../../provider/define.js';
-import { PartialCreateError, ProviderError, TimeoutError } from '../../errors.js';
+import { PartialCreateError, ProviderError } from '../../errors.js';
 import { isTransient, sleep, backoffFor } from '../retry.js';
 import { MAX_TIMER_MS } from './context.js';
 import { stepSignal, raceSignal } from '../timeout.js';
 import { ownSignal } from '../signal.js';
 import { storedOptions } from '../../plan/options.js';
 
-/** How long `find` may look after a create ran out of time (its own limit had passed). */
-const FIND_AFTER_TIMEOUT_MS = 60_000;
+/** How long `find` may look after a failed create: the create's own limit again, at most this. */
+const FIND_AFTER_FAILURE_MS = 60_000;
 
 /** Runs a create (`replacing` set: a create-first replacement of that current object). Returns the new id. */
 export async function runCreate(run: StepRun, replacingRecord?: ResourceState): Promise<string> {
@@ -111,7 +111,7 @@ async function partialObject(run: StepRun, error: unknown, inputs: Record<string
   // Lost answer, reset, 5xx, a provider's own failure, or the step's time limit: look, with a
   // signal of its own (the step's may have fired already).
   const own = ownSignal(run.ctx.signal);
-  const s = stepSignal(own.signal, run.address, 'find', error instanceof TimeoutError ? FIND_AFTER_TIMEOUT_MS : Math.min(run.limitOf('create') ?? FIND_AFTER_TIMEOUT_MS, MAX_TIMER_MS));
+  const s = stepSignal(own.signal, run.address, 'find', Math.min(run.limitOf('create') ?? FIND_AFTER_FAILURE_MS, FIND_AFTER_FAILURE_MS, MAX_TIMER_MS));
   try {
     const found: FindResult = await raceSignal(run.w.def.find(run.context('find', s.signal, undefined, hint.operationId), inputs, hint), s.signal);
     return isCannotTell(found) ? undefined : found;
