@@ -11,7 +11,9 @@ const differing = [...drift.missing, ...drift.stale, ...drift.changed];
 
 if (process.argv.includes('--check')) {
   if (differing.length) {
-    console.error(`docs/providers is not current (run npm run docs:providers):\n${differing.map((p) => `  ${p}`).join('\n')}`);
+    console.error(
+      `docs/providers is not current (run npm run docs:providers):\n${differing.map((p) => `  ${p}`).join('\n')}`,
+    );
     process.exit(1);
   }
   console.log(`docs/providers is current (${generated.size} pages)`);

@@ -182,7 +182,14 @@ function describe(f: Field): string {
 function providerIndex(e: ProviderEntry, resources: AnyResource[], lookups: AnyLookup[]): string {
   const pkg = e.provider.name;
   const row = (d: { token: string }, tf: string) => `| [${pkg}.${nameOf(d.token)}](./${pageName(d.token)}) | \`${d.token}\` | \`${tf}\` |`;
+  // The frontmatter is TypeDoc's navigation (npm run docs): the pages under this one, by helper name.
+  const children = [...resources, ...lookups].map((d) => `  ${pkg}.${nameOf(d.token)}: ./${pageName(d.token)}`);
   return [
+    '---',
+    `title: ${pkg}`,
+    'children:',
+    ...children,
+    '---',
     GENERATED,
     `# ${pkg}: ${e.title}`,
     '',
@@ -205,6 +212,11 @@ function providerIndex(e: ProviderEntry, resources: AnyResource[], lookups: AnyL
 
 function rootIndex(entries: readonly ProviderEntry[]): string {
   return [
+    '---',
+    'title: Provider reference',
+    'children:',
+    ...entries.map((e) => `  ${e.provider.name}: ./${e.letter}/index.md`),
+    '---',
     GENERATED,
     '# Providers',
     '',

@@ -42,9 +42,14 @@ describe('supported Node versions', () => {
       copyFileSync(join(root, 'package.json'), join(dir, 'package.json'));
       copyFileSync(join(root, 'package-lock.json'), join(dir, 'package-lock.json'));
       const out = await new Promise<{ code: number; text: string }>((resolve) => {
-        execFile('npm', ['ci', '--dry-run', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: dir, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
-          resolve({ code: err ? 1 : 0, text: `${stdout}\n${stderr}` });
-        });
+        execFile(
+          'npm',
+          ['ci', '--dry-run', '--ignore-scripts', '--no-audit', '--no-fund'],
+          { cwd: dir, maxBuffer: 16 * 1024 * 1024 },
+          (err, stdout, stderr) => {
+            resolve({ code: err ? 1 : 0, text: `${stdout}\n${stderr}` });
+          },
+        );
       });
       expect(out.code).toBe(0);
       expect(out.text).toMatch(/added \d+ packages/);

@@ -21,9 +21,14 @@ type Packed = { filename: string; files: PackedFile[] };
 
 function run(cmd: string, args: string[], cwd: string): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(cmd, args, { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-    });
+    execFile(
+      cmd,
+      args,
+      { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -55,8 +60,21 @@ beforeAll(async () => {
   consumer = join(work, 'consumer');
   cpSync(fixture, consumer, { recursive: true });
   const typesNode = `@types/node@${versionOf(join(root, 'node_modules/@types/node'))}`;
-  install = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', join(work, packed.filename), typesNode], consumer);
-  if (install.code !== 0) throw new Error(`npm install of the tarball failed (${install.code}):\n${install.stderr.slice(-4000)}`);
+  install = await run(
+    'npm',
+    [
+      'install',
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      '--ignore-scripts',
+      join(work, packed.filename),
+      typesNode,
+    ],
+    consumer,
+  );
+  if (install.code !== 0)
+    throw new Error(`npm install of the tarball failed (${install.code}):\n${install.stderr.slice(-4000)}`);
   // The programs the run tests below start; whether the types check is each check's own test.
   await run('node', [tscNext, '-p', '.'], consumer);
 }, 240_000);
@@ -74,7 +92,9 @@ describe('the packed tarball', () => {
 
   it('holds every file its exports map names', () => {
     const paths = new Set(packed.files.map((f) => f.path));
-    const missing = exportTargets(manifest.exports).map((t) => t.replace(/^\.\//, '')).filter((t) => !paths.has(t));
+    const missing = exportTargets(manifest.exports)
+      .map((t) => t.replace(/^\.\//, ''))
+      .filter((t) => !paths.has(t));
     expect(missing).toEqual([]);
   });
 
@@ -113,8 +133,13 @@ describe('a consumer of the installed tarball', () => {
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(out).toMatchObject({
-      summary: { create: 2 }, networkId: 'string', firewallNetwork: true, againHasChanges: false, invalid: 'CONVERGE_VALIDATION',
-      ref: { resource: 'net', path: 'networkId' }, factories: ['function', 'function', 'function', 'function'],
+      summary: { create: 2 },
+      networkId: 'string',
+      firewallNetwork: true,
+      againHasChanges: false,
+      invalid: 'CONVERGE_VALIDATION',
+      ref: { resource: 'net', path: 'networkId' },
+      factories: ['function', 'function', 'function', 'function'],
     });
   }, 60_000);
 
@@ -124,7 +149,10 @@ describe('a consumer of the installed tarball', () => {
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(out).toMatchObject({
-      summary: { create: 1 }, keyId: 'string', isValidationError: true, defines: ['function', 'function'],
+      summary: { create: 1 },
+      keyId: 'string',
+      isValidationError: true,
+      defines: ['function', 'function'],
       factories: ['function', 'function', 'function', 'function'],
     });
   }, 60_000);

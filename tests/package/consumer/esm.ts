@@ -27,15 +27,17 @@ try {
   } catch (e) {
     if (e instanceof ValidationError) invalid = e.code;
   }
-  console.log(JSON.stringify({
-    summary: plan.summary,
-    networkId: typeof result.outputs.net?.networkId,
-    firewallNetwork: result.outputs.fw?.networkId === result.outputs.net?.networkId,
-    againHasChanges: again.hasChanges,
-    invalid,
-    ref: ref('net', 'networkId'),
-    factories: [prova, provc, startA, startC].map((f) => typeof f),
-  }));
+  console.log(
+    JSON.stringify({
+      summary: plan.summary,
+      networkId: typeof result.outputs.net?.networkId,
+      firewallNetwork: result.outputs.fw?.networkId === result.outputs.net?.networkId,
+      againHasChanges: again.hasChanges,
+      invalid,
+      ref: ref('net', 'networkId'),
+      factories: [prova, provc, startA, startC].map((f) => typeof f),
+    }),
+  );
 } finally {
   await civo.close();
 }

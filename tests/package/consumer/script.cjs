@@ -15,18 +15,25 @@ async function main() {
       providers: [provb({ token: civo.token, apiEndpoint: civo.url, region: 'LON1' })],
       state: new MemoryStateStore(),
     });
-    const plan = await engine.plan([provb.sshKey('key', { name: 'packed', publicKey: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIKr9 packed@test' })]);
+    const plan = await engine.plan([
+      provb.sshKey('key', { name: 'packed', publicKey: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIKr9 packed@test' }),
+    ]);
     const result = await engine.apply(plan);
-    console.log(JSON.stringify({
-      summary: plan.summary,
-      keyId: typeof result.outputs.key?.sshKeyId,
-      isValidationError: typeof ValidationError === 'function',
-      defines: [defineProvider, defineResource].map((f) => typeof f),
-      factories: [prova, provc, startA, startC].map((f) => typeof f),
-    }));
+    console.log(
+      JSON.stringify({
+        summary: plan.summary,
+        keyId: typeof result.outputs.key?.sshKeyId,
+        isValidationError: typeof ValidationError === 'function',
+        defines: [defineProvider, defineResource].map((f) => typeof f),
+        factories: [prova, provc, startA, startC].map((f) => typeof f),
+      }),
+    );
   } finally {
     await civo.close();
   }
 }
 
-main().catch((e) => { console.error(e); process.exitCode = 1; });
+main().catch((e) => {
+  console.error(e);
+  process.exitCode = 1;
+});
