@@ -25,7 +25,8 @@ describe('supported Node versions', () => {
     expect(manifest.engines.node).toMatch(/\d/);
   });
 
-  it('start at the Node major running these tests, so CI tests on the oldest', () => {
+  // CI must test the oldest supported major; a developer may run a newer one (skipped, reported).
+  it.skipIf(!process.env.CI)('start at the Node major CI runs, so CI tests on the oldest (CI only)', () => {
     const oldest = Math.min(...lowerBounds(manifest.engines.node).map((b) => b[0]!));
     expect(Number(process.versions.node.split('.')[0])).toBe(oldest);
   });

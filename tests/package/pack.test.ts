@@ -1,10 +1,11 @@
 // The package as a consumer gets it: `npm pack` (whose prepack builds), the tarball's contents, an
 // install of the tarball into a scratch project, then an ESM TypeScript program, a CommonJS script
 // and the type checks of TypeScript 5 and of the current major (devDependency `typescript-next`).
-// The scratch install prefers the npm cache (filled by the repository's own install) and reaches
-// the registry only for what the cache lacks.
+// The scratch install pins every dependency to the repository's locked version and installs from
+// the npm cache (filled by the repository's own install); only what the cache lacks comes from the
+// registry.
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,6 +37,27 @@ function versionOf(pkgDir: string): string {
   return (JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
+/**
+ * Pins the scratch project's dependencies to the versions of the repository's lock file (npm
+ * `overrides`), which its own install has put in the npm cache: the install then needs no registry.
+ * A name locked at two versions (one nested) is left to npm.
+ */
+function pinToLockedVersions(manifestPath: string): void {
+  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { version?: string; dev?: boolean }>;
+  };
+  const versions = new Map<string, Set<string>>();
+  for (const [path, entry] of Object.entries(lock.packages)) {
+    const name = path.split('node_modules/').pop();
+    if (!path || !name || !entry.version) continue;
+    if (entry.dev && name !== '@types/node' && name !== 'undici-types') continue;
+    versions.set(name, (versions.get(name) ?? new Set()).add(entry.version));
+  }
+  const overrides = Object.fromEntries([...versions].filter(([, v]) => v.size === 1).map(([n, v]) => [n, [...v][0]!]));
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, unknown>;
+  writeFileSync(manifestPath, JSON.stringify({ ...manifest, overrides }, null, 2));
+}
+
 /** Every file path an `exports` map names, at any depth of conditions. */
 function exportTargets(value: unknown): string[] {
   if (typeof value === 'string') return [value];
@@ -59,20 +81,12 @@ beforeAll(async () => {
   packed = (JSON.parse(json) as Packed[])[0]!;
   consumer = join(work, 'consumer');
   cpSync(fixture, consumer, { recursive: true });
+  pinToLockedVersions(join(consumer, 'package.json'));
   const typesNode = `@types/node@${versionOf(join(root, 'node_modules/@types/node'))}`;
-  install = await run(
-    'npm',
-    [
-      'install',
-      '--prefer-offline',
-      '--no-audit',
-      '--no-fund',
-      '--ignore-scripts',
-      join(work, packed.filename),
-      typesNode,
-    ],
-    consumer,
-  );
+  const args = ['--no-audit', '--no-fund', '--ignore-scripts', join(work, packed.filename), typesNode];
+  // From the npm cache alone when it holds everything; else the registry fills the gaps.
+  install = await run('npm', ['install', '--offline', ...args], consumer);
+  if (install.code !== 0) install = await run('npm', ['install', '--prefer-offline', ...args], consumer);
   if (install.code !== 0)
     throw new Error(`npm install of the tarball failed (${install.code}):\n${install.stderr.slice(-4000)}`);
   // The programs the run tests below start; whether the types check is each check's own test.
