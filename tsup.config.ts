@@ -14,7 +14,8 @@ export default defineConfig({
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,
-  sourcemap: true,
+  // No source maps: the package ships no sources for them to point at.
+  sourcemap: false,
   target: 'node20',
   splitting: true,
 });

@@ -68,6 +68,8 @@ export type ResourceDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodT
   readonly find?: (ctx: OperationContext<C>, inputs: z.output<I>, hint: FindHint) => Promise<FindResult>;
   /** Maps a user's import ID (`<domain_id>:<record_id>`, ...) to the id `read` takes; throws on bad grammar. */
   readonly importId?: (importId: string, config: C) => string;
+  /** For the generated reference page (scripts/gen-provider-docs.ts): import id grammars, the Terraform resource, an example. */
+  readonly docs?: { readonly importIdFormats?: readonly string[]; readonly terraform?: string; readonly example?: string };
 };
 
 export type LookupDefinition<A extends z.ZodType = z.ZodType, R = unknown, C = unknown> = {

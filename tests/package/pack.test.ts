@@ -1,0 +1,173 @@
+// The package as a consumer gets it: `npm pack` (whose prepack builds), the tarball's contents, an
+// install of the tarball into a scratch project, then an ESM TypeScript program, a CommonJS script
+// and the type checks of TypeScript 5 and of the current major (devDependency `typescript-next`).
+// The scratch install pins every dependency to the repository's locked version and installs from
+// the npm cache (filled by the repository's own install); only what the cache lacks comes from the
+// registry.
+import { execFile } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const fixture = fileURLToPath(new URL('./consumer', import.meta.url));
+const tsc5 = join(root, 'node_modules/typescript/bin/tsc');
+const tscNext = join(root, 'node_modules/typescript-next/bin/tsc');
+
+type Run = { code: number; stdout: string; stderr: string };
+type PackedFile = { path: string };
+type Packed = { filename: string; files: PackedFile[] };
+
+function run(cmd: string, args: string[], cwd: string): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      cmd,
+      args,
+      { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
+      },
+    );
+  });
+}
+
+function versionOf(pkgDir: string): string {
+  return (JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/**
+ * Pins the scratch project's dependencies to the versions of the repository's lock file (npm
+ * `overrides`), which its own install has put in the npm cache: the install then needs no registry.
+ * A name locked at two versions (one nested) is left to npm.
+ */
+function pinToLockedVersions(manifestPath: string): void {
+  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { version?: string; dev?: boolean }>;
+  };
+  const versions = new Map<string, Set<string>>();
+  for (const [path, entry] of Object.entries(lock.packages)) {
+    const name = path.split('node_modules/').pop();
+    if (!path || !name || !entry.version) continue;
+    if (entry.dev && name !== '@types/node' && name !== 'undici-types') continue;
+    versions.set(name, (versions.get(name) ?? new Set()).add(entry.version));
+  }
+  const overrides = Object.fromEntries([...versions].filter(([, v]) => v.size === 1).map(([n, v]) => [n, [...v][0]!]));
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, unknown>;
+  writeFileSync(manifestPath, JSON.stringify({ ...manifest, overrides }, null, 2));
+}
+
+/** Every file path an `exports` map names, at any depth of conditions. */
+function exportTargets(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (value && typeof value === 'object') return Object.values(value).flatMap(exportTargets);
+  return [];
+}
+
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+let work = '';
+let consumer = '';
+let pack: Run;
+let packed: Packed;
+let install: Run;
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'converge-pack-'));
+  pack = await run('npm', ['pack', '--json', '--pack-destination', work], root);
+  if (pack.code !== 0) throw new Error(`npm pack failed (${pack.code}):\n${pack.stderr.slice(-4000)}`);
+  // The prepack build logs to stdout before npm's JSON answer, which starts at a line '['.
+  const json = pack.stdout.slice(pack.stdout.search(/^\[$/m));
+  packed = (JSON.parse(json) as Packed[])[0]!;
+  consumer = join(work, 'consumer');
+  cpSync(fixture, consumer, { recursive: true });
+  pinToLockedVersions(join(consumer, 'package.json'));
+  const typesNode = `@types/node@${versionOf(join(root, 'node_modules/@types/node'))}`;
+  const args = ['--no-audit', '--no-fund', '--ignore-scripts', join(work, packed.filename), typesNode];
+  // From the npm cache alone when it holds everything; else the registry fills the gaps.
+  install = await run('npm', ['install', '--offline', ...args], consumer);
+  if (install.code !== 0) install = await run('npm', ['install', '--prefer-offline', ...args], consumer);
+  if (install.code !== 0)
+    throw new Error(`npm install of the tarball failed (${install.code}):\n${install.stderr.slice(-4000)}`);
+  // The programs the run tests below start; whether the types check is each check's own test.
+  await run('node', [tscNext, '-p', '.'], consumer);
+}, 240_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('the packed tarball', () => {
+  it('is built by prepack: it holds the dist entry points', () => {
+    const paths = packed.files.map((f) => f.path);
+    expect(paths).toContain('dist/index.js');
+    expect(paths).toContain('dist/index.cjs');
+  });
+
+  it('holds every file its exports map names', () => {
+    const paths = new Set(packed.files.map((f) => f.path));
+    const missing = exportTargets(manifest.exports)
+      .map((t) => t.replace(/^\.\//, ''))
+      .filter((t) => !paths.has(t));
+    expect(missing).toEqual([]);
+  });
+
+  it('holds only package.json, the README, the licence and built code and declarations', () => {
+    const allowed = /^(package\.json|README\.md|LICEN[CS]E(\.md)?|dist\/.+\.(js|cjs|d\.ts|d\.cts))$/;
+    expect(packed.files.map((f) => f.path).filter((p) => !allowed.test(p))).toEqual([]);
+  });
+
+  it('ships no source map (there are no sources for one to point at)', () => {
+    expect(packed.files.map((f) => f.path).filter((p) => p.endsWith('.map'))).toEqual([]);
+  });
+
+  it('installs without an engine warning', () => {
+    expect(`${install.stdout}\n${install.stderr}`).not.toMatch(/EBADENGINE/);
+  });
+});
+
+describe('a consumer of the installed tarball', () => {
+  it('type-checks with TypeScript 5 (ESM .ts and CommonJS .cts, declarations included)', async () => {
+    expect(versionOf(join(root, 'node_modules/typescript'))).toMatch(/^5\./);
+    const r = await run('node', [tsc5, '-p', '.', '--noEmit'], consumer);
+    expect(r.stdout + r.stderr).toBe('');
+    expect(r.code).toBe(0);
+  }, 120_000);
+
+  it('type-checks with the current TypeScript major', async () => {
+    expect(Number(versionOf(join(root, 'node_modules/typescript-next')).split('.')[0])).toBeGreaterThan(5);
+    const r = await run('node', [tscNext, '-p', '.', '--noEmit'], consumer);
+    expect(r.stdout + r.stderr).toBe('');
+    expect(r.code).toBe(0);
+  }, 120_000);
+
+  it('runs the compiled ESM program: plan, apply and a clean re-plan against the simulator', async () => {
+    const r = await run('node', ['build/esm.js'], consumer);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(out).toMatchObject({
+      summary: { create: 2 },
+      networkId: 'string',
+      firewallNetwork: true,
+      againHasChanges: false,
+      invalid: 'CONVERGE_VALIDATION',
+      ref: { resource: 'net', path: 'networkId' },
+      factories: ['function', 'function', 'function', 'function'],
+    });
+  }, 60_000);
+
+  it('runs the CommonJS script: require() of every entry point, plan and apply', async () => {
+    const r = await run('node', ['script.cjs'], consumer);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(out).toMatchObject({
+      summary: { create: 1 },
+      keyId: 'string',
+      isValidationError: true,
+      defines: ['function', 'function'],
+      factories: ['function', 'function', 'function', 'function'],
+    });
+  }, 60_000);
+});
