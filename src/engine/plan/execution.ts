@@ -225,15 +225,20 @@ function order(drafts: readonly Draft[], nodes: ReadonlyMap<string, Node>, nodes
   }
   while (q < quiet.length) sequence.push(quiet[q++]!);
 
-  return sequence.map((i) => {
-    const d = drafts[i]!;
-    const own: ExecNode[] = nodesOf[i]!.map((n) => ({ id: n.id, kind: n.kind, waitFor: [...n.waitFor] }));
-    const after = new Set<string>();
-    for (const n of own) for (const w of n.waitFor) { const other = nodes.get(w)!.draft; if (other !== i) after.add(drafts[other]!.step.address); }
-    const { base: _base, ...rest } = d;
-    return { ...rest, step: { ...d.step, dependsOn: [...after] }, nodes: own };
+  // The drafts become the plan's work as they are (they are this function's own copies); only a
+  // step that waits for another gets a new Step with its dependsOn.
+  return sequence.map((i): StepWork => {
+    const d = drafts[i]! as Draft & { nodes?: readonly ExecNode[]; step: StepWork['step'] };
+    const mine = nodesOf[i]!;
+    if (mine.length === 0) return Object.assign(d, { nodes: NO_NODES });
+    const own: ExecNode[] = mine.map((n) => ({ id: n.id, kind: n.kind, waitFor: [...n.waitFor] }));
+    let after: Set<string> | undefined;
+    for (const n of own) for (const w of n.waitFor) { const other = nodes.get(w)!.draft; if (other !== i) (after ??= new Set()).add(drafts[other]!.step.address); }
+    return Object.assign(d, { nodes: own, ...(after ? { step: { ...d.step, dependsOn: [...after] } } : {}) });
   });
 }
+
+const NO_NODES: readonly ExecNode[] = Object.freeze([]);
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);

@@ -26,6 +26,8 @@ export function storedOptions(options: ResourceOptions | undefined): StoredOptio
  * its default.
  */
 export function stateChanges(prior: Pick<ResourceState, 'options' | 'dependencies'>, options: StoredOptions, deps: readonly string[]): Change[] {
+  // The common case, nothing set and the same dependencies in the same order, allocates nothing.
+  if (isEmpty(prior.options) && isEmpty(options) && sameOrder(prior.dependencies, deps)) return NONE;
   const out: Change[] = [];
   for (const c of diffValues(normalise(prior.options), normalise(options))) out.push({ path: ['options', ...c.path], before: c.before, after: c.after });
   const before = [...prior.dependencies].sort();
@@ -42,4 +44,17 @@ function normalise(o: StoredOptions): Record<string, unknown> {
     out[k] = k === 'dependsOn' && Array.isArray(v) ? [...v].sort() : v;
   }
   return out;
+}
+
+const NONE: Change[] = [];
+
+function isEmpty(o: object): boolean {
+  for (const _ in o) return false;
+  return true;
+}
+
+function sameOrder(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
