@@ -24,7 +24,12 @@ function facts(): { socket: string; image: string } | undefined {
   return existsSync(socket) ? { socket, image: kv.LXD_IMAGE ?? 'busybox' } : undefined;
 }
 
-const lxc = async (...args: string[]) => (await run('lxc', args, { encoding: 'utf8', timeout: 120_000 })).stdout;
+/** Runs lxc with stdin closed (lxc launch and init read a config from a piped stdin). */
+function lxc(...args: string[]): Promise<string> {
+  const p = run('lxc', args, { encoding: 'utf8', timeout: 120_000 });
+  p.child.stdin?.end();
+  return p.then((r) => r.stdout);
+}
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const names = (tag: string, n: number) => Array.from({ length: n }, (_, i) => `cvbench-${tag}-${i}`);
