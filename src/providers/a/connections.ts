@@ -49,7 +49,9 @@ export function makeConnections(settings: ResolvedSettings): ProvaConfig {
       if (!c) {
         c = open(ctx, name);
         clients.set(name, c);
-        c.then((x) => opened.set(name, x), () => {});
+        // The server's facts are read once in the background, so plan-time checks (target on a
+        // standalone server) know them after the first request to the remote.
+        c.then((x) => { opened.set(name, x); x.server(ctx).catch(() => {}); }, () => {});
         c.catch(() => clients.delete(name));
       }
       return c;
