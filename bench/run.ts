@@ -15,7 +15,8 @@ const targets: Record<string, [string, number]> = {
   apply_10k_durable_ms_per_step: ['<', 0.1],
   state_step_ratio_100k_to_1k: ['<=', 2],
   state_naive_to_journal_ratio: ['>=', 10],
-  lxd_launch_ratio_to_lxc: ['<=', 1.1],
+  lxd_serial_ratio_to_lxc: ['<=', 1.05],
+  lxd_parallel10_ratio_to_lxc: ['<=', 0.8],
 };
 
 function run(...args: string[]): Record<string, number> {

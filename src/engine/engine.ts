@@ -213,7 +213,7 @@ export class Engine {
           gone.push(name);
           await ledger.commit((s) => recordDelete(s, name));
         } else if (r !== prior) {
-          const changes = diffValues(prior.inputs, r.inputs);
+          const changes = diffValues(prior.inputs, r.inputs, this.#resources.get(prior.type)?.def.keyedLists);
           if (changes.length) drifted.push({ address: name, changes: redactChanges(changes, prior.secrets) });
           else unchanged.push(name);
           await ledger.commit((s) => recordResource(s, r));

@@ -10,6 +10,8 @@ export type PollOptions<T> = {
   /** What is awaited, for events and TimeoutError ('instance web to be ACTIVE', 'task 3f2a…'). */
   readonly what: string;
   readonly intervalMs: number;
+  /** When set, the interval grows by half each poll from `intervalMs` up to this (fast first looks, gentle later). */
+  readonly maxIntervalMs?: number;
   /** A limit of the poll's own (besides the step's timeout); exceeded → TimeoutError naming `what`. */
   readonly timeoutMs?: number;
   /** One look: done with a value, or not yet with a status message. Throw to fail. */
@@ -18,14 +20,16 @@ export type PollOptions<T> = {
 
 export async function poll<T>(ctx: Pick<OperationContext, 'signal' | 'report' | 'address' | 'operation'>, options: PollOptions<T>): Promise<T> {
   const started = Date.now();
+  let interval = options.intervalMs;
   for (let attempt = 1; ; attempt++) {
     ctx.signal.throwIfAborted();
     const outcome = await options.check(attempt);
     if (outcome.done) return outcome.value;
     ctx.report({ kind: 'poll', attempt, message: `waiting for ${options.what}: ${outcome.message}` });
-    if (options.timeoutMs !== undefined && Date.now() - started + options.intervalMs > options.timeoutMs) {
+    if (options.timeoutMs !== undefined && Date.now() - started + interval > options.timeoutMs) {
       throw new TimeoutError(ctx.address, ctx.operation, options.timeoutMs, options.what);
     }
-    await sleep(options.intervalMs, ctx.signal);
+    await sleep(interval, ctx.signal);
+    if (options.maxIntervalMs !== undefined) interval = Math.min(options.maxIntervalMs, Math.ceil(interval * 1.5));
   }
 }

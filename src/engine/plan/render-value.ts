@@ -4,7 +4,7 @@
 import type { StepChange } from './step.js';
 import { isUnknown } from '../values/unknown.js';
 import { isSensitive } from '../values/secret.js';
-import { formatPath, type PathSegment } from '../values/path.js';
+import { formatPath, parsePath, type PathSegment } from '../values/path.js';
 
 export type Sym = '+' | '-' | '~' | ' ';
 
@@ -166,9 +166,17 @@ export function diffNode(key: string | undefined, path: PathSegment[], before: u
   if (Array.isArray(before) || Array.isArray(after)) {
     const bl = Array.isArray(before) ? before : [];
     const al = Array.isArray(after) ? after : [];
-    for (let i = 0; i < Math.max(bl.length, al.length); i++) {
-      const sub = diffNode(undefined, [...path, i], bl[i], al[i], inner, d);
-      if (sub) body.push(...sub); else hidden++;
+    const keyed = keyedElements(path, bl, al, d);
+    if (keyed) {
+      for (const [k, [b, a]] of keyed) {
+        const sub = diffNode(undefined, [...path, k], b, a, inner, d);
+        if (sub) body.push(...sub); else hidden++;
+      }
+    } else {
+      for (let i = 0; i < Math.max(bl.length, al.length); i++) {
+        const sub = diffNode(undefined, [...path, i], bl[i], al[i], inner, d);
+        if (sub) body.push(...sub); else hidden++;
+      }
     }
     if (hidden) body.push(`${inner}  # (${hidden} unchanged element${hidden === 1 ? '' : 's'} hidden)`);
     lines.push(`${indent}${d.sym('~')} ${label}[`, ...body, `${indent}  ]${suffix}`);
@@ -184,6 +192,27 @@ export function diffNode(key: string | undefined, path: PathSegment[], before: u
   if (hidden) body.push(`${inner}  # (${hidden} unchanged attribute${hidden === 1 ? '' : 's'} hidden)`);
   lines.push(`${indent}${d.sym('~')} ${label}{`, ...body, `${indent}  }${suffix}`);
   return lines;
+}
+
+/**
+ * A keyed list (a resource's `keyedLists`: changes under it are at `<list>.<key>`, a string segment)
+ * as key → [before element, after element], matched by the element field holding those keys; undefined
+ * for a list diffed by position.
+ */
+function keyedElements(path: PathSegment[], bl: readonly unknown[], al: readonly unknown[], d: DiffInput): Map<string, [unknown, unknown]> | undefined {
+  const keys = new Set<string>();
+  for (const q of [...d.changes.keys(), ...d.above]) {
+    const segs = parsePath(q);
+    if (segs.length > path.length && typeof segs[path.length] === 'string' && formatPath(segs.slice(0, path.length)) === formatPath(path)) keys.add(segs[path.length] as string);
+  }
+  if (keys.size === 0) return undefined;
+  const all = [...bl, ...al].filter(isObject);
+  const field = all.flatMap((el) => Object.keys(el)).find((f) => all.some((el) => keys.has(String(el[f]))) && all.every((el) => ['string', 'number'].includes(typeof el[f])));
+  if (!field) return undefined;
+  const out = new Map<string, [unknown, unknown]>();
+  for (const el of bl) if (isObject(el)) out.set(String(el[field]), [el, undefined]);
+  for (const el of al) if (isObject(el)) out.set(String(el[field]), [out.get(String(el[field]))?.[0], el]);
+  return out;
 }
 
 /** Every proper prefix of the changed paths, as formatted paths. */

@@ -2,13 +2,14 @@
 // constructors users call to write their own. The shipped providers use exactly this interface.
 import type { z } from 'zod';
 import type { OperationContext } from './context.js';
+import type { KeyedLists } from '../diff/diff.js';
 
 /** What `create` returns: the object's id and its outputs. */
 export type CreateResult = { readonly id: string; readonly outputs: Record<string, unknown> };
 /** What `read` returns: the object's current inputs (copy from `prior` what the API does not return) and outputs. */
 export type ReadResult = { readonly inputs: Record<string, unknown>; readonly outputs: Record<string, unknown>; readonly id?: string };
-/** What `update` returns: the outputs after the update. */
-export type UpdateResult = { readonly outputs: Record<string, unknown> };
+/** What `update` returns: the outputs after the update, and the id when the update changed it (a rename). */
+export type UpdateResult = { readonly outputs: Record<string, unknown>; readonly id?: string };
 /** What the engine knew of the object before an operation. */
 export type Prior = { readonly inputs: Record<string, unknown>; readonly outputs: Record<string, unknown> };
 
@@ -47,6 +48,11 @@ export type ResourceDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodT
   readonly replaceOn?: readonly string[];
   /** Input or output paths never shown in plans, events or errors. */
   readonly secrets?: readonly string[];
+  /**
+   * Input lists whose elements are identified by a field, not a position (path → key field, e.g.
+   * `{ devices: 'name' }`): diffs, drift and the rendered plan match their elements by that key.
+   */
+  readonly keyedLists?: KeyedLists;
   /** Outputs an in-place update may change; others keep their prior value at plan time. */
   readonly computedOnUpdate?: readonly string[];
   /** Rules beyond the schema; `config` is the provider's resolved configuration. */

@@ -3,10 +3,13 @@
 // failure rules of the wire notes, and the server's api_extensions read once.
 import type { Dispatcher } from 'undici';
 import { HttpClient, describeBody, type HttpMethod, type VendorError } from '../../kit/http.js';
-import { ProviderError } from '../../engine/errors.js';
+import { ProviderError, TimeoutError } from '../../engine/errors.js';
 import type { OperationContext } from '../../engine/provider/context.js';
 
-export type Ctx = Pick<OperationContext, 'signal' | 'retry' | 'report'>;
+export type Ctx = Pick<OperationContext, 'signal' | 'retry' | 'report'> & Partial<Pick<OperationContext, 'address' | 'operation' | 'timeoutMs'>>;
+
+/** Default deadline of one operation wait when neither the call nor the step sets one. */
+export const OPERATION_DEADLINE_MS = 300_000;
 
 export type Envelope = {
   readonly type?: 'sync' | 'async' | 'error';
@@ -60,6 +63,8 @@ export type Call = {
   readonly rawBody?: string | Uint8Array;
   /** Return an async answer's operation at once instead of waiting (token operations never finish). */
   readonly noWait?: boolean;
+  /** How long an async answer's operation may take (default: the step's limit, else 5 minutes). */
+  readonly waitMs?: number;
 };
 
 export type CallResult<T> = { readonly metadata: T; readonly etag?: string; readonly headers: Readonly<Record<string, string>>; readonly operation?: Operation };
@@ -78,6 +83,7 @@ export class LxdClient {
   readonly #http: HttpClient;
   readonly #waitSeconds: number;
   #server: Promise<ServerInfo> | undefined;
+  #known: ServerInfo | undefined;
 
   constructor(options: { remote: string; baseUrl: string; dispatcher?: Dispatcher; secrets?: () => readonly string[]; operationWaitSeconds?: number }) {
     this.remote = options.remote;
@@ -88,10 +94,15 @@ export class LxdClient {
   /** GET /1.0, read once per client (extensions change only on a daemon upgrade). */
   server(ctx: Ctx, fresh = false): Promise<ServerInfo> {
     if (fresh || !this.#server) {
-      this.#server = this.request<ServerInfo>(ctx, { method: 'GET', path: '/1.0', pathTemplate: '/1.0', operation: 'read server' }).then((r) => r.metadata);
+      this.#server = this.request<ServerInfo>(ctx, { method: 'GET', path: '/1.0', pathTemplate: '/1.0', operation: 'read server' }).then((r) => (this.#known = r.metadata));
       this.#server.catch(() => { this.#server = undefined; });
     }
     return this.#server;
+  }
+
+  /** The server's facts when a request has read them already (plan-time checks are synchronous). */
+  get serverKnown(): ServerInfo | undefined {
+    return this.#known;
   }
 
   /** Fails with a clear error naming the extension and the server version when it is missing. */
@@ -113,7 +124,12 @@ export class LxdClient {
   async request<T>(ctx: Ctx, call: Call): Promise<CallResult<T>> {
     const query: Record<string, string | undefined> = { ...(call.query ?? {}) };
     if (call.project && call.project !== 'default') query.project = call.project;
-    if (call.target && call.path !== '/1.0' && (await this.isClustered(ctx))) query.target = call.target;
+    if (call.target && call.path !== '/1.0') {
+      // A standalone server answers 400 "Target only allowed when clustered" for instances but
+      // 404 "Cluster member not found" for networks and pools: say the first, for every object.
+      if (!(await this.isClustered(ctx))) throw notClustered(this.remote, call);
+      query.target = call.target;
+    }
     const headers: Record<string, string> = { ...(call.headers ?? {}) };
     if (call.etag) headers['if-match'] = call.etag;
     const res = await this.#http.request<Envelope>(ctx, {
@@ -127,7 +143,7 @@ export class LxdClient {
       return { metadata: (op?.metadata ?? {}) as T, headers: res.headers, operation: op };
     }
     if (env.type === 'async' && env.operation) {
-      const op = await this.waitOperation(ctx, env.operation, call.operation);
+      const op = await this.waitOperation(ctx, env.operation, call.operation, call.waitMs);
       return { metadata: (op?.metadata ?? {}) as T, headers: res.headers, operation: op, etag: res.headers.etag };
     }
     return { metadata: env.metadata as T, etag: res.headers.etag, headers: res.headers };
@@ -148,19 +164,24 @@ export class LxdClient {
   }
 
   /**
-   * Waits on an operation until it is final. A 200 can carry a failed operation (5.0.x), an error
-   * envelope can mean "still running" (5.20+ timeouts); a vanished operation (404) resolves to
-   * undefined, and the caller re-reads the object.
+   * Waits on an operation until it is final, as lxc does: long-polls `/wait` (the server answers the
+   * moment it ends), within a deadline (`waitMs`, else the step's limit, else 5 minutes). A 200 can
+   * carry a failed operation (5.0.x), an error envelope can mean "still running" (5.20+ timeouts); a
+   * vanished operation (404) resolves to undefined, and the caller re-reads the object.
    */
-  async waitOperation(ctx: Ctx, opPath: string, operation: string): Promise<Operation | undefined> {
+  async waitOperation(ctx: Ctx, opPath: string, operation: string, waitMs?: number): Promise<Operation | undefined> {
     const id = opPath.split('/').pop()!;
+    const limitMs = waitMs ?? ctx.timeoutMs ?? OPERATION_DEADLINE_MS;
+    const until = Date.now() + limitMs;
     for (;;) {
       ctx.signal.throwIfAborted();
+      const leftMs = until - Date.now();
+      if (leftMs <= 0) throw new TimeoutError(ctx.address ?? this.remote, ctx.operation ?? operation, limitMs, `LXD operation ${id} (${operation}) still running`);
       let env: Envelope | undefined;
       try {
         const res = await this.#http.request<Envelope>(ctx, {
           method: 'GET', path: `/1.0/operations/${id}/wait`, pathTemplate: '/1.0/operations/{id}/wait', operation: `wait for ${operation}`,
-          query: { timeout: String(this.#waitSeconds) },
+          query: { timeout: String(Math.max(1, Math.min(this.#waitSeconds, Math.ceil(leftMs / 1000)))) },
         });
         env = res.body;
       } catch (error) {
@@ -198,6 +219,13 @@ export class LxdClient {
       retryable: code === 503, notFound: code === 404, detail: env.error || 'unknown LXD error',
     });
   }
+}
+
+function notClustered(remote: string, call: Call): ProviderError {
+  return new ProviderError({
+    provider: PROVIDER, operation: call.operation, method: call.method, pathTemplate: call.pathTemplate, status: 400, retryable: false, vendorCode: 'target_not_clustered',
+    detail: `Target only allowed when clustered: LXD server ${remote} is not a cluster; remove \`target\` (it names cluster member "${call.target}")`,
+  });
 }
 
 /** The operation a failed-operation ProviderError came from (exec's `metadata.return`, for one). */

@@ -2,7 +2,7 @@
 // directly, HTTPS through the trust handshake), plus the settings every handler reads.
 import { Agent } from 'undici';
 import { ConfigError } from '../../engine/errors.js';
-import { LxdClient, type Ctx } from './client.js';
+import { LxdClient, type Ctx, type ServerInfo } from './client.js';
 import type { ResolvedSettings } from './config.js';
 import { joinHttpsRemote } from './trust.js';
 
@@ -13,11 +13,14 @@ export type ProvaConfig = {
   remoteName(remote?: string): string;
   /** The client of a remote (the default one when omitted), connected and trusted. */
   client(ctx: Ctx, remote?: string): Promise<LxdClient>;
+  /** The server facts of a remote when an earlier request read them (for plan-time checks). */
+  serverKnown(remote?: string): ServerInfo | undefined;
   close(): Promise<void>;
 };
 
 export function makeConnections(settings: ResolvedSettings): ProvaConfig {
   const clients = new Map<string, Promise<LxdClient>>();
+  const opened = new Map<string, LxdClient>();
   const agents: Agent[] = [];
   const remoteName = (remote?: string) => remote || settings.defaultRemote;
   const open = async (ctx: Ctx, name: string): Promise<LxdClient> => {
@@ -46,12 +49,19 @@ export function makeConnections(settings: ResolvedSettings): ProvaConfig {
       if (!c) {
         c = open(ctx, name);
         clients.set(name, c);
+        // The server's facts are read once in the background, so plan-time checks (target on a
+        // standalone server) know them after the first request to the remote.
+        c.then((x) => { opened.set(name, x); x.server(ctx).catch(() => {}); }, () => {});
         c.catch(() => clients.delete(name));
       }
       return c;
     },
+    serverKnown(remote) {
+      return opened.get(remoteName(remote))?.serverKnown;
+    },
     async close() {
       clients.clear();
+      opened.clear();
       await Promise.all(agents.splice(0).map((a) => a.close().catch(() => {})));
     },
   };

@@ -1,6 +1,7 @@
 // Device blocks shared by instances and profiles: the schema, and the marker that tells the devices
 // converge wrote from ones added out of band (and an instance's own from InstanceDevice's).
 import { z } from 'zod';
+import { OPERATION_KEY } from './keys.js';
 
 export const deviceTypes = ['none', 'disk', 'nic', 'unix-char', 'unix-block', 'usb', 'gpu', 'infiniband', 'proxy', 'unix-hotplug', 'tpm', 'pci'] as const;
 
@@ -28,7 +29,7 @@ export function fromWire(devices: WireDevices | null | undefined, skipOwner?: st
   const out: Device[] = [];
   for (const [name, props] of Object.entries(devices ?? {}).sort(([a], [b]) => a.localeCompare(b))) {
     if (skipOwner && props[MARKER] === skipOwner) continue;
-    const { type, [MARKER]: _marker, ...properties } = props;
+    const { type, [MARKER]: _marker, [OPERATION_KEY]: _operation, ...properties } = props;
     out.push({ name, type: type as Device['type'], properties });
   }
   return out;

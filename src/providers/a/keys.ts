@@ -3,9 +3,15 @@
 
 export type KeyPolicy = (key: string) => boolean;
 
-/** A policy from prefixes ('volatile.') and exact keys. */
+/**
+ * The config key a create writes with its `ctx.operationId`, so `find` knows the object as its own
+ * after an unknown outcome. Every policy treats it as computed: reads hide it, whole PUTs keep it.
+ */
+export const OPERATION_KEY = 'user.converge.operation';
+
+/** A policy from prefixes ('volatile.') and exact keys (the operation key is always one). */
 export function computedKeys(prefixes: readonly string[], exact: readonly string[] = []): KeyPolicy {
-  const set = new Set(exact);
+  const set = new Set([...exact, OPERATION_KEY]);
   return (key) => set.has(key) || prefixes.some((p) => key.startsWith(p));
 }
 
@@ -29,4 +35,9 @@ export function desiredConfig(server: Readonly<Record<string, string>> | null | 
   for (const [k, v] of Object.entries(server ?? {})) if (isComputed(k) && !(k in user)) out[k] = v;
   for (const [k, v] of Object.entries(user)) if (v !== '') out[k] = v;
   return out;
+}
+
+/** The config a create sends: the user's, plus the operation key when the engine gave an operation id. */
+export function taggedConfig(config: Readonly<Record<string, string>>, operationId: string | undefined): Record<string, string> {
+  return operationId ? { ...config, [OPERATION_KEY]: operationId } : { ...config };
 }

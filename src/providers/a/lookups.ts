@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { defineLookup } from '../../engine/provider/define.js';
 import { LookupError } from '../../engine/errors.js';
 import type { OperationContext } from '../../engine/provider/context.js';
+import { scopeIssues } from './checks.js';
 import type { ProvaConfig } from './connections.js';
 import { fromWire } from './devices.js';
 import { formatId } from './ids.js';
@@ -19,6 +20,8 @@ import { isRunning, readState } from './runtime.js';
 
 type Ctx = OperationContext<ProvaConfig>;
 const remote = z.string().optional();
+/** Every lookup: an unknown `remote` is an error before any request. */
+const check = (a: { remote?: string }, config: ProvaConfig) => scopeIssues({ remote: a.remote }, config);
 const project = z.string().optional();
 
 function notFound(token: string, criteria: string): LookupError {
@@ -27,6 +30,7 @@ function notFound(token: string, criteria: string): LookupError {
 
 export const getAuthGroup = defineLookup({
   token: 'prova:index/getAuthGroup:getAuthGroup',
+  check,
   args: z.object({ name: z.string().min(1), remote }),
   async run(ctx: Ctx, a) {
     const client = await authClient(ctx, ctx.config, a.remote, 'auth group lookups');
@@ -40,6 +44,7 @@ type WireIdentity = { authentication_method: string; type?: string; id: string; 
 
 export const getAuthIdentity = defineLookup({
   token: 'prova:index/getAuthIdentity:getAuthIdentity',
+  check,
   args: z.object({ authMethod: z.enum(['tls', 'bearer', 'oidc']), name: z.string().min(1), remote }),
   async run(ctx: Ctx, a) {
     const client = await authClient(ctx, ctx.config, a.remote, 'auth identity lookups');
@@ -57,6 +62,7 @@ type WireImage = { fingerprint: string; architecture: string; type?: string; cre
 
 export const getImage = defineLookup({
   token: 'prova:index/getImage:getImage',
+  check,
   args: z.object({ architecture: z.string().optional(), fingerprint: z.string().optional(), name: z.string().optional(), project, remote, type: z.enum(['container', 'virtual-machine']).optional() }),
   async run(ctx: Ctx, a) {
     const client = await ctx.config.client(ctx, a.remote);
@@ -85,6 +91,7 @@ type WireMember = { server_name: string; url: string; status: string; message?: 
 
 export const getInfo = defineLookup({
   token: 'prova:index/getInfo:getInfo',
+  check,
   args: z.object({ remote }),
   async run(ctx: Ctx, a) {
     const client = await ctx.config.client(ctx, a.remote);
@@ -104,6 +111,7 @@ export const getInfo = defineLookup({
 
 export const getInstance = defineLookup({
   token: 'prova:index/getInstance:getInstance',
+  check,
   args: z.object({ name: z.string().min(1), project, remote }),
   async run(ctx: Ctx, a) {
     const client = await ctx.config.client(ctx, a.remote);
@@ -124,6 +132,7 @@ export const getInstance = defineLookup({
 
 export const getNetwork = defineLookup({
   token: 'prova:index/getNetwork:getNetwork',
+  check,
   args: z.object({ name: z.string().min(1), project, remote }),
   async run(ctx: Ctx, a) {
     const client = await ctx.config.client(ctx, a.remote);
@@ -139,6 +148,7 @@ export const getNetwork = defineLookup({
 
 export const getProfile = defineLookup({
   token: 'prova:index/getProfile:getProfile',
+  check,
   args: z.object({ name: z.string().min(1), devices: z.array(z.unknown()).optional(), project, remote }),
   async run(ctx: Ctx, a) {
     const client = await ctx.config.client(ctx, a.remote);
@@ -151,6 +161,7 @@ export const getProfile = defineLookup({
 
 export const getProject = defineLookup({
   token: 'prova:index/getProject:getProject',
+  check,
   args: z.object({ name: z.string().min(1), remote }),
   async run(ctx: Ctx, a) {
     const client = await ctx.config.client(ctx, a.remote);
@@ -162,6 +173,7 @@ export const getProject = defineLookup({
 
 export const getStoragePool = defineLookup({
   token: 'prova:index/getStoragePool:getStoragePool',
+  check,
   args: z.object({ name: z.string().min(1), project, remote }),
   async run(ctx: Ctx, a) {
     const client = await ctx.config.client(ctx, a.remote);

@@ -21,6 +21,8 @@ export type Waits = { readonly intervalMs: number; readonly timeoutMs: number; r
 
 const base = (name: string) => `/1.0/instances/${encodeURIComponent(name)}`;
 const RUNNING = new Set([103, 113]);
+/** The first interval of the run-and-address wait; it grows by half each poll up to `Waits.intervalMs`. */
+const FIRST_POLL_MS = 40;
 
 export async function readState(ctx: Ctx, client: LxdClient, name: string, project?: string): Promise<InstanceState | null> {
   try {
@@ -53,8 +55,10 @@ export async function startInstance(ctx: Ctx, client: LxdClient, name: string, p
   const up = (st: InstanceState | null) => isRunning(st) && (st!.processes ?? 0) > 0;
   if (up(s) && !opts.network) return s;
   if (!isRunning(s)) await changeState(ctx, client, name, project, { action: 'start', force: false, timeout: Math.max(1, Math.round(waits.timeoutMs / 1000)) });
+  // Fast first looks (a container gets its lease within a second), backing off to the configured interval.
   return poll(ctx, {
-    what: opts.network ? `instance ${name} to run and get an IPv4 address` : `instance ${name} to run`, intervalMs: waits.intervalMs, timeoutMs: waits.timeoutMs,
+    what: opts.network ? `instance ${name} to run and get an IPv4 address` : `instance ${name} to run`,
+    intervalMs: Math.min(FIRST_POLL_MS, waits.intervalMs), maxIntervalMs: waits.intervalMs, timeoutMs: waits.timeoutMs,
     check: async () => {
       const now = await readState(ctx, client, name, project);
       if (up(now) && (!opts.network || hasGlobalIpv4(now))) return { done: true, value: now };

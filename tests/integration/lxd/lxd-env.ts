@@ -9,6 +9,7 @@ import { describe, it } from 'vitest';
 import { prova, type ProvaArgs, type ProvaConfig } from '../../../src/providers/a/index.js';
 import { standaloneContext, type OperationContext, type Report } from '../../../src/engine/provider/context.js';
 import type { Provider } from '../../../src/engine/provider/define.js';
+import { Engine, MemoryStateStore } from '../../../src/index.js';
 
 export type LxdFacts = { socket: string; https: string; trustPassword: string; bridge: string; image: string };
 
@@ -91,4 +92,19 @@ export function cleanupCvt(): void {
   for (const line of lxc(['query', '/1.0/storage-pools/default/volumes/custom'], true).match(/cvt-[\w-]+/g) ?? []) lxc(['storage', 'volume', 'delete', 'default', line], true);
   for (const line of lxc(['query', '/1.0/storage-pools'], true).match(/cvt-[\w-]+/g) ?? []) lxc(['storage', 'delete', line], true);
   for (const line of lxc(['query', '/1.0/projects'], true).match(/cvt-[\w-]+/g) ?? []) lxc(['project', 'delete', line], true);
+}
+
+/** Deletes every object named aprov-* (the provider-A issue tests' prefix): instances, profiles, networks. */
+export function cleanupAprov(): void {
+  const instances = lxc(['list', '--format', 'csv', '-c', 'n'], true).split('\n').map((l) => l.trim()).filter((n) => n.startsWith('aprov-'));
+  for (const n of instances) lxc(['delete', '--force', n], true);
+  for (const p of lxc(['query', '/1.0/profiles'], true).match(/aprov-[\w-]+/g) ?? []) lxc(['profile', 'delete', p], true);
+  for (const n of lxc(['query', '/1.0/networks'], true).match(/aprov[\w-]*/g) ?? []) lxc(['network', 'delete', n], true);
+}
+
+/** An Engine over a memory state with provider A on the real daemon (fast polls, as tests use). */
+export function realEngine(facts: LxdFacts, dir: string, args: ProvaArgs = {}): { engine: Engine; store: MemoryStateStore; provider: Provider<ProvaConfig> } {
+  const provider = prova({ socketPath: facts.socket, configDir: join(dir, 'config'), pollIntervalMs: 100, ...args });
+  const store = new MemoryStateStore();
+  return { engine: new Engine({ providers: [provider], state: store }), store, provider };
 }

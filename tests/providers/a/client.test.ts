@@ -70,11 +70,19 @@ describe('LxdClient', () => {
     expect((err as ProviderError)).toMatchObject({ status: 404, notFound: true, detail: 'Instance not found', pathTemplate: '/1.0/instances/{name}' });
   });
 
-  it('passes ?project= through and leaves ?target= out on a standalone server', async () => {
+  it('passes ?project= through', async () => {
     env = await simEnv();
     const c = clientFor(env);
-    await c.request(ctx, { method: 'GET', path: '/1.0/instances', pathTemplate: '/1.0/instances', operation: 'list', project: 'p1', target: 'm1' });
+    await c.request(ctx, { method: 'GET', path: '/1.0/instances', pathTemplate: '/1.0/instances', operation: 'list', project: 'p1' });
     expect(env.sim.requests.at(-1)!.query).toBe('?project=p1');
+  });
+
+  it('refuses ?target= on a standalone server with LXD\'s 400 before sending the call', async () => {
+    env = await simEnv();
+    const c = clientFor(env);
+    const err = await c.request(ctx, { method: 'POST', path: '/1.0/instances', pathTemplate: '/1.0/instances', operation: 'create instance', target: 'm1', body: {} }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 400, vendorCode: 'target_not_clustered', retryable: false });
+    expect(env.sim.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
   });
 
   it('reads api_extensions once per client', async () => {

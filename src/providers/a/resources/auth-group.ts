@@ -1,7 +1,8 @@
 // prova:index/authGroup:AuthGroup: a fine-grained authorization group (needs the server extension
 // access_management, LXD 5.21+). Permissions are (entitlement, entity type, entity args).
 import { z } from 'zod';
-import { defineResource, type CheckIssue } from '../../../engine/provider/define.js';
+import { cannotTell, defineResource, type CheckIssue } from '../../../engine/provider/define.js';
+import { scopeIssues } from '../checks.js';
 import type { OperationContext } from '../../../engine/provider/context.js';
 import type { LxdClient, Ctx as ClientCtx } from '../client.js';
 import type { ProvaConfig } from '../connections.js';
@@ -43,8 +44,8 @@ export const authGroup = defineResource({
   inputs,
   outputs: z.object({}),
   replaceOn: ['name', 'remote'],
-  check(i): CheckIssue[] {
-    const issues: CheckIssue[] = [];
+  check(i, config: ProvaConfig): CheckIssue[] {
+    const issues: CheckIssue[] = scopeIssues(i, config);
     i.permissions.forEach((p, n) => {
       try { entityUrl(p.entityType, p.entityArgs); } catch (error) { issues.push({ path: ['permissions', n, 'entityArgs'], message: (error as Error).message }); }
     });
@@ -61,6 +62,7 @@ export const authGroup = defineResource({
     const got = await getObject<WireGroup>(ctx, client, where(ref.fields[0]!));
     if (!got) return null;
     return {
+      id: formatId(ref.remote, undefined, [got.obj.name]),
       inputs: { name: got.obj.name, description: got.obj.description, permissions: (got.obj.permissions ?? []).map(fromWirePermission), ...scopeInputs(prior.inputs, ref, ctx.config.settings.defaultRemote, false) },
       outputs: {},
     };
@@ -74,6 +76,15 @@ export const authGroup = defineResource({
   async delete(ctx: Ctx, id) {
     const ref = idOf(id, ctx.config);
     await deleteObject(ctx, await authClient(ctx, ctx.config, ref.remote, 'auth groups'), where(ref.fields[0]!));
+  },
+  /**
+   * A group has no config to carry the create's operation id: absent means the create made nothing;
+   * present, it may be this create's or one that existed before, so find cannot tell.
+   */
+  async find(ctx: Ctx, i) {
+    const client = await authClient(ctx, ctx.config, i.remote, 'auth groups');
+    if (!(await getObject<WireGroup>(ctx, client, where(i.name)))) return null;
+    return cannotTell(`auth group ${i.name} exists, and a group carries no mark of the create that made it; import it if it is this stack's`);
   },
   importId: (importId, config: ProvaConfig) => {
     const ref = idOf(importId, config);

@@ -1,10 +1,14 @@
 // prova:index/instanceDevice:InstanceDevice: one device on an existing instance, written by GET +
-// whole PUT with If-Match and marked so the Instance resource keeps it. Not importable.
+// whole PUT with If-Match and marked so the Instance resource keeps it (and, at create, with the
+// create's operation id, which find looks for). Import id `[remote:][project]/instance/device`.
 import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
 import { ProviderError } from '../../../engine/errors.js';
 import type { OperationContext } from '../../../engine/provider/context.js';
+import { checkScope } from '../checks.js';
 import type { ProvaConfig } from '../connections.js';
+import { isOurs } from '../find.js';
+import { OPERATION_KEY } from '../keys.js';
 import { deviceTypes, fromWire, MARKER, STANDALONE, type WireDevices } from '../devices.js';
 import { formatId, parseId, scopeInputs } from '../ids.js';
 import { enc, getObject, projectOf, replaceObject, type Where } from '../objects.js';
@@ -32,11 +36,13 @@ export const instanceDevice = defineResource({
   inputs,
   outputs: z.object({}),
   replaceOn: ['instanceName', 'name', 'project', 'remote', 'target'],
+  check: checkScope,
   async create(ctx: Ctx, i) {
     const client = await ctx.config.client(ctx, i.remote);
     await replaceObject<WireInstance>(ctx, client, where(i.instanceName, i.project), (cur) => {
       if (cur.devices[i.name]) throw new ProviderError({ provider: 'prova', operation: 'create instance device', retryable: false, status: 409, detail: `instance ${i.instanceName} already has a device named ${i.name}` });
-      return putBody(cur, { ...cur.devices, [i.name]: { ...i.properties, type: i.type, [MARKER]: STANDALONE } });
+      const tag: Record<string, string> = ctx.operationId ? { [OPERATION_KEY]: ctx.operationId } : {};
+      return putBody(cur, { ...cur.devices, [i.name]: { ...i.properties, type: i.type, [MARKER]: STANDALONE, ...tag } });
     });
     return { id: formatId(client.remote, i.project, [i.instanceName, i.name]), outputs: {} };
   },
@@ -47,12 +53,22 @@ export const instanceDevice = defineResource({
     const wire = got?.obj.devices[name];
     if (!wire) return null;
     const d = fromWire({ [name]: wire })[0]!;
-    return { inputs: { instanceName: instance, name, type: d.type, properties: d.properties, ...scopeInputs(prior.inputs, ref, ctx.config.settings.defaultRemote) }, outputs: {} };
+    return { id: formatId(ref.remote, ref.project, [instance, name]), inputs: { instanceName: instance, name, type: d.type, properties: d.properties, ...scopeInputs(prior.inputs, ref, ctx.config.settings.defaultRemote) }, outputs: {} };
   },
   async update(ctx: Ctx, id, _olds, news) {
     const ref = idOf(id, ctx.config);
     await replaceObject<WireInstance>(ctx, await ctx.config.client(ctx, ref.remote), where(news.instanceName, ref.project), (cur) => putBody(cur, { ...cur.devices, [news.name]: { ...news.properties, type: news.type, [MARKER]: STANDALONE } }));
     return { outputs: {} };
+  },
+  /** Exact: the device of this name carrying the create's operation id (device property user.converge.operation). */
+  async find(ctx: Ctx, i, hint) {
+    const client = await ctx.config.client(ctx, i.remote);
+    const got = await getObject<WireInstance>(ctx, client, where(i.instanceName, i.project));
+    return isOurs(got?.obj.devices[i.name], hint) ? { id: formatId(client.remote, i.project, [i.instanceName, i.name]), outputs: {} } : null;
+  },
+  importId: (importId, config: ProvaConfig) => {
+    const ref = idOf(importId, config);
+    return formatId(ref.remote, ref.project, ref.fields);
   },
   async delete(ctx: Ctx, id) {
     const ref = idOf(id, ctx.config);

@@ -1,8 +1,11 @@
 // prova:index/instanceFile:InstanceFile: a file in an existing instance. Every change replaces it
-// (no update); read refreshes uid, gid and mode from the file's headers; a missing file is gone.
+// (no update); read refreshes uid, gid and mode from the file's headers (not when appending: then the
+// file is someone else's and only the appended text is ours); a missing file is gone. No find: a
+// file carries no mark of the create that wrote it.
 import { z } from 'zod';
 import { defineResource, type CheckIssue } from '../../../engine/provider/define.js';
 import type { OperationContext } from '../../../engine/provider/context.js';
+import { scopeIssues } from '../checks.js';
 import type { ProvaConfig } from '../connections.js';
 import { absoluteTarget, canonicalMode, deleteFile, statFile, uploadFile } from '../files.js';
 import { projectOf } from '../objects.js';
@@ -36,8 +39,8 @@ export const instanceFile = defineResource({
   inputs,
   outputs,
   replaceOn: ['instance', 'targetPath', 'content', 'sourcePath', 'append', 'createDirectories', 'uid', 'gid', 'mode', 'project', 'remote'],
-  check(i): CheckIssue[] {
-    const issues: CheckIssue[] = [];
+  check(i, config: ProvaConfig): CheckIssue[] {
+    const issues: CheckIssue[] = scopeIssues(i, config);
     if ((i.content === undefined) === (i.sourcePath === undefined)) issues.push({ path: ['content'], message: 'needs exactly one of content and sourcePath' });
     if (i.targetPath.endsWith('/')) issues.push({ path: ['targetPath'], message: 'must name a file, not a directory' });
     if (!/^0?[0-7]{3,4}$/.test(i.mode)) issues.push({ path: ['mode'], message: 'must be an octal permission string like "0755"' });
@@ -56,8 +59,10 @@ export const instanceFile = defineResource({
     const client = await ctx.config.client(ctx, remote);
     const s = await statFile(ctx, client, instance, projectOf(p.project), target);
     if (!s) return null;
-    // Content written from `content` (not appended) is compared too, so an edit in the guest shows as drift.
-    const content = p.content !== undefined && !p.append ? { content: s.content } : {};
+    // Appending: the file's owner and mode were there before (or are the first writer's), not ours to diff.
+    if (p.append) return { inputs: { ...p }, outputs: { resourceId: id } };
+    // Content written from `content` is compared too, so an edit in the guest shows as drift.
+    const content = p.content !== undefined ? { content: s.content } : {};
     return { inputs: { ...p, uid: s.uid, gid: s.gid, mode: s.mode, ...content }, outputs: { resourceId: id } };
   },
   async delete(ctx: Ctx, id, prior) {

@@ -1,9 +1,13 @@
-// prova:index/instance:Instance: a container or virtual machine. Create resolves the image, creates,
-// starts and waits for a global IPv4; update writes the whole object back with If-Match, toggles
-// running, and renames or migrates only with allowRestart; delete stops by force, then deletes.
+// prova:index/instance:Instance: a container or virtual machine. Create resolves the image, creates
+// (tagged with the create's operation id, which read hides and find looks for), starts and waits for
+// a global IPv4: a failure after the object exists is a PartialCreateError (recorded tainted). Update
+// writes the whole object back with If-Match, toggles running, and renames (the id follows) or
+// migrates only with allowRestart; delete stops by force, then deletes.
 import { z } from 'zod';
 import { defineResource, type CheckIssue } from '../../../engine/provider/define.js';
-import { ProviderError } from '../../../engine/errors.js';
+import { PartialCreateError, ProviderError } from '../../../engine/errors.js';
+import { scopeIssues } from '../checks.js';
+import { isOurs } from '../find.js';
 import type { OperationContext } from '../../../engine/provider/context.js';
 import { isNotFound, type LxdClient } from '../client.js';
 import type { ProvaConfig } from '../connections.js';
@@ -11,8 +15,8 @@ import { deviceSchema, fromWire, sortDevices, toWire, MARKER, STANDALONE } from 
 import { execSchema, runExecs, type ExecResult } from '../execs.js';
 import { canonicalMode, deleteFile, uploadFile } from '../files.js';
 import { formatId, parseId } from '../ids.js';
-import { imageSource } from '../images.js';
-import { computedKeys, desiredConfig } from '../keys.js';
+import { imageSource, splitImage } from '../images.js';
+import { computedKeys, desiredConfig, taggedConfig } from '../keys.js';
 import { durationMs, isRunning, networkOutputs, readState, startInstance, stopInstance, type InstanceState, type WireInstance, type Waits } from '../runtime.js';
 
 export const fileSchema = z.object({
@@ -67,8 +71,27 @@ type Ctx = OperationContext<ProvaConfig>;
 const isComputed = computedKeys(['volatile.', 'image.']);
 const base = (name: string) => `/1.0/instances/${encodeURIComponent(name)}`;
 
-function waitsFor(ctx: Ctx, i: Pick<InstanceInputs, 'timeouts'>, op: 'create' | 'update' | 'delete' | 'read'): Waits {
-  return { intervalMs: ctx.config.settings.pollIntervalMs, timeoutMs: durationMs(i.timeouts?.[op], 300_000) };
+/**
+ * The waits of one operation: the instance's own `timeouts` entry, cut short to end before the
+ * step's limit (so a create can still report what it made instead of being aborted).
+ */
+function waitsFor(ctx: Ctx, i: Pick<InstanceInputs, 'timeouts'>, op: 'create' | 'update' | 'delete' | 'read', startedAt = Date.now()): Waits {
+  const own = durationMs(i.timeouts?.[op], 300_000);
+  const step = ctx.timeoutMs === undefined ? Infinity : ctx.timeoutMs - (Date.now() - startedAt) - Math.min(2000, ctx.timeoutMs / 10);
+  return { intervalMs: ctx.config.settings.pollIntervalMs, timeoutMs: Math.max(1, Math.min(own, step)) };
+}
+
+const noOutputs = { status: '', location: '', ipv4Address: '', ipv6Address: '', macAddress: '', interfaces: {}, execResults: {} };
+
+/** What a create that failed after the instance existed can still say about it (best effort). */
+async function partialOutputs(ctx: Ctx, client: LxdClient, name: string, project?: string) {
+  if (ctx.signal.aborted) return noOutputs;
+  try {
+    const got = await getInstance(ctx, client, name, project);
+    return got ? await instanceOutputs(ctx, client, got.instance, project) : noOutputs;
+  } catch {
+    return noOutputs;
+  }
 }
 
 export async function getInstance(ctx: Ctx, client: LxdClient, name: string, project?: string): Promise<{ instance: WireInstance; etag?: string } | null> {
@@ -133,7 +156,11 @@ function check(i: InstanceInputs, config: ProvaConfig): CheckIssue[] {
     if ((f.content === undefined) === (f.sourcePath === undefined)) issues.push({ path: ['files', n], message: 'needs exactly one of content and sourcePath' });
     if (f.targetPath.endsWith('/')) issues.push({ path: ['files', n, 'targetPath'], message: 'must name a file, not a directory' });
   });
-  if (i.remote && config?.settings && !config.settings.remotes.has(i.remote)) issues.push({ path: ['remote'], message: `names an unknown remote "${i.remote}"` });
+  issues.push(...scopeIssues(i, config));
+  const imageRemote = i.image ? splitImage(i.image).remote : undefined;
+  if (imageRemote !== undefined && config?.settings && !config.settings.remotes.has(imageRemote)) {
+    issues.push({ path: ['image'], code: 'unknown_remote', message: `names an image on an unknown remote "${imageRemote}"` });
+  }
   return issues;
 }
 
@@ -142,26 +169,36 @@ export const instance = defineResource({
   inputs,
   outputs,
   replaceOn: ['type', 'image', 'ephemeral', 'project', 'remote'],
+  // Devices are a set keyed by name upstream; files are keyed by their path in the guest.
+  keyedLists: { devices: 'name', files: 'targetPath' },
   computedOnUpdate: ['status', 'location', 'ipv4Address', 'ipv6Address', 'macAddress', 'interfaces', 'execResults'],
   check,
   async create(ctx: Ctx, i) {
+    const startedAt = Date.now();
     const client = await ctx.config.client(ctx, i.remote);
     const source = await imageSource(ctx, ctx.config, client, i.image, i.project);
+    const waits = waitsFor(ctx, i, 'create', startedAt);
     await client.request(ctx, {
-      method: 'POST', path: '/1.0/instances', pathTemplate: '/1.0/instances', operation: 'create instance', project: i.project, target: i.target,
-      body: { name: i.name, type: i.type, description: i.description, ephemeral: i.ephemeral, ...(i.profiles ? { profiles: i.profiles } : {}), config: mergedConfig(i), devices: toWire(i.devices), source },
+      method: 'POST', path: '/1.0/instances', pathTemplate: '/1.0/instances', operation: 'create instance', project: i.project, target: i.target, waitMs: waits.timeoutMs,
+      body: { name: i.name, type: i.type, description: i.description, ephemeral: i.ephemeral, ...(i.profiles ? { profiles: i.profiles } : {}), config: taggedConfig(mergedConfig(i), ctx.operationId), devices: toWire(i.devices), source },
     });
+    const id = formatId(client.remote, i.project, [i.name]);
     ctx.report({ kind: 'progress', message: `instance ${i.name} created${i.running ? '; starting it' : ''}` });
-    const waits = waitsFor(ctx, i, 'create');
-    const state = i.running ? await startInstance(ctx, client, i.name, i.project, waits, { knownStopped: true, network: i.waitForNetwork }) : undefined;
-    await syncFiles(ctx, client, i, []);
-    const ran = i.running && Object.keys(i.execs).length > 0;
-    const execResults = ran ? await runExecs(ctx, client, i.name, i.project, i.execs, {}, { created: true, started: true }) : {};
-    const got = await getInstance(ctx, client, i.name, i.project);
-    if (!got) throw new ProviderError({ provider: 'prova', operation: 'create instance', retryable: false, notFound: true, detail: `instance ${i.name} vanished right after it was created` });
-    // The state read by the last poll is current unless commands ran since (or nothing was polled).
-    const known = state && !ran && i.waitForNetwork ? state : undefined;
-    return { id: formatId(client.remote, i.project, [i.name]), outputs: await instanceOutputs(ctx, client, got.instance, i.project, execResults, known) };
+    try {
+      const state = i.running ? await startInstance(ctx, client, i.name, i.project, waitsFor(ctx, i, 'create', startedAt), { knownStopped: true, network: i.waitForNetwork }) : undefined;
+      await syncFiles(ctx, client, i, []);
+      const ran = i.running && Object.keys(i.execs).length > 0;
+      const execResults = ran ? await runExecs(ctx, client, i.name, i.project, i.execs, {}, { created: true, started: true }) : {};
+      const got = await getInstance(ctx, client, i.name, i.project);
+      if (!got) throw new ProviderError({ provider: 'prova', operation: 'create instance', retryable: false, notFound: true, detail: `instance ${i.name} vanished right after it was created` });
+      // The state read by the last poll is current unless commands ran since (or nothing was polled).
+      const known = state && !ran && i.waitForNetwork ? state : undefined;
+      return { id, outputs: await instanceOutputs(ctx, client, got.instance, i.project, execResults, known) };
+    } catch (error) {
+      // The instance exists: whatever failed after (start, the IPv4 wait, files, execs), report it as
+      // made so the engine records it tainted and the next plan replaces it.
+      throw new PartialCreateError(ctx.address, id, await partialOutputs(ctx, client, i.name, i.project), { cause: error });
+    }
   },
   async read(ctx: Ctx, id, prior) {
     const p = prior.inputs as Partial<InstanceInputs>;
@@ -185,7 +222,8 @@ export const instance = defineResource({
     };
     const execResults = ((prior.outputs as { execResults?: Record<string, ExecResult> }).execResults) ?? {};
     // The `,image=` option of an import id only feeds `image` above; the recorded id never carries it.
-    return { id: formatId(ref.remote, ref.project, ref.fields), inputs: read, outputs: await instanceOutputs(ctx, client, w, project, execResults) };
+    // The id names the instance as it is now called (a rename moves it).
+    return { id: formatId(ref.remote, ref.project, [w.name]), inputs: read, outputs: await instanceOutputs(ctx, client, w, project, execResults) };
   },
   async update(ctx: Ctx, id, olds, news) {
     const o = olds.inputs as InstanceInputs;
@@ -225,7 +263,7 @@ export const instance = defineResource({
     const priorExecs = (olds.outputs as { execResults?: Record<string, ExecResult> }).execResults ?? {};
     const execResults = news.running ? await runExecs(ctx, client, news.name, news.project, news.execs, priorExecs, { created: false, started }) : priorExecs;
     const after = (await getInstance(ctx, client, news.name, news.project))!;
-    return { outputs: await instanceOutputs(ctx, client, after.instance, news.project, execResults) };
+    return { id: formatId(client.remote, news.project, [news.name]), outputs: await instanceOutputs(ctx, client, after.instance, news.project, execResults) };
   },
   async delete(ctx: Ctx, id, prior) {
     const p = prior.inputs as Partial<InstanceInputs>;
@@ -240,10 +278,15 @@ export const instance = defineResource({
       if (!isNotFound(error)) throw error;
     }
   },
-  async find(ctx: Ctx, i) {
+  /**
+   * Exact: the instance of this name carrying the create's operation id (config
+   * user.converge.operation). Another instance of that name is not this create's: null.
+   */
+  async find(ctx: Ctx, i, hint) {
     const client = await ctx.config.client(ctx, i.remote);
     const got = await getInstance(ctx, client, i.name, i.project);
-    return got ? { id: formatId(client.remote, i.project, [i.name]), outputs: await instanceOutputs(ctx, client, got.instance, i.project) } : null;
+    if (!got || !isOurs(got.instance.config, hint)) return null;
+    return { id: formatId(client.remote, i.project, [i.name]), outputs: await instanceOutputs(ctx, client, got.instance, i.project) };
   },
   importId(importId, config: ProvaConfig) {
     const ref = parseId(importId, 1, config.settings.defaultRemote, 'instance');

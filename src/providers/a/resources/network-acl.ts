@@ -5,7 +5,9 @@ import { defineResource } from '../../../engine/provider/define.js';
 import type { OperationContext } from '../../../engine/provider/context.js';
 import type { ProvaConfig } from '../connections.js';
 import { formatId, parseId, scopeInputs } from '../ids.js';
-import { computedKeys, desiredConfig, observedConfigFor } from '../keys.js';
+import { checkScope } from '../checks.js';
+import { findTagged } from '../find.js';
+import { computedKeys, desiredConfig, observedConfigFor, taggedConfig } from '../keys.js';
 import { createObject, deleteObject, enc, getObject, projectOf, replaceObject, type Where } from '../objects.js';
 
 export const ruleSchema = z.object({
@@ -58,10 +60,11 @@ export const networkAcl = defineResource({
   inputs,
   outputs: z.object({}),
   replaceOn: ['name', 'project', 'remote'],
+  check: checkScope,
   async create(ctx: Ctx, i) {
     const client = await ctx.config.client(ctx, i.remote);
     await createObject(ctx, client, { path: '/1.0/network-acls', template: '/1.0/network-acls', what: 'network ACL', project: projectOf(i.project) }, {
-      name: i.name, description: i.description, config: i.config, ingress: i.ingresses.map(ruleToWire), egress: i.egresses.map(ruleToWire),
+      name: i.name, description: i.description, config: taggedConfig(i.config, ctx.operationId), ingress: i.ingresses.map(ruleToWire), egress: i.egresses.map(ruleToWire),
     });
     return { id: formatId(client.remote, i.project, [i.name]), outputs: {} };
   },
@@ -71,6 +74,7 @@ export const networkAcl = defineResource({
     if (!got) return null;
     const a = got.obj;
     return {
+      id: formatId(ref.remote, ref.project, [a.name]),
       inputs: {
         name: a.name, description: a.description, config: observedConfigFor(a.config, (prior.inputs.config as Record<string, string>) ?? {}, isComputed),
         ingresses: (a.ingress ?? []).map(ruleFromWire), egresses: (a.egress ?? []).map(ruleFromWire), ...scopeInputs(prior.inputs, ref, ctx.config.settings.defaultRemote),
@@ -88,6 +92,11 @@ export const networkAcl = defineResource({
   async delete(ctx: Ctx, id) {
     const ref = parseId(id, 1, ctx.config.settings.defaultRemote, 'network ACL');
     await deleteObject(ctx, await ctx.config.client(ctx, ref.remote), where(ref.fields[0]!, ref.project));
+  },
+  /** Exact: the ACL of this name carrying the create's operation id (config user.converge.operation). */
+  async find(ctx: Ctx, i, hint) {
+    const client = await ctx.config.client(ctx, i.remote);
+    return (await findTagged<WireAcl>(ctx, client, where(i.name, i.project), hint)) ? { id: formatId(client.remote, i.project, [i.name]), outputs: {} } : null;
   },
   importId: (importId, config: ProvaConfig) => {
     const ref = parseId(importId, 1, config.settings.defaultRemote, 'network ACL');

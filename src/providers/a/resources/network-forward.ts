@@ -5,7 +5,9 @@ import { defineResource } from '../../../engine/provider/define.js';
 import type { OperationContext } from '../../../engine/provider/context.js';
 import type { ProvaConfig } from '../connections.js';
 import { formatId, parseId, scopeInputs } from '../ids.js';
-import { computedKeys, desiredConfig, observedConfigFor } from '../keys.js';
+import { checkScope } from '../checks.js';
+import { findTagged } from '../find.js';
+import { computedKeys, desiredConfig, observedConfigFor, taggedConfig } from '../keys.js';
 import { createObject, deleteObject, enc, getObject, projectOf, replaceObject, type Where } from '../objects.js';
 
 const portSchema = z.object({
@@ -43,10 +45,11 @@ export const networkForward = defineResource({
   inputs,
   outputs: z.object({}),
   replaceOn: ['network', 'listenAddress', 'project', 'remote'],
+  check: checkScope,
   async create(ctx: Ctx, i) {
     const client = await ctx.config.client(ctx, i.remote);
     await createObject(ctx, client, { path: `/1.0/networks/${enc(i.network)}/forwards`, template: '/1.0/networks/{network}/forwards', what: 'network forward', project: projectOf(i.project) }, {
-      listen_address: i.listenAddress, description: i.description, config: i.config, ports: i.ports.map(toWire),
+      listen_address: i.listenAddress, description: i.description, config: taggedConfig(i.config, ctx.operationId), ports: i.ports.map(toWire),
     });
     return { id: formatId(client.remote, i.project, [i.network, i.listenAddress]), outputs: {} };
   },
@@ -57,6 +60,7 @@ export const networkForward = defineResource({
     if (!got) return null;
     const f = got.obj;
     return {
+      id: formatId(ref.remote, ref.project, [network, f.listen_address]),
       inputs: {
         network, listenAddress: f.listen_address, description: f.description, config: observedConfigFor(f.config, (prior.inputs.config as Record<string, string>) ?? {}, isComputed),
         ports: (f.ports ?? []).map(fromWire), ...scopeInputs(prior.inputs, ref, ctx.config.settings.defaultRemote),
@@ -74,6 +78,11 @@ export const networkForward = defineResource({
   async delete(ctx: Ctx, id) {
     const ref = idOf(id, ctx.config);
     await deleteObject(ctx, await ctx.config.client(ctx, ref.remote), where(ref.fields[0]!, ref.fields[1]!, ref.project));
+  },
+  /** Exact: the forward on this listen address carrying the create's operation id (config user.converge.operation). */
+  async find(ctx: Ctx, i, hint) {
+    const client = await ctx.config.client(ctx, i.remote);
+    return (await findTagged<WireForward>(ctx, client, where(i.network, i.listenAddress, i.project), hint)) ? { id: formatId(client.remote, i.project, [i.network, i.listenAddress]), outputs: {} } : null;
   },
   importId: (importId, config: ProvaConfig) => {
     const ref = idOf(importId, config);

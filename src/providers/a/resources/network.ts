@@ -6,7 +6,9 @@ import type { OperationContext } from '../../../engine/provider/context.js';
 import type { Ctx as ClientCtx, LxdClient } from '../client.js';
 import type { ProvaConfig } from '../connections.js';
 import { formatId, parseId, scopeInputs } from '../ids.js';
-import { computedKeys, desiredConfig, observedConfigFor } from '../keys.js';
+import { checkScope } from '../checks.js';
+import { findTagged } from '../find.js';
+import { computedKeys, desiredConfig, observedConfigFor, taggedConfig } from '../keys.js';
 import { createObject, deleteObject, enc, getObject, projectOf, replaceObject, type Where } from '../objects.js';
 
 const inputs = z.object({
@@ -50,9 +52,10 @@ export const network = defineResource({
   outputs,
   replaceOn: ['name', 'type', 'project', 'remote', 'target'],
   computedOnUpdate: ['ipv4Address', 'ipv6Address'],
+  check: checkScope,
   async create(ctx: Ctx, i) {
     const client = await ctx.config.client(ctx, i.remote);
-    await createObject(ctx, client, { path: '/1.0/networks', template: '/1.0/networks', what: 'network', project: projectOf(i.project) }, { name: i.name, type: i.type, description: i.description, config: i.config });
+    await createObject(ctx, client, { path: '/1.0/networks', template: '/1.0/networks', what: 'network', project: projectOf(i.project) }, { name: i.name, type: i.type, description: i.description, config: taggedConfig(i.config, ctx.operationId) });
     const got = (await outputsOf(ctx, client, i.name, i.project))!;
     return { id: formatId(client.remote, i.project, [i.name]), outputs: got.outputs };
   },
@@ -63,6 +66,7 @@ export const network = defineResource({
     if (!got) return null;
     const userConfig = (prior.inputs.config as Record<string, string> | undefined) ?? {};
     return {
+      id: formatId(ref.remote, ref.project, [got.net.name]),
       inputs: { name: got.net.name, type: got.net.type, description: got.net.description, config: observedConfigFor(got.net.config, userConfig, isNetworkComputed), ...scopeInputs(prior.inputs, ref, ctx.config.settings.defaultRemote) },
       outputs: got.outputs,
     };
@@ -77,8 +81,10 @@ export const network = defineResource({
     const ref = parseId(id, 1, ctx.config.settings.defaultRemote, 'network');
     await deleteObject(ctx, await ctx.config.client(ctx, ref.remote), where(ref.fields[0]!, ref.project));
   },
-  async find(ctx: Ctx, i) {
+  /** Exact: the network of this name carrying the create's operation id (config user.converge.operation). */
+  async find(ctx: Ctx, i, hint) {
     const client = await ctx.config.client(ctx, i.remote);
+    if (!(await findTagged<WireNetwork>(ctx, client, where(i.name, i.project), hint))) return null;
     const got = await outputsOf(ctx, client, i.name, i.project);
     return got ? { id: formatId(client.remote, i.project, [i.name]), outputs: got.outputs } : null;
   },

@@ -6,7 +6,9 @@ import type { OperationContext } from '../../../engine/provider/context.js';
 import type { ProvaConfig } from '../connections.js';
 import { deviceSchema, fromWire, sortDevices, toWire, type WireDevices } from '../devices.js';
 import { formatId, parseId, scopeInputs } from '../ids.js';
-import { computedKeys, desiredConfig, observedConfigFor } from '../keys.js';
+import { checkScope } from '../checks.js';
+import { findTagged } from '../find.js';
+import { computedKeys, desiredConfig, observedConfigFor, taggedConfig } from '../keys.js';
 import { createObject, deleteObject, enc, getObject, projectOf, replaceObject, type Where } from '../objects.js';
 
 const inputs = z.object({
@@ -29,9 +31,11 @@ export const profile = defineResource({
   inputs,
   outputs: z.object({}),
   replaceOn: ['name', 'project', 'remote'],
+  check: checkScope,
+  keyedLists: { devices: 'name' },
   async create(ctx: Ctx, i) {
     const client = await ctx.config.client(ctx, i.remote);
-    const body = { description: i.description, config: i.config, devices: toWire(i.devices) };
+    const body = { description: i.description, config: taggedConfig(i.config, ctx.operationId), devices: toWire(i.devices) };
     if (i.name === 'default') await replaceObject<WireProfile>(ctx, client, where(i.name, i.project), () => body);
     else await createObject(ctx, client, { path: '/1.0/profiles', template: '/1.0/profiles', what: 'profile', project: projectOf(i.project) }, { name: i.name, ...body });
     return { id: formatId(client.remote, i.project, [i.name]), outputs: {} };
@@ -42,6 +46,7 @@ export const profile = defineResource({
     if (!got) return null;
     const p = got.obj;
     return {
+      id: formatId(ref.remote, ref.project, [p.name]),
       inputs: {
         name: p.name, description: p.description, config: observedConfigFor(p.config, (prior.inputs.config as Record<string, string>) ?? {}, isComputed),
         devices: fromWire(p.devices), ...scopeInputs(prior.inputs, ref, ctx.config.settings.defaultRemote),
@@ -68,6 +73,11 @@ export const profile = defineResource({
       return;
     }
     await deleteObject(ctx, client, where(ref.fields[0]!, ref.project));
+  },
+  /** Exact: the profile of this name carrying the create's operation id (config user.converge.operation). */
+  async find(ctx: Ctx, i, hint) {
+    const client = await ctx.config.client(ctx, i.remote);
+    return (await findTagged<WireProfile>(ctx, client, where(i.name, i.project), hint)) ? { id: formatId(client.remote, i.project, [i.name]), outputs: {} } : null;
   },
   importId: (importId, config: ProvaConfig) => {
     const ref = idOf(importId, config);

@@ -5,7 +5,9 @@ import { defineResource } from '../../../engine/provider/define.js';
 import type { OperationContext } from '../../../engine/provider/context.js';
 import type { ProvaConfig } from '../connections.js';
 import { formatId, parseId, scopeInputs } from '../ids.js';
-import { computedKeys, desiredConfig, observedConfigFor } from '../keys.js';
+import { checkScope } from '../checks.js';
+import { findTagged } from '../find.js';
+import { computedKeys, desiredConfig, observedConfigFor, taggedConfig } from '../keys.js';
 import { createObject, deleteObject, enc, getObject, replaceObject, type Where } from '../objects.js';
 
 const inputs = z.object({
@@ -26,9 +28,10 @@ export const project = defineResource({
   inputs,
   outputs: z.object({}),
   replaceOn: ['name', 'remote'],
+  check: checkScope,
   async create(ctx: Ctx, i) {
     const client = await ctx.config.client(ctx, i.remote);
-    await createObject(ctx, client, { path: '/1.0/projects', template: '/1.0/projects', what: 'project' }, { name: i.name, description: i.description, config: i.config });
+    await createObject(ctx, client, { path: '/1.0/projects', template: '/1.0/projects', what: 'project' }, { name: i.name, description: i.description, config: taggedConfig(i.config, ctx.operationId) });
     return { id: formatId(client.remote, undefined, [i.name]), outputs: {} };
   },
   async read(ctx: Ctx, id, prior) {
@@ -36,6 +39,7 @@ export const project = defineResource({
     const got = await getObject<WireProject>(ctx, await ctx.config.client(ctx, ref.remote), where(ref.fields[0]!));
     if (!got) return null;
     return {
+      id: formatId(ref.remote, undefined, [got.obj.name]),
       inputs: {
         name: got.obj.name, description: got.obj.description, config: observedConfigFor(got.obj.config, (prior.inputs.config as Record<string, string>) ?? {}, isProjectComputed),
         ...scopeInputs(prior.inputs, ref, ctx.config.settings.defaultRemote, false),
@@ -51,6 +55,11 @@ export const project = defineResource({
   async delete(ctx: Ctx, id) {
     const ref = idOf(id, ctx.config);
     await deleteObject(ctx, await ctx.config.client(ctx, ref.remote), where(ref.fields[0]!));
+  },
+  /** Exact: the project of this name carrying the create's operation id (config user.converge.operation). */
+  async find(ctx: Ctx, i, hint) {
+    const client = await ctx.config.client(ctx, i.remote);
+    return (await findTagged<WireProject>(ctx, client, where(i.name), hint)) ? { id: formatId(client.remote, undefined, [i.name]), outputs: {} } : null;
   },
   importId: (importId, config: ProvaConfig) => {
     const ref = idOf(importId, config);

@@ -5,7 +5,9 @@ import { defineResource } from '../../../engine/provider/define.js';
 import type { OperationContext } from '../../../engine/provider/context.js';
 import type { ProvaConfig } from '../connections.js';
 import { formatId, parseId, scopeInputs } from '../ids.js';
-import { computedKeys, desiredConfig, observedConfigFor, type KeyPolicy } from '../keys.js';
+import { checkScope } from '../checks.js';
+import { findTagged } from '../find.js';
+import { computedKeys, desiredConfig, observedConfigFor, taggedConfig, type KeyPolicy } from '../keys.js';
 import { createObject, deleteObject, enc, getObject, projectOf, replaceObject, type Where } from '../objects.js';
 
 const inputs = z.object({
@@ -36,9 +38,10 @@ export const storagePool = defineResource({
   outputs,
   replaceOn: ['name', 'driver', 'source', 'project', 'remote', 'target'],
   computedOnUpdate: ['status'],
+  check: checkScope,
   async create(ctx: Ctx, i) {
     const client = await ctx.config.client(ctx, i.remote);
-    const config = { ...i.config, ...(i.source !== undefined ? { source: i.source } : {}) };
+    const config = taggedConfig({ ...i.config, ...(i.source !== undefined ? { source: i.source } : {}) }, ctx.operationId);
     await createObject(ctx, client, { path: '/1.0/storage-pools', template: '/1.0/storage-pools', what: 'storage pool', project: projectOf(i.project), target: i.target }, { name: i.name, driver: i.driver, description: i.description, config });
     const got = await getObject<WirePool>(ctx, client, where(i.name, i.project));
     return { id: formatId(client.remote, i.project, [i.name]), outputs: outputsOf(got!.obj) };
@@ -49,6 +52,7 @@ export const storagePool = defineResource({
     if (!got) return null;
     const p = got.obj;
     return {
+      id: formatId(ref.remote, ref.project, [p.name]),
       inputs: {
         name: p.name, driver: p.driver, description: p.description, config: observedConfigFor(p.config, (prior.inputs.config as Record<string, string>) ?? {}, poolComputed(p.driver)),
         ...(prior.inputs.source !== undefined ? { source: prior.inputs.source } : {}), ...scopeInputs(prior.inputs, ref, ctx.config.settings.defaultRemote),
@@ -65,6 +69,12 @@ export const storagePool = defineResource({
   async delete(ctx: Ctx, id) {
     const ref = idOf(id, ctx.config);
     await deleteObject(ctx, await ctx.config.client(ctx, ref.remote), where(ref.fields[0]!, ref.project));
+  },
+  /** Exact: the pool of this name carrying the create's operation id (config user.converge.operation). */
+  async find(ctx: Ctx, i, hint) {
+    const client = await ctx.config.client(ctx, i.remote);
+    const p = await findTagged<WirePool & { config: Record<string, string> | null }>(ctx, client, where(i.name, i.project), hint);
+    return p ? { id: formatId(client.remote, i.project, [i.name]), outputs: outputsOf(p) } : null;
   },
   importId: (importId, config: ProvaConfig) => {
     const ref = idOf(importId, config);

@@ -5,7 +5,9 @@ import { defineResource } from '../../../engine/provider/define.js';
 import type { OperationContext } from '../../../engine/provider/context.js';
 import type { ProvaConfig } from '../connections.js';
 import { formatId, parseId, scopeInputs } from '../ids.js';
-import { computedKeys, desiredConfig, observedConfigFor } from '../keys.js';
+import { checkScope } from '../checks.js';
+import { findTagged } from '../find.js';
+import { computedKeys, desiredConfig, observedConfigFor, taggedConfig } from '../keys.js';
 import { createObject, deleteObject, enc, getObject, projectOf, replaceObject, type Where } from '../objects.js';
 
 const inputs = z.object({
@@ -35,10 +37,11 @@ export const storageVolume = defineResource({
   inputs,
   outputs,
   replaceOn: ['pool', 'name', 'type', 'contentType', 'project', 'remote', 'target'],
+  check: checkScope,
   async create(ctx: Ctx, i) {
     const client = await ctx.config.client(ctx, i.remote);
     await createObject(ctx, client, { path: `/1.0/storage-pools/${enc(i.pool)}/volumes`, template: '/1.0/storage-pools/{pool}/volumes', what: 'storage volume', project: projectOf(i.project), target: i.target }, {
-      name: i.name, type: i.type, content_type: i.contentType, description: i.description, config: i.config,
+      name: i.name, type: i.type, content_type: i.contentType, description: i.description, config: taggedConfig(i.config, ctx.operationId),
     });
     const got = await getObject<WireVolume>(ctx, client, where(i.pool, i.name, i.project));
     return { id: formatId(client.remote, i.project, [i.pool, i.name]), outputs: { location: location(got!.obj) } };
@@ -50,6 +53,7 @@ export const storageVolume = defineResource({
     if (!got) return null;
     const v = got.obj;
     return {
+      id: formatId(ref.remote, ref.project, [pool, v.name]),
       inputs: {
         pool, name: v.name, type: 'custom', contentType: v.content_type ?? 'filesystem', description: v.description,
         config: observedConfigFor(v.config, (prior.inputs.config as Record<string, string>) ?? {}, isComputed), ...scopeInputs(prior.inputs, ref, ctx.config.settings.defaultRemote),
@@ -65,6 +69,12 @@ export const storageVolume = defineResource({
   async delete(ctx: Ctx, id) {
     const ref = idOf(id, ctx.config);
     await deleteObject(ctx, await ctx.config.client(ctx, ref.remote), where(ref.fields[0]!, ref.fields[1]!, ref.project));
+  },
+  /** Exact: the volume of this name carrying the create's operation id (config user.converge.operation). */
+  async find(ctx: Ctx, i, hint) {
+    const client = await ctx.config.client(ctx, i.remote);
+    const v = await findTagged<WireVolume>(ctx, client, where(i.pool, i.name, i.project), hint);
+    return v ? { id: formatId(client.remote, i.project, [i.pool, i.name]), outputs: { location: location(v) } } : null;
   },
   importId: (importId, config: ProvaConfig) => {
     const ref = idOf(importId, config);
