@@ -140,7 +140,10 @@ describe('provb simulator', () => {
     const r = await call(sim.url, 'GET', '/v2/regions');
     expect(r.status).toBe(429);
     expect(r.headers['retry-after']).toBe('0');
-    expect(r.body.code).toBe('rate_limit_exceeded');
+    // The API documents no code for 429 (civogo knows none): the body carries a reason, no code.
+    expect(r.body).toMatchObject({ reason: expect.any(String) });
+    expect(r.body.code).toBeUndefined();
+    expect(r.headers['x-ratelimit-limit']).toBeDefined();
   });
 
   it('keeps a request log', async () => {

@@ -94,7 +94,8 @@ function reportInputs(i: Wire, prior: Prior): InstanceInputs {
     networkId: r.computed('networkId', i.network_id),
     notes: r.optional('notes', i.notes ?? ''),
     privateIpv4: r.computed('privateIpv4', i.private_ip),
-    publicIpRequired: !i.public_ip || (r.kept('publicIpRequired') === 'none' && i.reserved_ip) ? 'none' : 'create',
+    // 'none' stays 'none' though the API may give an address anyway (first instance of a network, a reserved IP).
+    publicIpRequired: !i.public_ip || r.kept('publicIpRequired') === 'none' ? 'none' : 'create',
     region: r.kept<string>('region'),
     reservedIpv4: r.kept<string>('reservedIpv4') === undefined ? undefined : [i.reserved_ip_id, i.reserved_ip_name, i.reserved_ip].includes(r.kept('reservedIpv4')) ? r.kept<string>('reservedIpv4') : (i.reserved_ip_id || ''),
     reverseDns: r.computed('reverseDns', i.reverse_dns),
@@ -114,6 +115,9 @@ export const instance = defineResource({
   secrets: ['initialPassword'],
   computedOnUpdate: ['hostname', 'firewallId', 'reverseDns', 'cpuCores', 'diskGb', 'ramMb', 'publicIp', 'status', 'initialPassword'],
   check: (inputs, config: ProvbConfig) => checkRegion(inputs, config),
+  warnings: (inputs) => (inputs.publicIpRequired === 'none'
+    ? ['publicIpRequired none: Civo gives the first instance of a network a public IP anyway (the Terraform provider warns the same); put another instance in the network first if this one must stay private']
+    : []),
   create: async (ctx, inputs) => {
     const region = regionOf(ctx, inputs);
     const c = ctx.config.client;

@@ -27,6 +27,8 @@ export class SimStore {
   readonly instances = new Map<string, Wire>();
   readonly networks = new Map<string, Wire>();
   readonly subnets = new Map<string, Wire>();
+  /** Subnet routes ({id, subnet_id, network_id, resource_id, resource_type}). */
+  readonly routes = new Map<string, Wire>();
   readonly firewalls = new Map<string, Wire>();
   readonly volumes = new Map<string, Wire>();
   readonly ips = new Map<string, Wire>();
@@ -40,6 +42,10 @@ export class SimStore {
   readonly credentials = new Map<string, Wire>();
   /** An instance's own public address, restored when a reserved IP is unassigned. */
   readonly ephemeralIps = new Map<string, string>();
+  /** VNC sessions by instance id ({uri, expiration}). */
+  readonly vnc = new Map<string, Wire>();
+  /** Firewalls the API made from a create's `firewall_rule`, by the id of the object they were made for. */
+  readonly madeFirewalls = new Map<string, string>();
   #due: Due[] = [];
   #counter = 10;
 
@@ -109,7 +115,7 @@ export class SimStore {
     const fwId = this.id();
     this.firewalls.set(fwId, {
       id: fwId, name: `default-${region.toLowerCase()}`, account_id: this.accountId, network_id: net.id, default: true, region,
-      rules: [{ id: this.id(), firewall_id: fwId, protocol: 'tcp', start_port: '1', end_port: '65535', ports: '1-65535', cidr: ['0.0.0.0/0'], direction: 'ingress', action: 'allow', label: 'All TCP ports open' }],
+      rules: [{ id: this.id(), firewall_id: fwId, openstack_security_group_rule_id: null, protocol: 'tcp', start_port: '1', end_port: '65535', ports: '1-65535', cidr: ['0.0.0.0/0'], direction: 'ingress', action: 'allow', label: 'All TCP ports open' }],
     });
   }
 }
