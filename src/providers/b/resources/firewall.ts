@@ -2,6 +2,8 @@
 // never updated by the API: a changed rule is deleted and created again, keyed on its content.
 import { z } from 'zod';
 import { defineResource, type CheckIssue } from '../../../engine/provider/define.js';
+import { isCannotTell } from '../../../engine/provider/define.js';
+import { claim, noteExisting } from './claim.js';
 import type { ProvbConfig } from '../config.js';
 import type { Wire } from '../client.js';
 import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../region.js';
@@ -75,6 +77,7 @@ export const firewall = defineResource({
   create: async (ctx, inputs) => {
     const region = regionOf(ctx, inputs);
     const rules = [...inputs.ingressRules.map((r) => wireRule('ingress', r)), ...inputs.egressRules.map((r) => wireRule('egress', r))];
+    await noteExisting(ctx, async () => (await ctx.config.client.listFirewalls(ctx, region)).filter((x) => x.name === inputs.name).map((x) => x.id));
     const res = await ctx.config.client.createFirewall(ctx, region, { name: inputs.name, network_id: inputs.networkId ?? '', create_rules: inputs.createDefaultRules, rules });
     const f = await fetchFirewall(ctx, region, res.id);
     return { id: res.id, outputs: f ? outputsOf(f) : { firewallId: res.id, networkId: inputs.networkId ?? '' } };
@@ -123,9 +126,10 @@ export const firewall = defineResource({
       throw error;
     }
   },
-  find: async (ctx, inputs) => {
-    const f = (await ctx.config.client.listFirewalls(ctx, regionOf(ctx, inputs))).find((x) => x.name === inputs.name);
-    return f ? { id: f.id, outputs: outputsOf(f) } : null;
+  // find: the firewalls so named that did not exist when the create sent its request (claim.ts).
+  find: async (ctx, inputs, hint) => {
+    const f = claim(hint, (await ctx.config.client.listFirewalls(ctx, regionOf(ctx, inputs))).filter((x) => x.name === inputs.name), { what: `firewall '${inputs.name}'` });
+    return !f || isCannotTell(f) ? f : { id: f.id, outputs: outputsOf(f) };
   },
   importId: (id) => id,
 });

@@ -8,6 +8,8 @@ import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../region
 import { waitGone, waitUntil } from '../wait.js';
 import { defined, reporter } from './reported.js';
 import { missingObject } from '../errors.js';
+import { isCannotTell } from '../../../engine/provider/define.js';
+import { claim, isOperationTag, operationTag } from './claim.js';
 
 const noSpace = /^\S+$/;
 
@@ -101,7 +103,7 @@ function reportInputs(i: Wire, prior: Prior): InstanceInputs {
     reverseDns: r.computed('reverseDns', i.reverse_dns),
     script: r.importing ? script : r.kept('script') === undefined ? undefined : script,
     sshkeyId: r.computed('sshkeyId', i.ssh_key_id),
-    tags: r.optional('tags', i.tags ?? []),
+    tags: r.optional('tags', (i.tags ?? []).filter((t: unknown) => !isOperationTag(t))),
     volumeType: i.volume_type === 'bssd' ? 'bssd' : 'ssd',
     writePassword: r.kept<boolean>('writePassword') ?? false,
   }) as InstanceInputs;
@@ -125,7 +127,7 @@ export const instance = defineResource({
       count: 1, hostname: inputs.hostname ?? '', reverse_dns: inputs.reverseDns ?? '', size: inputs.size, public_ip: inputs.publicIpRequired,
       reserved_ipv4: inputs.reservedIpv4 ?? '', private_ipv4: inputs.privateIpv4 ?? '', network_id: inputs.networkId ?? '',
       template_id: await imageId(ctx, region, inputs.diskImage), initial_user: inputs.initialUser ?? '', ssh_key_id: inputs.sshkeyId ?? '',
-      script: inputs.script ?? '', tags: (inputs.tags ?? []).join(' '), firewall_id: inputs.firewallId, volume_type: inputs.volumeType, notes: inputs.notes ?? '',
+      script: inputs.script ?? '', tags: [...(inputs.tags ?? []), ...(ctx.operationId ? [operationTag(ctx.operationId)] : [])].join(' '), firewall_id: inputs.firewallId, volume_type: inputs.volumeType, notes: inputs.notes ?? '',
     });
     let inst = await ready(ctx, region, created.id);
     if (inputs.firewallId && inst.firewall_id !== inputs.firewallId) {
@@ -175,11 +177,13 @@ export const instance = defineResource({
     if (gone === null) return;
     await waitGone(ctx, `instance ${id}`, () => ctx.config.client.getInstance(ctx, region, id));
   },
-  find: async (ctx, inputs) => {
-    if (!inputs.hostname) return null;
+  // find: the instance carrying this create's operation tag (written in the create request; read hides
+  // it), so a hostname-less instance is found exactly and a same-named one made by hand never is.
+  find: async (ctx, inputs, hint) => {
     const region = regionOf(ctx, inputs);
-    const inst = (await ctx.config.client.listInstances(ctx, region)).find((i) => i.hostname === inputs.hostname);
-    if (!inst) return null;
+    const tag = operationTag(hint.operationId);
+    const inst = claim(hint, await ctx.config.client.listInstances(ctx, region), { what: `an instance tagged ${tag}`, tagged: (i) => (i.tags ?? []).includes(tag) });
+    if (!inst || isCannotTell(inst)) return inst;
     let settled = await ready(ctx, region, inst.id);
     // The create's follow-up, which a lost answer skipped: attach the declared firewall.
     if (inputs.firewallId && settled.firewall_id !== inputs.firewallId) {

@@ -3,6 +3,8 @@
 // (`secret_access_key_id` on the wire) is a secret here, unlike upstream.
 import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
+import { isCannotTell } from '../../../engine/provider/define.js';
+import { claim, noteExisting } from './claim.js';
 import type { ProvbConfig } from '../config.js';
 import { orNull, type Wire } from '../client.js';
 import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../region.js';
@@ -34,6 +36,7 @@ export const objectStoreCredential = defineResource({
   check: (inputs, config: ProvbConfig) => checkRegion(inputs, config),
   create: async (ctx, inputs) => {
     const region = regionOf(ctx, inputs);
+    await noteExisting(ctx, async () => (await ctx.config.client.listCredentials(ctx, region)).filter((x) => x.name === inputs.name).map((x) => x.id));
     const c = await ctx.config.client.createCredential(ctx, region, { name: inputs.name, access_key_id: inputs.accessKeyId ?? null, secret_access_key_id: inputs.secretAccessKey ?? null });
     return { id: c.id, outputs: outputsOf(await waitReady(ctx, region, c.id)) };
   },
@@ -51,10 +54,11 @@ export const objectStoreCredential = defineResource({
   delete: async (ctx, id, prior) => {
     await orNull(() => ctx.config.client.deleteCredential(ctx, priorRegion(ctx, prior), id));
   },
-  find: async (ctx, inputs) => {
+  // find: the credentials so named that did not exist when the create sent its request (claim.ts).
+  find: async (ctx, inputs, hint) => {
     const region = regionOf(ctx, inputs);
-    const c = (await ctx.config.client.listCredentials(ctx, region)).find((x) => x.name === inputs.name);
-    return c ? { id: c.id, outputs: outputsOf(await waitReady(ctx, region, c.id)) } : null;
+    const c = claim(hint, (await ctx.config.client.listCredentials(ctx, region)).filter((x) => x.name === inputs.name), { what: `object store credential '${inputs.name}'` });
+    return !c || isCannotTell(c) ? c : { id: c.id, outputs: outputsOf(await waitReady(ctx, region, c.id)) };
   },
   importId: (id) => id,
 });

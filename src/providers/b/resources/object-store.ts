@@ -2,6 +2,8 @@
 // updates in place; name, region and owning credential force replacement.
 import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
+import { isCannotTell } from '../../../engine/provider/define.js';
+import { claim, noteExisting } from './claim.js';
 import type { ProvbConfig } from '../config.js';
 import { orNull, type Wire } from '../client.js';
 import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../region.js';
@@ -33,6 +35,7 @@ export const objectStore = defineResource({
   check: (inputs, config: ProvbConfig) => checkRegion(inputs, config),
   create: async (ctx, inputs) => {
     const region = regionOf(ctx, inputs);
+    await noteExisting(ctx, async () => (await ctx.config.client.listObjectStores(ctx, region)).filter((x) => x.name === inputs.name).map((x) => x.id));
     const o = await ctx.config.client.createObjectStore(ctx, region, defined({ name: inputs.name, max_size_gb: inputs.maxSizeGb, access_key_id: inputs.accessKeyId }));
     return { id: o.id, outputs: outputsOf(await waitReady(ctx, region, o.id)) };
   },
@@ -47,10 +50,11 @@ export const objectStore = defineResource({
   delete: async (ctx, id, prior) => {
     await orNull(() => ctx.config.client.deleteObjectStore(ctx, priorRegion(ctx, prior), id));
   },
-  find: async (ctx, inputs) => {
+  // find: the object stores so named that did not exist when the create sent its request (claim.ts).
+  find: async (ctx, inputs, hint) => {
     const region = regionOf(ctx, inputs);
-    const o = (await ctx.config.client.listObjectStores(ctx, region)).find((x) => x.name === inputs.name);
-    return o ? { id: o.id, outputs: outputsOf(await waitReady(ctx, region, o.id)) } : null;
+    const o = claim(hint, (await ctx.config.client.listObjectStores(ctx, region)).filter((x) => x.name === inputs.name), { what: `object store '${inputs.name}'` });
+    return !o || isCannotTell(o) ? o : { id: o.id, outputs: outputsOf(await waitReady(ctx, region, o.id)) };
   },
   importId: (id) => id,
 });

@@ -2,6 +2,8 @@
 // public key forces replacement.
 import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
+import { isCannotTell } from '../../../engine/provider/define.js';
+import { claim } from './claim.js';
 import type { Wire } from '../client.js';
 import type { ProvbContext } from '../region.js';
 
@@ -37,9 +39,10 @@ export const sshKey = defineResource({
   delete: async (ctx, id) => {
     if (await byId(ctx, id)) await ctx.config.client.deleteSshKey(ctx, id);
   },
-  find: async (ctx, inputs) => {
-    const k = (await ctx.config.client.listSshKeys(ctx)).find((x) => x.name === inputs.name);
-    return k ? { id: k.id, outputs: outputsOf(k) } : null;
+  // find: the key so named if its created_at is not before the create started (claim.ts).
+  find: async (ctx, inputs, hint) => {
+    const k = claim(hint, (await ctx.config.client.listSshKeys(ctx)).filter((x) => x.name === inputs.name), { what: `SSH key '${inputs.name}'`, createdAt: (x) => x.created_at });
+    return !k || isCannotTell(k) ? k : { id: k.id, outputs: outputsOf(k) };
   },
   importId: (id) => id,
 });

@@ -2,8 +2,10 @@
 // attached). Every input forces replacement; the id is `<instanceId>:<volumeId>`.
 import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
+import { isCannotTell } from '../../../engine/provider/define.js';
+import { claim, noteExisting } from './claim.js';
 import type { ProvbConfig } from '../config.js';
-import { orNull } from '../client.js';
+import { orNull, type Wire } from '../client.js';
 import { tolerate } from './tolerate.js';
 import { checkRegion, priorRegion, regionOf } from '../region.js';
 import { waitVolume } from './volume.js';
@@ -25,6 +27,8 @@ function split(id: string): [string, string] {
   return [id.slice(0, i), id.slice(i + 1)];
 }
 
+const attachmentId = (i: { instanceId: string; volumeId: string }) => `${i.instanceId}:${i.volumeId}`;
+
 export const volumeAttachment = defineResource({
   token: 'provb:index/volumeAttachment:VolumeAttachment',
   inputs: volumeAttachmentInputs,
@@ -35,6 +39,7 @@ export const volumeAttachment = defineResource({
   create: async (ctx, inputs) => {
     const region = regionOf(ctx, inputs);
     const v = await ctx.config.client.getVolume(ctx, region, inputs.volumeId);
+    await noteExisting(ctx, async () => (v.instance_id === inputs.instanceId ? [attachmentId(inputs)] : []));
     if (v.instance_id !== inputs.instanceId) {
       if (v.status !== 'available') await waitVolume(ctx, region, inputs.volumeId, 'available');
       // A retried attach (its first answer lost) is refused as a second attach: that is success here.
@@ -59,9 +64,11 @@ export const volumeAttachment = defineResource({
     await ctx.config.client.detachVolume(ctx, region, volumeId).catch((error) => tolerate(error, 'database_volume_not_attached'));
     await waitVolume(ctx, region, volumeId, 'available');
   },
-  find: async (ctx, inputs) => {
+  // find: the attachment if the volume was not already attached to the instance when the create began (claim.ts).
+  find: async (ctx, inputs, hint) => {
     const v = await orNull(() => ctx.config.client.getVolume(ctx, regionOf(ctx, inputs), inputs.volumeId));
-    return v && v.instance_id === inputs.instanceId ? { id: `${inputs.instanceId}:${inputs.volumeId}`, outputs: { mountPoint: v.mountpoint ?? '', status: v.status } } : null;
+    const a = claim(hint, v && v.instance_id === inputs.instanceId ? [{ ...v, id: attachmentId(inputs) } as Wire] : [], { what: `the attachment of volume ${inputs.volumeId} to instance ${inputs.instanceId}` });
+    return !a || isCannotTell(a) ? a : { id: a.id, outputs: { mountPoint: a.mountpoint ?? '', status: a.status } };
   },
   importId: (id) => { split(id); return id; },
 });

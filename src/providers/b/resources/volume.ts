@@ -2,6 +2,8 @@
 // attached volume is detached, resized and attached again); name, network and type force replacement.
 import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
+import { isCannotTell } from '../../../engine/provider/define.js';
+import { claim } from './claim.js';
 import type { ProvbConfig } from '../config.js';
 import { orNull, type Wire } from '../client.js';
 import { checkRegion, priorRegion, regionOf, scanRegions, type ProvbContext } from '../region.js';
@@ -68,9 +70,10 @@ export const volume = defineResource({
   delete: async (ctx, id, prior) => {
     await orNull(() => ctx.config.client.deleteVolume(ctx, priorRegion(ctx, prior), id));
   },
-  find: async (ctx, inputs) => {
-    const v = (await ctx.config.client.listVolumes(ctx, regionOf(ctx, inputs))).find((x) => x.name === inputs.name);
-    return v ? { id: v.id, outputs: outputsOf(v) } : null;
+  // find: the volume so named if its created_at is not before the create started (claim.ts).
+  find: async (ctx, inputs, hint) => {
+    const v = claim(hint, (await ctx.config.client.listVolumes(ctx, regionOf(ctx, inputs))).filter((x) => x.name === inputs.name), { what: `volume '${inputs.name}'`, createdAt: (x) => x.created_at });
+    return !v || isCannotTell(v) ? v : { id: v.id, outputs: outputsOf(v) };
   },
   importId: (id) => id,
 });
