@@ -36,7 +36,7 @@ const outputsOf = (d: Wire): z.output<typeof databaseOutputs> => ({
 });
 
 const waitReady = (ctx: ProvbContext, region: string, id: string) =>
-  waitUntil(ctx, `database ${id} to be Ready`, () => ctx.config.client.getDatabase(ctx, region, id), (d) => d.status === 'Ready', (d) => d.status);
+  waitUntil(ctx, 'database', `database ${id} to be Ready`, () => ctx.config.client.getDatabase(ctx, region, id), (d) => d.status === 'Ready', (d) => d.status);
 
 const same = (a: string | undefined, b: string) => a !== undefined && a.toLowerCase() === String(b).toLowerCase();
 

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
 import { claim, noteExisting } from './claim.js';
-import type { Wire } from '../client.js';
+import { orNull, type Wire } from '../client.js';
 import type { ProvbContext } from '../region.js';
 
 export const dnsDomainNameInputs = z.strictObject({
@@ -40,7 +40,8 @@ export const dnsDomainName = defineResource({
   },
   delete: async (ctx, id) => {
     const d = await lookup(ctx, id);
-    if (d) await ctx.config.client.deleteDomain(ctx, d.id);
+    // A 404 (a retry after a lost answer, or deleted meanwhile) means done.
+    if (d) await orNull(() => ctx.config.client.deleteDomain(ctx, d.id));
   },
   // find: the domain so named if it did not exist when the create sent its request (claim.ts).
   find: async (ctx, inputs, hint) => {

@@ -5,7 +5,7 @@ import { defineResource, type CheckIssue } from '../../../engine/provider/define
 import { isCannotTell } from '../../../engine/provider/define.js';
 import { claim, noteExisting } from './claim.js';
 import type { ProvbConfig } from '../config.js';
-import type { Wire } from '../client.js';
+import { orNull, type Wire } from '../client.js';
 import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../region.js';
 import { defined, reporter } from './reported.js';
 
@@ -112,7 +112,7 @@ export const firewall = defineResource({
       if (news.createDefaultRules && isDefaultRule(s)) continue;
       const key = keyOf(s.direction, ruleOf(s));
       if (wanted.has(key) && !present.has(key)) present.add(key);
-      else await c.deleteFirewallRule(ctx, region, id, s.id);
+      else await orNull(() => c.deleteFirewallRule(ctx, region, id, s.id)); // 404: already gone (a retry after a lost answer)
     }
     for (const [key, [d, r]] of wanted) if (!present.has(key)) await c.createFirewallRule(ctx, region, id, wireRule(d, r));
     const f = await fetchFirewall(ctx, region, id);
@@ -121,7 +121,7 @@ export const firewall = defineResource({
   delete: async (ctx, id, prior) => {
     const region = priorRegion(ctx, prior);
     if (!(await fetchFirewall(ctx, region, id))) return;
-    try { await ctx.config.client.deleteFirewall(ctx, region, id); } catch (error) {
+    try { await orNull(() => ctx.config.client.deleteFirewall(ctx, region, id)); } catch (error) {
       if (!(await fetchFirewall(ctx, region, id))) return;
       throw error;
     }

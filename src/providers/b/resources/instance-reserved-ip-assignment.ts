@@ -41,7 +41,7 @@ export const instanceReservedIpAssignment = defineResource({
       throw new ProviderError({ provider: 'provb', operation: 'assign reserved IP', retryable: false, vendorCode: 'ip_already_assigned', detail: `reserved IP ${inputs.reservedIpId} is already assigned to ${ip.assigned_to.type} ${ip.assigned_to.id}; unassign it first` });
     }
     if (ip.assigned_to?.id !== inputs.instanceId) await c.ipAction(ctx, region, ip.id, 'assign', inputs.instanceId);
-    await waitUntil(ctx, `instance ${inputs.instanceId} to carry ${ip.ip}`, () => c.getInstance(ctx, region, inputs.instanceId), (i) => i.public_ip === ip.ip, () => 'PENDING');
+    await waitUntil(ctx, 'ip', `instance ${inputs.instanceId} to carry ${ip.ip}`, () => c.getInstance(ctx, region, inputs.instanceId), (i) => i.public_ip === ip.ip, () => 'PENDING');
     return { id: `${inputs.reservedIpId}:${inputs.instanceId}`, outputs: { ip: ip.ip } };
   },
   read: async (ctx, id, prior) => {
@@ -56,8 +56,9 @@ export const instanceReservedIpAssignment = defineResource({
     const c = ctx.config.client;
     const ip = await orNull(() => c.getIp(ctx, region, reservedIpId));
     if (!ip || ip.assigned_to?.id !== instanceId) return;
-    await c.ipAction(ctx, region, reservedIpId, 'unassign', instanceId);
-    await waitUntil(ctx, `reserved IP ${reservedIpId} to be unassigned`, () => c.getIp(ctx, region, reservedIpId), (x) => !x.assigned_to?.id, () => 'PENDING');
+    // A 404 (the IP deleted meanwhile, or a retry after a lost answer) means done.
+    if ((await orNull(() => c.ipAction(ctx, region, reservedIpId, 'unassign', instanceId))) === null) return;
+    await orNull(() => waitUntil(ctx, 'ip', `reserved IP ${reservedIpId} to be unassigned`, () => c.getIp(ctx, region, reservedIpId), (x) => !x.assigned_to?.id, () => 'PENDING'));
   },
   // find: the assignment if the IP was not already assigned to the instance when the create began (claim.ts).
   find: async (ctx, inputs, hint) => {

@@ -63,7 +63,7 @@ function outputsOf(i: Wire, writePassword: boolean): z.output<typeof instanceOut
 }
 
 const ready = (ctx: ProvbContext, region: string, id: string) =>
-  waitUntil(ctx, `instance ${id} to be ACTIVE`, () => ctx.config.client.getInstance(ctx, region, id), (i) => i.status === 'ACTIVE', (i) => i.status);
+  waitUntil(ctx, 'instance', `instance ${id} to be ACTIVE`, () => ctx.config.client.getInstance(ctx, region, id), (i) => i.status === 'ACTIVE', (i) => i.status);
 
 /** The disk image's id, from an id or a name (the API takes `template_id`). */
 async function imageId(ctx: ProvbContext, region: string, image: string): Promise<string> {
@@ -161,12 +161,12 @@ export const instance = defineResource({
     }
     if (o.size !== news.size) { await c.resizeInstance(ctx, region, id, news.size); await ready(ctx, region, id); }
     if (o.reservedIpv4 !== news.reservedIpv4) {
-      if (o.reservedIpv4) { const old = await findIp(ctx, region, o.reservedIpv4); if (old?.assigned_to?.id === id) await c.ipAction(ctx, region, old.id, 'unassign', id); }
+      if (o.reservedIpv4) { const old = await findIp(ctx, region, o.reservedIpv4); if (old?.assigned_to?.id === id) await orNull(() => c.ipAction(ctx, region, old.id, 'unassign', id)); }
       if (news.reservedIpv4) {
         const ip = await findIp(ctx, region, news.reservedIpv4);
         if (!ip) throw missingObject('update instance', `reserved IP ${news.reservedIpv4} was not found in ${region}`);
         await c.ipAction(ctx, region, ip.id, 'assign', id);
-        await waitUntil(ctx, `instance ${id} to carry ${ip.ip}`, () => c.getInstance(ctx, region, id), (i) => i.public_ip === ip.ip, (i) => i.public_ip || 'no public IP');
+        await waitUntil(ctx, 'instance', `instance ${id} to carry ${ip.ip}`, () => c.getInstance(ctx, region, id), (i) => i.public_ip === ip.ip, (i) => i.public_ip || 'no public IP');
       }
     }
     return { outputs: outputsOf(await c.getInstance(ctx, region, id), news.writePassword) };

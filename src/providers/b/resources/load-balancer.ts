@@ -46,7 +46,7 @@ const body = (i: LoadBalancerInputs): Wire => defined({
 });
 
 const waitAvailable = (ctx: ProvbContext, region: string, id: string) =>
-  waitUntil(ctx, `load balancer ${id} to be available`, () => ctx.config.client.getLoadBalancer(ctx, region, id), (lb) => lb.state === 'available', (lb) => lb.state);
+  waitUntil(ctx, 'loadBalancer', `load balancer ${id} to be available`, () => ctx.config.client.getLoadBalancer(ctx, region, id), (lb) => lb.state === 'available', (lb) => lb.state);
 
 export const loadBalancer = defineResource({
   token: 'provb:index/loadBalancer:LoadBalancer',

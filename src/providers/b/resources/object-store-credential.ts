@@ -24,7 +24,7 @@ export const credentialOutputs = z.object({ objectStoreCredentialId: z.string(),
 const outputsOf = (c: Wire) => ({ objectStoreCredentialId: c.id, accessKeyId: c.access_key_id ?? '', secretAccessKey: c.secret_access_key_id ?? '', status: c.status });
 
 const waitReady = (ctx: ProvbContext, region: string, id: string) =>
-  waitUntil(ctx, `credential ${id} to be ready`, () => ctx.config.client.getCredential(ctx, region, id), (c) => c.status === 'ready', (c) => c.status);
+  waitUntil(ctx, 'credential', `credential ${id} to be ready`, () => ctx.config.client.getCredential(ctx, region, id), (c) => c.status === 'ready', (c) => c.status);
 
 export const objectStoreCredential = defineResource({
   token: 'provb:index/objectStoreCredential:ObjectStoreCredential',

@@ -24,7 +24,7 @@ export const objectStoreOutputs = z.object({ objectStoreId: z.string(), accessKe
 const outputsOf = (o: Wire) => ({ objectStoreId: o.id, accessKeyId: o.owner_info?.access_key_id ?? '', bucketUrl: o.objectstore_endpoint ?? '', status: o.status });
 
 const waitReady = (ctx: ProvbContext, region: string, id: string) =>
-  waitUntil(ctx, `object store ${id} to be ready`, () => ctx.config.client.getObjectStore(ctx, region, id), (o) => o.status === 'ready', (o) => o.status);
+  waitUntil(ctx, 'objectStore', `object store ${id} to be ready`, () => ctx.config.client.getObjectStore(ctx, region, id), (o) => o.status === 'ready', (o) => o.status);
 
 export const objectStore = defineResource({
   token: 'provb:index/objectStore:ObjectStore',

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
 import { claim } from './claim.js';
-import type { Wire } from '../client.js';
+import { orNull, type Wire } from '../client.js';
 import type { ProvbContext } from '../region.js';
 
 export const sshKeyInputs = z.strictObject({
@@ -37,7 +37,8 @@ export const sshKey = defineResource({
     return { outputs: k ? outputsOf(k) : { sshKeyId: id, fingerprint: '' } };
   },
   delete: async (ctx, id) => {
-    if (await byId(ctx, id)) await ctx.config.client.deleteSshKey(ctx, id);
+    // A 404 (a retry after a lost answer, or deleted meanwhile) means done.
+    if (await byId(ctx, id)) await orNull(() => ctx.config.client.deleteSshKey(ctx, id));
   },
   // find: the key so named if its created_at is not before the create started (claim.ts).
   find: async (ctx, inputs, hint) => {

@@ -8,7 +8,7 @@ import type { ProvbConfig } from '../config.js';
 import { orNull, type Wire } from '../client.js';
 import { tolerate } from './tolerate.js';
 import { checkRegion, priorRegion, regionOf } from '../region.js';
-import { waitVolume } from './volume.js';
+import { rememberAttachAtBoot, waitVolume } from './volume.js';
 import { defined } from './reported.js';
 
 export const volumeAttachmentInputs = z.strictObject({
@@ -46,7 +46,8 @@ export const volumeAttachment = defineResource({
       await ctx.config.client.attachVolume(ctx, region, inputs.volumeId, inputs.instanceId, inputs.attachAtBoot)
         .catch((error) => tolerate(error, 'database_volume_cannot_multiple_attach'));
     }
-    const done = await waitVolume(ctx, region, inputs.volumeId, 'attached');
+    rememberAttachAtBoot(inputs.volumeId, inputs.attachAtBoot);
+    const done = await waitVolume(ctx, region, inputs.volumeId, 'attached', inputs.instanceId);
     return { id: `${inputs.instanceId}:${inputs.volumeId}`, outputs: { mountPoint: done.mountpoint ?? '', status: done.status } };
   },
   read: async (ctx, id, prior) => {
@@ -54,6 +55,7 @@ export const volumeAttachment = defineResource({
     const v = await orNull(() => ctx.config.client.getVolume(ctx, priorRegion(ctx, prior), volumeId));
     if (!v || v.instance_id !== instanceId) return null;
     const inputs = defined({ instanceId, volumeId, region: prior.inputs.region as string | undefined, attachAtBoot: (prior.inputs.attachAtBoot as boolean | undefined) ?? false });
+    rememberAttachAtBoot(volumeId, inputs.attachAtBoot);
     return { inputs, outputs: { mountPoint: v.mountpoint ?? '', status: v.status } };
   },
   delete: async (ctx, id, prior) => {
@@ -61,8 +63,10 @@ export const volumeAttachment = defineResource({
     const region = priorRegion(ctx, prior);
     const v = await orNull(() => ctx.config.client.getVolume(ctx, region, volumeId));
     if (!v || v.instance_id !== instanceId) return;
-    await ctx.config.client.detachVolume(ctx, region, volumeId).catch((error) => tolerate(error, 'database_volume_not_attached'));
-    await waitVolume(ctx, region, volumeId, 'available');
+    // Not attached, or the volume gone (404), means done: a retry after a lost answer meets either.
+    const detached = await orNull(() => ctx.config.client.detachVolume(ctx, region, volumeId).catch((error) => tolerate(error, 'database_volume_not_attached')));
+    if (detached === null) return;
+    await orNull(() => waitVolume(ctx, region, volumeId, 'available'));
   },
   // find: the attachment if the volume was not already attached to the instance when the create began (claim.ts).
   find: async (ctx, inputs, hint) => {
