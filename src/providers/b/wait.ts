@@ -8,6 +8,7 @@
 import { poll, type PollOutcome } from '../../kit/poll.js';
 import type { ProvbContext } from './region.js';
 import { orNull } from './client.js';
+import { PartialCreateError } from '../../engine/errors.js';
 
 export const WAIT_LIMITS_MS = Object.freeze({
   instance: 20 * 60_000,
@@ -43,4 +44,17 @@ export function waitUntil<T>(ctx: ProvbContext, kind: WaitKind, what: string, ge
 /** Polls `get` until the API answers not-found. */
 export async function waitGone(ctx: ProvbContext, what: string, get: () => Promise<unknown>): Promise<void> {
   await waitUntil(ctx, 'delete', `${what} to be deleted`, () => orNull(get), (v) => v === null, () => 'still present');
+}
+
+/**
+ * The stages of a create after its object exists (waiting until it is ready, follow-up calls): a failure
+ * there, a wait's own deadline included, is a PartialCreateError naming the object, so the engine records
+ * it as tainted (the next plan replaces it) instead of leaving a pending record.
+ */
+export async function afterCreated<T>(ctx: ProvbContext, id: string, stages: () => Promise<T>): Promise<T> {
+  try { return await stages(); } catch (error) {
+    // The step's own timeout or an abort is the engine's to handle (it keeps the pending record and looks later).
+    if (ctx.signal.aborted) throw error;
+    throw new PartialCreateError(ctx.address, id, {}, { cause: error });
+  }
 }

@@ -119,11 +119,14 @@ describe('provb: every wait has a deadline', () => {
     await expect(def.create(h.ctx({ operation: 'create' }), inputs)).rejects.toMatchObject({ notFound: true });
   }, 10_000);
 
-  it('stops a wait at its limit when the step has no timeout (TimeoutError naming what was awaited)', async () => {
+  it('stops a wait at its limit when the step has no timeout; the create names the object it made (PartialCreateError)', async () => {
     const h = await harness({ transitions: { instance: 60_000 } }, { waitLimitsMs: { instance: 40 } });
     const def = h.res('instance:Instance');
     const inputs = def.inputs.parse({ hostname: 'slow', diskImage: IMAGE, firewallId: '' }) as Record<string, unknown>;
-    await expect(def.create(h.ctx({ operation: 'create' }), inputs)).rejects.toMatchObject({ code: 'CONVERGE_TIMEOUT', limitMs: 40 });
+    const id = [...h.sim.store.instances.keys()];
+    const error = await def.create(h.ctx({ operation: 'create' }), inputs).catch((e: unknown) => e);
+    const made = [...h.sim.store.instances.keys()].filter((k) => !id.includes(k));
+    expect(error).toMatchObject({ code: 'CONVERGE_PARTIAL_CREATE', id: made[0], cause: { code: 'CONVERGE_TIMEOUT', limitMs: 40 } });
   }, 10_000);
 
   it('has a finite default limit for every kind of wait, and refuses a bad override', async () => {

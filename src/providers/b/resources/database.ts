@@ -9,7 +9,7 @@ import { claim, derivedId, noteExisting } from './claim.js';
 import type { ProvbConfig } from '../config.js';
 import { orNull, type Wire } from '../client.js';
 import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../region.js';
-import { waitUntil } from '../wait.js';
+import { afterCreated, waitUntil } from '../wait.js';
 import { defined, reporter } from './reported.js';
 
 export const databaseInputs = z.strictObject({
@@ -59,7 +59,7 @@ export const database = defineResource({
       name, size: inputs.size, software: inputs.engine, software_version: inputs.version,
       network_id: inputs.networkId ?? '', nodes: inputs.nodes, firewall_id: inputs.firewallId ?? '', firewall_rule: '',
     });
-    return { id: d.id, outputs: outputsOf(await waitReady(ctx, region, d.id)) };
+    return { id: d.id, outputs: outputsOf(await afterCreated(ctx, d.id, () => waitReady(ctx, region, d.id))) };
   },
   read: async (ctx, id, prior) => {
     const d = await orNull(() => ctx.config.client.getDatabase(ctx, priorRegion(ctx, prior), id));
@@ -90,7 +90,7 @@ export const database = defineResource({
     const region = regionOf(ctx, inputs);
     const name = nameOf(inputs.name, hint.operationId);
     const d = claim(hint, (await ctx.config.client.listDatabases(ctx, region)).filter((x) => x.name === name), { what: `database '${name}'` });
-    return !d || isCannotTell(d) ? d : { id: d.id, outputs: outputsOf(await waitReady(ctx, region, d.id)) };
+    return !d || isCannotTell(d) ? d : { id: d.id, outputs: outputsOf(await afterCreated(ctx, d.id, () => waitReady(ctx, region, d.id))) };
   },
   importId: (id) => id,
 });

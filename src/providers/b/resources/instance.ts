@@ -5,7 +5,7 @@ import { defineResource, type Prior } from '../../../engine/provider/define.js';
 import type { ProvbConfig } from '../config.js';
 import { orNull, type Wire } from '../client.js';
 import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../region.js';
-import { waitGone, waitUntil } from '../wait.js';
+import { afterCreated, waitGone, waitUntil } from '../wait.js';
 import { defined, reporter } from './reported.js';
 import { missingObject } from '../errors.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
@@ -129,12 +129,14 @@ export const instance = defineResource({
       template_id: await imageId(ctx, region, inputs.diskImage), initial_user: inputs.initialUser ?? '', ssh_key_id: inputs.sshkeyId ?? '',
       script: inputs.script ?? '', tags: [...(inputs.tags ?? []), ...(ctx.operationId ? [operationTag(ctx.operationId)] : [])].join(' '), firewall_id: inputs.firewallId, volume_type: inputs.volumeType, notes: inputs.notes ?? '',
     });
-    let inst = await ready(ctx, region, created.id);
-    if (inputs.firewallId && inst.firewall_id !== inputs.firewallId) {
-      await c.setInstanceFirewall(ctx, region, inst.id, inputs.firewallId);
-      inst = await c.getInstance(ctx, region, inst.id);
-    }
-    return { id: inst.id, outputs: outputsOf(inst, inputs.writePassword) };
+    return afterCreated(ctx, created.id, async () => {
+      let inst = await ready(ctx, region, created.id);
+      if (inputs.firewallId && inst.firewall_id !== inputs.firewallId) {
+        await c.setInstanceFirewall(ctx, region, inst.id, inputs.firewallId);
+        inst = await c.getInstance(ctx, region, inst.id);
+      }
+      return { id: inst.id, outputs: outputsOf(inst, inputs.writePassword) };
+    });
   },
   read: async (ctx, id, prior) => {
     const inst = await orNull(() => ctx.config.client.getInstance(ctx, priorRegion(ctx, prior), id));

@@ -9,7 +9,7 @@ import { claim, derivedId } from './claim.js';
 import type { ProvbConfig } from '../config.js';
 import { orNull, type Wire } from '../client.js';
 import { checkRegion, priorRegion, regionOf } from '../region.js';
-import { waitGone } from '../wait.js';
+import { afterCreated, waitGone } from '../wait.js';
 import { defined, reporter } from './reported.js';
 import { poolLabel, taint, userLabels, waitCluster, waitPool, wireTaints } from './kubernetes-shared.js';
 
@@ -129,7 +129,7 @@ export const kubernetesCluster = defineResource({
       pools: [defined({ id: p.label ?? randomUUID(), count: p.nodeCount, size: p.size, labels: p.labels, taints: p.taints ?? null, public_ip_node_pool: p.publicIpNodePool })],
       applications: inputs.applications, instance_firewall: inputs.firewallId, cni_plugin: inputs.cni, volume_type: inputs.volumeType,
     }));
-    const c = await waitCluster(ctx, region, created.id);
+    const c = await afterCreated(ctx, created.id, () => waitCluster(ctx, region, created.id));
     return { id: c.id, outputs: outputsOf(c, inputs) };
   },
   read: async (ctx, id, prior) => {

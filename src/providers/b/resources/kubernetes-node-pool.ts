@@ -9,7 +9,7 @@ import { claim, derivedId, noteExisting } from './claim.js';
 import type { ProvbConfig } from '../config.js';
 import { orNull, type Wire } from '../client.js';
 import { checkRegion, priorRegion, regionOf, scanRegions } from '../region.js';
-import { waitGone } from '../wait.js';
+import { afterCreated, waitGone } from '../wait.js';
 import { defined, reporter } from './reported.js';
 import { poolLabel, taint, userLabels, waitCluster, waitPool, wireTaints } from './kubernetes-shared.js';
 
@@ -51,7 +51,7 @@ export const kubernetesNodePool = defineResource({
     await ctx.config.client.createPool(ctx, region, inputs.clusterId, defined({
       id: poolId, count: inputs.nodeCount, size: inputs.size, labels: inputs.labels, taints: inputs.taints ?? null, public_ip_node_pool: inputs.publicIpNodePool,
     }));
-    const c = await waitPool(ctx, region, inputs.clusterId, poolId);
+    const c = await afterCreated(ctx, `${inputs.clusterId}:${poolId}`, () => waitPool(ctx, region, inputs.clusterId, poolId));
     return { id: `${inputs.clusterId}:${poolId}`, outputs: outputsOf(c.pools.find((p: Wire) => p.id === poolId)) };
   },
   read: async (ctx, id, prior) => {

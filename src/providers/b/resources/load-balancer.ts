@@ -8,7 +8,7 @@ import { claim, noteExisting } from './claim.js';
 import type { ProvbConfig } from '../config.js';
 import { orNull, type Wire } from '../client.js';
 import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../region.js';
-import { waitUntil } from '../wait.js';
+import { afterCreated, waitUntil } from '../wait.js';
 import { defined, reporter } from './reported.js';
 
 export const backend = z.strictObject({
@@ -59,7 +59,7 @@ export const loadBalancer = defineResource({
     const region = regionOf(ctx, inputs);
     await noteExisting(ctx, async () => (await ctx.config.client.listLoadBalancers(ctx, region)).filter((x) => x.name === inputs.name).map((x) => x.id));
     const lb = await ctx.config.client.createLoadBalancer(ctx, region, { ...body(inputs), firewall_rule: '' });
-    return { id: lb.id, outputs: outputsOf(await waitAvailable(ctx, region, lb.id)) };
+    return { id: lb.id, outputs: outputsOf(await afterCreated(ctx, lb.id, () => waitAvailable(ctx, region, lb.id))) };
   },
   read: async (ctx, id, prior) => {
     const lb = await orNull(() => ctx.config.client.getLoadBalancer(ctx, priorRegion(ctx, prior), id));

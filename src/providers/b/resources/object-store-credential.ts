@@ -8,7 +8,7 @@ import { claim, noteExisting } from './claim.js';
 import type { ProvbConfig } from '../config.js';
 import { orNull, type Wire } from '../client.js';
 import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../region.js';
-import { waitUntil } from '../wait.js';
+import { afterCreated, waitUntil } from '../wait.js';
 import { defined, reporter } from './reported.js';
 
 export const credentialInputs = z.strictObject({
@@ -38,7 +38,7 @@ export const objectStoreCredential = defineResource({
     const region = regionOf(ctx, inputs);
     await noteExisting(ctx, async () => (await ctx.config.client.listCredentials(ctx, region)).filter((x) => x.name === inputs.name).map((x) => x.id));
     const c = await ctx.config.client.createCredential(ctx, region, { name: inputs.name, access_key_id: inputs.accessKeyId ?? null, secret_access_key_id: inputs.secretAccessKey ?? null });
-    return { id: c.id, outputs: outputsOf(await waitReady(ctx, region, c.id)) };
+    return { id: c.id, outputs: outputsOf(await afterCreated(ctx, c.id, () => waitReady(ctx, region, c.id))) };
   },
   read: async (ctx, id, prior) => {
     const c = await orNull(() => ctx.config.client.getCredential(ctx, priorRegion(ctx, prior), id));

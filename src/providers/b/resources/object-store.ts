@@ -7,7 +7,7 @@ import { claim, noteExisting } from './claim.js';
 import type { ProvbConfig } from '../config.js';
 import { orNull, type Wire } from '../client.js';
 import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../region.js';
-import { waitUntil } from '../wait.js';
+import { afterCreated, waitUntil } from '../wait.js';
 import { defined, reporter } from './reported.js';
 
 export const objectStoreInputs = z.strictObject({
@@ -37,7 +37,7 @@ export const objectStore = defineResource({
     const region = regionOf(ctx, inputs);
     await noteExisting(ctx, async () => (await ctx.config.client.listObjectStores(ctx, region)).filter((x) => x.name === inputs.name).map((x) => x.id));
     const o = await ctx.config.client.createObjectStore(ctx, region, defined({ name: inputs.name, max_size_gb: inputs.maxSizeGb, access_key_id: inputs.accessKeyId }));
-    return { id: o.id, outputs: outputsOf(await waitReady(ctx, region, o.id)) };
+    return { id: o.id, outputs: outputsOf(await afterCreated(ctx, o.id, () => waitReady(ctx, region, o.id))) };
   },
   read: async (ctx, id, prior) => {
     const o = await orNull(() => ctx.config.client.getObjectStore(ctx, priorRegion(ctx, prior), id));
@@ -54,7 +54,7 @@ export const objectStore = defineResource({
   find: async (ctx, inputs, hint) => {
     const region = regionOf(ctx, inputs);
     const o = claim(hint, (await ctx.config.client.listObjectStores(ctx, region)).filter((x) => x.name === inputs.name), { what: `object store '${inputs.name}'` });
-    return !o || isCannotTell(o) ? o : { id: o.id, outputs: outputsOf(await waitReady(ctx, region, o.id)) };
+    return !o || isCannotTell(o) ? o : { id: o.id, outputs: outputsOf(await afterCreated(ctx, o.id, () => waitReady(ctx, region, o.id))) };
   },
   importId: (id) => id,
 });

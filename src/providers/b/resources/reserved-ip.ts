@@ -7,7 +7,7 @@ import { claim, noteExisting } from './claim.js';
 import type { ProvbConfig } from '../config.js';
 import { orNull, type Wire } from '../client.js';
 import { checkRegion, priorRegion, regionOf } from '../region.js';
-import { waitUntil } from '../wait.js';
+import { afterCreated, waitUntil } from '../wait.js';
 import { defined } from './reported.js';
 
 export const reservedIpInputs = z.strictObject({
@@ -30,7 +30,7 @@ export const reservedIp = defineResource({
     const region = regionOf(ctx, inputs);
     await noteExisting(ctx, async () => (await ctx.config.client.listIps(ctx, region)).filter((x) => x.name === inputs.name).map((x) => x.id));
     const res = await ctx.config.client.createIp(ctx, region, inputs.name);
-    const ip = await waitUntil(ctx, 'ip', `reserved IP ${res.id} to be allocated`, () => ctx.config.client.getIp(ctx, region, res.id), (x) => !!x.ip, () => 'BUILDING');
+    const ip = await afterCreated(ctx, res.id, () => waitUntil(ctx, 'ip', `reserved IP ${res.id} to be allocated`, () => ctx.config.client.getIp(ctx, region, res.id), (x) => !!x.ip, () => 'BUILDING'));
     return { id: ip.id, outputs: outputsOf(ip) };
   },
   read: async (ctx, id, prior) => {

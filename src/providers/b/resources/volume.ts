@@ -7,7 +7,7 @@ import { claim } from './claim.js';
 import type { ProvbConfig } from '../config.js';
 import { orNull, type Wire } from '../client.js';
 import { checkRegion, priorRegion, regionOf, scanRegions, type ProvbContext } from '../region.js';
-import { waitUntil } from '../wait.js';
+import { afterCreated, waitUntil } from '../wait.js';
 import { defined, reporter } from './reported.js';
 import { ProviderError } from '../../../engine/errors.js';
 import { tolerate } from './tolerate.js';
@@ -59,7 +59,7 @@ export const volume = defineResource({
   create: async (ctx, inputs) => {
     const region = regionOf(ctx, inputs);
     const res = await ctx.config.client.createVolume(ctx, region, { name: inputs.name, namespace: '', cluster_id: '', network_id: inputs.networkId ?? '', size_gb: inputs.sizeGb, bootable: false, volume_type: inputs.volumeType ?? '' });
-    const v = await waitVolume(ctx, region, res.id, 'available');
+    const v = await afterCreated(ctx, res.id, () => waitVolume(ctx, region, res.id, 'available'));
     return { id: v.id, outputs: outputsOf(v) };
   },
   read: async (ctx, id, prior) => {
