@@ -4,6 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { isCannotTell, type FindHint } from '../../../src/engine/provider/define.js';
 import type { Wire } from '../../../src/providers/b/client.js';
+import { Engine, MemoryStateStore } from 'converge';
+import { provb } from 'converge/providers/b';
 import { created, harness, type Harness } from './harness.js';
 
 const IMAGE = '9b3bda31-8c63-4c3f-9d8e-3c6b2a1d0002';
@@ -145,5 +147,44 @@ describe('provb find: keys without a name', () => {
     expect(isCannotTell(await findWith(h, 'volume:Volume', { name: 'old', sizeGb: 10 }, freshHint()))).toBe(true);
     h.sim.store.volumes.get(v.id)!.created_at = '2020-01-01T00:00:00Z';
     expect(await findWith(h, 'volume:Volume', { name: 'old', sizeGb: 10 }, freshHint())).toBeNull();
+  });
+});
+
+describe('provb through the engine: lost answers neither duplicate nor adopt', () => {
+  it('makes exactly one network per declaration when create answers are lost after the API acted, and leaves a hand-made one alone', async () => {
+    const h = await harness();
+    const handMade = (await api(h).createNetwork(ctx(h), R, { label: 'hand-made' })).id;
+    h.sim.setFaults({ rate: 0.5, kinds: ['drop_after'], methods: ['POST'] });
+    const engine = new Engine({ providers: [provb({ token: h.sim.token, apiEndpoint: h.sim.url, region: R, pollIntervalMs: 1 })], state: new MemoryStateStore(), retry: { retries: 8, minTimeoutMs: 1, maxTimeoutMs: 2 } });
+    const labels = ['n1', 'n2', 'n3', 'n4', 'n5', 'n6'];
+    const decls = labels.map((l) => provb.network(l, { label: l }));
+    await engine.apply(await engine.plan(decls)).catch(() => undefined);
+    h.sim.setFaults(undefined);
+    await engine.apply(await engine.plan(decls));
+    const nets = [...h.sim.store.networks.values()].filter((n) => n.region === R && !n.default);
+    expect(nets.map((n) => n.label).sort()).toEqual([...labels, 'hand-made'].sort());
+    expect(h.sim.store.networks.has(handMade)).toBe(true);
+    expect(h.sim.requests.some((r) => r.fault === 'drop_after')).toBe(true);
+    expect((await engine.plan(decls)).hasChanges).toBe(false);
+  });
+});
+
+describe('provb firewall_rule defaults seen through the provider', () => {
+  it('creates a load balancer in a custom network without a firewallId (the API makes its firewall)', async () => {
+    const h = await harness();
+    const net = await created(h, 'network:Network', { label: 'lb-net' });
+    const lb = await created(h, 'loadBalancer:LoadBalancer', { name: 'lb-custom', networkId: net.id, backends: [{ ip: '10.0.0.5', sourcePort: 80, targetPort: 80 }] });
+    const fw = h.sim.store.firewalls.get(String(lb.outputs.firewallId));
+    expect(fw?.network_id).toBe(net.id);
+    await lb.def.delete(h.ctx(), lb.id, lb.prior);
+    expect(h.sim.store.firewalls.has(String(lb.outputs.firewallId))).toBe(false);
+  });
+
+  it('warns at plan that the first instance of a network gets a public IP despite publicIpRequired none', async () => {
+    const h = await harness();
+    const def = h.res('instance:Instance');
+    const warn = (raw: Record<string, unknown>) => def.warnings!(def.inputs.parse(raw), h.provider.config);
+    expect(warn({ diskImage: IMAGE, firewallId: '', publicIpRequired: 'none' }).join(' ')).toMatch(/first instance/);
+    expect(warn({ diskImage: IMAGE, firewallId: '' })).toEqual([]);
   });
 });
