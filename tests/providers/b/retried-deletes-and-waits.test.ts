@@ -135,3 +135,14 @@ describe('provb: every wait has a deadline', () => {
     await expect(harness({}, { waitLimitsMs: { nonsense: 5 } as never })).rejects.toThrow(TypeError);
   });
 });
+
+describe('provb: a 404 with a JSON error body is not-found whatever its code', () => {
+  it('records an object as gone on refresh when the API answers 404 with a code the client does not know', async () => {
+    const h = await harness();
+    const db = await created(h, 'database:Database', { name: 'oob', engine: 'mysql', version: '8.0', size: 'g3.db.small', nodes: 1 });
+    h.sim.use({ method: 'GET', path: '/v2/databases/:id', handler: () => ({ status: 404, body: { code: 'database_not_found_in_new_wording', reason: 'Failed to find the database' } }) });
+    expect(await db.def.read(h.ctx(), db.id, db.prior)).toBeNull();
+    h.sim.use({ method: 'GET', path: '/v2/databases/:id', handler: () => ({ status: 404, raw: '404 page not found', headers: { 'content-type': 'text/plain' } }) });
+    await expect(db.def.read(h.ctx(), db.id, db.prior)).rejects.toMatchObject({ notFound: false });
+  });
+});
