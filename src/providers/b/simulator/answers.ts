@@ -37,26 +37,9 @@ export function regionOf(req: SimRequest): string | null {
   return regions.some((r) => r.code === code) ? code : null;
 }
 
-/** The API's window for `x-ratelimit-*` headers (the real API sends them on every answer). */
-export const RATE_LIMIT = 600;
-const rateWindowMs = 60_000;
-let windowStart = 0;
-let used = 0;
-
-/** `x-ratelimit-limit/remaining/reset` for one answer (a fixed window per minute; never enforced here). */
-export function rateLimitHeaders(now = Date.now()): Record<string, string> {
-  if (now - windowStart >= rateWindowMs) { windowStart = now - (now % rateWindowMs); used = 0; }
-  used++;
-  return {
-    'x-ratelimit-limit': String(RATE_LIMIT),
-    'x-ratelimit-remaining': String(Math.max(0, RATE_LIMIT - used)),
-    'x-ratelimit-reset': String(Math.ceil((windowStart + rateWindowMs) / 1000)),
-  };
-}
-
-/** The answer with the rate-limit headers added. */
-export function withRateLimit(r: SimResponse): SimResponse {
-  return { ...r, headers: { ...rateLimitHeaders(), ...(r.headers ?? {}) } };
+/** The answer with the `x-ratelimit-*` headers the real API sends on every answer (counted by the store). */
+export function withRateLimit(store: { rateLimitHeaders(): Record<string, string> }, r: SimResponse): SimResponse {
+  return { ...r, headers: { ...store.rateLimitHeaders(), ...(r.headers ?? {}) } };
 }
 
 export const badRegion = (): SimResponse => fail('region_unavailable', 'The region requested is not available', 400);

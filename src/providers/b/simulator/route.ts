@@ -1,5 +1,6 @@
 // One simulator route: the kit's Route with the request's region resolved and due transitions applied
-// before the handler runs, and the `x-ratelimit-*` headers the real API sends added to its answer. Every route family builds its table with `route()`.
+// before the handler runs, and the `x-ratelimit-*` headers the real API sends added to its answer.
+// Every route family builds its table with `route()`.
 import type { Route, SimRequest, SimResponse } from '../../../kit/sim/router.js';
 import type { SimStore } from './store.js';
 import { badRegion, regionOf, withRateLimit } from './answers.js';
@@ -13,7 +14,7 @@ export function route(method: Route<SimStore>['method'], path: string, handler: 
     handler: async (req, store) => {
       store.tick();
       const region = regionOf(req);
-      return withRateLimit(region ? await handler(req, store, region) : badRegion());
+      return withRateLimit(store, region ? await handler(req, store, region) : badRegion());
     },
   };
 }

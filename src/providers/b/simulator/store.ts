@@ -19,6 +19,10 @@ export type SimTimings = {
 
 export const defaultTimings: SimTimings = Object.freeze({ instance: 50, cluster: 80, pool: 50, database: 50, volume: 20, ip: 20, objectStore: 30, credential: 20 });
 
+/** The request budget the `x-ratelimit-*` headers describe, per window. */
+export const RATE_LIMIT = 600;
+const RATE_WINDOW_MS = 60_000;
+
 type Due = { readonly at: number; readonly run: () => void };
 
 export class SimStore {
@@ -47,6 +51,7 @@ export class SimStore {
   /** Firewalls the API made from a create's `firewall_rule`, by the id of the object they were made for. */
   readonly madeFirewalls = new Map<string, string>();
   #due: Due[] = [];
+  #rateWindow = { start: 0, used: 0 };
   #counter = 10;
 
   constructor(timings: Partial<SimTimings> = {}) {
@@ -73,6 +78,18 @@ export class SimStore {
     const all = this.#due;
     this.#due = [];
     for (const d of all) d.run();
+  }
+
+  /** `x-ratelimit-limit/remaining/reset` for one answer: a fixed window per minute, counted, never enforced. */
+  rateLimitHeaders(now = Date.now()): Record<string, string> {
+    const w = this.#rateWindow;
+    if (now - w.start >= RATE_WINDOW_MS) { w.start = now - (now % RATE_WINDOW_MS); w.used = 0; }
+    w.used++;
+    return {
+      'x-ratelimit-limit': String(RATE_LIMIT),
+      'x-ratelimit-remaining': String(Math.max(0, RATE_LIMIT - w.used)),
+      'x-ratelimit-reset': String(Math.ceil((w.start + RATE_WINDOW_MS) / 1000)),
+    };
   }
 
   id(): string { return randomUUID(); }
