@@ -184,6 +184,7 @@ describe.skipIf(!existsSync(civogoErrors))('provb simulator error codes', () => 
     for (const f of readdirSync(dir).filter((x) => x.endsWith('.ts'))) {
       for (const m of readFileSync(join(dir, f), 'utf8').matchAll(/(?:fail|missing)\('([a-z0-9_]+)'/g)) used.add(m[1]!);
       for (const m of readFileSync(join(dir, f), 'utf8').matchAll(/code: '([a-z0-9_]+)'/g)) used.add(m[1]!);
+      for (const m of readFileSync(join(dir, f), 'utf8').matchAll(/fail\([^,]*\? '([a-z0-9_]+)' : '([a-z0-9_]+)'/g)) { used.add(m[1]!); used.add(m[2]!); }
     }
     expect(used.size).toBeGreaterThan(30);
     expect([...used].filter((c) => !known.has(c))).toEqual([]);

@@ -38,7 +38,7 @@ export const instanceReservedIpAssignment = defineResource({
     const ip = await c.getIp(ctx, region, inputs.reservedIpId);
     await noteExisting(ctx, async () => (ip.assigned_to?.id === inputs.instanceId ? [`${inputs.reservedIpId}:${inputs.instanceId}`] : []));
     if (ip.assigned_to?.id && ip.assigned_to.id !== inputs.instanceId) {
-      throw new ProviderError({ provider: 'provb', operation: 'assign reserved IP', retryable: false, vendorCode: 'ip_already_assigned', detail: `reserved IP ${inputs.reservedIpId} is already assigned to ${ip.assigned_to.type} ${ip.assigned_to.id}; unassign it first` });
+      throw new ProviderError({ provider: 'provb', operation: 'assign reserved IP', retryable: false, vendorCode: 'database_cannot_move_ip', detail: `reserved IP ${inputs.reservedIpId} is already assigned to ${ip.assigned_to.type} ${ip.assigned_to.id}; unassign it first` });
     }
     if (ip.assigned_to?.id !== inputs.instanceId) await c.ipAction(ctx, region, ip.id, 'assign', inputs.instanceId);
     await waitUntil(ctx, 'ip', `instance ${inputs.instanceId} to carry ${ip.ip}`, () => c.getInstance(ctx, region, inputs.instanceId), (i) => i.public_ip === ip.ip, () => 'PENDING');
