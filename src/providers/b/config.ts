@@ -5,6 +5,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { ConfigError } from '../../engine/errors.js';
 import { ProvbClient } from './client.js';
+import { WAIT_LIMITS_MS, type WaitKind } from './wait.js';
 
 export type ProvbOptions = {
   /** API token; else PROVB_TOKEN; else the credentials file. */
@@ -17,6 +18,8 @@ export type ProvbOptions = {
   readonly region?: string;
   /** Interval between readiness polls; default 3000 ms, as the vendor's provider waits. */
   readonly pollIntervalMs?: number;
+  /** Deadlines of readiness and deletion waits by kind, in ms, over the defaults of wait.ts (a step timeout still wins). */
+  readonly waitLimitsMs?: Partial<Record<WaitKind, number>>;
 };
 
 export type TokenSource = 'token' | 'PROVB_TOKEN' | 'credentialsFile' | 'PROVB_CREDENTIAL_FILE';
@@ -27,6 +30,7 @@ export type ProvbConfig = {
   readonly credentialsFile: string | undefined;
   readonly tokenSource: TokenSource;
   readonly pollIntervalMs: number;
+  readonly waitLimitsMs: Partial<Record<WaitKind, number>> | undefined;
   readonly client: ProvbClient;
 };
 
@@ -51,6 +55,10 @@ export function resolveConfig(options: ProvbOptions, env: Readonly<Record<string
   if (!/^https?:\/\//.test(apiEndpoint)) throw new ConfigError(SUBJECT, 'apiEndpoint', 'must be an http(s) URL');
   const pollIntervalMs = options.pollIntervalMs ?? 3000;
   if (!Number.isFinite(pollIntervalMs) || pollIntervalMs < 0) throw new TypeError('Expected `pollIntervalMs` to be a number from 0 and up');
+  for (const [k, v] of Object.entries(options.waitLimitsMs ?? {})) {
+    if (!(k in WAIT_LIMITS_MS)) throw new TypeError(`Expected \`waitLimitsMs\` keys among ${Object.keys(WAIT_LIMITS_MS).join(', ')}, got '${k}'`);
+    if (!(typeof v === 'number' && Number.isFinite(v) && v > 0)) throw new TypeError(`Expected \`waitLimitsMs.${k}\` to be a number of ms above 0`);
+  }
   const region = options.region || undefined;
   const secret = token;
   return {
@@ -59,6 +67,7 @@ export function resolveConfig(options: ProvbOptions, env: Readonly<Record<string
     credentialsFile,
     tokenSource,
     pollIntervalMs,
+    waitLimitsMs: options.waitLimitsMs,
     client: new ProvbClient({ baseUrl: apiEndpoint, token: () => secret }),
   };
 }

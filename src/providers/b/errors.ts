@@ -1,5 +1,6 @@
 // Civo error bodies → VendorError facts. Not-found is decided by the vendor `code` field, as the API
-// and its clients do (the HTTP status is only a hint).
+// and its clients do, and by an HTTP 404 carrying a JSON error body (codes the client does not know,
+// such as the one for a missing database or object store); a plain-text 404 (unknown route) never is.
 import { describeBody, type VendorError } from '../../kit/http.js';
 import { ProviderError } from '../../engine/errors.js';
 
@@ -18,10 +19,9 @@ export const notFoundCodes: ReadonlySet<string> = new Set([
   'database_ip_find',
   'database_disk_image_not_found',
   'database_size_not_found',
-  'database_database_not_found',
-  'database_objectstore_not_found',
-  'database_objectstore_credential_not_found',
-  'database_subnet_not_found',
+  'database_cluster_pool_instance_not_found',
+  'database_kubernetes_node_not_found',
+  'database_firewall_rules_find',
 ]);
 
 /** The vendor's error body: `{code, reason, result?, details?}` (or the older `{result, status}` auth form). */
@@ -32,7 +32,8 @@ export function parseCivoError(status: number, body: unknown): VendorError {
     const reason = typeof b.reason === 'string' ? b.reason.replace(/\n/g, ' ') : undefined;
     const details = typeof b.details === 'string' && b.details ? `, ${b.details}` : '';
     const detail = reason ? `${reason}${details}` : describeBody(body);
-    return { detail, vendorCode: code, notFound: code !== undefined && notFoundCodes.has(code) };
+    const notFound = (code !== undefined && notFoundCodes.has(code) && status !== 400) || (status === 404 && (code !== undefined || typeof b.reason === 'string'));
+    return { detail, vendorCode: code, notFound };
   }
   // Non-JSON bodies (a plain-text 404 page for an unknown route) carry no code: never "not found".
   return { detail: describeBody(body) || `HTTP ${status}`, notFound: false };

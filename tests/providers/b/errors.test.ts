@@ -2,11 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { notFoundCodes, parseCivoError } from '../../../src/providers/b/errors.js';
 
 describe('provb vendor error bodies', () => {
-  it('takes the reason and details, and decides not-found by the code alone', () => {
+  it('takes the reason and details, and decides not-found by the code', () => {
     expect(parseCivoError(404, { code: 'database_network_not_found', reason: 'Failed to find the network within the internal database', result: 'Resource not found' }))
       .toEqual({ detail: 'Failed to find the network within the internal database', vendorCode: 'database_network_not_found', notFound: true });
     expect(parseCivoError(200, { code: 'database_instance_find', reason: 'x' }).notFound).toBe(true);
-    expect(parseCivoError(404, { code: 'parameter_name_invalid', reason: 'The name supplied was empty', details: 'name' })).toEqual({ detail: 'The name supplied was empty, name', vendorCode: 'parameter_name_invalid', notFound: false });
+    expect(parseCivoError(400, { code: 'parameter_name_invalid', reason: 'The name supplied was empty', details: 'name' })).toEqual({ detail: 'The name supplied was empty, name', vendorCode: 'parameter_name_invalid', notFound: false });
+  });
+
+  it('takes any 404 with a JSON error body as not-found (codes the client does not know), never a plain-text 404', () => {
+    expect(parseCivoError(404, { code: 'database_service_not_found', reason: 'Failed to find the database within the internal database' }).notFound).toBe(true);
+    expect(parseCivoError(404, { code: 'some_code_nobody_documented', reason: 'gone' }).notFound).toBe(true);
+    expect(parseCivoError(404, '404 page not found').notFound).toBe(false);
+    // A "not found" code answered 400 is a refusal of the request (a bad size on create), not a missing object.
+    expect(parseCivoError(400, { code: 'database_size_not_found', reason: 'Failed to find the size within the internal database' }).notFound).toBe(false);
   });
 
   it('joins the lines of a quota reason', () => {

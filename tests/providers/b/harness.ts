@@ -5,7 +5,7 @@ import { startSimulator, type CivoSimulator, type SimulatorOptions } from '../..
 import { provb } from '../../../src/providers/b/index.js';
 import type { ProvbConfig, ProvbOptions } from '../../../src/providers/b/config.js';
 import { standaloneContext, type OperationContext, type Report } from '../../../src/engine/provider/context.js';
-import type { AnyResource, Prior } from '../../../src/engine/provider/define.js';
+import type { AnyResource, FindHint, Prior } from '../../../src/engine/provider/define.js';
 
 export const fastTransitions = { instance: 3, cluster: 3, pool: 3, database: 3, volume: 2, ip: 2, objectStore: 2, credential: 2 };
 
@@ -43,11 +43,17 @@ export async function harness(simOptions: SimulatorOptions = {}, providerOptions
   };
 }
 
-/** Creates with parsed inputs; returns id, parsed inputs and the prior a later read takes. */
+let operations = 0;
+
+/**
+ * Creates with parsed inputs, as the engine does (an operation id of its own); returns id, parsed
+ * inputs, the prior a later read takes, and the hint a find for this create gets.
+ */
 export async function created(h: Harness, token: string, raw: Record<string, unknown>) {
   const def = h.res(token);
   const inputs = def.inputs.parse(raw) as Record<string, unknown>;
-  const { id, outputs } = await def.create(h.ctx({ operation: 'create' }), inputs);
+  const hint: FindHint = { startedAt: new Date().toISOString(), operationId: `test-op-${++operations}-${Date.now()}` };
+  const { id, outputs } = await def.create(h.ctx({ operation: 'create', operationId: hint.operationId }), inputs);
   const prior: Prior = { inputs, outputs };
-  return { def, id, inputs, outputs, prior };
+  return { def, id, inputs, outputs, prior, hint };
 }

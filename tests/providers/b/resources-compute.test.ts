@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { found, sinceEpoch } from '../../helpers/builders.js';
+import { found } from '../../helpers/builders.js';
 import { created, harness, type Harness } from './harness.js';
 
 const IMAGE = '9b3bda31-8c63-4c3f-9d8e-3c6b2a1d0002';
@@ -60,18 +60,19 @@ describe('provb Instance', () => {
     expect(h.res('instance:Instance').replaceOn).toEqual(expect.arrayContaining(['diskImage', 'region', 'networkId', 'script', 'initialUser', 'sshkeyId', 'publicIpRequired', 'volumeType', 'privateIpv4']));
   });
 
-  it('shows drift made in the simulator, and reads null once deleted, then finds by hostname', async () => {
+  it('shows drift made in the simulator, and reads null once deleted, then finds by its operation tag', async () => {
     const h = await harness();
     const c = await created(h, 'instance:Instance', { diskImage: IMAGE, firewallId: '', hostname: 'drift', tags: ['a'] });
-    h.sim.store.instances.get(c.id)!.tags = ['changed'];
+    const inst = h.sim.store.instances.get(c.id)!;
+    inst.tags = ['changed', ...inst.tags.filter((t: string) => t.startsWith('converge-op-'))];
     h.sim.store.instances.get(c.id)!.size = 'g3.large';
     const r = await readBack(h, c);
     expect(r?.inputs).toMatchObject({ tags: ['changed'], size: 'g3.large' });
-    const hit = await found(c.def.find!(h.ctx(), c.inputs, sinceEpoch));
+    const hit = await found(c.def.find!(h.ctx(), c.inputs, c.hint));
     expect(hit?.id).toBe(c.id);
     await c.def.delete(h.ctx(), c.id, c.prior);
     expect(await readBack(h, c)).toBeNull();
-    expect(await found(c.def.find!(h.ctx(), c.inputs, sinceEpoch))).toBeNull();
+    expect(await found(c.def.find!(h.ctx(), c.inputs, c.hint))).toBeNull();
     await c.def.delete(h.ctx(), c.id, c.prior);
   });
 
@@ -95,7 +96,7 @@ describe('provb Network and Firewall', () => {
     expect(h.sim.store.networks.get(c.id)?.label).toBe('green');
     h.sim.store.networks.get(c.id)!.nameservers_v4 = ['1.2.3.4'];
     expect((await c.def.read(h.ctx(), c.id, { inputs: news, outputs: c.outputs }))?.inputs.nameserversV4s).toEqual(['1.2.3.4']);
-    expect(await found(c.def.find!(h.ctx(), news, sinceEpoch))).toMatchObject({ id: c.id });
+    expect(await found(c.def.find!(h.ctx(), news, c.hint))).toMatchObject({ id: c.id });
     await c.def.delete(h.ctx(), c.id, c.prior);
     expect(await readBack(h, c)).toBeNull();
     expect(c.def.replaceOn).toEqual(expect.arrayContaining(['cidrV4', 'region', 'vlanId']));

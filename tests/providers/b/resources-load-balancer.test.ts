@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { found, sinceEpoch } from '../../helpers/builders.js';
+import { found } from '../../helpers/builders.js';
 import { created, harness } from './harness.js';
 
 describe('provb LoadBalancer', () => {
@@ -15,7 +15,7 @@ describe('provb LoadBalancer', () => {
     expect((await lb.def.read(h.ctx(), lb.id, { inputs: news, outputs: lb.outputs }))?.inputs).toEqual(news);
     h.sim.store.loadbalancers.get(lb.id)!.external_traffic_policy = 'Local';
     expect((await lb.def.read(h.ctx(), lb.id, { inputs: news, outputs: lb.outputs }))?.inputs.externalTrafficPolicy).toBe('Local');
-    expect(await found(lb.def.find!(h.ctx(), news, sinceEpoch))).toMatchObject({ id: lb.id });
+    expect(await found(lb.def.find!(h.ctx(), news, lb.hint))).toMatchObject({ id: lb.id });
     expect(lb.def.replaceOn).toEqual(['networkId', 'region']);
     await lb.def.delete(h.ctx(), lb.id, lb.prior);
     expect(await lb.def.read(h.ctx(), lb.id, lb.prior)).toBeNull();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { found, sinceEpoch } from '../../helpers/builders.js';
+import { found } from '../../helpers/builders.js';
 import { created, harness, type Harness } from './harness.js';
 
 async function readBack(h: Harness, c: Awaited<ReturnType<typeof created>>) {
@@ -40,7 +40,7 @@ describe('provb DnsDomainName and DnsDomainRecord', () => {
     expect(() => a.def.importId!('no-colon', h.provider.config)).toThrow(TypeError);
     h.sim.store.records.get(recordId)!.ttl = 3600;
     expect((await a.def.read(h.ctx(), a.id, { inputs: news, outputs: {} }))?.inputs.ttl).toBe(3600);
-    expect(await found(a.def.find!(h.ctx(), news, sinceEpoch))).toMatchObject({ id: a.id });
+    expect(await found(a.def.find!(h.ctx(), news, a.hint))).toMatchObject({ id: a.id });
     await a.def.delete(h.ctx(), a.id, a.prior);
     expect(await readBack(h, a)).toBeNull();
   });
@@ -86,7 +86,7 @@ describe('provb KubernetesCluster and KubernetesNodePool', () => {
     const c = await created(h, 'kubernetesCluster:KubernetesCluster', { name: 'k2', firewallId: defaultFirewall(h).id, pools: { nodeCount: 1, size: 'g4s.kube.small' } });
     expect(c.outputs.kubeconfig).toBeUndefined();
     expect((await readBack(h, c))?.inputs).toEqual(c.inputs);
-    expect(await found(c.def.find!(h.ctx(), c.inputs, sinceEpoch))).toMatchObject({ id: c.id });
+    expect(await found(c.def.find!(h.ctx(), c.inputs, c.hint))).toMatchObject({ id: c.id });
   });
 
   it('plans replacement for type, CNI, applications, network and pool size', async () => {

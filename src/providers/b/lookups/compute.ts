@@ -1,6 +1,7 @@
 // Single lookups of compute and network objects: getInstance, getFirewall / getVpcFirewall,
 // getNetwork / getVpcNetwork, getVpcSubnet, getReservedIp / getVpcReservedIp, getVolume, getSshKey,
 // getLoadbalancer / getVpcLoadbalancer.
+import { isOperationTag } from '../resources/claim.js';
 import { z } from 'zod';
 import { defineLookup } from '../../../engine/provider/define.js';
 import { LookupError } from '../../../engine/errors.js';
@@ -24,7 +25,7 @@ export const getInstance = defineLookup({
       id: i.id, hostname: i.hostname, region, cpuCores: i.cpu_cores, createdAt: i.created_at, diskGb: i.disk_gb, firewallId: i.firewall_id, initialPassword: i.initial_password ?? '',
       initialUser: i.initial_user, networkId: i.network_id, notes: i.notes ?? '', privateIp: i.private_ip ?? '', pseudoIp: i.pseudo_ip ?? '', publicIp: i.public_ip ?? '',
       ramMb: i.ram_mb, reverseDns: i.reverse_dns ?? '', script: i.script ? Buffer.from(i.script, 'base64').toString('utf8') : '', size: i.size, sshkeyId: i.ssh_key_id ?? '',
-      status: i.status, tags: i.tags ?? [], template: i.template_id ?? '',
+      status: i.status, tags: (i.tags ?? []).filter((t: unknown) => !isOperationTag(t)), template: i.template_id ?? '',
     };
   },
 });

@@ -1,5 +1,6 @@
 // List lookups with filters and sorts: getDatabaseVersion, getDiskImage, getInstances,
 // getKubernetesVersion, getRegion, getSize. No match is not an error: the list is empty.
+import { isOperationTag } from '../resources/claim.js';
 import { z } from 'zod';
 import { defineLookup } from '../../../engine/provider/define.js';
 import type { ProvbConfig } from '../config.js';
@@ -43,7 +44,7 @@ export const getInstances = listLookup({
   rows: async (ctx, region) => (await ctx.config.client.listInstances(ctx, region!)).map((i: Wire) => ({
     id: i.id, hostname: i.hostname, region: region!, reverseDns: i.reverse_dns ?? '', size: i.size, cpuCores: i.cpu_cores, ramMb: i.ram_mb, diskGb: i.disk_gb,
     networkId: i.network_id, template: i.template_id ?? '', initialUser: i.initial_user ?? '', notes: i.notes ?? '', sshkeyId: i.ssh_key_id ?? '', firewallId: i.firewall_id ?? '',
-    tags: i.tags ?? [], script: i.script ? Buffer.from(i.script, 'base64').toString('utf8') : '', initialPassword: i.initial_password ?? '',
+    tags: (i.tags ?? []).filter((t: unknown) => !isOperationTag(t)), script: i.script ? Buffer.from(i.script, 'base64').toString('utf8') : '', initialPassword: i.initial_password ?? '',
     privateIp: i.private_ip ?? '', publicIp: i.public_ip ?? '', pseudoIp: i.pseudo_ip ?? '', status: i.status, createdAt: i.created_at ?? '',
   })),
 });

@@ -4,10 +4,12 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
+import { isCannotTell } from '../../../engine/provider/define.js';
+import { claim, derivedId, noteExisting } from './claim.js';
 import type { ProvbConfig } from '../config.js';
 import { orNull, type Wire } from '../client.js';
 import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../region.js';
-import { waitUntil } from '../wait.js';
+import { afterCreated, waitUntil } from '../wait.js';
 import { defined, reporter } from './reported.js';
 
 export const databaseInputs = z.strictObject({
@@ -34,9 +36,12 @@ const outputsOf = (d: Wire): z.output<typeof databaseOutputs> => ({
 });
 
 const waitReady = (ctx: ProvbContext, region: string, id: string) =>
-  waitUntil(ctx, `database ${id} to be Ready`, () => ctx.config.client.getDatabase(ctx, region, id), (d) => d.status === 'Ready', (d) => d.status);
+  waitUntil(ctx, 'database', `database ${id} to be Ready`, () => ctx.config.client.getDatabase(ctx, region, id), (d) => d.status === 'Ready', (d) => d.status);
 
 const same = (a: string | undefined, b: string) => a !== undefined && a.toLowerCase() === String(b).toLowerCase();
+
+/** The declared name, else one derived from the create's operation id (so find knows it too). */
+const nameOf = (name: string | undefined, operationId: string | undefined) => name ?? `db-${(operationId ? derivedId(operationId) : randomUUID()).slice(0, 8)}`;
 
 export const database = defineResource({
   token: 'provb:index/database:Database',
@@ -48,11 +53,13 @@ export const database = defineResource({
   check: (inputs, config: ProvbConfig) => checkRegion(inputs, config),
   create: async (ctx, inputs) => {
     const region = regionOf(ctx, inputs);
+    const name = nameOf(inputs.name, ctx.operationId);
+    await noteExisting(ctx, async () => (await ctx.config.client.listDatabases(ctx, region)).filter((x) => x.name === name).map((x) => x.id));
     const d = await ctx.config.client.createDatabase(ctx, region, {
-      name: inputs.name ?? `db-${randomUUID().slice(0, 8)}`, size: inputs.size, software: inputs.engine, software_version: inputs.version,
+      name, size: inputs.size, software: inputs.engine, software_version: inputs.version,
       network_id: inputs.networkId ?? '', nodes: inputs.nodes, firewall_id: inputs.firewallId ?? '', firewall_rule: '',
     });
-    return { id: d.id, outputs: outputsOf(await waitReady(ctx, region, d.id)) };
+    return { id: d.id, outputs: outputsOf(await afterCreated(ctx, d.id, () => waitReady(ctx, region, d.id))) };
   },
   read: async (ctx, id, prior) => {
     const d = await orNull(() => ctx.config.client.getDatabase(ctx, priorRegion(ctx, prior), id));
@@ -77,11 +84,13 @@ export const database = defineResource({
   delete: async (ctx, id, prior) => {
     await orNull(() => ctx.config.client.deleteDatabase(ctx, priorRegion(ctx, prior), id));
   },
-  find: async (ctx, inputs) => {
-    if (!inputs.name) return null;
+  // find: the databases so named (an undeclared name is derived from the operation id) that did not
+  // exist when the create sent its request (claim.ts).
+  find: async (ctx, inputs, hint) => {
     const region = regionOf(ctx, inputs);
-    const d = (await ctx.config.client.listDatabases(ctx, region)).find((x) => x.name === inputs.name);
-    return d ? { id: d.id, outputs: outputsOf(await waitReady(ctx, region, d.id)) } : null;
+    const name = nameOf(inputs.name, hint.operationId);
+    const d = claim(hint, (await ctx.config.client.listDatabases(ctx, region)).filter((x) => x.name === name), { what: `database '${name}'` });
+    return !d || isCannotTell(d) ? d : { id: d.id, outputs: outputsOf(await afterCreated(ctx, d.id, () => waitReady(ctx, region, d.id))) };
   },
   importId: (id) => id,
 });

@@ -2,7 +2,9 @@
 // imported by its domain name (read resolves a name to the domain's id).
 import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
-import type { Wire } from '../client.js';
+import { isCannotTell } from '../../../engine/provider/define.js';
+import { claim, noteExisting } from './claim.js';
+import { orNull, type Wire } from '../client.js';
 import type { ProvbContext } from '../region.js';
 
 export const dnsDomainNameInputs = z.strictObject({
@@ -24,6 +26,7 @@ export const dnsDomainName = defineResource({
   inputs: dnsDomainNameInputs,
   outputs: dnsDomainNameOutputs,
   create: async (ctx: ProvbContext, inputs) => {
+    await noteExisting(ctx, async () => (await ctx.config.client.listDomains(ctx)).filter((x) => x.name === inputs.name).map((x) => x.id));
     const d = await ctx.config.client.createDomain(ctx, inputs.name);
     return { id: d.id, outputs: outputsOf(d) };
   },
@@ -37,11 +40,13 @@ export const dnsDomainName = defineResource({
   },
   delete: async (ctx, id) => {
     const d = await lookup(ctx, id);
-    if (d) await ctx.config.client.deleteDomain(ctx, d.id);
+    // A 404 (a retry after a lost answer, or deleted meanwhile) means done.
+    if (d) await orNull(() => ctx.config.client.deleteDomain(ctx, d.id));
   },
-  find: async (ctx, inputs) => {
-    const d = (await ctx.config.client.listDomains(ctx)).find((x) => x.name === inputs.name);
-    return d ? { id: d.id, outputs: outputsOf(d) } : null;
+  // find: the domain so named if it did not exist when the create sent its request (claim.ts).
+  find: async (ctx, inputs, hint) => {
+    const d = claim(hint, (await ctx.config.client.listDomains(ctx)).filter((x) => x.name === inputs.name), { what: `DNS domain '${inputs.name}'` });
+    return !d || isCannotTell(d) ? d : { id: d.id, outputs: outputsOf(d) };
   },
   /** Import is by domain name ('example.com'); read turns it into the id. */
   importId: (name) => name,

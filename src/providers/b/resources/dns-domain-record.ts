@@ -2,6 +2,8 @@
 // (the API re-sends the whole record). Its id, and its import id, is `<domain_id>:<record_id>`.
 import { z } from 'zod';
 import { defineResource, type CheckIssue } from '../../../engine/provider/define.js';
+import { isCannotTell } from '../../../engine/provider/define.js';
+import { claim } from './claim.js';
 import { orNull, type Wire } from '../client.js';
 import type { ProvbContext } from '../region.js';
 import { defined, reporter } from './reported.js';
@@ -75,10 +77,11 @@ export const dnsDomainRecord = defineResource({
     const [dom, rec] = split(id);
     await orNull(() => ctx.config.client.deleteRecord(ctx, dom, rec));
   },
-  find: async (ctx, inputs) => {
-    const records = await orNull(() => ctx.config.client.listRecords(ctx, inputs.domainId));
-    const r = records?.find((x) => x.name === inputs.name && String(x.type).toLowerCase() === inputs.type && x.value === inputs.value);
-    return r ? { id: `${inputs.domainId}:${r.id}`, outputs: outputsOf(r) } : null;
+  // find: the record of that name, type and value whose created_at is not before the create started (claim.ts).
+  find: async (ctx, inputs, hint) => {
+    const records = (await orNull(() => ctx.config.client.listRecords(ctx, inputs.domainId))) ?? [];
+    const r = claim(hint, records.filter((x) => x.name === inputs.name && String(x.type).toLowerCase() === inputs.type && x.value === inputs.value), { what: `DNS record ${inputs.type} ${inputs.name}`, createdAt: (x) => x.created_at });
+    return !r || isCannotTell(r) ? r : { id: `${inputs.domainId}:${r.id}`, outputs: outputsOf(r) };
   },
   importId: (id) => { split(id); return id; },
 });

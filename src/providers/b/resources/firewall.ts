@@ -2,8 +2,10 @@
 // never updated by the API: a changed rule is deleted and created again, keyed on its content.
 import { z } from 'zod';
 import { defineResource, type CheckIssue } from '../../../engine/provider/define.js';
+import { isCannotTell } from '../../../engine/provider/define.js';
+import { claim, noteExisting } from './claim.js';
 import type { ProvbConfig } from '../config.js';
-import type { Wire } from '../client.js';
+import { orNull, type Wire } from '../client.js';
 import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../region.js';
 import { defined, reporter } from './reported.js';
 
@@ -75,6 +77,7 @@ export const firewall = defineResource({
   create: async (ctx, inputs) => {
     const region = regionOf(ctx, inputs);
     const rules = [...inputs.ingressRules.map((r) => wireRule('ingress', r)), ...inputs.egressRules.map((r) => wireRule('egress', r))];
+    await noteExisting(ctx, async () => (await ctx.config.client.listFirewalls(ctx, region)).filter((x) => x.name === inputs.name).map((x) => x.id));
     const res = await ctx.config.client.createFirewall(ctx, region, { name: inputs.name, network_id: inputs.networkId ?? '', create_rules: inputs.createDefaultRules, rules });
     const f = await fetchFirewall(ctx, region, res.id);
     return { id: res.id, outputs: f ? outputsOf(f) : { firewallId: res.id, networkId: inputs.networkId ?? '' } };
@@ -109,7 +112,7 @@ export const firewall = defineResource({
       if (news.createDefaultRules && isDefaultRule(s)) continue;
       const key = keyOf(s.direction, ruleOf(s));
       if (wanted.has(key) && !present.has(key)) present.add(key);
-      else await c.deleteFirewallRule(ctx, region, id, s.id);
+      else await orNull(() => c.deleteFirewallRule(ctx, region, id, s.id)); // 404: already gone (a retry after a lost answer)
     }
     for (const [key, [d, r]] of wanted) if (!present.has(key)) await c.createFirewallRule(ctx, region, id, wireRule(d, r));
     const f = await fetchFirewall(ctx, region, id);
@@ -118,14 +121,15 @@ export const firewall = defineResource({
   delete: async (ctx, id, prior) => {
     const region = priorRegion(ctx, prior);
     if (!(await fetchFirewall(ctx, region, id))) return;
-    try { await ctx.config.client.deleteFirewall(ctx, region, id); } catch (error) {
+    try { await orNull(() => ctx.config.client.deleteFirewall(ctx, region, id)); } catch (error) {
       if (!(await fetchFirewall(ctx, region, id))) return;
       throw error;
     }
   },
-  find: async (ctx, inputs) => {
-    const f = (await ctx.config.client.listFirewalls(ctx, regionOf(ctx, inputs))).find((x) => x.name === inputs.name);
-    return f ? { id: f.id, outputs: outputsOf(f) } : null;
+  // find: the firewalls so named that did not exist when the create sent its request (claim.ts).
+  find: async (ctx, inputs, hint) => {
+    const f = claim(hint, (await ctx.config.client.listFirewalls(ctx, regionOf(ctx, inputs))).filter((x) => x.name === inputs.name), { what: `firewall '${inputs.name}'` });
+    return !f || isCannotTell(f) ? f : { id: f.id, outputs: outputsOf(f) };
   },
   importId: (id) => id,
 });

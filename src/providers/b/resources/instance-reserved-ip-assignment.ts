@@ -3,8 +3,10 @@
 // own `publicIp` output shows the address only after its next refresh.
 import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
+import { isCannotTell } from '../../../engine/provider/define.js';
+import { claim, noteExisting } from './claim.js';
 import type { ProvbConfig } from '../config.js';
-import { orNull } from '../client.js';
+import { orNull, type Wire } from '../client.js';
 import { ProviderError } from '../../../engine/errors.js';
 import { checkRegion, priorRegion, regionOf } from '../region.js';
 import { waitUntil } from '../wait.js';
@@ -34,11 +36,12 @@ export const instanceReservedIpAssignment = defineResource({
     const region = regionOf(ctx, inputs);
     const c = ctx.config.client;
     const ip = await c.getIp(ctx, region, inputs.reservedIpId);
+    await noteExisting(ctx, async () => (ip.assigned_to?.id === inputs.instanceId ? [`${inputs.reservedIpId}:${inputs.instanceId}`] : []));
     if (ip.assigned_to?.id && ip.assigned_to.id !== inputs.instanceId) {
-      throw new ProviderError({ provider: 'provb', operation: 'assign reserved IP', retryable: false, vendorCode: 'ip_already_assigned', detail: `reserved IP ${inputs.reservedIpId} is already assigned to ${ip.assigned_to.type} ${ip.assigned_to.id}; unassign it first` });
+      throw new ProviderError({ provider: 'provb', operation: 'assign reserved IP', retryable: false, vendorCode: 'database_cannot_move_ip', detail: `reserved IP ${inputs.reservedIpId} is already assigned to ${ip.assigned_to.type} ${ip.assigned_to.id}; unassign it first` });
     }
     if (ip.assigned_to?.id !== inputs.instanceId) await c.ipAction(ctx, region, ip.id, 'assign', inputs.instanceId);
-    await waitUntil(ctx, `instance ${inputs.instanceId} to carry ${ip.ip}`, () => c.getInstance(ctx, region, inputs.instanceId), (i) => i.public_ip === ip.ip, () => 'PENDING');
+    await waitUntil(ctx, 'ip', `instance ${inputs.instanceId} to carry ${ip.ip}`, () => c.getInstance(ctx, region, inputs.instanceId), (i) => i.public_ip === ip.ip, () => 'PENDING');
     return { id: `${inputs.reservedIpId}:${inputs.instanceId}`, outputs: { ip: ip.ip } };
   },
   read: async (ctx, id, prior) => {
@@ -53,12 +56,16 @@ export const instanceReservedIpAssignment = defineResource({
     const c = ctx.config.client;
     const ip = await orNull(() => c.getIp(ctx, region, reservedIpId));
     if (!ip || ip.assigned_to?.id !== instanceId) return;
-    await c.ipAction(ctx, region, reservedIpId, 'unassign', instanceId);
-    await waitUntil(ctx, `reserved IP ${reservedIpId} to be unassigned`, () => c.getIp(ctx, region, reservedIpId), (x) => !x.assigned_to?.id, () => 'PENDING');
+    // A 404 (the IP deleted meanwhile, or a retry after a lost answer) means done.
+    if ((await orNull(() => c.ipAction(ctx, region, reservedIpId, 'unassign', instanceId))) === null) return;
+    await orNull(() => waitUntil(ctx, 'ip', `reserved IP ${reservedIpId} to be unassigned`, () => c.getIp(ctx, region, reservedIpId), (x) => !x.assigned_to?.id, () => 'PENDING'));
   },
-  find: async (ctx, inputs) => {
+  // find: the assignment if the IP was not already assigned to the instance when the create began (claim.ts).
+  find: async (ctx, inputs, hint) => {
     const ip = await orNull(() => ctx.config.client.getIp(ctx, regionOf(ctx, inputs), inputs.reservedIpId));
-    return ip && ip.assigned_to?.id === inputs.instanceId ? { id: `${inputs.reservedIpId}:${inputs.instanceId}`, outputs: { ip: ip.ip } } : null;
+    const id = `${inputs.reservedIpId}:${inputs.instanceId}`;
+    const a = claim(hint, ip && ip.assigned_to?.id === inputs.instanceId ? [{ ...ip, id } as Wire] : [], { what: `the assignment of reserved IP ${inputs.reservedIpId} to instance ${inputs.instanceId}` });
+    return !a || isCannotTell(a) ? a : { id, outputs: { ip: a.ip } };
   },
   importId: (id) => { split(id); return id; },
 });

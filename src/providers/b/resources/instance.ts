@@ -5,9 +5,11 @@ import { defineResource, type Prior } from '../../../engine/provider/define.js';
 import type { ProvbConfig } from '../config.js';
 import { orNull, type Wire } from '../client.js';
 import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../region.js';
-import { waitGone, waitUntil } from '../wait.js';
+import { afterCreated, waitGone, waitUntil } from '../wait.js';
 import { defined, reporter } from './reported.js';
 import { missingObject } from '../errors.js';
+import { isCannotTell } from '../../../engine/provider/define.js';
+import { claim, isOperationTag, operationTag } from './claim.js';
 
 const noSpace = /^\S+$/;
 
@@ -61,7 +63,7 @@ function outputsOf(i: Wire, writePassword: boolean): z.output<typeof instanceOut
 }
 
 const ready = (ctx: ProvbContext, region: string, id: string) =>
-  waitUntil(ctx, `instance ${id} to be ACTIVE`, () => ctx.config.client.getInstance(ctx, region, id), (i) => i.status === 'ACTIVE', (i) => i.status);
+  waitUntil(ctx, 'instance', `instance ${id} to be ACTIVE`, () => ctx.config.client.getInstance(ctx, region, id), (i) => i.status === 'ACTIVE', (i) => i.status);
 
 /** The disk image's id, from an id or a name (the API takes `template_id`). */
 async function imageId(ctx: ProvbContext, region: string, image: string): Promise<string> {
@@ -94,13 +96,14 @@ function reportInputs(i: Wire, prior: Prior): InstanceInputs {
     networkId: r.computed('networkId', i.network_id),
     notes: r.optional('notes', i.notes ?? ''),
     privateIpv4: r.computed('privateIpv4', i.private_ip),
-    publicIpRequired: !i.public_ip || (r.kept('publicIpRequired') === 'none' && i.reserved_ip) ? 'none' : 'create',
+    // 'none' stays 'none' though the API may give an address anyway (first instance of a network, a reserved IP).
+    publicIpRequired: !i.public_ip || r.kept('publicIpRequired') === 'none' ? 'none' : 'create',
     region: r.kept<string>('region'),
     reservedIpv4: r.kept<string>('reservedIpv4') === undefined ? undefined : [i.reserved_ip_id, i.reserved_ip_name, i.reserved_ip].includes(r.kept('reservedIpv4')) ? r.kept<string>('reservedIpv4') : (i.reserved_ip_id || ''),
     reverseDns: r.computed('reverseDns', i.reverse_dns),
     script: r.importing ? script : r.kept('script') === undefined ? undefined : script,
     sshkeyId: r.computed('sshkeyId', i.ssh_key_id),
-    tags: r.optional('tags', i.tags ?? []),
+    tags: r.optional('tags', (i.tags ?? []).filter((t: unknown) => !isOperationTag(t))),
     volumeType: i.volume_type === 'bssd' ? 'bssd' : 'ssd',
     writePassword: r.kept<boolean>('writePassword') ?? false,
   }) as InstanceInputs;
@@ -114,6 +117,9 @@ export const instance = defineResource({
   secrets: ['initialPassword'],
   computedOnUpdate: ['hostname', 'firewallId', 'reverseDns', 'cpuCores', 'diskGb', 'ramMb', 'publicIp', 'status', 'initialPassword'],
   check: (inputs, config: ProvbConfig) => checkRegion(inputs, config),
+  warnings: (inputs) => (inputs.publicIpRequired === 'none'
+    ? ['publicIpRequired none: Civo gives the first instance of a network a public IP anyway (the Terraform provider warns the same); put another instance in the network first if this one must stay private']
+    : []),
   create: async (ctx, inputs) => {
     const region = regionOf(ctx, inputs);
     const c = ctx.config.client;
@@ -121,14 +127,16 @@ export const instance = defineResource({
       count: 1, hostname: inputs.hostname ?? '', reverse_dns: inputs.reverseDns ?? '', size: inputs.size, public_ip: inputs.publicIpRequired,
       reserved_ipv4: inputs.reservedIpv4 ?? '', private_ipv4: inputs.privateIpv4 ?? '', network_id: inputs.networkId ?? '',
       template_id: await imageId(ctx, region, inputs.diskImage), initial_user: inputs.initialUser ?? '', ssh_key_id: inputs.sshkeyId ?? '',
-      script: inputs.script ?? '', tags: (inputs.tags ?? []).join(' '), firewall_id: inputs.firewallId, volume_type: inputs.volumeType, notes: inputs.notes ?? '',
+      script: inputs.script ?? '', tags: [...(inputs.tags ?? []), ...(ctx.operationId ? [operationTag(ctx.operationId)] : [])].join(' '), firewall_id: inputs.firewallId, volume_type: inputs.volumeType, notes: inputs.notes ?? '',
     });
-    let inst = await ready(ctx, region, created.id);
-    if (inputs.firewallId && inst.firewall_id !== inputs.firewallId) {
-      await c.setInstanceFirewall(ctx, region, inst.id, inputs.firewallId);
-      inst = await c.getInstance(ctx, region, inst.id);
-    }
-    return { id: inst.id, outputs: outputsOf(inst, inputs.writePassword) };
+    return afterCreated(ctx, created.id, async () => {
+      let inst = await ready(ctx, region, created.id);
+      if (inputs.firewallId && inst.firewall_id !== inputs.firewallId) {
+        await c.setInstanceFirewall(ctx, region, inst.id, inputs.firewallId);
+        inst = await c.getInstance(ctx, region, inst.id);
+      }
+      return { id: inst.id, outputs: outputsOf(inst, inputs.writePassword) };
+    });
   },
   read: async (ctx, id, prior) => {
     const inst = await orNull(() => ctx.config.client.getInstance(ctx, priorRegion(ctx, prior), id));
@@ -155,12 +163,12 @@ export const instance = defineResource({
     }
     if (o.size !== news.size) { await c.resizeInstance(ctx, region, id, news.size); await ready(ctx, region, id); }
     if (o.reservedIpv4 !== news.reservedIpv4) {
-      if (o.reservedIpv4) { const old = await findIp(ctx, region, o.reservedIpv4); if (old?.assigned_to?.id === id) await c.ipAction(ctx, region, old.id, 'unassign', id); }
+      if (o.reservedIpv4) { const old = await findIp(ctx, region, o.reservedIpv4); if (old?.assigned_to?.id === id) await orNull(() => c.ipAction(ctx, region, old.id, 'unassign', id)); }
       if (news.reservedIpv4) {
         const ip = await findIp(ctx, region, news.reservedIpv4);
         if (!ip) throw missingObject('update instance', `reserved IP ${news.reservedIpv4} was not found in ${region}`);
         await c.ipAction(ctx, region, ip.id, 'assign', id);
-        await waitUntil(ctx, `instance ${id} to carry ${ip.ip}`, () => c.getInstance(ctx, region, id), (i) => i.public_ip === ip.ip, (i) => i.public_ip || 'no public IP');
+        await waitUntil(ctx, 'instance', `instance ${id} to carry ${ip.ip}`, () => c.getInstance(ctx, region, id), (i) => i.public_ip === ip.ip, (i) => i.public_ip || 'no public IP');
       }
     }
     return { outputs: outputsOf(await c.getInstance(ctx, region, id), news.writePassword) };
@@ -171,11 +179,13 @@ export const instance = defineResource({
     if (gone === null) return;
     await waitGone(ctx, `instance ${id}`, () => ctx.config.client.getInstance(ctx, region, id));
   },
-  find: async (ctx, inputs) => {
-    if (!inputs.hostname) return null;
+  // find: the instance carrying this create's operation tag (written in the create request; read hides
+  // it), so a hostname-less instance is found exactly and a same-named one made by hand never is.
+  find: async (ctx, inputs, hint) => {
     const region = regionOf(ctx, inputs);
-    const inst = (await ctx.config.client.listInstances(ctx, region)).find((i) => i.hostname === inputs.hostname);
-    if (!inst) return null;
+    const tag = operationTag(hint.operationId);
+    const inst = claim(hint, await ctx.config.client.listInstances(ctx, region), { what: `an instance tagged ${tag}`, tagged: (i) => (i.tags ?? []).includes(tag) });
+    if (!inst || isCannotTell(inst)) return inst;
     let settled = await ready(ctx, region, inst.id);
     // The create's follow-up, which a lost answer skipped: attach the declared firewall.
     if (inputs.firewallId && settled.firewall_id !== inputs.firewallId) {

@@ -4,10 +4,12 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { defineResource, type CheckIssue } from '../../../engine/provider/define.js';
+import { isCannotTell } from '../../../engine/provider/define.js';
+import { claim, derivedId } from './claim.js';
 import type { ProvbConfig } from '../config.js';
 import { orNull, type Wire } from '../client.js';
 import { checkRegion, priorRegion, regionOf } from '../region.js';
-import { waitGone } from '../wait.js';
+import { afterCreated, waitGone } from '../wait.js';
 import { defined, reporter } from './reported.js';
 import { poolLabel, taint, userLabels, waitCluster, waitPool, wireTaints } from './kubernetes-shared.js';
 
@@ -104,6 +106,9 @@ function reportInputs(c: Wire, prior: Parameters<typeof reporter>[0]): ClusterIn
   }) as ClusterInputs;
 }
 
+/** The declared name, else one derived from the create's operation id (so find knows it too); undefined lets the API pick. */
+const nameOf = (name: string | undefined, operationId: string | undefined) => name ?? (operationId ? `cluster-${derivedId(operationId).slice(0, 8)}` : undefined);
+
 export const kubernetesCluster = defineResource({
   token: 'provb:index/kubernetesCluster:KubernetesCluster',
   inputs: clusterInputs,
@@ -120,11 +125,11 @@ export const kubernetesCluster = defineResource({
     const region = regionOf(ctx, inputs);
     const p = inputs.pools;
     const created = await ctx.config.client.createCluster(ctx, region, defined({
-      name: inputs.name, cluster_type: inputs.clusterType, kubernetes_version: inputs.kubernetesVersion, network_id: inputs.networkId, tags: inputs.tags,
+      name: nameOf(inputs.name, ctx.operationId), cluster_type: inputs.clusterType, kubernetes_version: inputs.kubernetesVersion, network_id: inputs.networkId, tags: inputs.tags,
       pools: [defined({ id: p.label ?? randomUUID(), count: p.nodeCount, size: p.size, labels: p.labels, taints: p.taints ?? null, public_ip_node_pool: p.publicIpNodePool })],
       applications: inputs.applications, instance_firewall: inputs.firewallId, cni_plugin: inputs.cni, volume_type: inputs.volumeType,
     }));
-    const c = await waitCluster(ctx, region, created.id);
+    const c = await afterCreated(ctx, created.id, () => waitCluster(ctx, region, created.id));
     return { id: c.id, outputs: outputsOf(c, inputs) };
   },
   read: async (ctx, id, prior) => {
@@ -160,11 +165,13 @@ export const kubernetesCluster = defineResource({
     if ((await orNull(() => ctx.config.client.deleteCluster(ctx, region, id))) === null) return;
     await waitGone(ctx, `cluster ${id}`, () => ctx.config.client.getCluster(ctx, region, id));
   },
-  find: async (ctx, inputs) => {
-    if (!inputs.name) return null;
+  // find: the cluster so named (an undeclared name is derived from the operation id) whose created_at
+  // is not before the create started (claim.ts).
+  find: async (ctx, inputs, hint) => {
     const region = regionOf(ctx, inputs);
-    const found = (await ctx.config.client.listClusters(ctx, region)).find((x) => x.name === inputs.name);
-    if (!found) return null;
+    const name = nameOf(inputs.name, hint.operationId);
+    const found = claim(hint, (await ctx.config.client.listClusters(ctx, region)).filter((x) => x.name === name), { what: `Kubernetes cluster '${name}'`, createdAt: (x) => x.created_at });
+    if (!found || isCannotTell(found)) return found;
     const c = await waitCluster(ctx, region, found.id);
     return { id: c.id, outputs: outputsOf(c, inputs) };
   },

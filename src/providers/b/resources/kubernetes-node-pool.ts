@@ -4,10 +4,12 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
+import { isCannotTell } from '../../../engine/provider/define.js';
+import { claim, derivedId, noteExisting } from './claim.js';
 import type { ProvbConfig } from '../config.js';
 import { orNull, type Wire } from '../client.js';
 import { checkRegion, priorRegion, regionOf, scanRegions } from '../region.js';
-import { waitGone } from '../wait.js';
+import { afterCreated, waitGone } from '../wait.js';
 import { defined, reporter } from './reported.js';
 import { poolLabel, taint, userLabels, waitCluster, waitPool, wireTaints } from './kubernetes-shared.js';
 
@@ -43,12 +45,13 @@ export const kubernetesNodePool = defineResource({
   check: (inputs, config: ProvbConfig) => checkRegion(inputs, config),
   create: async (ctx, inputs) => {
     const region = regionOf(ctx, inputs);
-    const poolId = inputs.label ?? randomUUID();
+    const poolId = inputs.label ?? (ctx.operationId ? derivedId(ctx.operationId) : randomUUID());
     await waitCluster(ctx, region, inputs.clusterId);
+    if (inputs.label) await noteExisting(ctx, async () => ((await orNull(() => ctx.config.client.getCluster(ctx, region, inputs.clusterId)))?.pools ?? []).filter((p: Wire) => p.id === poolId).map((p: Wire) => p.id));
     await ctx.config.client.createPool(ctx, region, inputs.clusterId, defined({
       id: poolId, count: inputs.nodeCount, size: inputs.size, labels: inputs.labels, taints: inputs.taints ?? null, public_ip_node_pool: inputs.publicIpNodePool,
     }));
-    const c = await waitPool(ctx, region, inputs.clusterId, poolId);
+    const c = await afterCreated(ctx, `${inputs.clusterId}:${poolId}`, () => waitPool(ctx, region, inputs.clusterId, poolId));
     return { id: `${inputs.clusterId}:${poolId}`, outputs: outputsOf(c.pools.find((p: Wire) => p.id === poolId)) };
   },
   read: async (ctx, id, prior) => {
@@ -85,12 +88,15 @@ export const kubernetesNodePool = defineResource({
     if ((await orNull(() => ctx.config.client.deletePool(ctx, region, clusterId, poolId))) === null) return;
     await waitGone(ctx, `node pool ${poolId}`, () => ctx.config.client.getPool(ctx, region, clusterId, poolId));
   },
-  find: async (ctx, inputs) => {
-    if (!inputs.label) return null;
+  // find: an undeclared label is the id derived from the operation id (exact); a declared one is the
+  // pool with that id if it did not exist when the create sent its request (claim.ts).
+  find: async (ctx, inputs, hint) => {
     const region = regionOf(ctx, inputs);
+    const poolId = inputs.label ?? derivedId(hint.operationId);
     const c = await orNull(() => ctx.config.client.getCluster(ctx, region, inputs.clusterId));
-    const pool = c?.pools?.find((p: Wire) => p.id === inputs.label);
-    if (!pool) return null;
+    const matches = (c?.pools ?? []).filter((p: Wire) => p.id === poolId);
+    const pool = inputs.label ? claim(hint, matches, { what: `node pool '${poolId}'` }) : matches[0] ?? null;
+    if (!pool || isCannotTell(pool)) return pool;
     const settled = await waitPool(ctx, region, inputs.clusterId, pool.id);
     return { id: `${inputs.clusterId}:${pool.id}`, outputs: outputsOf(settled.pools.find((p: Wire) => p.id === pool.id)) };
   },

@@ -18,7 +18,7 @@ export const wireTaints = (t: readonly Wire[] | undefined): Taint[] => (t ?? [])
 
 /** Waits until the pool's desired count is met and every node is ACTIVE (and the cluster is ACTIVE). */
 export function waitPool(ctx: ProvbContext, region: string, clusterId: string, poolId: string): Promise<Wire> {
-  return waitUntil(ctx, `node pool ${poolId} to be ready`, () => ctx.config.client.getCluster(ctx, region, clusterId), (c) => {
+  return waitUntil(ctx, 'pool', `node pool ${poolId} to be ready`, () => ctx.config.client.getCluster(ctx, region, clusterId), (c) => {
     const pool = (c.pools ?? []).find((p: Wire) => p.id === poolId);
     const want = (c.required_pools ?? []).find((p: Wire) => p.id === poolId)?.count ?? pool?.count ?? 0;
     return c.status === 'ACTIVE' && !!pool && pool.instances.length === want && pool.instances.every((i: Wire) => i.status === 'ACTIVE');
@@ -27,5 +27,5 @@ export function waitPool(ctx: ProvbContext, region: string, clusterId: string, p
 
 /** Waits until the cluster is ACTIVE and ready. */
 export function waitCluster(ctx: ProvbContext, region: string, clusterId: string): Promise<Wire> {
-  return waitUntil(ctx, `cluster ${clusterId} to be ACTIVE`, () => ctx.config.client.getCluster(ctx, region, clusterId), (c) => c.status === 'ACTIVE' && c.ready === true, (c) => c.status);
+  return waitUntil(ctx, 'cluster', `cluster ${clusterId} to be ACTIVE`, () => ctx.config.client.getCluster(ctx, region, clusterId), (c) => c.status === 'ACTIVE' && c.ready === true, (c) => c.status);
 }

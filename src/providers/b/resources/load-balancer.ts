@@ -3,10 +3,12 @@
 // update in place through the full PUT; network and region force replacement.
 import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
+import { isCannotTell } from '../../../engine/provider/define.js';
+import { claim, noteExisting } from './claim.js';
 import type { ProvbConfig } from '../config.js';
 import { orNull, type Wire } from '../client.js';
 import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../region.js';
-import { waitUntil } from '../wait.js';
+import { afterCreated, waitUntil } from '../wait.js';
 import { defined, reporter } from './reported.js';
 
 export const backend = z.strictObject({
@@ -44,7 +46,7 @@ const body = (i: LoadBalancerInputs): Wire => defined({
 });
 
 const waitAvailable = (ctx: ProvbContext, region: string, id: string) =>
-  waitUntil(ctx, `load balancer ${id} to be available`, () => ctx.config.client.getLoadBalancer(ctx, region, id), (lb) => lb.state === 'available', (lb) => lb.state);
+  waitUntil(ctx, 'loadBalancer', `load balancer ${id} to be available`, () => ctx.config.client.getLoadBalancer(ctx, region, id), (lb) => lb.state === 'available', (lb) => lb.state);
 
 export const loadBalancer = defineResource({
   token: 'provb:index/loadBalancer:LoadBalancer',
@@ -55,8 +57,9 @@ export const loadBalancer = defineResource({
   check: (inputs, config: ProvbConfig) => checkRegion(inputs, config),
   create: async (ctx, inputs) => {
     const region = regionOf(ctx, inputs);
+    await noteExisting(ctx, async () => (await ctx.config.client.listLoadBalancers(ctx, region)).filter((x) => x.name === inputs.name).map((x) => x.id));
     const lb = await ctx.config.client.createLoadBalancer(ctx, region, { ...body(inputs), firewall_rule: '' });
-    return { id: lb.id, outputs: outputsOf(await waitAvailable(ctx, region, lb.id)) };
+    return { id: lb.id, outputs: outputsOf(await afterCreated(ctx, lb.id, () => waitAvailable(ctx, region, lb.id))) };
   },
   read: async (ctx, id, prior) => {
     const lb = await orNull(() => ctx.config.client.getLoadBalancer(ctx, priorRegion(ctx, prior), id));
@@ -76,9 +79,10 @@ export const loadBalancer = defineResource({
   delete: async (ctx, id, prior) => {
     await orNull(() => ctx.config.client.deleteLoadBalancer(ctx, priorRegion(ctx, prior), id));
   },
-  find: async (ctx, inputs) => {
-    const lb = (await ctx.config.client.listLoadBalancers(ctx, regionOf(ctx, inputs))).find((x) => x.name === inputs.name);
-    return lb ? { id: lb.id, outputs: outputsOf(lb) } : null;
+  // find: the load balancers so named that did not exist when the create sent its request (claim.ts).
+  find: async (ctx, inputs, hint) => {
+    const lb = claim(hint, (await ctx.config.client.listLoadBalancers(ctx, regionOf(ctx, inputs))).filter((x) => x.name === inputs.name), { what: `load balancer '${inputs.name}'` });
+    return !lb || isCannotTell(lb) ? lb : { id: lb.id, outputs: outputsOf(lb) };
   },
   importId: (id) => id,
 });

@@ -2,6 +2,8 @@
 // CIDR, region and VLAN settings (which the API cannot change) force replacement.
 import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
+import { isCannotTell } from '../../../engine/provider/define.js';
+import { claim, noteExisting } from './claim.js';
 import type { ProvbConfig } from '../config.js';
 import { orNull, type Wire } from '../client.js';
 import { checkRegion, priorRegion, regionOf } from '../region.js';
@@ -40,6 +42,7 @@ export const network = defineResource({
     const vlan = inputs.vlanId && inputs.vlanId > 0 ? {
       vlan_connect: { vlan_id: inputs.vlanId, physical_interface: inputs.vlanPhysicalInterface ?? '', cidr_v4: inputs.vlanCidrV4 ?? '', gateway_ipv4: inputs.vlanGatewayIpV4 ?? '', allocation_pool_v4_start: inputs.vlanAllocationPoolV4Start ?? '', allocation_pool_v4_end: inputs.vlanAllocationPoolV4End ?? '' },
     } : {};
+    await noteExisting(ctx, async () => (await ctx.config.client.listNetworks(ctx, region)).filter((x) => x.label === inputs.label).map((x) => x.id));
     const res = await ctx.config.client.createNetwork(ctx, region, { label: inputs.label, default: '', cidr_v4: inputs.cidrV4 ?? '', nameservers_v4: inputs.nameserversV4s ?? null, ipv4_enabled: true, ...vlan });
     const n = await ctx.config.client.getNetwork(ctx, region, res.id);
     return { id: n.id, outputs: outputsOf(n) };
@@ -67,9 +70,10 @@ export const network = defineResource({
     if ((await orNull(() => ctx.config.client.deleteNetwork(ctx, region, id))) === null) return;
     await waitGone(ctx, `network ${id}`, () => ctx.config.client.getNetwork(ctx, region, id));
   },
-  find: async (ctx, inputs) => {
-    const n = (await ctx.config.client.listNetworks(ctx, regionOf(ctx, inputs))).find((x) => x.label === inputs.label);
-    return n ? { id: n.id, outputs: outputsOf(n) } : null;
+  // find: the networks labelled so that did not exist when the create sent its request (claim.ts).
+  find: async (ctx, inputs, hint) => {
+    const n = claim(hint, (await ctx.config.client.listNetworks(ctx, regionOf(ctx, inputs))).filter((x) => x.label === inputs.label), { what: `network '${inputs.label}'` });
+    return !n || isCannotTell(n) ? n : { id: n.id, outputs: outputsOf(n) };
   },
   importId: (id) => id,
 });

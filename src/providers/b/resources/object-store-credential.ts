@@ -3,10 +3,12 @@
 // (`secret_access_key_id` on the wire) is a secret here, unlike upstream.
 import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
+import { isCannotTell } from '../../../engine/provider/define.js';
+import { claim, noteExisting } from './claim.js';
 import type { ProvbConfig } from '../config.js';
 import { orNull, type Wire } from '../client.js';
 import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../region.js';
-import { waitUntil } from '../wait.js';
+import { afterCreated, waitUntil } from '../wait.js';
 import { defined, reporter } from './reported.js';
 
 export const credentialInputs = z.strictObject({
@@ -22,7 +24,7 @@ export const credentialOutputs = z.object({ objectStoreCredentialId: z.string(),
 const outputsOf = (c: Wire) => ({ objectStoreCredentialId: c.id, accessKeyId: c.access_key_id ?? '', secretAccessKey: c.secret_access_key_id ?? '', status: c.status });
 
 const waitReady = (ctx: ProvbContext, region: string, id: string) =>
-  waitUntil(ctx, `credential ${id} to be ready`, () => ctx.config.client.getCredential(ctx, region, id), (c) => c.status === 'ready', (c) => c.status);
+  waitUntil(ctx, 'credential', `credential ${id} to be ready`, () => ctx.config.client.getCredential(ctx, region, id), (c) => c.status === 'ready', (c) => c.status);
 
 export const objectStoreCredential = defineResource({
   token: 'provb:index/objectStoreCredential:ObjectStoreCredential',
@@ -34,8 +36,9 @@ export const objectStoreCredential = defineResource({
   check: (inputs, config: ProvbConfig) => checkRegion(inputs, config),
   create: async (ctx, inputs) => {
     const region = regionOf(ctx, inputs);
+    await noteExisting(ctx, async () => (await ctx.config.client.listCredentials(ctx, region)).filter((x) => x.name === inputs.name).map((x) => x.id));
     const c = await ctx.config.client.createCredential(ctx, region, { name: inputs.name, access_key_id: inputs.accessKeyId ?? null, secret_access_key_id: inputs.secretAccessKey ?? null });
-    return { id: c.id, outputs: outputsOf(await waitReady(ctx, region, c.id)) };
+    return { id: c.id, outputs: outputsOf(await afterCreated(ctx, c.id, () => waitReady(ctx, region, c.id))) };
   },
   read: async (ctx, id, prior) => {
     const c = await orNull(() => ctx.config.client.getCredential(ctx, priorRegion(ctx, prior), id));
@@ -51,10 +54,11 @@ export const objectStoreCredential = defineResource({
   delete: async (ctx, id, prior) => {
     await orNull(() => ctx.config.client.deleteCredential(ctx, priorRegion(ctx, prior), id));
   },
-  find: async (ctx, inputs) => {
+  // find: the credentials so named that did not exist when the create sent its request (claim.ts).
+  find: async (ctx, inputs, hint) => {
     const region = regionOf(ctx, inputs);
-    const c = (await ctx.config.client.listCredentials(ctx, region)).find((x) => x.name === inputs.name);
-    return c ? { id: c.id, outputs: outputsOf(await waitReady(ctx, region, c.id)) } : null;
+    const c = claim(hint, (await ctx.config.client.listCredentials(ctx, region)).filter((x) => x.name === inputs.name), { what: `object store credential '${inputs.name}'` });
+    return !c || isCannotTell(c) ? c : { id: c.id, outputs: outputsOf(await waitReady(ctx, region, c.id)) };
   },
   importId: (id) => id,
 });

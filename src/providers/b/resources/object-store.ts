@@ -2,10 +2,12 @@
 // updates in place; name, region and owning credential force replacement.
 import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
+import { isCannotTell } from '../../../engine/provider/define.js';
+import { claim, noteExisting } from './claim.js';
 import type { ProvbConfig } from '../config.js';
 import { orNull, type Wire } from '../client.js';
 import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../region.js';
-import { waitUntil } from '../wait.js';
+import { afterCreated, waitUntil } from '../wait.js';
 import { defined, reporter } from './reported.js';
 
 export const objectStoreInputs = z.strictObject({
@@ -22,7 +24,7 @@ export const objectStoreOutputs = z.object({ objectStoreId: z.string(), accessKe
 const outputsOf = (o: Wire) => ({ objectStoreId: o.id, accessKeyId: o.owner_info?.access_key_id ?? '', bucketUrl: o.objectstore_endpoint ?? '', status: o.status });
 
 const waitReady = (ctx: ProvbContext, region: string, id: string) =>
-  waitUntil(ctx, `object store ${id} to be ready`, () => ctx.config.client.getObjectStore(ctx, region, id), (o) => o.status === 'ready', (o) => o.status);
+  waitUntil(ctx, 'objectStore', `object store ${id} to be ready`, () => ctx.config.client.getObjectStore(ctx, region, id), (o) => o.status === 'ready', (o) => o.status);
 
 export const objectStore = defineResource({
   token: 'provb:index/objectStore:ObjectStore',
@@ -33,8 +35,9 @@ export const objectStore = defineResource({
   check: (inputs, config: ProvbConfig) => checkRegion(inputs, config),
   create: async (ctx, inputs) => {
     const region = regionOf(ctx, inputs);
+    await noteExisting(ctx, async () => (await ctx.config.client.listObjectStores(ctx, region)).filter((x) => x.name === inputs.name).map((x) => x.id));
     const o = await ctx.config.client.createObjectStore(ctx, region, defined({ name: inputs.name, max_size_gb: inputs.maxSizeGb, access_key_id: inputs.accessKeyId }));
-    return { id: o.id, outputs: outputsOf(await waitReady(ctx, region, o.id)) };
+    return { id: o.id, outputs: outputsOf(await afterCreated(ctx, o.id, () => waitReady(ctx, region, o.id))) };
   },
   read: async (ctx, id, prior) => {
     const o = await orNull(() => ctx.config.client.getObjectStore(ctx, priorRegion(ctx, prior), id));
@@ -47,10 +50,11 @@ export const objectStore = defineResource({
   delete: async (ctx, id, prior) => {
     await orNull(() => ctx.config.client.deleteObjectStore(ctx, priorRegion(ctx, prior), id));
   },
-  find: async (ctx, inputs) => {
+  // find: the object stores so named that did not exist when the create sent its request (claim.ts).
+  find: async (ctx, inputs, hint) => {
     const region = regionOf(ctx, inputs);
-    const o = (await ctx.config.client.listObjectStores(ctx, region)).find((x) => x.name === inputs.name);
-    return o ? { id: o.id, outputs: outputsOf(await waitReady(ctx, region, o.id)) } : null;
+    const o = claim(hint, (await ctx.config.client.listObjectStores(ctx, region)).filter((x) => x.name === inputs.name), { what: `object store '${inputs.name}'` });
+    return !o || isCannotTell(o) ? o : { id: o.id, outputs: outputsOf(await afterCreated(ctx, o.id, () => waitReady(ctx, region, o.id))) };
   },
   importId: (id) => id,
 });

@@ -2,10 +2,12 @@
 // name updates in place; the region forces replacement.
 import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
+import { isCannotTell } from '../../../engine/provider/define.js';
+import { claim, noteExisting } from './claim.js';
 import type { ProvbConfig } from '../config.js';
 import { orNull, type Wire } from '../client.js';
 import { checkRegion, priorRegion, regionOf } from '../region.js';
-import { waitUntil } from '../wait.js';
+import { afterCreated, waitUntil } from '../wait.js';
 import { defined } from './reported.js';
 
 export const reservedIpInputs = z.strictObject({
@@ -26,8 +28,9 @@ export const reservedIp = defineResource({
   check: (inputs, config: ProvbConfig) => checkRegion(inputs, config),
   create: async (ctx, inputs) => {
     const region = regionOf(ctx, inputs);
+    await noteExisting(ctx, async () => (await ctx.config.client.listIps(ctx, region)).filter((x) => x.name === inputs.name).map((x) => x.id));
     const res = await ctx.config.client.createIp(ctx, region, inputs.name);
-    const ip = await waitUntil(ctx, `reserved IP ${res.id} to be allocated`, () => ctx.config.client.getIp(ctx, region, res.id), (x) => !!x.ip, () => 'BUILDING');
+    const ip = await afterCreated(ctx, res.id, () => waitUntil(ctx, 'ip', `reserved IP ${res.id} to be allocated`, () => ctx.config.client.getIp(ctx, region, res.id), (x) => !!x.ip, () => 'BUILDING'));
     return { id: ip.id, outputs: outputsOf(ip) };
   },
   read: async (ctx, id, prior) => {
@@ -43,9 +46,10 @@ export const reservedIp = defineResource({
   delete: async (ctx, id, prior) => {
     await orNull(() => ctx.config.client.deleteIp(ctx, priorRegion(ctx, prior), id));
   },
-  find: async (ctx, inputs) => {
-    const ip = (await ctx.config.client.listIps(ctx, regionOf(ctx, inputs))).find((x) => x.name === inputs.name);
-    return ip ? { id: ip.id, outputs: outputsOf(ip) } : null;
+  // find: the reserved IPs so named (names need not be unique) that did not exist when the create sent its request (claim.ts).
+  find: async (ctx, inputs, hint) => {
+    const ip = claim(hint, (await ctx.config.client.listIps(ctx, regionOf(ctx, inputs))).filter((x) => x.name === inputs.name), { what: `reserved IP '${inputs.name}'` });
+    return !ip || isCannotTell(ip) ? ip : { id: ip.id, outputs: outputsOf(ip) };
   },
   importId: (id) => id,
 });

@@ -2,7 +2,9 @@
 // public key forces replacement.
 import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
-import type { Wire } from '../client.js';
+import { isCannotTell } from '../../../engine/provider/define.js';
+import { claim } from './claim.js';
+import { orNull, type Wire } from '../client.js';
 import type { ProvbContext } from '../region.js';
 
 export const sshKeyInputs = z.strictObject({
@@ -35,11 +37,13 @@ export const sshKey = defineResource({
     return { outputs: k ? outputsOf(k) : { sshKeyId: id, fingerprint: '' } };
   },
   delete: async (ctx, id) => {
-    if (await byId(ctx, id)) await ctx.config.client.deleteSshKey(ctx, id);
+    // A 404 (a retry after a lost answer, or deleted meanwhile) means done.
+    if (await byId(ctx, id)) await orNull(() => ctx.config.client.deleteSshKey(ctx, id));
   },
-  find: async (ctx, inputs) => {
-    const k = (await ctx.config.client.listSshKeys(ctx)).find((x) => x.name === inputs.name);
-    return k ? { id: k.id, outputs: outputsOf(k) } : null;
+  // find: the key so named if its created_at is not before the create started (claim.ts).
+  find: async (ctx, inputs, hint) => {
+    const k = claim(hint, (await ctx.config.client.listSshKeys(ctx)).filter((x) => x.name === inputs.name), { what: `SSH key '${inputs.name}'`, createdAt: (x) => x.created_at });
+    return !k || isCannotTell(k) ? k : { id: k.id, outputs: outputsOf(k) };
   },
   importId: (id) => id,
 });

@@ -2,11 +2,13 @@
 // attached). Every input forces replacement; the id is `<instanceId>:<volumeId>`.
 import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
+import { isCannotTell } from '../../../engine/provider/define.js';
+import { claim, noteExisting } from './claim.js';
 import type { ProvbConfig } from '../config.js';
-import { orNull } from '../client.js';
+import { orNull, type Wire } from '../client.js';
 import { tolerate } from './tolerate.js';
 import { checkRegion, priorRegion, regionOf } from '../region.js';
-import { waitVolume } from './volume.js';
+import { rememberAttachAtBoot, waitVolume } from './volume.js';
 import { defined } from './reported.js';
 
 export const volumeAttachmentInputs = z.strictObject({
@@ -25,6 +27,8 @@ function split(id: string): [string, string] {
   return [id.slice(0, i), id.slice(i + 1)];
 }
 
+const attachmentId = (i: { instanceId: string; volumeId: string }) => `${i.instanceId}:${i.volumeId}`;
+
 export const volumeAttachment = defineResource({
   token: 'provb:index/volumeAttachment:VolumeAttachment',
   inputs: volumeAttachmentInputs,
@@ -35,13 +39,15 @@ export const volumeAttachment = defineResource({
   create: async (ctx, inputs) => {
     const region = regionOf(ctx, inputs);
     const v = await ctx.config.client.getVolume(ctx, region, inputs.volumeId);
+    await noteExisting(ctx, async () => (v.instance_id === inputs.instanceId ? [attachmentId(inputs)] : []));
     if (v.instance_id !== inputs.instanceId) {
       if (v.status !== 'available') await waitVolume(ctx, region, inputs.volumeId, 'available');
       // A retried attach (its first answer lost) is refused as a second attach: that is success here.
       await ctx.config.client.attachVolume(ctx, region, inputs.volumeId, inputs.instanceId, inputs.attachAtBoot)
         .catch((error) => tolerate(error, 'database_volume_cannot_multiple_attach'));
     }
-    const done = await waitVolume(ctx, region, inputs.volumeId, 'attached');
+    rememberAttachAtBoot(inputs.volumeId, inputs.attachAtBoot);
+    const done = await waitVolume(ctx, region, inputs.volumeId, 'attached', inputs.instanceId);
     return { id: `${inputs.instanceId}:${inputs.volumeId}`, outputs: { mountPoint: done.mountpoint ?? '', status: done.status } };
   },
   read: async (ctx, id, prior) => {
@@ -49,6 +55,7 @@ export const volumeAttachment = defineResource({
     const v = await orNull(() => ctx.config.client.getVolume(ctx, priorRegion(ctx, prior), volumeId));
     if (!v || v.instance_id !== instanceId) return null;
     const inputs = defined({ instanceId, volumeId, region: prior.inputs.region as string | undefined, attachAtBoot: (prior.inputs.attachAtBoot as boolean | undefined) ?? false });
+    rememberAttachAtBoot(volumeId, inputs.attachAtBoot);
     return { inputs, outputs: { mountPoint: v.mountpoint ?? '', status: v.status } };
   },
   delete: async (ctx, id, prior) => {
@@ -56,12 +63,16 @@ export const volumeAttachment = defineResource({
     const region = priorRegion(ctx, prior);
     const v = await orNull(() => ctx.config.client.getVolume(ctx, region, volumeId));
     if (!v || v.instance_id !== instanceId) return;
-    await ctx.config.client.detachVolume(ctx, region, volumeId).catch((error) => tolerate(error, 'database_volume_not_attached'));
-    await waitVolume(ctx, region, volumeId, 'available');
+    // Not attached, or the volume gone (404), means done: a retry after a lost answer meets either.
+    const detached = await orNull(() => ctx.config.client.detachVolume(ctx, region, volumeId).catch((error) => tolerate(error, 'database_volume_not_attached')));
+    if (detached === null) return;
+    await orNull(() => waitVolume(ctx, region, volumeId, 'available'));
   },
-  find: async (ctx, inputs) => {
+  // find: the attachment if the volume was not already attached to the instance when the create began (claim.ts).
+  find: async (ctx, inputs, hint) => {
     const v = await orNull(() => ctx.config.client.getVolume(ctx, regionOf(ctx, inputs), inputs.volumeId));
-    return v && v.instance_id === inputs.instanceId ? { id: `${inputs.instanceId}:${inputs.volumeId}`, outputs: { mountPoint: v.mountpoint ?? '', status: v.status } } : null;
+    const a = claim(hint, v && v.instance_id === inputs.instanceId ? [{ ...v, id: attachmentId(inputs) } as Wire] : [], { what: `the attachment of volume ${inputs.volumeId} to instance ${inputs.instanceId}` });
+    return !a || isCannotTell(a) ? a : { id: a.id, outputs: { mountPoint: a.mountpoint ?? '', status: a.status } };
   },
   importId: (id) => { split(id); return id; },
 });

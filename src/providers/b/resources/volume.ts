@@ -2,13 +2,16 @@
 // attached volume is detached, resized and attached again); name, network and type force replacement.
 import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
+import { isCannotTell } from '../../../engine/provider/define.js';
+import { claim } from './claim.js';
 import type { ProvbConfig } from '../config.js';
 import { orNull, type Wire } from '../client.js';
 import { checkRegion, priorRegion, regionOf, scanRegions, type ProvbContext } from '../region.js';
-import { waitUntil } from '../wait.js';
+import { afterCreated, waitUntil } from '../wait.js';
 import { defined, reporter } from './reported.js';
 import { ProviderError } from '../../../engine/errors.js';
 import { tolerate } from './tolerate.js';
+import { missingObject } from '../errors.js';
 
 export const volumeInputs = z.strictObject({
   name: z.string().min(1).regex(/^\S+$/, 'must not contain whitespace'),
@@ -23,8 +26,28 @@ export const volumeOutputs = z.object({ volumeId: z.string(), mountPoint: z.stri
 
 const outputsOf = (v: Wire) => ({ volumeId: v.id, mountPoint: v.mountpoint && v.mountpoint !== 'null' ? v.mountpoint : '', networkId: v.network_id, status: v.status, createdAt: v.created_at ?? '' });
 
-export const waitVolume = (ctx: ProvbContext, region: string, id: string, status: string) =>
-  waitUntil(ctx, `volume ${id} to be ${status}`, () => ctx.config.client.getVolume(ctx, region, id), (v) => v.status === status, (v) => v.status);
+/**
+ * Waits for the volume's status. Waiting to be attached to `instanceId` fails at once when that
+ * instance no longer exists or the volume went to another one (it would never become attached).
+ */
+export const waitVolume = (ctx: ProvbContext, region: string, id: string, status: string, instanceId?: string) =>
+  waitUntil(ctx, 'volume', `volume ${id} to be ${status}`, async () => {
+    const v = await ctx.config.client.getVolume(ctx, region, id);
+    if (instanceId && v.status !== status) {
+      const on = v.instance_id && v.instance_id !== 'null' ? String(v.instance_id) : '';
+      if (on && on !== instanceId) throw new ProviderError({ provider: 'provb', operation: 'attach volume', retryable: false, detail: `volume ${id} is attached to instance ${on}, not ${instanceId}` });
+      if (!on && !(await orNull(() => ctx.config.client.getInstance(ctx, region, instanceId)))) {
+        throw missingObject('attach volume', `instance ${instanceId} no longer exists; volume ${id} cannot become attached to it`);
+      }
+    }
+    return v;
+  }, (v) => v.status === status, (v) => v.status);
+
+/** The attach_at_boot each VolumeAttachment declared, by volume id (recorded by its create and read), for re-attaching. */
+const declaredAtBoot = new Map<string, boolean>();
+export function rememberAttachAtBoot(volumeId: string, atBoot: boolean): void {
+  declaredAtBoot.set(volumeId, atBoot);
+}
 
 export const volume = defineResource({
   token: 'provb:index/volume:Volume',
@@ -36,7 +59,7 @@ export const volume = defineResource({
   create: async (ctx, inputs) => {
     const region = regionOf(ctx, inputs);
     const res = await ctx.config.client.createVolume(ctx, region, { name: inputs.name, namespace: '', cluster_id: '', network_id: inputs.networkId ?? '', size_gb: inputs.sizeGb, bootable: false, volume_type: inputs.volumeType ?? '' });
-    const v = await waitVolume(ctx, region, res.id, 'available');
+    const v = await afterCreated(ctx, res.id, () => waitVolume(ctx, region, res.id, 'available'));
     return { id: v.id, outputs: outputsOf(v) };
   },
   read: async (ctx, id, prior) => {
@@ -61,16 +84,25 @@ export const volume = defineResource({
         // A retried resize whose first answer was lost is refused as "must increase": check the size.
         if (!(e instanceof ProviderError && e.vendorCode === 'parameter_volume_size_must_increase' && (await c.getVolume(ctx, region, id)).size_gb === news.sizeGb)) throw e;
       });
-      if (instanceId) { await c.attachVolume(ctx, region, id, instanceId, true).catch((e) => tolerate(e, 'database_volume_cannot_multiple_attach')); await waitVolume(ctx, region, id, 'attached'); }
+      if (instanceId) {
+        // Re-attach as the attachment was declared (its attachAtBoot; false, the attachment's default, when
+        // unknown here). An instance deleted meanwhile (being replaced) is not waited for: its
+        // VolumeAttachment, which depends on it, attaches the volume to the new one.
+        await orNull(async () => {
+          await c.attachVolume(ctx, region, id, instanceId, declaredAtBoot.get(id) ?? false).catch((e) => tolerate(e, 'database_volume_cannot_multiple_attach'));
+          await waitVolume(ctx, region, id, 'attached', instanceId);
+        });
+      }
     }
     return { outputs: outputsOf(await c.getVolume(ctx, region, id)) };
   },
   delete: async (ctx, id, prior) => {
     await orNull(() => ctx.config.client.deleteVolume(ctx, priorRegion(ctx, prior), id));
   },
-  find: async (ctx, inputs) => {
-    const v = (await ctx.config.client.listVolumes(ctx, regionOf(ctx, inputs))).find((x) => x.name === inputs.name);
-    return v ? { id: v.id, outputs: outputsOf(v) } : null;
+  // find: the volume so named if its created_at is not before the create started (claim.ts).
+  find: async (ctx, inputs, hint) => {
+    const v = claim(hint, (await ctx.config.client.listVolumes(ctx, regionOf(ctx, inputs))).filter((x) => x.name === inputs.name), { what: `volume '${inputs.name}'`, createdAt: (x) => x.created_at });
+    return !v || isCannotTell(v) ? v : { id: v.id, outputs: outputsOf(v) };
   },
   importId: (id) => id,
 });

@@ -7,7 +7,11 @@ import { regions } from './catalogue.js';
 export const ok = (body: unknown = { result: 'success' }, status = 200): SimResponse => ({ status, body });
 export const success = (extra: Wire = {}): SimResponse => ok({ ...extra, result: 'success' });
 
-/** `{code, reason, result}`, with the status the wire notes recommend for the kind of failure. */
+/**
+ * `{code, reason, result}`, with the status the wire notes recommend for the kind of failure. Every
+ * code is one civogo's errors.go knows (the real client classifies errors by it); where the real API's
+ * code for a situation is not known, the nearest civogo code is used and the status carries the kind.
+ */
 export function fail(code: string, reason: string, status?: number): SimResponse {
   const s = status ?? (code.endsWith('_not_found') || code.endsWith('_find') ? 404 : code.startsWith('quota') || code.startsWith('authentication') ? 403 : 400);
   const result = s === 404 ? 'Resource not found' : s === 401 ? 'Unauthorized' : 'Invalid request';
@@ -31,6 +35,11 @@ export function regionOf(req: SimRequest): string | null {
   const raw = req.query.get('region') || (typeof body.region === 'string' && body.region) || (regions.find((r) => r.default)!.code as string);
   const code = String(raw).toUpperCase();
   return regions.some((r) => r.code === code) ? code : null;
+}
+
+/** The answer with the `x-ratelimit-*` headers the real API sends on every answer (counted by the store). */
+export function withRateLimit(store: { rateLimitHeaders(): Record<string, string> }, r: SimResponse): SimResponse {
+  return { ...r, headers: { ...store.rateLimitHeaders(), ...(r.headers ?? {}) } };
 }
 
 export const badRegion = (): SimResponse => fail('region_unavailable', 'The region requested is not available', 400);

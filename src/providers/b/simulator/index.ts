@@ -5,6 +5,7 @@ import { startRouter, type SimServer } from '../../../kit/sim/router.js';
 import type { FaultOptions } from '../../../kit/sim/faults.js';
 import { civoRoutes } from './routes.js';
 import { SimStore, type SimTimings } from './store.js';
+import { withRateLimit } from './answers.js';
 
 export type { SimTimings } from './store.js';
 export { SimStore } from './store.js';
@@ -42,14 +43,17 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ci
       const header = String(req.headers.authorization ?? '');
       const m = /^bearer\s+(.+)$/i.exec(header);
       if (m && m[1] === token) return null;
-      return { status: 401, body: { code: 'database_account_not_found', reason: 'Failed to find the account within the internal database', result: 'requires_authentication' } };
+      // The real API's answer to an unknown key: civogo raises DatabaseAccountNotFoundError, which the
+      // Terraform provider reports as "the Civo token ... is invalid" (no `requires_authentication`).
+      return withRateLimit(store, { status: 401, body: { code: 'database_account_not_found', reason: 'Failed to find the account within the internal database', result: 'Unauthorized' } });
     },
     // Unknown routes answer a plain-text 404 page, as the real API does (no code: never "not found").
-    notFound: () => ({ status: 404, raw: '404 page not found', headers: { 'content-type': 'text/plain' } }),
-    invalid: (_req, issues) => ({ status: 400, body: { code: 'parameter_invalid', reason: issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '), result: 'Invalid request' } }),
-    faultResponse: (kind) => kind === '429'
-      ? { status: 429, body: { code: 'rate_limit_exceeded', reason: 'Too many requests, slow down', result: 'Too many requests' } }
-      : { status: 500, body: { code: 'internal_server_error', reason: 'An internal error occurred', result: 'Internal server error', status: 500 } },
+    notFound: () => withRateLimit(store, { status: 404, raw: '404 page not found', headers: { 'content-type': 'text/plain' } }),
+    invalid: (_req, issues) => withRateLimit(store, { status: 400, body: { code: 'parameter_value_missing', reason: issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '), result: 'Invalid request' } }),
+    // 429: the API documents no code for it (civogo knows none), so the body names none.
+    faultResponse: (kind) => withRateLimit(store, kind === '429'
+      ? { status: 429, body: { reason: 'Too many requests, slow down', result: 'Too many requests' } }
+      : { status: 500, body: { code: 'openstack_connection_failed', reason: 'An internal error occurred', result: 'Internal server error', status: 500 } }),
   });
   return Object.assign(server, { store, token });
 }

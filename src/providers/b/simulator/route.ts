@@ -1,8 +1,9 @@
 // One simulator route: the kit's Route with the request's region resolved and due transitions applied
-// before the handler runs. Every route family builds its table with `route()`.
+// before the handler runs, and the `x-ratelimit-*` headers the real API sends added to its answer.
+// Every route family builds its table with `route()`.
 import type { Route, SimRequest, SimResponse } from '../../../kit/sim/router.js';
 import type { SimStore } from './store.js';
-import { badRegion, regionOf } from './answers.js';
+import { badRegion, regionOf, withRateLimit } from './answers.js';
 
 export type Handler = (req: SimRequest, store: SimStore, region: string) => SimResponse | Promise<SimResponse>;
 
@@ -10,11 +11,10 @@ export function route(method: Route<SimStore>['method'], path: string, handler: 
   return {
     method,
     path,
-    handler: (req, store) => {
+    handler: async (req, store) => {
       store.tick();
       const region = regionOf(req);
-      if (!region) return badRegion();
-      return handler(req, store, region);
+      return withRateLimit(store, region ? await handler(req, store, region) : badRegion());
     },
   };
 }

@@ -6,6 +6,8 @@ import type { SimStore } from './store.js';
 import { byId, bodyOf, fail, given, missing, ok, page, success, view } from './answers.js';
 import { databaseVersions, diskImages, regions, sizes } from './catalogue.js';
 import { route } from './route.js';
+import { chooseFirewall, releaseFirewall } from './firewall-rule.js';
+import { quota } from './quota.js';
 
 const RECORD_TYPES = ['A', 'CNAME', 'MX', 'SRV', 'TXT', 'NS'];
 
@@ -17,33 +19,35 @@ function catalogueRoutes(): Route<SimStore>[] {
     route('GET', '/v2/disk_images/:id', (q) => { const i = diskImages.find((x) => x.id === q.params.id); return i ? ok(i) : missing('database_disk_image_not_found', 'disk image'); }),
     route('GET', '/v2/volumetypes', () => ok([{ name: 'ssd', description: 'SSD', enabled: true, labels: [] }, { name: 'bssd', description: 'Block SSD', enabled: true, labels: [] }])),
     route('GET', '/v2/ping', () => ok({ result: 'pong' })),
+    route('GET', '/v2/quota', (_q, s) => ok(quota(s))),
     route('GET', '/v2/databases/versions', () => ok(databaseVersions)),
   ];
 }
 
 function databaseRoutes(): Route<SimStore>[] {
-  const none = () => missing('database_database_not_found', 'database');
+  const none = () => missing('database_service_not_found', 'database');
   return [
     route('GET', '/v2/databases', (q, s, r) => page(q, s.inRegion(s.databases, r))),
     route('GET', '/v2/databases/:id', (q, s, r) => { const d = byId(s.databases, q.params.id!, r); return d ? ok(d) : none(); }),
     route('POST', '/v2/databases', (q, s, r) => {
       const b = bodyOf(q);
       if (!given(b.name)) return fail('parameter_name_invalid', 'The name supplied was empty');
-      if (s.inRegion(s.databases, r).some((d) => d.name === b.name)) return fail('database_database_duplicate_name', `A database named ${b.name} already exists`);
+      if (s.inRegion(s.databases, r).some((d) => d.name === b.name)) return fail('parameter_name_invalid', `A database named ${b.name} already exists`);
       if (!sizes.some((x) => x.name === b.size && x.type === 'Database')) return fail('database_size_not_found', 'Failed to find the size within the internal database', 400);
       const engine = Object.keys(databaseVersions).find((e) => e === String(b.software ?? '').toLowerCase());
-      if (!engine) return fail('database_software_not_found', `Unknown database engine ${b.software}`, 400);
-      if (!databaseVersions[engine]!.some((v) => v.software_version === String(b.software_version))) return fail('database_software_version_invalid', `Unknown ${engine} version ${b.software_version}`, 400);
+      if (!engine) return fail('database_service_not_found', `Unknown database engine ${b.software}`, 400);
+      if (!databaseVersions[engine]!.some((v) => v.software_version === String(b.software_version))) return fail('database_service_not_found', `Unknown ${engine} version ${b.software_version}`, 400);
       const net = given(b.network_id) ? byId(s.networks, b.network_id, r) : s.defaultNetwork(r);
       if (!net) return missing('database_network_not_found', 'network');
-      const fw = given(b.firewall_id) ? byId(s.firewalls, b.firewall_id, r) : s.defaultFirewall(net.id);
-      if (!fw) return missing('database_firewall_not_found', 'firewall');
-      if (fw.network_id !== net.id) return fail('firewall_network_mismatch', `firewall ${fw.id} is not part of network ${net.id}`);
       const port = engine === 'mysql' ? 3306 : 5432;
+      const id = s.id();
+      const choice = chooseFirewall(s, r, net, b.firewall_id, b.firewall_rule, String(port), { id, name: b.name });
+      if ('error' in choice) return choice.error;
+      const fw = choice.firewall;
       const username = engine === 'mysql' ? 'root' : 'postgres';
       const password = s.secret(12);
       const d: Wire = {
-        id: s.id(), name: b.name, nodes: Number(b.nodes) || 1, size: b.size, software: engine, software_version: String(b.software_version),
+        id, name: b.name, nodes: Number(b.nodes) || 1, size: b.size, software: engine, software_version: String(b.software_version),
         public_ipv4: s.address('public'), private_ipv4: s.address('private'), network_id: net.id, firewall_id: fw.id, port, username, password,
         database_user_info: [{ username, password, port }], dns_entry: '', status: 'Pending', region: r,
       };
@@ -59,12 +63,25 @@ function databaseRoutes(): Route<SimStore>[] {
       if (Number(b.nodes) > 0) d.nodes = Number(b.nodes);
       if (given(b.firewall_id)) {
         const fw = byId(s.firewalls, b.firewall_id, r); if (!fw) return missing('database_firewall_not_found', 'firewall');
-        if (fw.network_id !== d.network_id) return fail('firewall_network_mismatch', `firewall ${fw.id} is not part of network ${d.network_id}`);
+        if (fw.network_id !== d.network_id) return fail('database_firewall_mismatch', `firewall ${fw.id} is not part of network ${d.network_id}`);
         d.firewall_id = fw.id;
       }
       return ok(d);
     }),
-    route('DELETE', '/v2/databases/:id', (q, s, r) => byId(s.databases, q.params.id!, r) && s.databases.delete(q.params.id!) ? success() : none()),
+    route('DELETE', '/v2/databases/:id', (q, s, r) => {
+      if (!(byId(s.databases, q.params.id!, r) && s.databases.delete(q.params.id!))) return none();
+      releaseFirewall(s, q.params.id!);
+      return success();
+    }),
+    // Restore from a backup: the database goes back to Pending, then Ready.
+    route('POST', '/v2/databases/:id/restore', (q, s, r) => {
+      const d = byId(s.databases, q.params.id!, r); if (!d) return none();
+      const b = bodyOf(q);
+      if (!given(b.backup)) return fail('parameter_value_missing', 'The name of the backup to restore is missing');
+      d.status = 'Pending';
+      s.schedule(s.timings.database, () => { if (d.status === 'Pending') d.status = 'Ready'; });
+      return success();
+    }),
   ];
 }
 
@@ -157,8 +174,8 @@ function newCredential(s: SimStore, r: string, name: string, b: Wire): Wire {
 }
 
 function objectStoreRoutes(): Route<SimStore>[] {
-  const noStore = () => missing('database_objectstore_not_found', 'object store');
-  const noCred = () => missing('database_objectstore_credential_not_found', 'object store credential');
+  const noStore = () => missing('database_service_not_found', 'object store');
+  const noCred = () => missing('database_service_not_found', 'object store credential');
   const storeView = (o: Wire) => view(o);
   return [
     route('GET', '/v2/objectstores', (q, s, r) => page(q, s.inRegion(s.objectStores, r).map(storeView))),
@@ -167,10 +184,10 @@ function objectStoreRoutes(): Route<SimStore>[] {
       const b = bodyOf(q);
       const name = given<string>(b.name) ?? `bucket-${s.id().slice(0, 8)}`;
       if (/\s/.test(name) || name.length > 63) return fail('parameter_name_invalid', 'The name is invalid');
-      if (s.inRegion(s.objectStores, r).some((o) => o.name === name)) return fail('database_objectstore_duplicate_name', `An object store named ${name} already exists`);
+      if (s.inRegion(s.objectStores, r).some((o) => o.name === name)) return fail('parameter_name_invalid', `An object store named ${name} already exists`);
       const key = given<string>(b.access_key_id);
       const cred = key ? s.inRegion(s.credentials, r).find((c) => c.access_key_id === key) : newCredential(s, r, name, {});
-      if (!cred) return fail('database_objectstore_credential_not_found', 'Failed to find the credential within the internal database', 400);
+      if (!cred) return fail('database_service_not_found', 'Failed to find the credential within the internal database', 400);
       const o: Wire = { id: s.id(), name, max_size: Number(b.max_size_gb) || 500, owner_info: { access_key_id: cred.access_key_id, name: cred.name, credential_id: cred.id }, objectstore_endpoint: `objectstore.${r.toLowerCase()}.civo.com`, status: 'creating', region: r };
       s.objectStores.set(o.id, o);
       s.schedule(s.timings.objectStore, () => { if (o.status === 'creating') o.status = 'ready'; });
@@ -181,13 +198,17 @@ function objectStoreRoutes(): Route<SimStore>[] {
       const size = Number(bodyOf(q).max_size_gb); if (size > 0) o.max_size = size;
       return ok(storeView(o));
     }),
+    route('GET', '/v2/objectstores/:id/stats', (q, s, r) => {
+      const o = byId(s.objectStores, q.params.id!, r); if (!o) return noStore();
+      return ok({ size_kb_utilised: 0, max_size_kb: Number(o.max_size) * 1024 * 1024, num_objects: 0 });
+    }),
     route('DELETE', '/v2/objectstores/:id', (q, s, r) => byId(s.objectStores, q.params.id!, r) && s.objectStores.delete(q.params.id!) ? success() : noStore()),
     route('GET', '/v2/objectstore/credentials', (q, s, r) => page(q, s.inRegion(s.credentials, r))),
     route('GET', '/v2/objectstore/credentials/:id', (q, s, r) => { const c = byId(s.credentials, q.params.id!, r); return c ? ok(c) : noCred(); }),
     route('POST', '/v2/objectstore/credentials', (q, s, r) => {
       const b = bodyOf(q);
       if (!given(b.name)) return fail('parameter_name_invalid', 'The name supplied was empty');
-      if (s.inRegion(s.credentials, r).some((c) => c.name === b.name)) return fail('database_objectstore_credential_duplicate_name', `A credential named ${b.name} already exists`);
+      if (s.inRegion(s.credentials, r).some((c) => c.name === b.name)) return fail('parameter_name_invalid', `A credential named ${b.name} already exists`);
       return ok(newCredential(s, r, b.name, b));
     }),
     route('PUT', '/v2/objectstore/credentials/:id', (q, s, r) => {

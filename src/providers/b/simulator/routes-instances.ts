@@ -45,21 +45,24 @@ function create(b: Wire, s: SimStore, region: string) {
   if (s.inRegion(s.instances, region).some((i) => i.hostname === hostname)) return fail('database_instance_duplicate_name', `An instance named ${hostname} already exists`);
   let firewall = given(b.firewall_id) ? byId(s.firewalls, b.firewall_id, region) : s.defaultFirewall(network.id);
   if (given(b.firewall_id) && !firewall) return missing('database_firewall_not_found', 'firewall');
-  if (firewall && firewall.network_id !== network.id) return fail('firewall_network_mismatch', `firewall ${firewall.id} is not part of network ${network.id}`);
+  if (firewall && firewall.network_id !== network.id) return fail('database_firewall_mismatch', `firewall ${firewall.id} is not part of network ${network.id}`);
   firewall ??= s.defaultFirewall(network.id);
   const reserved = given<string>(b.reserved_ipv4);
   const ip = reserved ? s.inRegion(s.ips, region).find((x) => x.id === reserved || x.name === reserved || x.ip === reserved) : undefined;
   if (reserved && !ip) return missing('database_ip_find', 'IP');
   const publicIp = String(given(b.public_ip) ?? 'create');
-  if (!['create', 'none', 'true', 'false'].includes(publicIp)) return fail('parameter_public_ip_invalid', 'public_ip must be create or none');
+  if (!['create', 'none', 'true', 'false'].includes(publicIp)) return fail('parameter_public_ip_missing', 'public_ip must be create or none');
   const id = s.id();
   const sshKey = given<string>(b.ssh_key_id) ? s.sshkeys.get(b.ssh_key_id) : undefined;
   if (given(b.ssh_key_id) && !sshKey) return missing('database_ssh_key_not_found', 'SSH key');
-  const ephemeral = publicIp === 'create' || publicIp === 'true' ? s.address('public') : '';
+  // The first instance of a network gets a public IP whatever `public_ip` says (real Civo; the
+  // Terraform provider warns about it): the network's gateway to the internet.
+  const first = !s.inRegion(s.instances, region).some((i) => i.network_id === network.id);
+  const ephemeral = publicIp === 'create' || publicIp === 'true' || (first && !ip) ? s.address('public') : '';
   s.ephemeralIps.set(id, ephemeral);
   const tags = typeof b.tags === 'string' ? b.tags.split(' ').filter(Boolean) : Array.isArray(b.tags) ? b.tags : [];
   const inst: Wire = {
-    id, openstack_server_id: s.id(), hostname, reverse_dns: given(b.reverse_dns) ?? hostname, size: size.name, region, network_id: network.id,
+    id, openstack_server_id: s.id(), openstack_image_id: null, hostname, reverse_dns: given(b.reverse_dns) ?? hostname, size: size.name, region, network_id: network.id,
     private_ip: given(b.private_ipv4) ?? s.address('private'), public_ip: ephemeral, ipv6: '', pseudo_ip: s.address('private'),
     template_id: image.id, source_type: 'diskimage', source_id: image.name, snapshot_id: '',
     initial_user: given(b.initial_user) ?? image.initial_user ?? 'civo', initial_password: sshKey ? '' : s.secret(8),
@@ -107,7 +110,7 @@ export function instanceRoutes(): Route<SimStore>[] {
       const i = get(s, req.params.id!, r); if (!i) return noInstance();
       const fw = byId(s.firewalls, String(bodyOf(req).firewall_id ?? ''), r);
       if (!fw) return missing('database_firewall_not_found', 'firewall');
-      if (fw.network_id !== i.network_id) return fail('firewall_network_mismatch', `firewall ${fw.id} is not part of network ${i.network_id}`);
+      if (fw.network_id !== i.network_id) return fail('database_firewall_mismatch', `firewall ${fw.id} is not part of network ${i.network_id}`);
       i.firewall_id = fw.id;
       return success();
     }),
@@ -115,7 +118,7 @@ export function instanceRoutes(): Route<SimStore>[] {
       const i = get(s, req.params.id!, r); if (!i) return noInstance();
       const size = sizes.find((x) => x.name === bodyOf(req).size && x.type === 'Instance');
       if (!size) return fail('database_size_not_found', 'Failed to find the size within the internal database', 400);
-      if (sizeRank(size.name) < sizeRank(i.size)) return fail('parameter_size_invalid', 'An instance can only be resized to a larger size');
+      if (sizeRank(size.name) < sizeRank(i.size)) return fail('openstack_instance_resize', 'An instance can only be resized to a larger size');
       Object.assign(i, { size: size.name, cpu_cores: size.cpu_cores, ram_mb: size.ram_mb, disk_gb: size.disk_gb });
       return success();
     }),
@@ -125,6 +128,7 @@ export function instanceRoutes(): Route<SimStore>[] {
       for (const v of s.volumes.values()) if (v.instance_id === i.id) Object.assign(v, { instance_id: null, mountpoint: null, status: 'available' });
       s.instances.delete(i.id);
       s.ephemeralIps.delete(i.id);
+      s.vnc.delete(i.id);
       return success();
     }),
   ];

@@ -6,16 +6,20 @@ import type { SimStore } from './store.js';
 import { byId, bodyOf, fail, given, missing, ok, page, success } from './answers.js';
 import { kubernetesVersions, marketplace, sizes } from './catalogue.js';
 import { route } from './route.js';
+import { chooseFirewall, releaseFirewall } from './firewall-rule.js';
 
 const noCluster = () => fail('database_kubernetes_cluster_not_found', 'Failed to find the Kubernetes cluster in the internal database', 404);
 const noPool = () => missing('database_cluster_pool_not_found', 'cluster pool');
 
+/** A node as the API shows it in `pools[].instances` and `/instances`: a full instance object (civogo's pool fixture). */
 function node(s: SimStore, c: Wire, poolId: string, size: string, index: number): Wire {
   const sz = sizes.find((x) => x.name === size);
+  const hostname = `k3s-${c.name}-${poolId.slice(0, 8)}-node-${index}-${s.id().slice(0, 5)}`;
   return {
-    id: s.id(), hostname: `k3s-${c.name}-${poolId.slice(0, 8)}-node-${index}`, size, region: c.region, source_type: 'diskimage', source_id: 'k3s', initial_user: 'civo',
-    initial_password: '', status: 'BUILDING', firewall_id: c.firewall_id, public_ip: s.address('public'), cpu_cores: sz?.cpu_cores ?? 1, ram_mb: sz?.ram_mb ?? 1024,
-    disk_gb: sz?.disk_gb ?? 30, tags: [], created_at: s.now(), civostatsd_token: '',
+    id: s.id(), name: hostname, hostname, account_id: s.accountId, size, region: c.region, firewall_id: c.firewall_id, source_type: 'diskimage', source_id: c.kubernetes_version,
+    network_id: c.network_id, initial_user: 'root', initial_password: s.secret(10), ssh_key: '-', tags: ['k3s'], script: '', status: 'BUILDING', civostatsd_token: s.id(),
+    public_ip: s.address('public'), private_ip: s.address('private'), namespace_id: c.namespace, notes: '', reverse_dns: '',
+    cpu_cores: sz?.cpu_cores ?? 1, ram_mb: sz?.ram_mb ?? 1024, disk_gb: sz?.disk_gb ?? 30, created_at: s.now(),
   };
 }
 
@@ -57,7 +61,7 @@ function install(apps: string | undefined): Wire[] | string {
   }
   return [...names].map((name) => {
     const m = marketplace.find((x) => x.name === name)!;
-    return { application: name, name, version: m.version, dependencies: m.dependencies, maintainer: m.maintainer, description: m.description, post_install: '', installed: true, url: '', category: m.category, updated_at: new Date().toISOString(), image_url: '', plan: '', configuration: {} };
+    return { application: name, name, title: m.title ?? null, version: m.version, dependencies: m.dependencies, maintainer: m.maintainer, description: m.description, post_install: '', installed: true, url: '', category: m.category, updated_at: new Date().toISOString(), image_url: '', plan: '', configuration: {} };
   });
 }
 
@@ -84,15 +88,15 @@ function create(b: Wire, s: SimStore, r: string) {
   if (!versions.some((v) => v.version === version || v.label === version) || versions.find((v) => v.version === version)?.type === 'legacy') return fail('database_kubernetes_cluster_invalid_version', 'The Kubernetes version is invalid or a deprecated k3s version');
   const net = given(b.network_id) ? byId(s.networks, b.network_id, r) : s.defaultNetwork(r);
   if (!net) return missing('database_network_not_found', 'network');
-  const fwId = given<string>(b.instance_firewall) ?? given<string>(b.firewall_id);
-  const fw = fwId ? byId(s.firewalls, fwId, r) : s.defaultFirewall(net.id);
-  if (!fw) return missing('database_firewall_not_found', 'firewall');
-  if (fw.network_id !== net.id) return fail('firewall_network_mismatch', `firewall ${fw.id} is not part of network ${net.id}`);
   const apps = install(given(b.applications));
   if (typeof apps === 'string') return fail('database_kubernetes_application_not_found', `Failed to find the application ${apps} within the internal database`, 400);
+  const id = s.id();
+  const choice = chooseFirewall(s, r, net, given(b.instance_firewall) ?? given(b.firewall_id), b.firewall_rule, '80,443,6443', { id, name });
+  if ('error' in choice) return choice.error;
+  const fw = choice.firewall;
   const c: Wire = {
-    id: s.id(), name, generated_name: name, version, cluster_type: type, kubernetes_version: version, upgrade_available_to: '', legacy: false,
-    status: 'BUILDING', ready: false, built_at: '', created_at: s.now(), conditions: [], num_target_nodes: Number(b.num_target_nodes) || 3,
+    id, name, generated_name: name, version, cluster_type: type, kubernetes_version: version, upgrade_available_to: '', legacy: false,
+    status: 'BUILDING', ready: false, built_at: null, created_at: s.now(), conditions: [], num_target_nodes: Number(b.num_target_nodes) || 3,
     target_nodes_size: given(b.target_nodes_size) ?? pools[0].size, kubeconfig: '', api_endpoint: '', master_ip: '', dns_entry: '',
     network_id: net.id, namespace: `cust-${s.id().slice(0, 8)}`, firewall_id: fw.id, tags: typeof b.tags === 'string' ? b.tags.split(' ').filter(Boolean) : [],
     cni_plugin: given(b.cni_plugin) ?? 'flannel', ccm_installed: 'true', volume_type: given(b.volume_type) ?? '', instances: [], pools: [], required_pools: [],
@@ -101,12 +105,27 @@ function create(b: Wire, s: SimStore, r: string) {
   s.clusters.set(c.id, c);
   for (const p of pools) addPool(s, c, { ...p, id: given(p.id) ?? s.id() });
   s.schedule(s.timings.cluster, () => { if (s.clusters.has(c.id) && c.status === 'BUILDING') markActive(s, c); });
-  return ok(c);
+  return ok(clusterView(c));
+}
+
+/** A cluster as the API answers it: `instances` holds every node of every pool. */
+const clusterView = (c: Wire): Wire => ({ ...c, instances: c.pools.flatMap((p: Wire) => p.instances) });
+
+/** Removes one node from its pool (the pool shrinks by one). */
+function removeNode(c: Wire, pool: Wire, nodeId: string): boolean {
+  const before = pool.instances.length;
+  pool.instances = pool.instances.filter((n: Wire) => n.id !== nodeId);
+  if (pool.instances.length === before) return false;
+  pool.count = pool.instances.length;
+  pool.instance_names = pool.instances.map((i: Wire) => i.hostname);
+  const req = c.required_pools.find((p: Wire) => p.id === pool.id);
+  if (req) req.count = pool.count;
+  return true;
 }
 
 export function kubernetesRoutes(): Route<SimStore>[] {
   const get = (s: SimStore, id: string, r: string) => byId(s.clusters, id, r);
-  const view = (c: Wire) => ({ ...c, instances: c.pools.flatMap((p: Wire) => p.instances) });
+  const view = clusterView;
   return [
     route('GET', '/v2/kubernetes/versions', () => ok(kubernetesVersions)),
     route('GET', '/v2/kubernetes/applications', () => ok(marketplace)),
@@ -141,7 +160,24 @@ export function kubernetesRoutes(): Route<SimStore>[] {
       }
       return ok(view(c));
     }),
-    route('DELETE', '/v2/kubernetes/clusters/:id', (q, s, r) => { const c = get(s, q.params.id!, r); if (!c) return noCluster(); s.clusters.delete(c.id); return success(); }),
+    route('DELETE', '/v2/kubernetes/clusters/:id', (q, s, r) => { const c = get(s, q.params.id!, r); if (!c) return noCluster(); s.clusters.delete(c.id); releaseFirewall(s, c.id); return success(); }),
+    route('GET', '/v2/kubernetes/clusters/:id/instances', (q, s, r) => { const c = get(s, q.params.id!, r); return c ? ok(view(c).instances) : noCluster(); }),
+    // Recycle: the node is rebuilt (BUILDING, then ACTIVE after the pool timing).
+    route('POST', '/v2/kubernetes/clusters/:id/recycle', (q, s, r) => {
+      const c = get(s, q.params.id!, r); if (!c) return noCluster();
+      const hostname = String(bodyOf(q).hostname ?? '');
+      const n = view(c).instances.find((x: Wire) => x.hostname === hostname);
+      if (!n) return missing('database_kubernetes_node_not_found', 'Kubernetes node');
+      n.status = 'BUILDING';
+      s.schedule(s.timings.pool, () => { if (n.status === 'BUILDING') n.status = 'ACTIVE'; });
+      return success();
+    }),
+    route('DELETE', '/v2/kubernetes/clusters/:id/pools/:pid/instances/:iid', (q, s, r) => {
+      const c = get(s, q.params.id!, r); if (!c) return noCluster();
+      const pool = c.pools.find((x: Wire) => x.id === q.params.pid); if (!pool) return noPool();
+      if (pool.instances.length <= 1) return fail('database_cluster_pool_no_sufficient_instances_available', 'A pool keeps at least one node; delete the pool instead');
+      return removeNode(c, pool, q.params.iid!) ? success() : missing('database_cluster_pool_instance_not_found', 'cluster pool instance');
+    }),
     route('GET', '/v2/kubernetes/clusters/:id/pools', (q, s, r) => { const c = get(s, q.params.id!, r); return c ? ok(c.pools) : noCluster(); }),
     route('GET', '/v2/kubernetes/clusters/:id/pools/:pid', (q, s, r) => {
       const c = get(s, q.params.id!, r); if (!c) return noCluster();
@@ -151,7 +187,7 @@ export function kubernetesRoutes(): Route<SimStore>[] {
       const c = get(s, q.params.id!, r); if (!c) return noCluster();
       const b = bodyOf(q);
       const id = given<string>(b.id) ?? s.id();
-      if (c.pools.some((x: Wire) => x.id === id)) return fail('database_cluster_pool_duplicate', `A pool with id ${id} already exists`);
+      if (c.pools.some((x: Wire) => x.id === id)) return fail('database_kubernetes_cluster_invalid', `A pool with id ${id} already exists`);
       if (!sizes.some((x) => x.name === b.size && x.type === 'Kubernetes')) return fail('database_size_not_found', 'Failed to find the size within the internal database', 400);
       if (c.status !== 'ACTIVE') return fail('cannot_scale_already_rescaling_cluster', 'The cluster is busy; try again when it is ACTIVE');
       addPool(s, c, { ...b, id });
@@ -161,7 +197,7 @@ export function kubernetesRoutes(): Route<SimStore>[] {
       const c = get(s, q.params.id!, r); if (!c) return noCluster();
       const pool = c.pools.find((x: Wire) => x.id === q.params.pid); if (!pool) return noPool();
       const b = bodyOf(q);
-      if (given(b.size) && b.size !== pool.size) return fail('parameter_size_invalid', 'The size of a pool cannot be changed');
+      if (given(b.size) && b.size !== pool.size) return fail('database_kubernetes_cluster_invalid', 'The size of a pool cannot be changed');
       applyPoolChange(pool, c.required_pools.find((p: Wire) => p.id === pool.id), b);
       if (Number(b.count) > 0) scale(s, c, pool, Number(b.count));
       return ok(pool);

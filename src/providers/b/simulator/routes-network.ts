@@ -6,6 +6,7 @@ import type { SimStore } from './store.js';
 import { byId, bodyOf, fail, given, missing, ok, page, success } from './answers.js';
 import { aliased, route } from './route.js';
 import { assignIp, unassignIp } from './routes-instances.js';
+import { loadBalancerRoutes } from './routes-loadbalancer.js';
 
 const noNetwork = () => missing('database_network_not_found', 'network');
 const noFirewall = () => missing('database_firewall_not_found', 'firewall');
@@ -23,7 +24,7 @@ export function makeRule(s: SimStore, firewallId: string, b: Wire): Wire | strin
   else if (start) ports = end && end !== start ? `${start}-${end}` : start;
   if (!start && protocol !== 'icmp') return 'start_port';
   return {
-    id: s.id(), firewall_id: firewallId, protocol, start_port: start, end_port: end || start, ports, cidr: Array.isArray(b.cidr) ? b.cidr : [given(b.cidr) ?? '0.0.0.0/0'],
+    id: s.id(), firewall_id: firewallId, openstack_security_group_rule_id: null, protocol, start_port: start, end_port: end || start, ports, cidr: Array.isArray(b.cidr) ? b.cidr : [given(b.cidr) ?? '0.0.0.0/0'],
     direction: given(b.direction) ?? 'ingress', action: given(b.action) ?? 'allow', label: given(b.label) ?? '',
   };
 }
@@ -72,7 +73,7 @@ function networkRoutes(): Route<SimStore>[] {
       return success();
     }),
     ...aliased('GET', '/v2/networks/:id/subnets', (q, s, r) => byId(s.networks, q.params.id!, r) ? ok([...s.subnets.values()].filter((x) => x.network_id === q.params.id)) : noNetwork()),
-    ...aliased('GET', '/v2/networks/:id/subnets/:sid', (q, s) => { const x = s.subnets.get(q.params.sid!); return x && x.network_id === q.params.id ? ok(x) : missing('database_subnet_not_found', 'subnet'); }),
+    ...aliased('GET', '/v2/networks/:id/subnets/:sid', (q, s) => { const x = s.subnets.get(q.params.sid!); return x && x.network_id === q.params.id ? ok(x) : missing('database_network_lookup', 'subnet'); }),
     ...aliased('POST', '/v2/networks/:id/subnets', (q, s, r) => {
       if (!byId(s.networks, q.params.id!, r)) return noNetwork();
       const name = given<string>(bodyOf(q).name); if (!name) return fail('parameter_name_invalid', 'The name supplied was empty');
@@ -80,7 +81,25 @@ function networkRoutes(): Route<SimStore>[] {
       s.subnets.set(sub.id, sub);
       return ok(sub);
     }),
-    ...aliased('DELETE', '/v2/networks/:id/subnets/:sid', (q, s) => s.subnets.delete(q.params.sid!) ? success() : missing('database_subnet_not_found', 'subnet')),
+    ...aliased('DELETE', '/v2/networks/:id/subnets/:sid', (q, s) => {
+      if (!s.subnets.delete(q.params.sid!)) return missing('database_network_lookup', 'subnet');
+      for (const [id, rt] of s.routes) if (rt.subnet_id === q.params.sid) s.routes.delete(id);
+      return success();
+    }),
+    // Routes attach a subnet to a resource (civogo AttachSubnetToInstance / DetachSubnetFromInstance).
+    ...aliased('POST', '/v2/networks/:id/subnets/:sid/routes', (q, s) => {
+      const sub = s.subnets.get(q.params.sid!); if (!sub || sub.network_id !== q.params.id) return missing('database_network_lookup', 'subnet');
+      const b = bodyOf(q);
+      if (!given(b.resource_id)) return fail('parameter_id_missing', 'resource_id is required');
+      const rt = { id: s.id(), subnet_id: sub.id, network_id: sub.network_id, resource_id: String(b.resource_id), resource_type: given(b.resource_type) ?? 'instance' };
+      s.routes.set(rt.id, rt);
+      return ok(rt);
+    }),
+    ...aliased('DELETE', '/v2/networks/:id/subnets/:sid/routes', (q, s) => {
+      const sub = s.subnets.get(q.params.sid!); if (!sub || sub.network_id !== q.params.id) return missing('database_network_lookup', 'subnet');
+      for (const [id, rt] of s.routes) if (rt.subnet_id === sub.id) s.routes.delete(id);
+      return success();
+    }),
   ];
 }
 
@@ -101,7 +120,7 @@ function firewallRoutes(): Route<SimStore>[] {
       }
       for (const rb of Array.isArray(b.rules) ? b.rules : []) {
         const rule = makeRule(s, id, rb);
-        if (typeof rule === 'string') return fail(rule === 'start_port' ? 'parameter_start_port_missing' : 'parameter_protocol_invalid', rule === 'start_port' ? 'The start port is missing' : rule);
+        if (typeof rule === 'string') return fail(rule === 'start_port' ? 'parameter_start_port_missing' : 'database_firewall_rules_invalid_params', rule === 'start_port' ? 'The start port is missing' : rule);
         rules.push(rule);
       }
       s.firewalls.set(id, { id, name: b.name, account_id: s.accountId, network_id: net.id, default: false, rules, region: r });
@@ -117,7 +136,7 @@ function firewallRoutes(): Route<SimStore>[] {
     ...aliased('DELETE', '/v2/firewalls/:id', (q, s, r) => {
       const f = byId(s.firewalls, q.params.id!, r); if (!f) return noFirewall();
       const v = firewallView(s, f);
-      if (v.instance_count + v.cluster_count + v.loadbalancer_count > 0 || [...s.databases.values()].some((d) => d.firewall_id === f.id)) return fail('database_firewall_inuse', 'The firewall is still in use', 400);
+      if (v.instance_count + v.cluster_count + v.loadbalancer_count > 0 || [...s.databases.values()].some((d) => d.firewall_id === f.id)) return fail('database_firewall_delete_failed', 'The firewall is still in use', 400);
       s.firewalls.delete(f.id);
       return success();
     }),
@@ -125,7 +144,7 @@ function firewallRoutes(): Route<SimStore>[] {
     ...aliased('POST', '/v2/firewalls/:id/rules', (q, s, r) => {
       const f = byId(s.firewalls, q.params.id!, r); if (!f) return noFirewall();
       const rule = makeRule(s, f.id, bodyOf(q));
-      if (typeof rule === 'string') return fail(rule === 'start_port' ? 'parameter_start_port_missing' : 'parameter_protocol_invalid', rule === 'start_port' ? 'The start port is missing' : rule);
+      if (typeof rule === 'string') return fail(rule === 'start_port' ? 'parameter_start_port_missing' : 'database_firewall_rules_invalid_params', rule === 'start_port' ? 'The start port is missing' : rule);
       f.rules.push(rule);
       return ok(rule);
     }),
@@ -133,7 +152,7 @@ function firewallRoutes(): Route<SimStore>[] {
       const f = byId(s.firewalls, q.params.id!, r); if (!f) return noFirewall();
       const before = f.rules.length;
       f.rules = f.rules.filter((x: Wire) => x.id !== q.params.rid);
-      return before === f.rules.length ? missing('database_firewall_rule_not_found', 'firewall rule') : success();
+      return before === f.rules.length ? missing('database_firewall_rules_find', 'firewall rule') : success();
     }),
   ];
 }
@@ -150,7 +169,7 @@ function volumeRoutes(): Route<SimStore>[] {
       if (!(Number(b.size_gb) > 0)) return fail('parameter_volume_size_incorrect', 'The volume size must be at least 1 GB');
       const net = given(b.network_id) ? byId(s.networks, b.network_id, r) : s.defaultNetwork(r);
       if (!net) return noNetwork();
-      const v: Wire = { id: s.id(), name: b.name, instance_id: null, cluster_id: given(b.cluster_id) ?? null, network_id: net.id, mountpoint: null, status: 'creating', volume_type: given(b.volume_type) ?? 'standard', size_gb: Number(b.size_gb), bootable: !!b.bootable, created_at: s.now(), region: r };
+      const v: Wire = { id: s.id(), name: b.name, instance_id: null, cluster_id: given(b.cluster_id) ?? null, network_id: net.id, mountpoint: null, openstack_id: s.id(), status: 'creating', volume_type: given(b.volume_type) ?? 'standard', size_gb: Number(b.size_gb), bootable: !!b.bootable, created_at: s.now(), region: r };
       s.volumes.set(v.id, v);
       s.schedule(s.timings.volume, () => { if (v.status === 'creating') v.status = 'available'; });
       return success({ id: v.id, name: v.name });
@@ -168,7 +187,7 @@ function volumeRoutes(): Route<SimStore>[] {
       const b = bodyOf(q);
       const inst = byId(s.instances, String(b.instance_id ?? ''), r); if (!inst) return missing('database_instance_find', 'instance');
       if (v.instance_id) return fail('database_volume_cannot_multiple_attach', 'The volume is already attached');
-      if (v.status !== 'available') return fail('volume_not_available', `The volume is ${v.status}`);
+      if (v.status !== 'available') return fail('database_volume_cannot_multiple_attach', `The volume is ${v.status}`);
       Object.assign(v, { instance_id: inst.id, mountpoint: '/dev/vdb', status: 'attaching' });
       inst.attached_volumes = [...(inst.attached_volumes ?? []), { id: v.id }];
       s.schedule(s.timings.volume, () => { if (v.status === 'attaching') v.status = 'attached'; });
@@ -184,7 +203,7 @@ function volumeRoutes(): Route<SimStore>[] {
     }),
     route('DELETE', '/v2/volumes/:id', (q, s, r) => {
       const v = get(s, q.params.id!, r); if (!v) return noVolume();
-      if (v.instance_id) return fail('database_volume_still_attached', 'The volume is attached; detach it first');
+      if (v.instance_id) return fail('database_volume_delete_failed', 'The volume is attached; detach it first');
       s.volumes.delete(v.id);
       return success();
     }),
@@ -212,10 +231,10 @@ function ipRoutes(): Route<SimStore>[] {
       const ip = byId(s.ips, q.params.id!, r); if (!ip) return noIp();
       const b = bodyOf(q);
       if (b.action === 'unassign') { unassignIp(s, ip); return success(); }
-      if (b.action !== 'assign') return fail('parameter_action_invalid', 'action must be assign or unassign');
+      if (b.action !== 'assign') return fail('parameter_value_missing', 'action must be assign or unassign');
       const inst = byId(s.instances, String(b.assign_to_id ?? ''), r); if (!inst) return missing('database_instance_find', 'instance');
-      if (!ip.ip) return fail('ip_not_ready', 'The IP has not been allocated yet');
-      if (ip.assigned_to?.id && ip.assigned_to.id !== inst.id) return fail('ip_already_assigned', `The IP is assigned to ${ip.assigned_to.type} ${ip.assigned_to.id}`);
+      if (!ip.ip) return fail('database_cannot_move_ip', 'The IP has not been allocated yet');
+      if (ip.assigned_to?.id && ip.assigned_to.id !== inst.id) return fail('database_cannot_move_ip', `The IP is assigned to ${ip.assigned_to.type} ${ip.assigned_to.id}`);
       assignIp(s, ip, inst);
       return success();
     }),
@@ -225,53 +244,6 @@ function ipRoutes(): Route<SimStore>[] {
       s.ips.delete(ip.id);
       return success();
     }),
-  ];
-}
-
-/** The traffic settings of a load balancer body; absent keys keep their value. */
-function applyLoadBalancer(lb: Wire, b: Wire): void {
-  lb.algorithm = given(b.algorithm) ?? lb.algorithm ?? 'round_robin';
-  lb.external_traffic_policy = given(b.external_traffic_policy) ?? lb.external_traffic_policy ?? 'Cluster';
-  lb.session_affinity = given(b.session_affinity) ?? lb.session_affinity ?? '';
-  lb.session_affinity_config_timeout = Number(given(b.session_affinity_config_timeout) ?? lb.session_affinity_config_timeout ?? 0);
-  lb.enable_proxy_protocol = given(b.enable_proxy_protocol) ?? lb.enable_proxy_protocol ?? '';
-  lb.max_concurrent_requests = Number(given(b.max_concurrent_requests) ?? lb.max_concurrent_requests ?? 10000);
-  if (Array.isArray(b.backends)) lb.backends = b.backends.map((x: Wire) => ({ ip: x.ip, protocol: x.protocol ?? 'TCP', source_port: Number(x.source_port), target_port: Number(x.target_port), health_check_port: Number(x.health_check_port ?? 0) }));
-  lb.backends ??= [];
-  lb.instance_pools ??= [];
-  lb.options ??= { server_timeout: '', client_timeout: '' };
-}
-
-function loadBalancerRoutes(): Route<SimStore>[] {
-  const none = () => missing('database_loadbalancer_not_found', 'load balancer');
-  return [
-    ...aliased('GET', '/v2/loadbalancers', (_q, s, r) => ok(s.inRegion(s.loadbalancers, r))),
-    ...aliased('GET', '/v2/loadbalancers/:id', (q, s, r) => { const lb = byId(s.loadbalancers, q.params.id!, r); return lb ? ok(lb) : none(); }),
-    ...aliased('POST', '/v2/loadbalancers', (q, s, r) => {
-      const b = bodyOf(q);
-      if (!given(b.name) || /\s/.test(b.name)) return fail('parameter_name_invalid', 'The name supplied was empty');
-      if (s.inRegion(s.loadbalancers, r).some((lb) => lb.name === b.name)) return fail('database_loadbalancer_duplicate_name', `A load balancer named ${b.name} already exists`);
-      const net = given(b.network_id) ? byId(s.networks, b.network_id, r) : s.defaultNetwork(r);
-      if (!net) return noNetwork();
-      const fw = given(b.firewall_id) ? byId(s.firewalls, b.firewall_id, r) : s.defaultFirewall(net.id);
-      if (!fw) return noFirewall();
-      const lb: Wire = {
-        id: s.id(), name: b.name, service_name: given(b.service_name) ?? '', network_id: net.id, cluster_id: given(b.cluster_id) ?? '', firewall_id: fw.id,
-        public_ip: s.address('public'), private_ip: s.address('private'), state: 'available', reserved_ip_id: '', reserved_ip_name: '', reserved_ip: '', region: r,
-      };
-      applyLoadBalancer(lb, b);
-      s.loadbalancers.set(lb.id, lb);
-      return ok(lb);
-    }),
-    ...aliased('PUT', '/v2/loadbalancers/:id', (q, s, r) => {
-      const lb = byId(s.loadbalancers, q.params.id!, r); if (!lb) return none();
-      const b = bodyOf(q);
-      if (given(b.name)) lb.name = b.name;
-      if (given(b.firewall_id)) { if (!byId(s.firewalls, b.firewall_id, r)) return noFirewall(); lb.firewall_id = b.firewall_id; }
-      applyLoadBalancer(lb, b);
-      return ok(lb);
-    }),
-    ...aliased('DELETE', '/v2/loadbalancers/:id', (q, s, r) => byId(s.loadbalancers, q.params.id!, r) && s.loadbalancers.delete(q.params.id!) ? success() : none()),
   ];
 }
 

@@ -5,9 +5,10 @@ import type { Route } from '../../../kit/sim/router.js';
 import type { SimStore } from './store.js';
 import { dataRoutes } from './routes-data.js';
 import { instanceRoutes } from './routes-instances.js';
+import { instanceActionRoutes } from './routes-instance-actions.js';
 import { kubernetesRoutes } from './routes-kubernetes.js';
 import { networkFamilyRoutes } from './routes-network.js';
 
 export function civoRoutes(): Route<SimStore>[] {
-  return [...dataRoutes(), ...instanceRoutes(), ...networkFamilyRoutes(), ...kubernetesRoutes()];
+  return [...dataRoutes(), ...instanceRoutes(), ...instanceActionRoutes(), ...networkFamilyRoutes(), ...kubernetesRoutes()];
 }

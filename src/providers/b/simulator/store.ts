@@ -19,6 +19,10 @@ export type SimTimings = {
 
 export const defaultTimings: SimTimings = Object.freeze({ instance: 50, cluster: 80, pool: 50, database: 50, volume: 20, ip: 20, objectStore: 30, credential: 20 });
 
+/** The request budget the `x-ratelimit-*` headers describe, per window. */
+export const RATE_LIMIT = 600;
+const RATE_WINDOW_MS = 60_000;
+
 type Due = { readonly at: number; readonly run: () => void };
 
 export class SimStore {
@@ -27,6 +31,8 @@ export class SimStore {
   readonly instances = new Map<string, Wire>();
   readonly networks = new Map<string, Wire>();
   readonly subnets = new Map<string, Wire>();
+  /** Subnet routes ({id, subnet_id, network_id, resource_id, resource_type}). */
+  readonly routes = new Map<string, Wire>();
   readonly firewalls = new Map<string, Wire>();
   readonly volumes = new Map<string, Wire>();
   readonly ips = new Map<string, Wire>();
@@ -40,7 +46,12 @@ export class SimStore {
   readonly credentials = new Map<string, Wire>();
   /** An instance's own public address, restored when a reserved IP is unassigned. */
   readonly ephemeralIps = new Map<string, string>();
+  /** VNC sessions by instance id ({uri, expiration}). */
+  readonly vnc = new Map<string, Wire>();
+  /** Firewalls the API made from a create's `firewall_rule`, by the id of the object they were made for. */
+  readonly madeFirewalls = new Map<string, string>();
   #due: Due[] = [];
+  #rateWindow = { start: 0, used: 0 };
   #counter = 10;
 
   constructor(timings: Partial<SimTimings> = {}) {
@@ -67,6 +78,18 @@ export class SimStore {
     const all = this.#due;
     this.#due = [];
     for (const d of all) d.run();
+  }
+
+  /** `x-ratelimit-limit/remaining/reset` for one answer: a fixed window per minute, counted, never enforced. */
+  rateLimitHeaders(now = Date.now()): Record<string, string> {
+    const w = this.#rateWindow;
+    if (now - w.start >= RATE_WINDOW_MS) { w.start = now - (now % RATE_WINDOW_MS); w.used = 0; }
+    w.used++;
+    return {
+      'x-ratelimit-limit': String(RATE_LIMIT),
+      'x-ratelimit-remaining': String(Math.max(0, RATE_LIMIT - w.used)),
+      'x-ratelimit-reset': String(Math.ceil((w.start + RATE_WINDOW_MS) / 1000)),
+    };
   }
 
   id(): string { return randomUUID(); }
@@ -109,7 +132,7 @@ export class SimStore {
     const fwId = this.id();
     this.firewalls.set(fwId, {
       id: fwId, name: `default-${region.toLowerCase()}`, account_id: this.accountId, network_id: net.id, default: true, region,
-      rules: [{ id: this.id(), firewall_id: fwId, protocol: 'tcp', start_port: '1', end_port: '65535', ports: '1-65535', cidr: ['0.0.0.0/0'], direction: 'ingress', action: 'allow', label: 'All TCP ports open' }],
+      rules: [{ id: this.id(), firewall_id: fwId, openstack_security_group_rule_id: null, protocol: 'tcp', start_port: '1', end_port: '65535', ports: '1-65535', cidr: ['0.0.0.0/0'], direction: 'ingress', action: 'allow', label: 'All TCP ports open' }],
     });
   }
 }
