@@ -20,6 +20,7 @@ import type { ResourceState, StoredOptions } from '../../state/model.js';
 import type { Action } from './action.js';
 import type { StepCause } from './reason.js';
 import { diffValues, type Change } from '../diff/diff.js';
+import type { KeyedLists } from '../diff/diff.js';
 import { applyIgnoreChanges } from '../diff/ignore.js';
 import { formatPath, parsePath, pathCovers } from '../values/path.js';
 import { stateChanges } from './options.js';
@@ -42,6 +43,8 @@ export type ChooseInput = {
   /** The record is under another name (aliases). */
   readonly moved: boolean;
   readonly replaceRequested?: boolean;
+  /** Lists whose elements are matched by a key field ('devices' → 'name'), not by position. */
+  readonly keyedLists?: KeyedLists;
 };
 
 export type Choice = {
@@ -59,16 +62,16 @@ export type Choice = {
 
 export function chooseAction(input: ChooseInput): Choice {
   const { prior, desired } = input;
-  if (!prior) return { action: 'create', cause: input.gone ? 'gone' : 'new', reasons: [], changes: diffValues({}, desired), stateChanges: [], inputs: desired };
+  if (!prior) return { action: 'create', cause: input.gone ? 'gone' : 'new', reasons: [], changes: diffValues({}, desired, input.keyedLists), stateChanges: [], inputs: desired };
   const optionChanges = stateChanges(prior, input.options, input.dependencies);
   const replace = (cause: StepCause, reasons: readonly string[]): Choice =>
-    ({ action: 'replace', cause, reasons, changes: diffValues(prior.inputs, desired), stateChanges: optionChanges, inputs: desired });
+    ({ action: 'replace', cause, reasons, changes: diffValues(prior.inputs, desired, input.keyedLists), stateChanges: optionChanges, inputs: desired });
   if (input.replaceRequested) return replace('replace_requested', []);
   if (prior.tainted) return replace('tainted', []);
   if (prior.type !== input.type) return replace('type_changed', ['type']);
 
   const kept = applyIgnoreChanges(desired, prior.inputs as Record<string, unknown>, input.ignoreChanges);
-  const changes = diffValues(prior.inputs, kept);
+  const changes = diffValues(prior.inputs, kept, input.keyedLists);
   if (changes.length > 0) {
     const forcing = input.replaceOn.map(parsePath);
     const forced = changes.filter((c) => forcing.some((f) => pathCovers(f, c.path)));

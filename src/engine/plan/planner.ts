@@ -102,7 +102,7 @@ export function planSteps(input: PlanInput): PlanOutput {
       prior, gone, type: decl.type, desired,
       replaceOn: [...(def.replaceOn ?? []), ...(decl.options?.replaceOnChanges ?? [])],
       canUpdate: !!def.update, ignoreChanges: decl.options?.ignoreChanges, options, dependencies: deps,
-      moved: stateName !== undefined && stateName !== name, replaceRequested: replaceRequested.has(name),
+      moved: stateName !== undefined && stateName !== name, replaceRequested: replaceRequested.has(name), keyedLists: def.keyedLists,
     });
     if (decl.options?.protect && choice.action === 'replace') protectedHits.push({ address: name, action: 'replace' });
     planned.set(name, { choice, prior, def });

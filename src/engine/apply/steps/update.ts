@@ -19,11 +19,13 @@ export async function runUpdate(run: StepRun): Promise<UpdateOutcome> {
     await ctx.ledger.commit((serial) => recordRename(serial, { ...prior, name: run.address }, w.priorName!));
   }
   const inputs = run.desired(prior);
-  if (diffValues(prior.inputs, inputs).length === 0) {
+  if (diffValues(prior.inputs, inputs, w.def.keyedLists).length === 0) {
     await run.last(ctx.ledger.commit((serial) => recordResource(serial, run.record(run.address, prior.id, prior.inputs as Record<string, unknown>, prior.outputs as Record<string, unknown>, prior))));
     return { id: prior.id, unchanged: true };
   }
   const result = await run.operate('update', 'update', (octx) => w.def.update!(octx, prior.id, { inputs: prior.inputs, outputs: prior.outputs }, inputs));
-  await run.last(ctx.ledger.commit((serial) => recordResource(serial, run.record(run.address, prior.id, inputs, result.outputs, prior))));
-  return { id: prior.id, unchanged: false };
+  // An update may move the object's id (an LXD rename): the record follows it at once.
+  const id = result.id ?? prior.id;
+  await run.last(ctx.ledger.commit((serial) => recordResource(serial, run.record(run.address, id, inputs, result.outputs, prior))));
+  return { id, unchanged: false };
 }
