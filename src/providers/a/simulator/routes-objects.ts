@@ -98,7 +98,7 @@ function autoBridgeConfig(config: Record<string, string>): Record<string, string
 export const networkRoutes = namedRoutes({
   base: '/1.0/networks', what: 'Network', map: (s) => s.networks, scopedKey: true, duplicate: { code: 400, message: 'The network already exists' },
   make: (b) => {
-    const type = str(b.type, 'bridge');
+    const type = str(b.type) || 'bridge';
     return { name: str(b.name), description: str(b.description), type, managed: true, status: 'Created', config: type === 'bridge' ? autoBridgeConfig(map(b.config)) : map(b.config), locations: ['none'] };
   },
   writable: (b) => configOnly(b),
@@ -140,14 +140,44 @@ export const profileRoutes = namedRoutes({
   canDelete: (o, s, req) => (o.name === 'default' ? 'The "default" profile cannot be deleted' : [...s.instances.values()].some((i) => i.project === projectOf(req) && i.profiles.includes(o.name)) ? 'Profile is currently in use' : null),
 });
 
+/** What a project holds, as the daemon lists it in used_by (?project= outside default). */
+function projectUsers(s: LxdStore, project: string): string[] {
+  const q = project === 'default' ? '' : `?project=${project}`;
+  const inProject = (m: Map<string, Obj>) => [...m.keys()].filter((k) => k.startsWith(`${project}/`)).map((k) => k.slice(project.length + 1));
+  return [
+    ...[...s.instances.values()].filter((i) => i.project === project).map((i) => `/1.0/instances/${i.name}${q}`),
+    ...inProject(s.profiles).map((n) => `/1.0/profiles/${n}${q}`),
+    ...(project === 'default' ? [...s.images.keys()].map((fp) => `/1.0/images/${fp}`) : []),
+    ...inProject(s.networks).map((n) => `/1.0/networks/${n}${q}`),
+  ];
+}
+
 export const projectRoutes = namedRoutes({
   base: '/1.0/projects', what: 'Project', map: (s) => s.projects, scopedKey: false, duplicate: { code: 409, message: 'Error inserting project into database: The project already exists' },
   make: (b) => ({ name: str(b.name), description: str(b.description), config: { 'features.images': 'true', 'features.profiles': 'true', 'features.storage.volumes': 'true', ...map(b.config) } }),
   writable: (b, cur) => ({ description: str(b.description), config: { ...map(b.config) }, name: cur.name }),
   afterCreate: (o, s) => s.profiles.set(scoped(o.name, 'default'), { name: 'default', description: `Default LXD profile for project ${o.name}`, config: {}, devices: {} }),
+  view: (o, s) => ({ ...o, used_by: projectUsers(s, o.name) }),
   canDelete: (o, s) => (o.name === 'default' ? 'The "default" project cannot be deleted'
     : [...s.instances.values()].some((i) => i.project === o.name) || [...s.profiles.keys()].some((k) => k.startsWith(`${o.name}/`) && !k.endsWith('/default')) ? 'Only empty projects can be removed' : null),
 });
+
+/** Instances, profiles (through a disk device) and custom volumes on a pool, as the daemon lists them. */
+function poolUsers(s: LxdStore, pool: string): string[] {
+  const q = (project: string) => (project === 'default' ? '' : `?project=${project}`);
+  const uses = (devices: unknown) => Object.values((devices ?? {}) as Record<string, Record<string, string>>).some((d) => d.type === 'disk' && d.pool === pool);
+  return [
+    ...[...s.instances.values()].filter((i) => uses(expandedDevices(s, i.project, i.profiles, i.devices))).map((i) => `/1.0/instances/${i.name}${q(i.project)}`),
+    ...[...s.profiles.entries()].filter(([, p]) => uses(p.devices)).map(([k]) => `/1.0/profiles/${k.split('/')[1]}${q(k.split('/')[0]!)}`),
+    ...[...s.volumes.keys()].filter((k) => k.startsWith(`${pool}/`)).map((k) => `/1.0/storage-pools/${pool}/volumes/custom/${k.split('/')[2]}${q(k.split('/')[1]!)}`),
+  ];
+}
+
+function expandedDevices(s: LxdStore, project: string, profiles: string[], own: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const p of profiles) Object.assign(out, (s.profiles.get(scoped(project, p)) ?? s.profiles.get(scoped('default', p)))?.devices ?? {});
+  return { ...out, ...own };
+}
 
 export const poolRoutes = namedRoutes({
   base: '/1.0/storage-pools', what: 'Storage pool', map: (s) => s.pools, scopedKey: false, etag: false, duplicate: { code: 400, message: 'Storage pool already exists' },
@@ -155,8 +185,8 @@ export const poolRoutes = namedRoutes({
     ? { name: str(b.name), description: str(b.description), driver: str(b.driver), status: 'Created', locations: ['none'], config: { source: `/var/lib/lxd/storage-pools/${str(b.name)}`, ...map(b.config) } }
     : err(400, `Storage driver "${str(b.driver)}" is not supported`),
   writable: (b, cur) => ({ description: str(b.description), config: { ...map(b.config), ...(cur.config && 'source' in (cur.config as Obj) && !('source' in map(b.config)) ? { source: (cur.config as Record<string, string>).source } : {}) } }),
-  view: (o, s) => ({ ...o, used_by: [...s.volumes.keys()].filter((k) => k.startsWith(`${o.name}/`)).map((k) => `/1.0/storage-pools/${o.name}/volumes/custom/${k.split('/')[2]}`) }),
-  canDelete: (o, s) => ([...s.volumes.keys()].some((k) => k.startsWith(`${o.name}/`)) || o.name === 'default' ? 'The storage pool is currently in use' : null),
+  view: (o, s) => ({ ...o, used_by: poolUsers(s, o.name) }),
+  canDelete: (o, s) => (poolUsers(s, o.name).length || o.name === 'default' ? 'The storage pool is currently in use' : null),
 });
 
 export const groupRoutes = namedRoutes({

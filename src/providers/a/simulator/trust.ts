@@ -24,10 +24,15 @@ export function trustGate(s: LxdStore, trust: TrustState, req: SimRequest): SimR
     const b = (req.body ?? {}) as Body;
     const secret = typeof b.trust_token === 'string' ? b.trust_token : typeof b.password === 'string' ? b.password : '';
     if (!acceptSecret(s, trust, secret)) return error(403, 'not authorized');
-    s.certificates.set(fp, { name: String(b.name ?? 'client'), type: 'client', restricted: false, projects: [], fingerprint: fp, certificate: req.peerCertificate?.raw?.toString('base64') ?? '' });
+    s.certificates.set(fp, { name: String(b.name ?? 'client'), type: 'client', restricted: false, projects: [], fingerprint: fp, certificate: pemOf(req.peerCertificate?.raw), description: '' });
     return created(`/1.0/certificates/${fp}`);
   }
   return error(403, 'not authorized');
+}
+
+/** PEM text of a DER certificate, as the trust store returns it. */
+function pemOf(raw: Buffer | undefined): string {
+  return raw ? `-----BEGIN CERTIFICATE-----\n${raw.toString('base64').match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----\n` : '';
 }
 
 function acceptSecret(s: LxdStore, trust: TrustState, secret: string): boolean {
