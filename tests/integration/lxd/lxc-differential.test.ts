@@ -12,7 +12,7 @@ import { describeLxd, lxc } from './lxd-env.js';
 
 /** Removes every lxcfake-* object from the real daemon (through the local unix socket). */
 function cleanupLxcfake(): void {
-  lxc(['delete', '--force', 'lxcfake-c1'], true);
+  for (const name of ['lxcfake-c1', 'lxcfake-c2', 'lxcfake-c3']) lxc(['delete', '--force', name], true);
   lxc(['network', 'delete', 'lxcfake-net'], true);
   lxc(['network', 'acl', 'delete', 'lxcfake-acl'], true);
   lxc(['network', 'forward', 'delete', 'convergebr0', FORWARD_ADDRESS], true);

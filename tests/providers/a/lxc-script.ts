@@ -1,7 +1,8 @@
 // The real `lxc` client (Debian's lxd-client, /usr/bin/lxc) driven against an LXD remote over
 // HTTPS from a scratch LXD_CONF: one script of commands every object kind goes through, the
 // runner (async: the fake LXD may live in this very process), and the normalisation of what
-// legitimately differs between two daemons (ids, MACs, veth names, addresses, timestamps).
+// legitimately differs between two daemons (ids, MACs, veth names, addresses, timestamps, the
+// image unpack progress only a daemon with a real image store prints).
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,7 +44,16 @@ export function lxcScript(r: string, dir: string): LxcStep[] {
     // --force: busybox's init may not yet handle SIGPWR right after a restart, and a clean stop then waits forever.
     step(true, 'stop', '--force', c),
     step(true, 'delete', c),
+    step(true, 'init', `${r}:busybox`, `${r}:lxcfake-c2`),
+    step(true, 'move', `${r}:lxcfake-c2`, `${r}:lxcfake-c3`),
+    step(true, 'config', 'show', `${r}:lxcfake-c3`),
+    step(false, 'info', `${r}:lxcfake-c3`),
+    step(true, 'delete', `${r}:lxcfake-c3`),
     step(true, 'list', `${r}:lxcfake-`, '--format', 'csv', '-c', 'ns'),
+    step(false, 'operation', 'list', `${r}:`),
+    step(false, 'image', 'alias', 'list', `${r}:`),
+    step(false, 'config', 'trust', 'list', `${r}:`),
+    step(false, 'warning', 'list', `${r}:`),
     step(true, 'network', 'create', `${r}:lxcfake-net`, 'ipv4.address=none', 'ipv6.address=none'),
     step(true, 'network', 'set', `${r}:lxcfake-net`, 'user.k=v'),
     step(true, 'network', 'show', `${r}:lxcfake-net`),
@@ -108,6 +118,8 @@ export async function runStep(env: NodeJS.ProcessEnv, s: LxcStep): Promise<LxcRe
 export function normalizeLxc(text: string, remote: string): string {
   return text
     .replace(new RegExp(`(^|[\\s'"(])${remote}:`, 'gm'), '$1R:')
+    .replace(/Retrieving image: [^()\n]*\([^)]*\)[ \r]*/g, '')
+    .replace(/\r/g, '')
     .replace(/\b[0-9a-f]{64}\b/g, 'FINGERPRINT')
     .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g, 'UUID')
     .replace(/\b00:16:3e(:[0-9a-f]{2}){3}\b/g, 'MAC')

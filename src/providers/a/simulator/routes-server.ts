@@ -1,6 +1,7 @@
 // The fake LXD's server-level routes: GET / (the supported API versions), the /1.0/events
 // websocket, operations (list by status, get, wait with ?timeout=, cancel, and the exec
-// websockets by secret) with the 5.0 or 5.20+ way of reporting a failed wait, and /1.0/cluster.
+// websockets by secret) with the 5.0 or 5.20+ way of reporting a failed wait, /1.0/cluster and
+// /1.0/warnings (none: the fake raises no warnings).
 import type { Route } from '../../../kit/sim/router.js';
 import type { Upgrade } from './events.js';
 import { opView, type LxdStore, type Operation } from './store.js';
@@ -57,6 +58,7 @@ export const serverRoutes: Route<LxdStore>[] = [
     if (!take) return refuseUpgrade(u, 403, 'Forbidden');
     void s.events.accept(u).then(take);
   } },
+  { method: 'GET', path: '/1.0/warnings', handler: () => sync([]) },
   { method: 'GET', path: '/1.0/cluster', handler: (_req, s) => sync(s.clustered
     ? { server_name: s.options.members[0], enabled: true, member_config: [] }
     : { server_name: '', enabled: false, member_config: [...s.pools.values()].filter((p) => p.driver !== 'ceph').map((p) => ({ entity: 'storage-pool', name: p.name, key: 'source', value: '', description: `"source" property for storage pool "${p.name}"` })) }) },
