@@ -47,10 +47,11 @@ describeWithLxc('the fake LXD against the real lxc client', () => {
     }, 60_000);
   }
 
-  it('streams exec output over the operation websockets and reports the exit code', async () => {
+  it('streams exec stdin and output over the operation websockets and reports the exit code', async () => {
     const echo = results.find((r) => r.cmd.includes('echo hello'));
     expect(echo?.stdout).toBe('hello from lxcfake\n');
     expect(results.find((r) => r.cmd.includes('exit 3'))?.code).toBe(3);
+    expect(results.find((r) => r.cmd.endsWith('-- cat'))?.stdout).toBe('piped into lxcfake\n');
   });
 
   it('sent operation and lifecycle events that lxc waited on', () => {

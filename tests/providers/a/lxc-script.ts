@@ -12,7 +12,7 @@ import { describe, it } from 'vitest';
 export const LXC = '/usr/bin/lxc';
 
 /** One lxc command; `compare` says whether its output must match between two daemons. */
-export type LxcStep = { readonly argv: readonly string[]; readonly compare: boolean; readonly exitCode?: number; readonly thenRead?: string };
+export type LxcStep = { readonly argv: readonly string[]; readonly compare: boolean; readonly exitCode?: number; readonly thenRead?: string; readonly stdin?: string };
 export type LxcResult = { readonly cmd: string; readonly code: number; readonly stdout: string; readonly stderr: string; readonly pulled?: string };
 
 /** The forward's listen address: outside the 198.18.0.2xx range other tests clean up. */
@@ -27,6 +27,7 @@ export function lxcScript(r: string, dir: string): LxcStep[] {
     step(true, 'list', `${r}:lxcfake-`, '--format', 'csv', '-c', 'ns'),
     step(true, 'exec', c, '--', 'echo', 'hello', 'from', 'lxcfake'),
     { argv: ['exec', c, '--', 'sh', '-c', 'exit 3'], compare: true, exitCode: 3 },
+    { argv: ['exec', c, '--', 'cat'], compare: true, stdin: 'piped into lxcfake\n' },
     step(false, 'file', 'push', join(dir, 'push.txt'), `${c}/tmp/lxcfake.txt`),
     step(true, 'exec', c, '--', 'cat', '/tmp/lxcfake.txt'),
     { argv: ['file', 'pull', `${c}/tmp/lxcfake.txt`, join(dir, 'pull.txt')], compare: true, thenRead: join(dir, 'pull.txt') },
@@ -98,19 +99,19 @@ export function scratchConf(): { dir: string; env: NodeJS.ProcessEnv; close(): v
 }
 
 /** Runs one lxc command without blocking the event loop (the fake may be served by this process). */
-export function runLxc(env: NodeJS.ProcessEnv, argv: readonly string[], timeoutMs = 60_000): Promise<LxcResult> {
+export function runLxc(env: NodeJS.ProcessEnv, argv: readonly string[], timeoutMs = 60_000, stdin = ''): Promise<LxcResult> {
   return new Promise((resolve) => {
     const child = execFile(LXC, [...argv], { env, timeout: timeoutMs, encoding: 'utf8' }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
       resolve({ cmd: `lxc ${argv.join(' ')}`, code, stdout, stderr });
     });
-    // An empty stdin: lxc init/launch read a YAML config from a stdin that is not a terminal.
-    child.stdin?.end();
+    // stdin is never left open: lxc init/launch read a YAML config from a stdin that is not a terminal.
+    child.stdin?.end(stdin);
   });
 }
 
 export async function runStep(env: NodeJS.ProcessEnv, s: LxcStep): Promise<LxcResult> {
-  const r = await runLxc(env, s.argv);
+  const r = await runLxc(env, s.argv, 60_000, s.stdin);
   return s.thenRead && existsSync(s.thenRead) ? { ...r, pulled: readFileSync(s.thenRead, 'utf8') } : r;
 }
 

@@ -1,5 +1,5 @@
-// The fake LXD's exec: a few commands interpreted against the instance's files (cat, echo, true,
-// false, env, sh -c "exit N" / "echo …"), with `return` in the operation's metadata and op Failure
+// The fake LXD's exec: a few commands interpreted against the instance's files (cat [file], echo,
+// true, false, env, sh -c "exit N" / "echo …"), with `return` in the operation's metadata and op Failure
 // with return 127 for an unknown command, as the daemon does. Output goes either to log files
 // (record-output) or, with wait-for-websocket, to the operation's websockets the way `lxc exec`
 // reads them: fds 0/1/2 + control (or 0 + control when interactive), data as binary messages, each
@@ -15,7 +15,7 @@ type Result = { code: number; stdout: string; stderr: string } | 'not-found';
 /** How long the command waits for its websockets before the operation fails, as on the daemon. */
 const CONNECT_TIMEOUT_MS = 10_000;
 
-function interpret(i: Instance, argv: string[], env: Record<string, string>): Result {
+function interpret(i: Instance, argv: string[], env: Record<string, string>, stdin: string): Result {
   const [cmd, ...args] = argv;
   switch (cmd) {
     case 'true': return { code: 0, stdout: '', stderr: '' };
@@ -23,6 +23,7 @@ function interpret(i: Instance, argv: string[], env: Record<string, string>): Re
     case 'echo': return { code: 0, stdout: `${args.join(' ')}\n`, stderr: '' };
     case 'env': return { code: 0, stdout: Object.entries(env).map(([k, v]) => `${k}=${v}\n`).join(''), stderr: '' };
     case 'cat': {
+      if (!args.length) return { code: 0, stdout: stdin, stderr: '' };
       const f = i.files.get(args[0] ?? '');
       return f && f.type === 'file' ? { code: 0, stdout: f.content, stderr: '' } : { code: 1, stdout: '', stderr: `cat: can't open '${args[0]}': No such file or directory\n` };
     }
@@ -38,10 +39,18 @@ function interpret(i: Instance, argv: string[], env: Record<string, string>): Re
   }
 }
 
-/** Secrets per fd, and a promise of the connected sockets (rejected after the connect timeout). */
-function websocketsFor(op: Operation, fds: readonly string[]): { secrets: Record<string, string>; connected: Promise<Map<string, WebSocket>> } {
+type Streams = { secrets: Record<string, string>; connected: Promise<Map<string, WebSocket>>; stdin: Promise<string> };
+
+/**
+ * Secrets per fd, a promise of the connected sockets (rejected after the connect timeout), and
+ * stdin: binary messages on fd 0 until lxc's end-of-input (an empty text message) or a close.
+ */
+function websocketsFor(op: Operation, fds: readonly string[]): Streams {
   const secrets = Object.fromEntries(fds.map((fd) => [fd, randomUUID().replace(/-/g, '')]));
   const sockets = new Map<string, WebSocket>();
+  const chunks: Buffer[] = [];
+  let endInput: () => void = () => {};
+  const stdin = new Promise<string>((resolve) => { endInput = () => resolve(Buffer.concat(chunks).toString('utf8')); });
   op.websockets = new Map();
   const connected = new Promise<Map<string, WebSocket>>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('Timed out waiting for websockets to connect')), CONNECT_TIMEOUT_MS);
@@ -50,11 +59,15 @@ function websocketsFor(op: Operation, fds: readonly string[]): { secrets: Record
         op.websockets!.delete(secrets[fd]!);
         sockets.set(fd, ws);
         ws.on('error', () => {});
+        if (fd === '0') {
+          ws.on('message', (data: Buffer, isBinary) => { if (isBinary) chunks.push(data); else if (!data.length) endInput(); });
+          ws.on('close', endInput);
+        }
         if (sockets.size === fds.length) { clearTimeout(timer); resolve(sockets); }
       });
     }
   });
-  return { secrets, connected };
+  return { secrets, connected, stdin };
 }
 
 /** Writes a stream's bytes as one binary message (none when empty), then closes the socket. */
@@ -78,10 +91,11 @@ export const execRoute: Route<LxdStore> = {
     const withSockets = b['wait-for-websocket'] === true;
     const interactive = b.interactive === true;
     const record = b['record-output'] === true && !withSockets;
-    let sockets: ReturnType<typeof websocketsFor> | undefined;
+    let sockets: Streams | undefined;
     const op = s.operation('Executing command', { instances: [`/1.0/instances/${i.name}`] }, async (o) => {
       const streams = sockets ? await sockets.connected : undefined;
-      const r = interpret(i, argv, env);
+      const readsStdin = argv.length === 1 && argv[0] === 'cat';
+      const r = interpret(i, argv, env, readsStdin && sockets ? await sockets.stdin : '');
       const code = r === 'not-found' ? 127 : r.code;
       if (streams) {
         const out = r === 'not-found' ? { stdout: '', stderr: '' } : r;
