@@ -2,6 +2,7 @@
 // then every command of the shared script (instances, exec, files, config, devices, power state,
 // networks, ACLs, forwards, profiles, projects, pools, custom volumes) succeeds, lxc never panics,
 // and the fake sees no request it has no route for.
+import { execFile } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSimulator, type LxdSimulator } from '../../../src/providers/a/simulator/index.js';
@@ -53,6 +54,18 @@ describeWithLxc('the fake LXD against the real lxc client', () => {
     expect(results.find((r) => r.cmd.includes('exit 3'))?.code).toBe(3);
     expect(results.find((r) => r.cmd.endsWith('-- cat'))?.stdout).toBe('piped into lxcfake\n');
   });
+
+  it('runs an interactive exec (lxc on a pseudo-terminal, one websocket for stdin and output)', async () => {
+    await runLxc(conf.env, ['launch', 'fake:busybox', 'fake:lxcfake-tty']);
+    const lxcCmd = `lxc exec fake:lxcfake-tty -- echo on a terminal`;
+    const r = await new Promise<{ code: number; stdout: string }>((resolve) => {
+      execFile('/usr/bin/script', ['-qec', lxcCmd, '/dev/null'], { env: conf.env, timeout: 30_000, encoding: 'utf8' }, (error, stdout) => resolve({ code: error ? Number(error.code) : 0, stdout })).stdin?.end();
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout.replace(/\r/g, '')).toBe('on a terminal\n');
+    const exec = sim.requests.filter((q) => q.path === '/1.0/instances/lxcfake-tty/exec').at(-1);
+    expect((exec?.body as { interactive?: boolean }).interactive).toBe(true);
+  }, 60_000);
 
   it('sent operation and lifecycle events that lxc waited on', () => {
     const types = new Set(sim.store.events.sent.map((e) => e.type));
