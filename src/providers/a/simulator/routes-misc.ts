@@ -3,16 +3,22 @@ import { randomUUID } from 'node:crypto';
 import type { Route, SimRequest, SimResponse } from '../../../kit/sim/router.js';
 import { scoped, sha256, type LxdStore, type Operation } from './store.js';
 import { expanded } from './routes-instances.js';
+import { peerFingerprint } from './trust.js';
 import { asyncOp, created, error, etagMismatch, map, projectOf, recursion, str, sync, type Body } from './wire.js';
 
+/** GET /1.0 for a trusted caller, as LXD 5.21 answers it (over TLS, the caller is named by its certificate). */
 export function serverInfo(s: LxdStore, req: SimRequest) {
+  const tls = peerFingerprint(req);
+  const https = s.serverCertificate ? [`127.0.0.1:${req.headers.host?.split(':').pop() ?? '8443'}`] : [];
   return {
-    api_extensions: s.options.extensions, api_status: 'stable', api_version: '1.0', auth: 'trusted', auth_methods: ['tls'], public: false, config: {},
-    auth_user_name: 'sim', auth_user_method: 'unix',
+    api_extensions: s.options.extensions, api_status: 'stable', api_version: '1.0', auth: 'trusted', auth_methods: ['tls'], public: false, config: https.length ? { 'core.https_address': https[0] } : {},
+    auth_user_name: tls ?? 'root', auth_user_method: tls ? 'tls' : 'unix',
     environment: {
-      addresses: [], architectures: ['x86_64', 'i686'], certificate: s.serverCertificate?.pem ?? '', certificate_fingerprint: s.serverCertificate?.fingerprint ?? '', driver: 'lxc', driver_version: '5.0.0', firewall: 'xtables',
+      addresses: https, architectures: ['x86_64', 'i686'], certificate: s.serverCertificate?.pem ?? '', certificate_fingerprint: s.serverCertificate?.fingerprint ?? '', driver: 'lxc', driver_version: '5.0.2', firewall: 'nftables',
       kernel: 'Linux', kernel_architecture: 'x86_64', kernel_version: '6.1.0', os_name: 'Debian GNU/Linux', os_version: '12', project: projectOf(req), server: 'lxd',
-      server_clustered: s.clustered, server_event_mode: 'full-mesh', server_name: s.options.members[0] ?? 'sim', server_pid: 1, server_version: s.options.version, storage: 'dir', storage_version: '1',
+      server_clustered: s.clustered, server_event_mode: 'full-mesh', server_name: s.options.members[0] ?? 'sim', server_pid: 1, server_version: s.options.version,
+      server_lts: /^5\.21\.|^5\.0\.|^4\.0\./.test(s.options.version), storage: 'dir', storage_version: '1',
+      storage_supported_drivers: [{ Name: 'dir', Version: '1', Remote: false }],
     },
   };
 }
@@ -37,7 +43,10 @@ function createVolume(req: SimRequest, s: LxdStore): SimResponse {
 }
 
 export const miscRoutes: Route<LxdStore>[] = [
-  { method: 'GET', path: '/1.0', handler: (req, s) => sync(serverInfo(s, req), { etag: { config: {} } }) },
+  { method: 'GET', path: '/1.0', handler: (req, s) => {
+    const info = serverInfo(s, req);
+    return sync(info, { etag: { config: info.config } });
+  } },
   { method: 'GET', path: '/1.0/images', handler: (req, s) => sync(recursion(req) ? [...s.images.values()] : [...s.images.keys()].map((k) => `/1.0/images/${k}`)) },
   { method: 'GET', path: '/1.0/images/aliases', handler: (req, s) => {
     const project = projectOf(req);
