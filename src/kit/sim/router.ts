@@ -4,6 +4,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer, type ServerOptions as TlsOptions } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { rmSync } from 'node:fs';
 import type { z } from 'zod';
 import { FaultPlan, type FaultKind, type FaultOptions } from './faults.js';
@@ -36,6 +37,8 @@ export type Route<S> = {
   /** Validates the JSON body; a failure is answered by the router's `invalid` hook. */
   readonly body?: z.ZodType;
   readonly handler: (req: SimRequest, state: S) => SimResponse | Promise<SimResponse>;
+  /** A GET route that also takes websocket upgrades: after auth, it owns the connection. */
+  readonly upgrade?: (req: SimRequest, state: S, upgrade: { readonly raw: IncomingMessage; readonly socket: Duplex; readonly head: Buffer }) => void;
 };
 
 export type RequestLogEntry = {
@@ -95,6 +98,13 @@ function compile<S>(route: Route<S>): Compiled<S> {
   return { route, re: new RegExp(`^${pattern}/?$`), keys };
 }
 
+/** Method, path, query, headers and the TLS peer certificate of an incoming request. */
+function requestOf(req: IncomingMessage, url: URL, method: string): Omit<SimRequest, 'params' | 'body' | 'rawBody'> {
+  const tlsSocket = req.socket as Socket & { getPeerCertificate?: () => { fingerprint256?: string; raw?: Buffer } };
+  const peer = tlsSocket.getPeerCertificate ? tlsSocket.getPeerCertificate() : undefined;
+  return { method, path: decodeURI(url.pathname), query: url.searchParams, headers: req.headers, peerCertificate: peer && Object.keys(peer).length ? peer : undefined };
+}
+
 export async function startRouter<S>(options: RouterOptions<S>): Promise<SimServer> {
   const table = options.routes.map(compile);
   let overrides: Compiled<unknown>[] = [];
@@ -116,12 +126,7 @@ export async function startRouter<S>(options: RouterOptions<S>): Promise<SimServ
       if (ctype.includes('application/x-www-form-urlencoded')) body = Object.fromEntries(new URLSearchParams(rawBody.toString('utf8')));
       else { try { body = JSON.parse(rawBody.toString('utf8')); } catch { body = rawBody.toString('utf8'); } }
     }
-    const tlsSocket = req.socket as Socket & { getPeerCertificate?: () => { fingerprint256?: string; raw?: Buffer } };
-    const peer = tlsSocket.getPeerCertificate ? tlsSocket.getPeerCertificate() : undefined;
-    const base: Omit<SimRequest, 'params'> = {
-      method, path: decodeURI(url.pathname), query: url.searchParams, headers: req.headers, body, rawBody,
-      peerCertificate: peer && Object.keys(peer).length ? peer : undefined,
-    };
+    const base: Omit<SimRequest, 'params'> = { ...requestOf(req, url, method), body, rawBody };
     const log = (entry: Omit<RequestLogEntry, 'method' | 'path' | 'query' | 'body' | 'at'>) => {
       const e: RequestLogEntry = { method, path: base.path, query: url.search, body, at: Date.now(), ...entry };
       requests.push(e);
@@ -151,19 +156,7 @@ export async function startRouter<S>(options: RouterOptions<S>): Promise<SimServ
       return;
     }
 
-    const all = [...overrides, ...table] as Compiled<S>[];
-    let match: { c: Compiled<S>; params: Record<string, string> } | undefined;
-    let pathMatched = false;
-    for (const c of all) {
-      const m = c.re.exec(base.path);
-      if (!m) continue;
-      pathMatched = true;
-      if (c.route.method !== method) continue;
-      const params: Record<string, string> = {};
-      c.keys.forEach((k, i) => { params[k] = m[i + 1] !== undefined ? decodeURIComponent(m[i + 1]!) : ''; });
-      match = { c, params };
-      break;
-    }
+    const { match, pathMatched } = findRoute(base.path, method);
     const sreq: SimRequest = { ...base, params: match?.params ?? {} };
     const denied = options.auth?.(sreq);
     if (denied) {
@@ -193,6 +186,41 @@ export async function startRouter<S>(options: RouterOptions<S>): Promise<SimServ
     send(response);
   };
 
+  const findRoute = (path: string, method: string, upgrade = false) => {
+    let pathMatched = false;
+    for (const c of [...overrides, ...table] as Compiled<S>[]) {
+      const m = c.re.exec(path);
+      if (!m) continue;
+      pathMatched = true;
+      if (c.route.method !== method || (upgrade && !c.route.upgrade)) continue;
+      const params: Record<string, string> = {};
+      c.keys.forEach((k, i) => { params[k] = m[i + 1] !== undefined ? decodeURIComponent(m[i + 1]!) : ''; });
+      return { match: { c, params }, pathMatched };
+    }
+    return { match: undefined, pathMatched };
+  };
+
+  /** A websocket upgrade: matched against routes that have `upgrade`, authenticated, then handed over. */
+  const onUpgrade = (raw: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(raw.url ?? '/', 'http://sim');
+    const base = { ...requestOf(raw, url, 'GET'), body: undefined, rawBody: Buffer.alloc(0) };
+    const { match } = findRoute(base.path, 'GET', true);
+    const sreq: SimRequest = { ...base, params: match?.params ?? {} };
+    const entry = (status: number, response: unknown): RequestLogEntry => ({ method: 'GET', path: base.path, query: url.search, route: match?.c.route.path ?? null, status, body: undefined, response, at: Date.now() });
+    const refuse = (r: SimResponse) => {
+      const e = entry(r.status, r.body);
+      requests.push(e);
+      if (!match) unmatched.push(e);
+      const payload = JSON.stringify(r.body ?? {});
+      socket.end(`HTTP/1.1 ${r.status} Refused\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(payload)}\r\nconnection: close\r\n\r\n${payload}`);
+    };
+    const denied = options.auth?.(sreq);
+    if (denied) return refuse(denied);
+    if (!match) return refuse(options.notFound(sreq));
+    requests.push(entry(101, undefined));
+    match.c.route.upgrade!(sreq, options.state, { raw, socket, head });
+  };
+
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((error) => {
       if (!res.headersSent) { res.writeHead(500, { 'content-type': 'application/json' }); res.end(JSON.stringify({ error: String(error) })); }
@@ -200,6 +228,7 @@ export async function startRouter<S>(options: RouterOptions<S>): Promise<SimServ
   };
   const server: Server = options.tls ? createTlsServer(options.tls, listener) : createServer(listener);
   server.on('connection', (s: Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  server.on('upgrade', onUpgrade);
   server.on('secureConnection', (s: Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
 
   const listen = options.listen ?? {};

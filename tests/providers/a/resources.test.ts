@@ -96,7 +96,7 @@ describe('shared write rules', () => {
 
   it('fails auth groups on a server without access_management, naming the extension and version', async () => {
     await env.close();
-    env = await simEnv({ extensions: ['etag', 'network'] });
+    env = await simEnv({ version: '5.0.2', extensions: ['etag', 'network'] });
     const def = env.res('prova:index/authGroup:AuthGroup');
     const err = await def.create(env.ctx, def.inputs.parse({ name: 'g' })).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderError);

@@ -1,13 +1,21 @@
-// The fake LXD's exec: a few commands interpreted against the instance's files (cat, echo, true,
-// false, sh -c "exit N" / "echo …"), recorded output in log files, `return` in the operation's
-// metadata, and op Failure with return 127 for an unknown command, as the daemon does.
+// The fake LXD's exec: a few commands interpreted against the instance's files (cat [file], echo,
+// true, false, env, sh -c "exit N" / "echo …"), with `return` in the operation's metadata and op Failure
+// with return 127 for an unknown command, as the daemon does. Output goes either to log files
+// (record-output) or, with wait-for-websocket, to the operation's websockets the way `lxc exec`
+// reads them: fds 0/1/2 + control (or 0 + control when interactive), data as binary messages, each
+// stream closed when the command ends; the command runs once every websocket is connected.
+import type { WebSocket } from 'ws';
+import { randomUUID } from 'node:crypto';
 import type { Route } from '../../../kit/sim/router.js';
-import { scoped, type Instance, type LxdStore } from './store.js';
+import { scoped, type Instance, type LxdStore, type Operation } from './store.js';
 import { asyncOp, error, projectOf, type Body } from './wire.js';
 
 type Result = { code: number; stdout: string; stderr: string } | 'not-found';
 
-function interpret(i: Instance, argv: string[], env: Record<string, string>): Result {
+/** How long the command waits for its websockets before the operation fails, as on the daemon. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
+function interpret(i: Instance, argv: string[], env: Record<string, string>, stdin: string): Result {
   const [cmd, ...args] = argv;
   switch (cmd) {
     case 'true': return { code: 0, stdout: '', stderr: '' };
@@ -15,6 +23,7 @@ function interpret(i: Instance, argv: string[], env: Record<string, string>): Re
     case 'echo': return { code: 0, stdout: `${args.join(' ')}\n`, stderr: '' };
     case 'env': return { code: 0, stdout: Object.entries(env).map(([k, v]) => `${k}=${v}\n`).join(''), stderr: '' };
     case 'cat': {
+      if (!args.length) return { code: 0, stdout: stdin, stderr: '' };
       const f = i.files.get(args[0] ?? '');
       return f && f.type === 'file' ? { code: 0, stdout: f.content, stderr: '' } : { code: 1, stdout: '', stderr: `cat: can't open '${args[0]}': No such file or directory\n` };
     }
@@ -30,6 +39,47 @@ function interpret(i: Instance, argv: string[], env: Record<string, string>): Re
   }
 }
 
+type Streams = { secrets: Record<string, string>; connected: Promise<Map<string, WebSocket>>; stdin: Promise<string> };
+
+/**
+ * Secrets per fd, a promise of the connected sockets (rejected after the connect timeout), and
+ * stdin: binary messages on fd 0 until lxc's end-of-input (an empty text message) or a close.
+ */
+function websocketsFor(op: Operation, fds: readonly string[]): Streams {
+  const secrets = Object.fromEntries(fds.map((fd) => [fd, randomUUID().replace(/-/g, '')]));
+  const sockets = new Map<string, WebSocket>();
+  const chunks: Buffer[] = [];
+  let endInput: () => void = () => {};
+  const stdin = new Promise<string>((resolve) => { endInput = () => resolve(Buffer.concat(chunks).toString('utf8')); });
+  op.websockets = new Map();
+  const connected = new Promise<Map<string, WebSocket>>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('Timed out waiting for websockets to connect')), CONNECT_TIMEOUT_MS);
+    for (const fd of fds) {
+      op.websockets!.set(secrets[fd]!, (ws) => {
+        op.websockets!.delete(secrets[fd]!);
+        sockets.set(fd, ws);
+        ws.on('error', () => {});
+        if (fd === '0') {
+          ws.on('message', (data: Buffer, isBinary) => { if (isBinary) chunks.push(data); else if (!data.length) endInput(); });
+          ws.on('close', endInput);
+        }
+        if (sockets.size === fds.length) { clearTimeout(timer); resolve(sockets); }
+      });
+    }
+  });
+  return { secrets, connected, stdin };
+}
+
+/** Writes a stream's bytes as one binary message (none when empty), then closes the socket. */
+function finish(ws: WebSocket | undefined, data: string): Promise<void> {
+  if (!ws) return Promise.resolve();
+  return new Promise((resolve) => {
+    const close = () => { ws.close(1000); resolve(); };
+    if (data && ws.readyState === ws.OPEN) ws.send(Buffer.from(data), { binary: true }, close);
+    else close();
+  });
+}
+
 export const execRoute: Route<LxdStore> = {
   method: 'POST', path: '/1.0/instances/:name/exec', handler: (req, s) => {
     const i = s.instances.get(scoped(projectOf(req), req.params.name!));
@@ -37,22 +87,36 @@ export const execRoute: Route<LxdStore> = {
     if (!i.running) return error(400, 'Instance is not running');
     const b = (req.body ?? {}) as Body;
     const argv = Array.isArray(b.command) ? (b.command as string[]) : [];
-    const record = b['record-output'] === true && b['wait-for-websocket'] === false;
-    const op = s.operation('Executing command', { instances: [`/1.0/instances/${i.name}`] }, (o) => {
-      const r = interpret(i, argv, (b.environment ?? {}) as Record<string, string>);
-      if (r === 'not-found') {
-        o.metadata = { return: 127 };
-        throw new Error('Command not found');
+    const env = (b.environment ?? {}) as Record<string, string>;
+    const withSockets = b['wait-for-websocket'] === true;
+    const interactive = b.interactive === true;
+    const record = b['record-output'] === true && !withSockets;
+    let sockets: Streams | undefined;
+    const op = s.operation('Executing command', { instances: [`/1.0/instances/${i.name}`] }, async (o) => {
+      const streams = sockets ? await sockets.connected : undefined;
+      const readsStdin = argv.length === 1 && argv[0] === 'cat';
+      const r = interpret(i, argv, env, readsStdin && sockets ? await sockets.stdin : '');
+      const code = r === 'not-found' ? 127 : r.code;
+      if (streams) {
+        const out = r === 'not-found' ? { stdout: '', stderr: '' } : r;
+        if (interactive) await finish(streams.get('0'), out.stdout + out.stderr);
+        else await Promise.all([finish(streams.get('1'), out.stdout), finish(streams.get('2'), out.stderr), finish(streams.get('0'), '')]);
+        await finish(streams.get('control'), '');
       }
-      const md: Record<string, unknown> = { return: r.code };
+      o.metadata = { ...(streams ? { fds: sockets!.secrets } : {}), return: code };
+      if (r === 'not-found') throw new Error('Command not found');
       if (record) {
         const base = `/1.0/instances/${i.name}/logs/exec_${o.id}`;
         s.logs.set(`${base}.stdout`, r.stdout);
         s.logs.set(`${base}.stderr`, r.stderr);
-        md.output = { 1: `${base}.stdout`, 2: `${base}.stderr` };
+        o.metadata.output = { 1: `${base}.stdout`, 2: `${base}.stderr` };
       }
-      o.metadata = md;
-    });
+    }, { cls: withSockets ? 'websocket' : 'task', project: i.project });
+    if (withSockets) {
+      sockets = websocketsFor(op, interactive ? ['0', 'control'] : ['0', '1', '2', 'control']);
+      sockets.connected.catch(() => {});
+      op.metadata = { fds: sockets.secrets };
+    }
     return asyncOp(op);
   },
 };

@@ -4,7 +4,7 @@
 // handshake (password or token). Imports src/kit and provider A's certificate helper only.
 import { X509Certificate } from 'node:crypto';
 import { startRouter, type SimServer } from '../../../kit/sim/router.js';
-import { createCertificate } from '../trust.js';
+import { createServerCertificate } from './certificate.js';
 import { mintToken, trustGate, type TrustState } from './trust.js';
 import type { FaultOptions } from '../../../kit/sim/faults.js';
 import { routes } from './routes.js';
@@ -33,7 +33,7 @@ export type LxdSimulator = SimServer & {
 
 export async function startSimulator(options: LxdSimulatorOptions = {}): Promise<LxdSimulator> {
   const store = new LxdStore(options);
-  const cert = options.tls ? await createCertificate('serverAuth') : undefined;
+  const cert = options.tls ? await createServerCertificate() : undefined;
   const trust: TrustState | undefined = cert
     ? { certificate: cert.cert, fingerprint: new X509Certificate(cert.cert).fingerprint256.replace(/:/g, '').toLowerCase(), address: '', tokens: new Set() }
     : undefined;

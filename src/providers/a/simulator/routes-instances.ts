@@ -1,10 +1,12 @@
 // The fake LXD's instances: create from an image (async), whole PUT with If-Match that must carry
 // volatile.idmap.*, rename only when stopped, start/stop transitions with a fake IPv4 on eth0 after
 // a delay, the files API (octal modes, append, one directory level at a time) and exec.
+import { posix } from 'node:path';
 import type { Route, SimRequest } from '../../../kit/sim/router.js';
 import { etagOf, scoped, sha256, type File, type Instance, type LxdStore } from './store.js';
 import { asyncOp, error, etagMismatch, map, projectOf, recursion, str, sync, type Body } from './wire.js';
 import { execRoute } from './exec.js';
+import { onCreate, onStart, onStop } from './volatile.js';
 
 const knownLimits = new Set(['cpu', 'cpu.allowance', 'cpu.priority', 'memory', 'memory.swap', 'memory.enforce', 'processes', 'disk.priority', 'network.priority']);
 
@@ -48,6 +50,15 @@ export function instanceState(s: LxdStore, i: Instance) {
   return { status: 'Running', status_code: 103, pid: 1000 + i.hostIndex, processes: 2, network, cpu: { usage: 0 }, memory: { usage: 0 }, disk: {} };
 }
 
+const lifecycleVerb: Record<string, string> = { start: 'started', stop: 'stopped', restart: 'restarted', freeze: 'paused', unfreeze: 'resumed' };
+
+/** The files API's path: LXD takes a relative `path=` as relative to the instance's root. */
+function filePath(req: SimRequest): string {
+  const raw = req.query.get('path') ?? '';
+  const p = posix.normalize(`/${raw}`);
+  return p.length > 1 ? p.replace(/\/+$/, '') : '/';
+}
+
 function find(s: LxdStore, req: SimRequest): Instance | undefined {
   return s.instances.get(scoped(projectOf(req), req.params.name!));
 }
@@ -62,7 +73,8 @@ function newFiles(): Map<string, File> {
   return new Map([['/', dir()], ['/etc', dir()], ['/tmp', { ...dir(), mode: 0o1777 }], ['/root', { ...dir(), mode: 0o700 }]]);
 }
 
-const hwaddr = (n: number, dev: string) => `00:16:3e:${sha256(dev).slice(0, 2)}:${(n >> 8).toString(16).padStart(2, '0')}:${(n & 255).toString(16).padStart(2, '0')}`;
+/** Names of the instance's nic devices (its own and its profiles'). */
+const nicsOf = (s: LxdStore, i: Instance) => Object.entries(expanded(s, i).devices).filter(([, d]) => d.type === 'nic').map(([dev]) => dev);
 
 function parseMode(v: string | undefined, dflt: number): number {
   if (!v) return dflt;
@@ -72,7 +84,8 @@ function parseMode(v: string | undefined, dflt: number): number {
 export const instanceRoutes: Route<LxdStore>[] = [
   { method: 'GET', path: '/1.0/instances', handler: (req, s) => {
     const list = [...s.instances.values()].filter((i) => i.project === projectOf(req));
-    return sync(recursion(req) ? list.map((i) => instanceView(s, i)) : list.map((i) => `/1.0/instances/${i.name}`));
+    const full = (i: Instance) => ({ ...instanceView(s, i), state: instanceState(s, i), snapshots: null, backups: null });
+    return sync(recursion(req) > 1 ? list.map(full) : recursion(req) ? list.map((i) => instanceView(s, i)) : list.map((i) => `/1.0/instances/${i.name}`));
   } },
   { method: 'POST', path: '/1.0/instances', handler: (req, s) => {
     const b = (req.body ?? {}) as Body;
@@ -106,13 +119,10 @@ export const instanceRoutes: Route<LxdStore>[] = [
         name, project, type: str(b.type, 'container'), description: str(b.description), ephemeral: b.ephemeral === true, stateful: false, architecture: 'x86_64',
         profiles, config, devices: (b.devices ?? {}) as Instance['devices'], location: s.clustered ? (target ?? s.options.members[0]!) : 'none', createdAt: new Date().toISOString(), running: false, startedAt: 0, hostIndex, files: newFiles(),
       };
-      inst.config['volatile.uuid'] = sha256(`${name}${Date.now()}`).slice(0, 32);
-      inst.config['volatile.idmap.base'] = '0';
-      inst.config['volatile.last_state.power'] = 'STOPPED';
-      if (fingerprint) { inst.config['volatile.base_image'] = fingerprint; inst.config['image.os'] = 'busybox'; }
-      for (const [dev, d] of Object.entries(expanded(s, inst).devices)) if (d.type === 'nic') inst.config[`volatile.${dev}.hwaddr`] = hwaddr(hostIndex, dev);
+      onCreate(inst, fingerprint ? s.images.get(fingerprint) : undefined, nicsOf(s, inst));
       s.instances.set(scoped(project, name), inst);
-    });
+      s.events.lifecycle('instance-created', `/1.0/instances/${name}`, project, { type: inst.type });
+    }, { project });
     return asyncOp(op);
   } },
   { method: 'GET', path: '/1.0/instances/:name', handler: (req, s) => {
@@ -133,7 +143,8 @@ export const instanceRoutes: Route<LxdStore>[] = [
       const bad = validateConfig(config);
       if (bad) throw new Error(bad);
       Object.assign(i, { config, devices: (b.devices ?? {}) as Instance['devices'], profiles: Array.isArray(b.profiles) ? b.profiles : [], ephemeral: b.ephemeral === true, description: str(b.description) });
-    });
+      s.events.lifecycle('instance-updated', `/1.0/instances/${i.name}`, i.project);
+    }, { project: i.project });
     return asyncOp(op);
   } },
   { method: 'POST', path: '/1.0/instances/:name', handler: (req, s) => {
@@ -147,23 +158,29 @@ export const instanceRoutes: Route<LxdStore>[] = [
       return asyncOp(s.operation('Migrating instance', { instances: [`/1.0/instances/${i.name}`] }, () => {
         if (i.running && b.live !== true) throw new Error('Instance must be stopped to be moved');
         i.location = target;
-      }));
+        s.events.lifecycle('instance-migrated', `/1.0/instances/${i.name}`, i.project);
+      }, { project: i.project }));
     }
     const to = str(b.name);
     if (to !== i.name && s.instances.has(scoped(i.project, to))) return error(409, `Name "${to}" already in use`);
     const op = s.operation('Renaming instance', { instances: [`/1.0/instances/${i.name}`] }, () => {
       if (i.running) throw new Error('Renaming of running container not allowed');
       s.instances.delete(scoped(i.project, i.name));
+      const old = i.name;
       i.name = to;
       s.instances.set(scoped(i.project, to), i);
-    });
+      s.events.lifecycle('instance-renamed', `/1.0/instances/${to}`, i.project, { old_name: old });
+    }, { project: i.project });
     return asyncOp(op);
   } },
   { method: 'DELETE', path: '/1.0/instances/:name', handler: (req, s) => {
     const i = find(s, req);
     if (!i) return error(404, 'Instance not found');
     if (i.running) return error(400, 'Instance is running');
-    return asyncOp(s.operation('Deleting instance', { instances: [`/1.0/instances/${i.name}`] }, () => { s.instances.delete(scoped(i.project, i.name)); }));
+    return asyncOp(s.operation('Deleting instance', { instances: [`/1.0/instances/${i.name}`] }, () => {
+      s.instances.delete(scoped(i.project, i.name));
+      s.events.lifecycle('instance-deleted', `/1.0/instances/${i.name}`, i.project);
+    }, { project: i.project }));
   } },
   { method: 'GET', path: '/1.0/instances/:name/state', handler: (req, s) => {
     const i = find(s, req);
@@ -177,21 +194,23 @@ export const instanceRoutes: Route<LxdStore>[] = [
     return asyncOp(s.operation(`${action[0]!.toUpperCase()}${action.slice(1)}ing instance`, { instances: [`/1.0/instances/${i.name}`] }, () => {
       if (action === 'start') {
         if (i.running) throw new Error('The instance is already running');
-        i.running = true; i.startedAt = Date.now(); i.config['volatile.last_state.power'] = 'RUNNING';
+        i.running = true; i.startedAt = Date.now(); onStart(i, nicsOf(s, i));
       } else if (action === 'stop') {
         if (!i.running) throw new Error('The instance is already stopped');
-        i.running = false; i.config['volatile.last_state.power'] = 'STOPPED';
+        i.running = false; onStop(i, nicsOf(s, i));
         if (i.ephemeral) s.instances.delete(scoped(i.project, i.name));
-      } else if (action === 'restart') { i.running = true; i.startedAt = Date.now(); }
-    }));
+      } else if (action === 'restart') { onStop(i, nicsOf(s, i)); i.running = true; i.startedAt = Date.now(); onStart(i, nicsOf(s, i)); }
+      s.events.lifecycle(`instance-${lifecycleVerb[action]}`, `/1.0/instances/${i.name}`, i.project);
+    }, { project: i.project }));
   } },
   { method: 'GET', path: '/1.0/instances/:name/files', handler: (req, s) => {
     const i = find(s, req);
-    const f = i?.files.get(req.query.get('path') ?? '');
+    const path = filePath(req);
+    const f = i?.files.get(path);
     if (!i || !f) return error(404, 'Not Found');
     const headers = { 'x-lxd-uid': String(f.uid), 'x-lxd-gid': String(f.gid), 'x-lxd-mode': `0${(f.mode & 0o7777).toString(8).padStart(3, '0')}`.slice(-4), 'x-lxd-type': f.type };
     if (f.type === 'directory') {
-      const base = req.query.get('path') === '/' ? '/' : `${req.query.get('path')}/`;
+      const base = path === '/' ? '/' : `${path}/`;
       const entries = [...i.files.keys()].filter((k) => k !== '/' && k.startsWith(base) && !k.slice(base.length).includes('/')).map((k) => k.slice(base.length));
       const r = sync(entries);
       return { ...r, headers: { ...r.headers, ...headers } };
@@ -201,8 +220,7 @@ export const instanceRoutes: Route<LxdStore>[] = [
   { method: 'POST', path: '/1.0/instances/:name/files', handler: (req, s) => {
     const i = find(s, req);
     if (!i) return error(404, 'Instance not found');
-    const path = req.query.get('path') ?? '';
-    if (!path.startsWith('/')) return error(404, 'Not Found');
+    const path = filePath(req);
     const parent = path.slice(0, path.lastIndexOf('/')) || '/';
     if (i.files.get(parent)?.type !== 'directory') return error(404, 'Not Found');
     const h = req.headers;
@@ -227,7 +245,7 @@ export const instanceRoutes: Route<LxdStore>[] = [
   } },
   { method: 'DELETE', path: '/1.0/instances/:name/files', handler: (req, s) => {
     const i = find(s, req);
-    const path = req.query.get('path') ?? '';
+    const path = filePath(req);
     if (!i || !i.files.has(path)) return error(404, 'Not Found');
     i.files.delete(path);
     return sync({});

@@ -1,27 +1,26 @@
-// The fake LXD's server info, operations (with the 5.0 or 5.20 way of reporting a failed wait),
-// images and aliases, network state and forwards, custom volumes, identities and certificates.
+// The fake LXD's server info, images and aliases, network state and forwards, custom volumes, identities and certificates.
 import { randomUUID } from 'node:crypto';
-import type { Route, SimRequest } from '../../../kit/sim/router.js';
-import { opView, scoped, type LxdStore, type Operation } from './store.js';
+import type { Route, SimRequest, SimResponse } from '../../../kit/sim/router.js';
+import { scoped, sha256, type LxdStore, type Operation } from './store.js';
+import { expanded } from './routes-instances.js';
+import { peerFingerprint } from './trust.js';
 import { asyncOp, created, error, etagMismatch, map, projectOf, recursion, str, sync, type Body } from './wire.js';
 
+/** GET /1.0 for a trusted caller, as LXD 5.21 answers it (over TLS, the caller is named by its certificate). */
 export function serverInfo(s: LxdStore, req: SimRequest) {
+  const tls = peerFingerprint(req);
+  const https = s.serverCertificate ? [`127.0.0.1:${req.headers.host?.split(':').pop() ?? '8443'}`] : [];
   return {
-    api_extensions: s.options.extensions, api_status: 'stable', api_version: '1.0', auth: 'trusted', auth_methods: ['tls'], public: false, config: {},
-    auth_user_name: 'sim', auth_user_method: 'unix',
+    api_extensions: s.options.extensions, api_status: 'stable', api_version: '1.0', auth: 'trusted', auth_methods: ['tls'], public: false, config: https.length ? { 'core.https_address': https[0] } : {},
+    auth_user_name: tls ?? 'root', auth_user_method: tls ? 'tls' : 'unix',
     environment: {
-      addresses: [], architectures: ['x86_64', 'i686'], certificate: s.serverCertificate?.pem ?? '', certificate_fingerprint: s.serverCertificate?.fingerprint ?? '', driver: 'lxc', driver_version: '5.0.0', firewall: 'xtables',
+      addresses: https, architectures: ['x86_64', 'i686'], certificate: s.serverCertificate?.pem ?? '', certificate_fingerprint: s.serverCertificate?.fingerprint ?? '', driver: 'lxc', driver_version: '5.0.2', firewall: 'nftables',
       kernel: 'Linux', kernel_architecture: 'x86_64', kernel_version: '6.1.0', os_name: 'Debian GNU/Linux', os_version: '12', project: projectOf(req), server: 'lxd',
-      server_clustered: s.clustered, server_event_mode: 'full-mesh', server_name: s.options.members[0] ?? 'sim', server_pid: 1, server_version: s.options.version, storage: 'dir', storage_version: '1',
+      server_clustered: s.clustered, server_event_mode: 'full-mesh', server_name: s.options.members[0] ?? 'sim', server_pid: 1, server_version: s.options.version,
+      server_lts: /^5\.21\.|^5\.0\.|^4\.0\./.test(s.options.version), storage: 'dir', storage_version: '1',
+      storage_supported_drivers: [{ Name: 'dir', Version: '1', Remote: false }],
     },
   };
-}
-
-async function waitFor(op: Operation, seconds: number): Promise<void> {
-  if (op.status_code >= 200) return;
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([op.done, new Promise<void>((r) => { timer = setTimeout(r, seconds < 0 ? 2_147_483_647 : seconds * 1000); })]);
-  clearTimeout(timer);
 }
 
 const forwardKey = (req: SimRequest, addr: string) => `${projectOf(req)}/${req.params.network}/${addr}`;
@@ -32,28 +31,28 @@ function image(s: LxdStore, fpPrefix: string) {
   return fp ? s.images.get(fp) : undefined;
 }
 
+function createVolume(req: SimRequest, s: LxdStore): SimResponse {
+  if (!s.pools.has(req.params.pool!)) return error(404, 'Storage pool not found');
+  const b = (req.body ?? {}) as Body;
+  const name = str(b.name);
+  if (s.volumes.has(volumeKey(req, name))) return error(409, 'Volume by that name already exists');
+  const config = map(b.config);
+  s.volumes.set(volumeKey(req, name), { name, type: 'custom', content_type: str(b.content_type, 'filesystem'), description: str(b.description), config, location: 'none', used_by: [], project: projectOf(req) });
+  s.events.lifecycle('storage-volume-created', `/1.0/storage-pools/${req.params.pool}/volumes/custom/${name}`, projectOf(req), { type: 'custom' });
+  return created(`/1.0/storage-pools/${req.params.pool}/volumes/custom/${name}`);
+}
+
 export const miscRoutes: Route<LxdStore>[] = [
-  { method: 'GET', path: '/1.0', handler: (req, s) => sync(serverInfo(s, req), { etag: { config: {} } }) },
-  { method: 'GET', path: '/1.0/operations/:id', handler: (req, s) => {
-    const op = s.operations.get(req.params.id!);
-    return op ? sync(opView(op)) : error(404, 'Operation not found');
-  } },
-  { method: 'GET', path: '/1.0/operations/:id/wait', handler: async (req, s) => {
-    const op = s.operations.get(req.params.id!);
-    if (!op) return error(404, 'Operation not found');
-    await waitFor(op, Number(req.query.get('timeout') ?? -1));
-    if (s.options.waitStyle === '5.20') {
-      if (op.status_code === 400) return { ...error(400, op.err), status: 200 };
-      if (op.status_code < 200) return { ...error(500, 'context deadline exceeded'), status: 200 };
-    }
-    return sync(opView(op));
-  } },
-  { method: 'DELETE', path: '/1.0/operations/:id', handler: (req, s) => {
-    const op = s.operations.get(req.params.id!);
-    if (!op) return error(404, 'Operation not found');
-    return op.may_cancel ? sync({}) : error(400, "This operation can't be cancelled");
+  { method: 'GET', path: '/1.0', handler: (req, s) => {
+    const info = serverInfo(s, req);
+    return sync(info, { etag: { config: info.config } });
   } },
   { method: 'GET', path: '/1.0/images', handler: (req, s) => sync(recursion(req) ? [...s.images.values()] : [...s.images.keys()].map((k) => `/1.0/images/${k}`)) },
+  { method: 'GET', path: '/1.0/images/aliases', handler: (req, s) => {
+    const project = projectOf(req);
+    const list = [...s.aliases.entries()].filter(([k]) => k.startsWith(`${project}/`) || (project !== 'default' && k.startsWith('default/'))).map(([, a]) => a);
+    return sync(recursion(req) ? list : list.map((a) => `/1.0/images/aliases/${encodeURIComponent(a.name)}`));
+  } },
   { method: 'GET', path: '/1.0/images/aliases/:name', handler: (req, s) => {
     const a = s.aliases.get(scoped(projectOf(req), req.params.name!)) ?? s.aliases.get(scoped('default', req.params.name!));
     return a ? sync(a, { etag: a }) : error(404, 'Image alias not found');
@@ -65,7 +64,7 @@ export const miscRoutes: Route<LxdStore>[] = [
   { method: 'POST', path: '/1.0/images/:fp/secret', handler: (req, s) => {
     if (!image(s, req.params.fp!)) return error(404, 'Image not found');
     const now = new Date().toISOString();
-    const op: Operation = { id: randomUUID(), class: 'token', description: 'Downloading image', created_at: now, updated_at: now, status: 'Running', status_code: 103, resources: {}, metadata: { secret: randomUUID() }, may_cancel: true, err: '', location: 'none', done: new Promise(() => {}) };
+    const op: Operation = { id: randomUUID(), class: 'token', description: 'Downloading image', created_at: now, updated_at: now, status: 'Running', status_code: 103, resources: {}, metadata: { secret: randomUUID() }, may_cancel: true, err: '', location: 'none', done: new Promise(() => {}), project: projectOf(req) };
     s.operations.set(op.id, op);
     return asyncOp(op);
   } },
@@ -77,8 +76,25 @@ export const miscRoutes: Route<LxdStore>[] = [
       const [address, netmask] = cfg[k]!.split('/');
       return { family: k.startsWith('ipv4') ? 'inet' : 'inet6', address, netmask, scope: 'global' };
     });
-    return sync({ addresses, counters: {}, hwaddr: '00:16:3e:aa:bb:cc', mtu: 1500, state: 'up', type: 'broadcast' });
+    const hwaddr = `00:16:3e:${sha256(n.name).slice(0, 2)}:${sha256(n.name).slice(2, 4)}:${sha256(n.name).slice(4, 6)}`;
+    const bridge = n.type === 'bridge'
+      ? { id: `8000.${hwaddr.replace(/:/g, '')}`, stp: false, forward_delay: 1500, vlan_default: 0, vlan_filtering: false, upper_devices: [...s.instances.values()].filter((i) => i.running).flatMap((i) => Object.entries(i.config).filter(([k]) => /^volatile\.[^.]+\.host_name$/.test(k)).map(([, v]) => v)) }
+      : null;
+    return sync({ addresses, counters: { bytes_received: 0, bytes_sent: 0, packets_received: 0, packets_sent: 0 }, hwaddr, mtu: 1500, state: 'up', type: 'broadcast', bond: null, bridge, vlan: null, ovn: null });
   } },
+  { method: 'GET', path: '/1.0/networks/:name/leases', handler: (req, s) => {
+    const n = s.networks.get(scoped(projectOf(req), req.params.name!));
+    if (!n) return error(404, 'Network not found');
+    const cfg = (n.config ?? {}) as Record<string, string>;
+    const gateways = ['ipv4.address', 'ipv6.address'].filter((k) => cfg[k] && cfg[k] !== 'none')
+      .map((k) => ({ hostname: `${n.name}.gw`, address: cfg[k]!.split('/')[0], hwaddr: '', type: 'gateway', location: '' }));
+    const leases = [...s.instances.values()].filter((i) => i.running && i.project === projectOf(req)).flatMap((i) => Object.entries(expanded(s, i).devices)
+      .filter(([, d]) => d.type === 'nic' && d.network === n.name && Date.now() - i.startedAt >= s.options.networkDelayMs)
+      .map(([dev]) => ({ hostname: i.name, address: `198.18.0.${i.hostIndex}`, hwaddr: i.config[`volatile.${dev}.hwaddr`] ?? '', type: 'dynamic', location: '' })));
+    return sync([...gateways, ...leases]);
+  } },
+  { method: 'GET', path: '/1.0/storage-pools/:pool/resources', handler: (req, s) => s.pools.has(req.params.pool!)
+    ? sync({ space: { used: 1 << 30, total: 100 * (1 << 30) }, inodes: { used: 10_000, total: 1 << 24 } }) : error(404, 'Storage pool not found') },
   { method: 'GET', path: '/1.0/networks/:network/forwards', handler: (req, s) => {
     const prefix = `${projectOf(req)}/${req.params.network}/`;
     const list = [...s.forwards.entries()].filter(([k]) => k.startsWith(prefix)).map(([, f]) => f);
@@ -117,13 +133,12 @@ export const miscRoutes: Route<LxdStore>[] = [
     const list = [...s.volumes.entries()].filter(([k]) => k.startsWith(prefix)).map(([, v]) => v);
     return sync(recursion(req) ? list : list.map((v) => `/1.0/storage-pools/${req.params.pool}/volumes/custom/${v.name}`));
   } },
-  { method: 'POST', path: '/1.0/storage-pools/:pool/volumes', handler: (req, s) => {
-    if (!s.pools.has(req.params.pool!)) return error(404, 'Storage pool not found');
-    const b = (req.body ?? {}) as Body;
-    const name = str(b.name);
-    if (s.volumes.has(volumeKey(req, name))) return error(409, 'Volume by that name already exists');
-    s.volumes.set(volumeKey(req, name), { name, type: 'custom', content_type: str(b.content_type, 'filesystem'), description: str(b.description), config: map(b.config), location: 'none', used_by: [] });
-    return created(`/1.0/storage-pools/${req.params.pool}/volumes/custom/${name}`);
+  { method: 'POST', path: '/1.0/storage-pools/:pool/volumes', handler: createVolume },
+  { method: 'POST', path: '/1.0/storage-pools/:pool/volumes/custom', handler: createVolume },
+  { method: 'GET', path: '/1.0/storage-pools/:pool/volumes/custom', handler: (req, s) => {
+    const prefix = `${req.params.pool}/${projectOf(req)}/`;
+    const list = [...s.volumes.entries()].filter(([k]) => k.startsWith(prefix)).map(([, v]) => v);
+    return sync(recursion(req) ? list : list.map((v) => `/1.0/storage-pools/${req.params.pool}/volumes/custom/${v.name}`));
   } },
   { method: 'GET', path: '/1.0/storage-pools/:pool/volumes/custom/:name', handler: (req, s) => {
     const v = s.volumes.get(volumeKey(req, req.params.name!));
@@ -150,4 +165,8 @@ export const miscRoutes: Route<LxdStore>[] = [
     return sync(recursion(req) ? members : members.map((m) => `/1.0/cluster/members/${m.server_name}`));
   } },
   { method: 'GET', path: '/1.0/certificates', handler: (req, s) => sync(recursion(req) ? [...s.certificates.values()] : [...s.certificates.keys()].map((k) => `/1.0/certificates/${k}`)) },
+  { method: 'GET', path: '/1.0/certificates/:fp', handler: (req, s) => {
+    const c = [...s.certificates.values()].find((x) => String(x.fingerprint).startsWith(req.params.fp!));
+    return c ? sync(c, { etag: { name: c.name, type: c.type, restricted: c.restricted, projects: c.projects, certificate: c.certificate } }) : error(404, 'Certificate not found');
+  } },
 ];

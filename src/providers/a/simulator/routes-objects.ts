@@ -8,6 +8,8 @@ import { created, error, etagMismatch, map, projectOf, recursion, str, sync, typ
 type Spec = {
   readonly base: string;
   readonly what: string;
+  /** Lifecycle event prefix: network → network-created, network-updated, network-deleted. */
+  readonly entity: string;
   readonly map: (s: LxdStore) => Map<string, Obj>;
   /** Project-scoped key ('proj/name') or global ('name'). */
   readonly scopedKey: boolean;
@@ -29,6 +31,7 @@ export function namedRoutes(spec: Spec): Route<LxdStore>[] {
   const key = (req: SimRequest, name: string) => (spec.scopedKey ? scoped(projectOf(req), name) : name);
   const view = (o: Obj, s: LxdStore, req: SimRequest) => (spec.view ? spec.view(o, s, req) : o);
   const gated = (h: (req: SimRequest, s: LxdStore) => SimResponse) => (req: SimRequest, s: LxdStore) => (spec.gate && !spec.gate(s) ? error(404, 'not found') : h(req, s));
+  const lifecycle = (req: SimRequest, s: LxdStore, verb: string, name: string) => s.events.lifecycle(`${spec.entity}-${verb}`, `${spec.base}/${name}`, spec.scopedKey ? projectOf(req) : '');
   const missingProject = (req: SimRequest, s: LxdStore) => spec.scopedKey && !s.projects.has(projectOf(req)) ? error(404, `Failed loading project "${projectOf(req)}": Project not found`) : null;
   return [
     { method: 'GET', path: spec.base, handler: gated((req, s) => {
@@ -45,6 +48,7 @@ export function namedRoutes(spec: Spec): Route<LxdStore>[] {
       if (spec.map(s).has(key(req, made.name))) return error(spec.duplicate.code, spec.duplicate.message);
       spec.map(s).set(key(req, made.name), made);
       spec.afterCreate?.(made, s, req);
+      lifecycle(req, s, 'created', made.name);
       return created(`${spec.base}/${encodeURIComponent(made.name)}`);
     }) },
     { method: 'GET', path: `${spec.base}/:name`, handler: gated((req, s) => {
@@ -63,6 +67,7 @@ export function namedRoutes(spec: Spec): Route<LxdStore>[] {
       const next = spec.writable((req.body ?? {}) as Body, o, s);
       if (isError(next)) return error(next.code, next.message);
       Object.assign(o, next);
+      lifecycle(req, s, 'updated', o.name);
       return sync({});
     }) },
     { method: 'DELETE', path: `${spec.base}/:name`, handler: gated((req, s) => {
@@ -72,6 +77,7 @@ export function namedRoutes(spec: Spec): Route<LxdStore>[] {
       const refusal = spec.canDelete?.(o, s, req);
       if (refusal) return error(400, refusal);
       spec.map(s).delete(k);
+      lifecycle(req, s, 'deleted', o.name);
       return sync({});
     }) },
   ];
@@ -96,9 +102,9 @@ function autoBridgeConfig(config: Record<string, string>): Record<string, string
 }
 
 export const networkRoutes = namedRoutes({
-  base: '/1.0/networks', what: 'Network', map: (s) => s.networks, scopedKey: true, duplicate: { code: 400, message: 'The network already exists' },
+  base: '/1.0/networks', what: 'Network', entity: 'network', map: (s) => s.networks, scopedKey: true, duplicate: { code: 400, message: 'The network already exists' },
   make: (b) => {
-    const type = str(b.type, 'bridge');
+    const type = str(b.type) || 'bridge';
     return { name: str(b.name), description: str(b.description), type, managed: true, status: 'Created', config: type === 'bridge' ? autoBridgeConfig(map(b.config)) : map(b.config), locations: ['none'] };
   },
   writable: (b) => configOnly(b),
@@ -126,41 +132,71 @@ const aclBody = (b: Body) => {
 };
 
 export const aclRoutes = namedRoutes({
-  base: '/1.0/network-acls', what: 'Network ACL', map: (s) => s.acls, scopedKey: true, duplicate: { code: 400, message: 'The network ACL already exists' },
+  base: '/1.0/network-acls', what: 'Network ACL', entity: 'network-acl', map: (s) => s.acls, scopedKey: true, duplicate: { code: 400, message: 'The network ACL already exists' },
   make: (b) => { const r = aclBody(b); return 'code' in r ? r : { name: str(b.name), ...r }; },
   writable: (b) => aclBody(b),
   view: (o) => ({ ...o, used_by: [] }),
 });
 
 export const profileRoutes = namedRoutes({
-  base: '/1.0/profiles', what: 'Profile', map: (s) => s.profiles, scopedKey: true, duplicate: { code: 409, message: 'Error inserting profile into database: The profile already exists' },
+  base: '/1.0/profiles', what: 'Profile', entity: 'profile', map: (s) => s.profiles, scopedKey: true, duplicate: { code: 409, message: 'Error inserting profile into database: The profile already exists' },
   make: (b) => ({ name: str(b.name), description: str(b.description), config: map(b.config), devices: (b.devices ?? {}) as Obj }),
   writable: (b) => ({ description: str(b.description), config: map(b.config), devices: (b.devices ?? {}) as Obj }),
   view: (o, s, req) => ({ ...o, used_by: [...s.instances.values()].filter((i) => i.project === projectOf(req) && i.profiles.includes(o.name)).map((i) => `/1.0/instances/${i.name}`) }),
   canDelete: (o, s, req) => (o.name === 'default' ? 'The "default" profile cannot be deleted' : [...s.instances.values()].some((i) => i.project === projectOf(req) && i.profiles.includes(o.name)) ? 'Profile is currently in use' : null),
 });
 
+/** What a project holds, as the daemon lists it in used_by (?project= outside default). */
+function projectUsers(s: LxdStore, project: string): string[] {
+  const q = project === 'default' ? '' : `?project=${project}`;
+  const inProject = (m: Map<string, Obj>) => [...m.keys()].filter((k) => k.startsWith(`${project}/`)).map((k) => k.slice(project.length + 1));
+  return [
+    ...[...s.instances.values()].filter((i) => i.project === project).map((i) => `/1.0/instances/${i.name}${q}`),
+    ...inProject(s.profiles).map((n) => `/1.0/profiles/${n}${q}`),
+    ...(project === 'default' ? [...s.images.keys()].map((fp) => `/1.0/images/${fp}`) : []),
+    ...inProject(s.networks).map((n) => `/1.0/networks/${n}${q}`),
+  ];
+}
+
 export const projectRoutes = namedRoutes({
-  base: '/1.0/projects', what: 'Project', map: (s) => s.projects, scopedKey: false, duplicate: { code: 409, message: 'Error inserting project into database: The project already exists' },
+  base: '/1.0/projects', what: 'Project', entity: 'project', map: (s) => s.projects, scopedKey: false, duplicate: { code: 409, message: 'Error inserting project into database: The project already exists' },
   make: (b) => ({ name: str(b.name), description: str(b.description), config: { 'features.images': 'true', 'features.profiles': 'true', 'features.storage.volumes': 'true', ...map(b.config) } }),
   writable: (b, cur) => ({ description: str(b.description), config: { ...map(b.config) }, name: cur.name }),
   afterCreate: (o, s) => s.profiles.set(scoped(o.name, 'default'), { name: 'default', description: `Default LXD profile for project ${o.name}`, config: {}, devices: {} }),
+  view: (o, s) => ({ ...o, used_by: projectUsers(s, o.name) }),
   canDelete: (o, s) => (o.name === 'default' ? 'The "default" project cannot be deleted'
     : [...s.instances.values()].some((i) => i.project === o.name) || [...s.profiles.keys()].some((k) => k.startsWith(`${o.name}/`) && !k.endsWith('/default')) ? 'Only empty projects can be removed' : null),
 });
 
+/** Instances, profiles (through a disk device) and custom volumes on a pool, as the daemon lists them. */
+function poolUsers(s: LxdStore, pool: string): string[] {
+  const q = (project: string) => (project === 'default' ? '' : `?project=${project}`);
+  const uses = (devices: unknown) => Object.values((devices ?? {}) as Record<string, Record<string, string>>).some((d) => d.type === 'disk' && d.pool === pool);
+  return [
+    ...[...s.instances.values()].filter((i) => uses(expandedDevices(s, i.project, i.profiles, i.devices))).map((i) => `/1.0/instances/${i.name}${q(i.project)}`),
+    ...[...s.profiles.entries()].filter(([, p]) => uses(p.devices)).map(([k]) => `/1.0/profiles/${k.split('/')[1]}${q(k.split('/')[0]!)}`),
+    ...[...s.volumes.keys()].filter((k) => k.startsWith(`${pool}/`)).map((k) => `/1.0/storage-pools/${pool}/volumes/custom/${k.split('/')[2]}${q(k.split('/')[1]!)}`),
+  ];
+}
+
+function expandedDevices(s: LxdStore, project: string, profiles: string[], own: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const p of profiles) Object.assign(out, (s.profiles.get(scoped(project, p)) ?? s.profiles.get(scoped('default', p)))?.devices ?? {});
+  return { ...out, ...own };
+}
+
 export const poolRoutes = namedRoutes({
-  base: '/1.0/storage-pools', what: 'Storage pool', map: (s) => s.pools, scopedKey: false, etag: false, duplicate: { code: 400, message: 'Storage pool already exists' },
+  base: '/1.0/storage-pools', what: 'Storage pool', entity: 'storage-pool', map: (s) => s.pools, scopedKey: false, etag: false, duplicate: { code: 400, message: 'Storage pool already exists' },
   make: (b) => ['dir', 'zfs', 'lvm', 'btrfs', 'ceph', 'cephfs', 'cephobject'].includes(str(b.driver))
     ? { name: str(b.name), description: str(b.description), driver: str(b.driver), status: 'Created', locations: ['none'], config: { source: `/var/lib/lxd/storage-pools/${str(b.name)}`, ...map(b.config) } }
     : err(400, `Storage driver "${str(b.driver)}" is not supported`),
   writable: (b, cur) => ({ description: str(b.description), config: { ...map(b.config), ...(cur.config && 'source' in (cur.config as Obj) && !('source' in map(b.config)) ? { source: (cur.config as Record<string, string>).source } : {}) } }),
-  view: (o, s) => ({ ...o, used_by: [...s.volumes.keys()].filter((k) => k.startsWith(`${o.name}/`)).map((k) => `/1.0/storage-pools/${o.name}/volumes/custom/${k.split('/')[2]}`) }),
-  canDelete: (o, s) => ([...s.volumes.keys()].some((k) => k.startsWith(`${o.name}/`)) || o.name === 'default' ? 'The storage pool is currently in use' : null),
+  view: (o, s) => ({ ...o, used_by: poolUsers(s, o.name) }),
+  canDelete: (o, s) => (poolUsers(s, o.name).length || o.name === 'default' ? 'The storage pool is currently in use' : null),
 });
 
 export const groupRoutes = namedRoutes({
-  base: '/1.0/auth/groups', what: 'Group', map: (s) => s.groups, scopedKey: false, duplicate: { code: 409, message: 'Group already exists' }, gate: (s) => s.hasExtension('access_management'),
+  base: '/1.0/auth/groups', what: 'Group', entity: 'auth-group', map: (s) => s.groups, scopedKey: false, duplicate: { code: 409, message: 'Group already exists' }, gate: (s) => s.hasExtension('access_management'),
   make: (b) => ({ name: str(b.name), description: str(b.description), permissions: Array.isArray(b.permissions) ? b.permissions : [], identities: {}, identity_provider_groups: [] }),
   writable: (b) => ({ description: str(b.description), permissions: Array.isArray(b.permissions) ? b.permissions : [] }),
 });

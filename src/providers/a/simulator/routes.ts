@@ -4,9 +4,11 @@ import type { Route } from '../../../kit/sim/router.js';
 import type { LxdStore } from './store.js';
 import { instanceRoutes } from './routes-instances.js';
 import { miscRoutes } from './routes-misc.js';
+import { serverRoutes } from './routes-server.js';
 import { aclRoutes, groupRoutes, networkRoutes, poolRoutes, profileRoutes, projectRoutes } from './routes-objects.js';
 
 export const routes: readonly Route<LxdStore>[] = [
+  ...serverRoutes,
   ...miscRoutes,
   ...instanceRoutes,
   ...networkRoutes,

@@ -2,13 +2,16 @@
 // 198.18.0.0/24), images, networks, ACLs, forwards, profiles, projects, pools, volumes, auth groups
 // and identities, and operations that finish after a configurable delay.
 import { createHash, randomUUID } from 'node:crypto';
+import type { WebSocket } from 'ws';
+import { EventHub } from './events.js';
+import { LXD_VERSION, lxd521Extensions } from './extensions.js';
 
 export type SimOptions = {
-  /** Server version reported in /1.0 ('5.0.2' by default). */
+  /** Server version reported in /1.0 ('5.21.0', the LTS whose API the fake serves, by default). */
   readonly version?: string;
-  /** api_extensions; defaults to a 5.0.2-like list plus access_management (which 5.0 lacks). */
+  /** api_extensions; defaults to LXD 5.21.0's full list (which has access_management). */
   readonly extensions?: readonly string[];
-  /** How /wait reports a failed operation: 5.0 (200 sync with status_code 400) or 5.20 (200 + error envelope). */
+  /** How /wait reports a failed operation: 5.0 (200 sync with status_code 400) or 5.20 (200 + error envelope, the default as on 5.21). */
   readonly waitStyle?: '5.0' | '5.20';
   /** Milliseconds an operation runs before it finishes. */
   readonly operationMs?: number;
@@ -30,14 +33,13 @@ export type Operation = {
   id: string; class: string; description: string; created_at: string; updated_at: string; status: string; status_code: number;
   resources: Record<string, string[]>; metadata: Record<string, unknown>; may_cancel: boolean; err: string; location: string;
   done: Promise<void>;
+  /** Internal: the project the operation's events belong to, and its websockets by secret (exec). */
+  project: string;
+  websockets?: Map<string, (ws: WebSocket) => void>;
 };
 export type Obj = Record<string, unknown> & { name: string };
 
-export const defaultExtensions = [
-  'etag', 'patch', 'network', 'projects', 'instances', 'virtual-machines', 'network_acl', 'network_forward', 'storage', 'clustering',
-  'directory_manipulation', 'file_delete', 'file_append', 'file_symlinks', 'instance_file_head', 'container_exec_recording',
-  'container_exec_user_group_cwd', 'certificate_token', 'api_filtering', 'instance_get_full', 'access_management',
-];
+export const defaultExtensions = lxd521Extensions;
 
 export class LxdStore {
   readonly options: Required<Omit<SimOptions, 'extensions' | 'trustPassword' | 'members'>> & { extensions: string[]; trustPassword?: string; members: string[] };
@@ -56,17 +58,20 @@ export class LxdStore {
   readonly certificates = new Map<string, Obj>();
   readonly operations = new Map<string, Operation>();
   readonly logs = new Map<string, string>();
+  /** Operation, lifecycle and logging events for /1.0/events listeners. */
+  readonly events = new EventHub();
   /** TLS mode: the server certificate, shown in /1.0's environment. */
   serverCertificate: { pem: string; fingerprint: string } | undefined;
   #nextHost = 10;
 
   constructor(options: SimOptions = {}) {
     this.options = {
-      version: options.version ?? '5.0.2', extensions: [...(options.extensions ?? defaultExtensions)], waitStyle: options.waitStyle ?? '5.0',
+      version: options.version ?? LXD_VERSION, extensions: [...(options.extensions ?? defaultExtensions)], waitStyle: options.waitStyle ?? '5.20',
       operationMs: options.operationMs ?? 1, networkDelayMs: options.networkDelayMs ?? 5, trustPassword: options.trustPassword, members: [...(options.members ?? [])],
     };
+    // The image scripts/lxd-test-env.sh imports as alias busybox, with the same properties.
     const fp = sha256('busybox-image');
-    this.images.set(fp, { name: fp, fingerprint: fp, architecture: 'x86_64', type: 'container', public: false, created_at: '2026-01-01T00:00:00Z', aliases: [{ name: 'busybox', description: '' }], properties: { os: 'busybox' }, size: 1024 });
+    this.images.set(fp, { name: fp, fingerprint: fp, architecture: 'x86_64', type: 'container', public: false, created_at: '2026-01-01T00:00:00Z', aliases: [{ name: 'busybox', description: '' }], properties: { architecture: 'x86_64', description: 'converge test image (busybox-static, udhcpc on eth0)', os: 'busybox', release: 'v1.35.0' }, size: 1024 });
     this.aliases.set('default/busybox', { name: 'busybox', description: '', target: fp, type: 'container' });
     this.projects.set('default', { name: 'default', description: 'Default LXD project', config: { 'features.images': 'true', 'features.networks': 'true', 'features.profiles': 'true', 'features.storage.volumes': 'true' } });
     this.pools.set('default', { name: 'default', description: '', driver: 'dir', status: 'Created', config: { source: '/var/lib/lxd/storage-pools/default' }, locations: ['none'] });
@@ -92,12 +97,15 @@ export class LxdStore {
     return n;
   }
 
-  /** Starts an operation; `run` does the work and may throw to fail it (its message becomes `err`). */
-  operation(description: string, resources: Record<string, string[]>, run: (op: Operation) => void | Promise<void>, cls = 'task'): Operation {
+  /**
+   * Starts an operation; `run` does the work and may throw to fail it (its message becomes `err`).
+   * Its creation and its end are sent as operation events to the project's listeners.
+   */
+  operation(description: string, resources: Record<string, string[]>, run: (op: Operation) => void | Promise<void>, opts: { cls?: string; project?: string } = {}): Operation {
     const now = new Date().toISOString();
     const op: Operation = {
-      id: randomUUID(), class: cls, description, created_at: now, updated_at: now, status: 'Running', status_code: 103,
-      resources, metadata: {}, may_cancel: false, err: '', location: 'none', done: Promise.resolve(),
+      id: randomUUID(), class: opts.cls ?? 'task', description, created_at: now, updated_at: now, status: 'Running', status_code: 103,
+      resources, metadata: {}, may_cancel: false, err: '', location: 'none', done: Promise.resolve(), project: opts.project ?? 'default',
     };
     op.done = new Promise<void>((resolve) => {
       setTimeout(async () => {
@@ -108,10 +116,12 @@ export class LxdStore {
           op.status = 'Failure'; op.status_code = 400; op.err = (error as Error).message;
         }
         op.updated_at = new Date().toISOString();
+        this.events.emit('operation', op.project, opView(op));
         resolve();
       }, this.options.operationMs);
     });
     this.operations.set(op.id, op);
+    this.events.emit('operation', op.project, opView(op));
     return op;
   }
 }
@@ -131,7 +141,7 @@ export function scoped(project: string | null | undefined, name: string): string
 }
 
 /** The public view of an operation (without the internal promise). */
-export function opView(op: Operation): Omit<Operation, 'done'> {
-  const { done: _done, ...rest } = op;
-  return rest;
+export function opView(op: Operation): Omit<Operation, 'done' | 'project' | 'websockets'> {
+  const { done: _done, project: _project, websockets: _ws, ...rest } = op;
+  return { ...rest, metadata: { ...rest.metadata }, resources: { ...rest.resources } };
 }

@@ -1,10 +1,10 @@
 // The fake LXD's HTTPS trust model: callers whose client certificate is not in the trust store see
 // the reduced untrusted /1.0 and may only POST /1.0/certificates with the trust password or a
 // certificate add token; everything else is 403, as on the daemon.
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomUUID, X509Certificate } from 'node:crypto';
 import type { SimRequest, SimResponse } from '../../../kit/sim/router.js';
 import type { LxdStore } from './store.js';
-import { created, error, sync, type Body } from './wire.js';
+import { created, error, str, sync, type Body } from './wire.js';
 
 export type TrustState = { fingerprint: string; certificate: string; address: string; tokens: Set<string> };
 
@@ -24,10 +24,21 @@ export function trustGate(s: LxdStore, trust: TrustState, req: SimRequest): SimR
     const b = (req.body ?? {}) as Body;
     const secret = typeof b.trust_token === 'string' ? b.trust_token : typeof b.password === 'string' ? b.password : '';
     if (!acceptSecret(s, trust, secret)) return error(403, 'not authorized');
-    s.certificates.set(fp, { name: String(b.name ?? 'client'), type: 'client', restricted: false, projects: [], fingerprint: fp, certificate: req.peerCertificate?.raw?.toString('base64') ?? '' });
+    s.certificates.set(fp, { name: str(b.name) || commonName(req.peerCertificate?.raw), type: 'client', restricted: false, projects: [], fingerprint: fp, certificate: pemOf(req.peerCertificate?.raw), description: '' });
     return created(`/1.0/certificates/${fp}`);
   }
   return error(403, 'not authorized');
+}
+
+/** The subject CN of a DER certificate: the daemon's name for a certificate added without one. */
+function commonName(raw: Buffer | undefined): string {
+  const subject = raw ? new X509Certificate(raw).subject : '';
+  return /^CN=(.*)$/m.exec(subject)?.[1] ?? '';
+}
+
+/** PEM text of a DER certificate, as the trust store returns it. */
+function pemOf(raw: Buffer | undefined): string {
+  return raw ? `-----BEGIN CERTIFICATE-----\n${raw.toString('base64').match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----\n` : '';
 }
 
 function acceptSecret(s: LxdStore, trust: TrustState, secret: string): boolean {
