@@ -17,23 +17,25 @@ const record = (i: number, d: number, value: string, cbd: boolean): ResourceDecl
   ...(cbd ? { options: { createBeforeDestroy: true } } : {}),
 });
 
-function stack(opts: { keys?: number; keyVersion?: number; nets?: number; label?: string; zones?: number[]; recDomain?: number; value?: string; cbd?: boolean }): ResourceDecl[] {
-  const out: ResourceDecl[] = [];
-  for (let i = 0; i < (opts.keys ?? N); i++) out.push(key(i, opts.keyVersion ?? 1));
+// Every scenario keeps the zones and networks (their find cannot tell after a crash: Civo keeps no
+// creation time for them, so a killed create of one is left for the user to decide): the child
+// creates, updates, replaces and deletes keys and records, updates and deletes networks.
+function stack(opts: { keys?: number; keyVersion?: number; nets?: number; label?: string; records?: boolean; recDomain?: number; value?: string; cbd?: boolean }): ResourceDecl[] {
+  const out: ResourceDecl[] = [domain(0), domain(1)];
   for (let i = 0; i < (opts.nets ?? N); i++) out.push(net(i, `${opts.label ?? 'a'}-n${i}`));
-  for (const d of opts.zones ?? [0]) out.push(domain(d));
-  for (let i = 0; i < N; i++) out.push(record(i, opts.recDomain ?? 0, opts.value ?? '198.18.0.10', opts.cbd ?? false));
+  for (let i = 0; i < (opts.keys ?? N); i++) out.push(key(i, opts.keyVersion ?? 1));
+  if (opts.records !== false) for (let i = 0; i < N; i++) out.push(record(i, opts.recDomain ?? 0, opts.value ?? '198.18.0.10', opts.cbd ?? false));
   return out;
 }
 
 /** [applied before the child, applied by the child]. */
 export function stacksOf(s: Scenario): [ResourceDecl[], ResourceDecl[]] {
   switch (s) {
-    case 'create': return [[], stack({})];
+    case 'create': return [stack({ keys: 0, records: false }), stack({})];
     case 'update': return [stack({}), stack({ label: 'b', value: '198.18.0.20' })];
     case 'replace': return [stack({}), stack({ keyVersion: 2 })];
-    case 'replace-cbd': return [stack({ zones: [0, 1], cbd: true }), stack({ zones: [0, 1], recDomain: 1, cbd: true })];
-    case 'delete': return [stack({}), stack({ keys: 1, nets: 1 })];
-    case 'mixed': return [stack({ zones: [0, 1] }), stack({ keys: 2, keyVersion: 2, label: 'c', zones: [0, 1], recDomain: 1, value: '198.18.0.30', cbd: true })];
+    case 'replace-cbd': return [stack({ cbd: true }), stack({ recDomain: 1, cbd: true })];
+    case 'delete': return [stack({}), stack({ keys: 1, nets: 1, records: false })];
+    case 'mixed': return [stack({}), stack({ keys: 2, keyVersion: 2, nets: 3, label: 'c', recDomain: 1, value: '198.18.0.30', cbd: true })];
   }
 }
