@@ -27,7 +27,12 @@ const outputs = z.object({
   originGroupId: z.number(),
   name: z.string(),
   hasRelatedResources: z.boolean().optional(),
-  authType: z.string().optional(),
+  useNext: z.boolean(),
+  proxyNextUpstreams: z.array(z.string()),
+  /** Deprecated: null for host origins. */
+  auth: z.record(z.string(), z.unknown()).nullable(),
+  authType: z.string().nullable(),
+  path: z.string().nullable(),
   sources: z.array(z.record(z.string(), z.unknown())),
 });
 

@@ -27,6 +27,7 @@ const outputs = z.object({
   ruleId: z.number(), resourceId: z.number(), name: z.string(), rule: z.string(), ruleType: z.number(),
   weight: z.number().optional(), active: z.boolean(), deleted: z.boolean().optional(), originProtocol: z.string().optional(),
   presetApplied: z.boolean().optional(), primaryRule: z.number().nullable().optional(), options: z.record(z.string(), z.unknown()).optional(),
+  originGroup: z.number().nullable(), overrideOriginProtocol: z.enum(protocols).nullable(),
 });
 
 export const toRuleWire = (i: Omit<Inputs, 'resourceId' | 'active'> & { active?: boolean }): Wire => defined({

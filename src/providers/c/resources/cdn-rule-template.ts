@@ -18,7 +18,7 @@ type Inputs = z.output<typeof inputs>;
 const outputs = z.object({
   ruleTemplateId: z.number(), name: z.string().optional(), rule: z.string(), ruleType: z.number(), weight: z.number().optional(),
   client: z.number().optional(), default: z.boolean().optional(), template: z.boolean().optional(), deleted: z.boolean().optional(),
-  options: z.record(z.string(), z.unknown()).optional(),
+  options: z.record(z.string(), z.unknown()).optional(), overrideOriginProtocol: z.enum(protocols).nullable(),
 });
 
 const wire = (i: Inputs) => toRuleWire({ ...i, name: i.name as string });
