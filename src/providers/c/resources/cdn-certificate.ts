@@ -1,11 +1,12 @@
 // CdnCertificate: an SSL certificate for CDN resources (/cdn/sslData), either uploaded (certificate
 // and private key, both secret and never returned by the API) or issued by Let's Encrypt
-// (automated). Names are unique per account, so a lost create is found again by name.
+// (automated). find reads the CDN activity log for this create's POST since it started (certificates
+// have no creation time or free text: ../activity.ts), so another stack's certificate is never found.
 import { z } from 'zod';
 import { ProviderError } from '../../../engine/errors.js';
 import type { Ctx, ProvcConfig, Wire } from '../client.js';
 import { certificateShape } from '../lookups/cdn.js';
-import { cdnId, ignoreGone, orNull, provcResource } from './shared.js';
+import { cdnId, findCdnCreated, ignoreGone, orNull, provcResource } from './shared.js';
 
 const inputs = z.object({
   name: z.string().min(1),
@@ -68,9 +69,6 @@ export const cdnCertificate = provcResource({
     return { outputs: outputsOf(await ctx.config.client.replaceCdnCertificate(ctx, cdnId(id, 'certificate'), body(news))) };
   },
   delete: async (ctx, id) => ignoreGone(() => ctx.config.client.deleteCdnCertificate(ctx, cdnId(id, 'certificate'))),
-  find: async (ctx, i) => {
-    const found = await findByName(ctx, ctx.config, i.name);
-    return found ? { id: String(found.id), outputs: outputsOf(found) } : null;
-  },
+  find: (ctx, i, hint) => findCdnCreated(ctx, '/sslData', body(i), hint, async (id) => ({ id: String(id), outputs: outputsOf(await ctx.config.client.getCdnCertificate(ctx, id)) })),
   importId: (importId) => String(cdnId(importId, 'certificate')),
 });
