@@ -53,6 +53,7 @@ export class GcoreClient {
 
   // Cloud: tasks
   getTask = (ctx: Ctx, taskId: string) => this.call<Task>(ctx, 'GET', '/cloud/v1/tasks/{task_id}', { task_id: taskId }, 'read task');
+  listTasks = (ctx: Ctx, query: Query) => this.call<CloudPage<Task>>(ctx, 'GET', '/cloud/v1/tasks', {}, 'list tasks', { query });
 
   // Cloud: floating IPs
   listFloatingIps = (ctx: Ctx, s: Scope, query: Query) => this.call<CloudPage>(ctx, 'GET', '/cloud/v1/floatingips/{project_id}/{region_id}', sp(s), 'list floating IPs', { query });
