@@ -132,3 +132,22 @@ describe('two stacks declaring the same CDN origin group', () => {
     });
   }
 });
+
+describe('CdnCertificate create answered without a body', () => {
+  const h = useHarness({ skipConformance: true });
+  it('takes the id from the activity log entry of its own POST, never from a certificate of the same name', async () => {
+    h().secrets.push(pem('cdn.key').split('\n')[1]!);
+    const { cdnCertificateRoutes } = await import('../../../src/providers/c/simulator/routes-cdn-certs.js');
+    const { recordActivity } = await import('../../../src/providers/c/simulator/routes-cdn-activity.js');
+    const real = cdnCertificateRoutes().find((r) => r.method === 'POST' && r.path === '/cdn/sslData')!;
+    h().sim.use({ method: 'POST', path: '/cdn/sslData', handler: async (req, s) => {
+      const res = await real.handler(req, s as never);
+      recordActivity(s as never, req, '/sslData', res);
+      return { status: res.status };
+    } });
+    const i = cdnCertificate.inputs.parse({ name: 'site', sslCertificate: pem('cdn.crt'), sslPrivateKey: pem('cdn.key') });
+    const r = await cdnCertificate.create(ctxOf(h(), 'create', 'op-5'), i);
+    expect([...h().sim.store.cdn.certificates.keys()]).toEqual([Number(r.id)]);
+    expect(r.outputs).toMatchObject({ sslId: Number(r.id), name: 'site', deleted: false });
+  });
+});
