@@ -2,7 +2,7 @@
 // data carries the operation tag) names the floating IP it made. A floating IP that existed before
 // the create started is never found; a lost create answer never makes a second floating IP.
 import { describe, expect, it } from 'vitest';
-import { Engine, MemoryStateStore, isCannotTell, type FindHint } from 'converge';
+import { Engine, MemoryStateStore, TimeoutError, isCannotTell, type FindHint } from 'converge';
 import { provc } from 'converge/providers/c';
 import { startSimulator } from 'converge/providers/c/simulator';
 import { cloudFloatingIp, OPERATION_TAG } from '../../../src/providers/c/resources/cloud-floating-ip.js';
@@ -56,6 +56,18 @@ describe('CloudFloatingIp find', () => {
     const hint4 = after(h(), 'op-4');
     await failure(h(), cloudFloatingIp.create(ctxOf(h(), 'create', 'op-4'), inputs()));
     expect(await cloudFloatingIp.find!(ctxOf(h(), 'find', 'op-4'), inputs(), hint4)).toBeNull();
+  });
+
+  it('waits for a running task no longer than the polling time-out', async () => {
+    h().sim.store.taskDurationMs = 60_000;
+    const hint = after(h(), 'op-6');
+    h().sim.setFaults({ rate: 1, kinds: ['drop_after'], methods: ['POST'] });
+    await failure(h(), cloudFloatingIp.create(ctxOf(h(), 'create', 'op-6'), inputs()));
+    h().sim.setFaults(undefined);
+    const quick = makeProvider(h().sim, { pollingIntervalSeconds: 0.005, pollingTimeoutSeconds: 0.05 });
+    const e = await failure(h(), cloudFloatingIp.find!({ ...ctxOf(h(), 'find', 'op-6'), config: quick.config }, inputs(), hint));
+    expect(e).toBeInstanceOf(TimeoutError);
+    expect(e.limitMs).toBe(50);
   });
 
   it('counts a delete whose answer was lost and whose retry meets 404 as done', async () => {
