@@ -62,8 +62,8 @@ export type RouterOptions<S> = {
   readonly notFound: (req: SimRequest) => SimResponse;
   /** The vendor's answer for a body that fails a route's schema. */
   readonly invalid: (req: SimRequest, issues: readonly { path: readonly PropertyKey[]; message: string }[]) => SimResponse;
-  /** The vendor's 429 / 500 answers for injected faults. */
-  readonly faultResponse?: (kind: '429' | '500', retryAfterSeconds: number) => SimResponse;
+  /** The vendor's 429 / 500 answers for injected faults (and handler crashes); `req` tells API families apart. */
+  readonly faultResponse?: (kind: '429' | '500', retryAfterSeconds: number, req: SimRequest) => SimResponse;
   readonly latencyMs?: number;
   readonly faults?: FaultOptions;
   readonly seed?: number;
@@ -145,7 +145,7 @@ export async function startRouter<S>(options: RouterOptions<S>): Promise<SimServ
     const fault = faults.draw(method);
     if (fault === '429' || fault === '500') {
       const retryAfter = faults.options?.retryAfterSeconds ?? 0;
-      const r = options.faultResponse?.(fault, retryAfter) ?? { status: Number(fault), body: { error: fault === '429' ? 'rate limited' : 'internal error' } };
+      const r = options.faultResponse?.(fault, retryAfter, { ...base, params: {} }) ?? { status: Number(fault), body: { error: fault === '429' ? 'rate limited' : 'internal error' } };
       const withHeader = fault === '429' ? { ...r, headers: { ...(r.headers ?? {}), 'retry-after': String(retryAfter) } } : r;
       log({ route: null, status: withHeader.status, fault, response: withHeader.body });
       return send(withHeader);
@@ -178,7 +178,7 @@ export async function startRouter<S>(options: RouterOptions<S>): Promise<SimServ
       try {
         response = await match.c.route.handler(parsed?.success ? { ...sreq, body: parsed.data } : sreq, options.state);
       } catch (error) {
-        response = options.faultResponse?.('500', 0) ?? { status: 500, body: { error: String((error as Error).message) } };
+        response = options.faultResponse?.('500', 0, sreq) ?? { status: 500, body: { error: String((error as Error).message) } };
       }
     }
     log({ route: match.c.route.path, status: response.status, response: response.body, fault });

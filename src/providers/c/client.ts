@@ -48,8 +48,12 @@ export class GcoreClient {
     return res.body;
   }
 
+  // CDN: activity log (every request to the CDN API, newest first)
+  listCdnActivity = (ctx: Ctx, query: Query) => this.call<CdnActivityPage>(ctx, 'GET', '/cdn/activity_log/requests', {}, 'list CDN activity log', { query });
+
   // Cloud: tasks
   getTask = (ctx: Ctx, taskId: string) => this.call<Task>(ctx, 'GET', '/cloud/v1/tasks/{task_id}', { task_id: taskId }, 'read task');
+  listTasks = (ctx: Ctx, query: Query) => this.call<CloudPage<Task>>(ctx, 'GET', '/cloud/v1/tasks', {}, 'list tasks', { query });
 
   // Cloud: floating IPs
   listFloatingIps = (ctx: Ctx, s: Scope, query: Query) => this.call<CloudPage>(ctx, 'GET', '/cloud/v1/floatingips/{project_id}/{region_id}', sp(s), 'list floating IPs', { query });
@@ -116,6 +120,12 @@ export class GcoreClient {
 }
 
 export type GpuKind = 'baremetal' | 'virtual';
+
+export type CdnActivityEntry = {
+  readonly id: number; readonly path: string; readonly method: string; readonly requested_at: string; readonly data?: Wire; readonly status_code: number;
+  readonly actions?: readonly { action_type?: string; state_after_request?: Wire }[];
+};
+export type CdnActivityPage = { readonly count: number; readonly next?: string | null; readonly results: CdnActivityEntry[] };
 type CdnList = Wire[] | { count: number; next: string | null; previous: string | null; results: Wire[] };
 
 function sp(s: Scope): Params {

@@ -31,3 +31,40 @@ export function tagMap(tags: unknown): Record<string, string> {
   if (Array.isArray(tags)) for (const t of tags as { key: string; value: string; read_only?: boolean }[]) if (!t.read_only) out[t.key] = t.value;
   return out;
 }
+
+/**
+ * Every field the seed lists for an object, present: a field the API leaves out or sends as null is
+ * null in the output (for CDN rules and templates null means "inherited"), never dropped.
+ */
+export function withSeedFields<T extends Record<string, unknown>>(o: T, fields: readonly string[]): T {
+  const out: Record<string, unknown> = { ...o };
+  for (const f of fields) if (out[f] === undefined) out[f] = null;
+  return out as T;
+}
+
+/** The seed's field lists (seed 002, "Resources and their fields"). */
+export const SEED_FIELDS = {
+  cdnCertificate: ['automated', 'certIssuer', 'certSubjectAlt', 'certSubjectCn', 'deleted', 'hasRelatedResources', 'id', 'name', 'sslCertificateChain', 'sslId', 'validityNotAfter', 'validityNotBefore'],
+  cdnOriginGroup: ['id', 'originGroupId', 'name', 'sources', 'proxyNextUpstreams', 'useNext', 'hasRelatedResources', 'auth', 'authType', 'path'],
+  cdnResource: [
+    'active', 'canPurgeByUrls', 'client', 'cname', 'created', 'deleted', 'description', 'enabled', 'fullCustomEnabled', 'id', 'isPrimary', 'name',
+    'options', 'originGroup', 'originGroupName', 'originProtocol', 'presetApplied', 'primaryResource', 'proxySslCa', 'proxySslData', 'proxySslEnabled',
+    'resourceId', 'rules', 'secondaryHostnames', 'shieldDc', 'shieldEnabled', 'shieldRoutingMap', 'shielded', 'sslData', 'sslEnabled', 'status',
+    'suspendDate', 'suspended', 'updated', 'vpEnabled', 'waapDomainId',
+  ],
+  cdnResourceRule: ['active', 'deleted', 'id', 'name', 'options', 'originGroup', 'originProtocol', 'overrideOriginProtocol', 'presetApplied', 'primaryRule', 'resourceId', 'rule', 'ruleId', 'ruleType', 'weight'],
+  cdnRuleTemplate: ['client', 'default', 'deleted', 'id', 'name', 'options', 'overrideOriginProtocol', 'rule', 'ruleTemplateId', 'ruleType', 'template', 'weight'],
+  cdnTrustedCaCertificate: ['certIssuer', 'certSubjectAlt', 'certSubjectCn', 'deleted', 'hasRelatedResources', 'id', 'name', 'sslCertificateChain', 'validityNotAfter', 'validityNotBefore'],
+  baremetalServer: [
+    'addresses', 'blackholePorts', 'createdAt', 'creatorTaskId', 'fixedIpAssignments', 'flavor', 'id', 'instanceIsolation', 'name', 'projectId', 'region',
+    'regionId', 'serverId', 'sshKeyName', 'status', 'tags', 'taskId', 'taskState', 'vmState',
+  ],
+  floatingIp: ['createdAt', 'creatorTaskId', 'fixedIpAddress', 'floatingIpAddress', 'id', 'portId', 'projectId', 'region', 'regionId', 'routerId', 'status', 'tags', 'updatedAt'],
+  gpuCluster: ['clusterId', 'createdAt', 'flavor', 'hasPendingChanges', 'id', 'name', 'projectId', 'regionId', 'serversCount', 'serversIds', 'serversSettings', 'status', 'tags', 'updatedAt'],
+  gpuBaremetalCluster: ['imageId', 'managedBy'],
+  gpuImage: [
+    'architecture', 'createdAt', 'gpuDriver', 'gpuDriverType', 'gpuDriverVersion', 'id', 'imageId', 'minDisk', 'minRam', 'name', 'osDistro', 'osType',
+    'osVersion', 'projectId', 'regionId', 'size', 'sshKey', 'status', 'tags', 'updatedAt', 'visibility',
+  ],
+  inferenceFlavor: ['cpu', 'description', 'flavorName', 'gpu', 'gpuComputeCapability', 'gpuMemory', 'gpuModel', 'id', 'isGpuShared', 'memory', 'name'],
+} as const;

@@ -25,7 +25,7 @@ describe('provc through the engine', () => {
 
   it('applies a stack, then plans it again as all noop', async () => {
     h().secrets.push(pem('cdn.key').split('\n')[1]!);
-    h().sim.store.taskDurationMs = 400; // long enough that the first task check always finds it running (a poll event)
+    h().sim.store.taskDurationMs = 400; // long enough to be polled on a loaded machine
     const plan = await h().engine.plan(stack());
     expect(plan.summary.create).toBe(7);
     const result = await h().engine.apply(plan);

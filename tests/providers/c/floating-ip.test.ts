@@ -16,7 +16,7 @@ describe('CloudFloatingIp', () => {
   const h = useHarness();
 
   it('creates through a task, polling it until FINISHED, and reports each poll', async () => {
-    h().sim.store.taskDurationMs = 60;
+    h().sim.store.taskDurationMs = 600; // long enough to be polled on a loaded machine
     const r = await create(h(), { tags: { env: 'dev' } });
     expect(r.outputs).toMatchObject({ floatingIpId: r.id, status: 'DOWN', portId: null, projectId: 1, regionId: 76, tags: [{ key: 'env', value: 'dev', readOnly: false }] });
     expect(String(r.outputs.floatingIpAddress)).toMatch(/^203\.0\.113\./);

@@ -37,7 +37,7 @@ describe('CDN lookups', () => {
     const s = await seed(h());
     const g = await h().engine.lookup(provc.getCdnOriginGroup({ originGroupId: Number(s.group.id) })) as Out;
     expect(g).toMatchObject({ id: Number(s.group.id), originGroupId: Number(s.group.id), name: 'origins', useNext: false, proxyNextUpstreams: ['error', 'timeout'], hasRelatedResources: true, authType: 'none' });
-    expect(g.sources).toEqual([{ source: 'origin.example.com', backup: false, enabled: true }]);
+    expect(g.sources).toEqual([{ source: 'origin.example.com', backup: false, enabled: true, hostHeaderOverride: null }]);
   });
 
   it('getCdnResource returns every seed field', async () => {

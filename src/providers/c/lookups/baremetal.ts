@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { baremetalQuery, collectPages, type BaremetalFilters, type Ctx, type ProvcConfig, type Wire } from '../client.js';
 import type { Scope } from '../config.js';
-import { camelize } from '../shape.js';
+import { camelize, SEED_FIELDS, withSeedFields } from '../shape.js';
 import {
   checkScope, describeCriteria, effectiveMax, exactlyOne, exactlyOneOf, getOne, listId, maxItemsArg, provcLookup, requireScope, scopeArgs,
 } from './shared.js';
@@ -40,7 +40,7 @@ const filters = {
 const findOneBy = z.object(filters).strict();
 
 export function serverShape(w: Wire): Record<string, unknown> {
-  return { ...(camelize(w, { dataKeys: ['addresses'] }) as Record<string, unknown>), serverId: w.id };
+  return withSeedFields({ ...(camelize(w, { dataKeys: ['addresses'] }) as Record<string, unknown>), serverId: w.id }, SEED_FIELDS.baremetalServer);
 }
 
 function ddosWarnings(f: BaremetalFilters | undefined, where = ''): string[] {

@@ -2,32 +2,34 @@
 // keeps the vendor's option names, and a resource's `rules` are JSON strings (as upstream keeps them).
 import { z } from 'zod';
 import type { Wire } from '../client.js';
-import { camelize } from '../shape.js';
+import { camelize, SEED_FIELDS, withSeedFields } from '../shape.js';
 import { getOne, provcLookup } from './shared.js';
 
 const id = z.number().int().positive();
 const T = (fn: string) => `provc:index/${fn}:${fn}`;
 
-export const certificateShape = (w: Wire) => camelize(w) as Record<string, unknown>;
-export const caCertificateShape = (w: Wire) => camelize(w) as Record<string, unknown>;
+export const certificateShape = (w: Wire) => withSeedFields({ ...(camelize(w) as Record<string, unknown>), sslId: w.id }, SEED_FIELDS.cdnCertificate);
+export const caCertificateShape = (w: Wire) => withSeedFields(camelize(w) as Record<string, unknown>, SEED_FIELDS.cdnTrustedCaCertificate);
 
+/** `auth` (deprecated) exists only for S3-signature groups; host-origin groups have it as null. */
 export function originGroupShape(w: Wire): Record<string, unknown> {
   const { proxyNextUpstream, ...rest } = camelize(w) as Record<string, unknown>;
-  return { ...rest, proxyNextUpstreams: proxyNextUpstream ?? [], originGroupId: w.id };
+  return withSeedFields({ ...rest, proxyNextUpstreams: proxyNextUpstream ?? [], originGroupId: w.id }, SEED_FIELDS.cdnOriginGroup);
 }
 
 export function resourceShape(w: Wire): Record<string, unknown> {
   const out = camelize(w, { opaque: ['options', 'rules'] }) as Record<string, unknown>;
-  return { ...out, rules: Array.isArray(w.rules) ? w.rules.map((r) => JSON.stringify(r)) : [], resourceId: w.id };
+  return withSeedFields({ ...out, rules: Array.isArray(w.rules) ? w.rules.map((r) => JSON.stringify(r)) : [], resourceId: w.id }, SEED_FIELDS.cdnResource);
 }
 
-export const ruleShape = (w: Wire, resourceId: number) => ({ ...(camelize(w, { opaque: ['options'] }) as Record<string, unknown>), resourceId, ruleId: w.id });
-export const ruleTemplateShape = (w: Wire) => ({ ...(camelize(w, { opaque: ['options'] }) as Record<string, unknown>), ruleTemplateId: w.id });
+/** overrideOriginProtocol null means the rule inherits the resource's protocol: it is kept as null. */
+export const ruleShape = (w: Wire, resourceId: number) => withSeedFields({ ...(camelize(w, { opaque: ['options'] }) as Record<string, unknown>), resourceId, ruleId: w.id }, SEED_FIELDS.cdnResourceRule);
+export const ruleTemplateShape = (w: Wire) => withSeedFields({ ...(camelize(w, { opaque: ['options'] }) as Record<string, unknown>), ruleTemplateId: w.id }, SEED_FIELDS.cdnRuleTemplate);
 
 export const getCdnCertificate = provcLookup({
   token: T('getCdnCertificate'),
   args: z.object({ sslId: id }),
-  run: async (ctx, a) => ({ ...certificateShape(await getOne(T('getCdnCertificate'), `sslId=${a.sslId}`, () => ctx.config.client.getCdnCertificate(ctx, a.sslId))), sslId: a.sslId }),
+  run: async (ctx, a) => certificateShape(await getOne(T('getCdnCertificate'), `sslId=${a.sslId}`, () => ctx.config.client.getCdnCertificate(ctx, a.sslId))),
 });
 
 export const getCdnOriginGroup = provcLookup({

@@ -3,7 +3,7 @@
 // first page must hold exactly one floating IP, which is then read by id (the smaller basic shape).
 import { z } from 'zod';
 import { collectPages, floatingIpQuery, type Wire } from '../client.js';
-import { camelize } from '../shape.js';
+import { camelize, SEED_FIELDS, withSeedFields } from '../shape.js';
 import { tagKeyValueArg } from './baremetal.js';
 import {
   checkScope, describeCriteria, effectiveMax, exactlyOne, exactlyOneOf, getOne, listId, maxItemsArg, provcLookup, requireScope, scopeArgs,
@@ -18,7 +18,7 @@ const filters = {
 };
 
 export function floatingIpShape(w: Wire): Record<string, unknown> {
-  return { ...(camelize(w, { dataKeys: ['addresses'] }) as Record<string, unknown>), floatingIpId: w.id };
+  return withSeedFields({ ...(camelize(w, { dataKeys: ['addresses'] }) as Record<string, unknown>), floatingIpId: w.id }, SEED_FIELDS.floatingIp);
 }
 
 const T_ONE = 'provc:index/getCloudFloatingIp:getCloudFloatingIp';

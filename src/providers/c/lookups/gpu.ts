@@ -4,15 +4,18 @@
 import { z } from 'zod';
 import { collectPages, type GpuKind, type Wire } from '../client.js';
 import type { Scope } from '../config.js';
-import { camelize } from '../shape.js';
+import { camelize, SEED_FIELDS, withSeedFields } from '../shape.js';
 import {
   checkScope, describeCriteria, effectiveMax, exactlyOne, exactlyOneOf, getOne, listId, maxItemsArg, provcLookup, requireScope, scopeArgs,
 } from './shared.js';
 
 export const managedBies = ['k8s', 'user'] as const;
 
-const clusterShape = (w: Wire, s: Scope) => ({ ...(camelize(w) as Record<string, unknown>), clusterId: w.id, projectId: s.projectId, regionId: s.regionId });
-const imageShape = (w: Wire, s: Scope) => ({ ...(camelize(w) as Record<string, unknown>), imageId: w.id, projectId: s.projectId, regionId: s.regionId });
+const clusterShape = (kind: GpuKind) => (w: Wire, s: Scope) => withSeedFields(
+  { ...(camelize(w) as Record<string, unknown>), clusterId: w.id, projectId: s.projectId, regionId: s.regionId },
+  kind === 'baremetal' ? [...SEED_FIELDS.gpuCluster, ...SEED_FIELDS.gpuBaremetalCluster] : SEED_FIELDS.gpuCluster,
+);
+const imageShape = (w: Wire, s: Scope) => withSeedFields({ ...(camelize(w) as Record<string, unknown>), imageId: w.id, projectId: s.projectId, regionId: s.regionId }, SEED_FIELDS.gpuImage);
 const T = (fn: string) => `provc:index/${fn}:${fn}`;
 
 const bmFindOneBy = z.object({
@@ -33,7 +36,7 @@ export const getCloudGpuBaremetalCluster = provcLookup({
       const page = await ctx.config.client.listGpuClusters(ctx, 'baremetal', s, { 'name[exact]': f.name, managed_by: f.managedBies });
       id = String(exactlyOne(T('getCloudGpuBaremetalCluster'), page.results, describeCriteria(f)).id);
     }
-    return clusterShape(await getOne(T('getCloudGpuBaremetalCluster'), `clusterId=${id}`, () => ctx.config.client.getGpuCluster(ctx, 'baremetal', s, id!)), s);
+    return clusterShape('baremetal')(await getOne(T('getCloudGpuBaremetalCluster'), `clusterId=${id}`, () => ctx.config.client.getGpuCluster(ctx, 'baremetal', s, id!)), s);
   },
 });
 
@@ -43,7 +46,7 @@ const singleCluster = (kind: GpuKind, fn: string) => provcLookup({
   check: (a, c) => checkScope(a, c),
   run: async (ctx, a) => {
     const s = requireScope(a, ctx.config);
-    return clusterShape(await getOne(T(fn), `clusterId=${a.clusterId}`, () => ctx.config.client.getGpuCluster(ctx, kind, s, a.clusterId)), s);
+    return clusterShape(kind)(await getOne(T(fn), `clusterId=${a.clusterId}`, () => ctx.config.client.getGpuCluster(ctx, kind, s, a.clusterId)), s);
   },
 });
 
@@ -69,7 +72,7 @@ export const getCloudGpuBaremetalClusters = provcLookup({
     const s = requireScope(a, ctx.config);
     const query = { managed_by: a.managedBies?.length ? a.managedBies : undefined };
     const items = await collectPages((offset) => ctx.config.client.listGpuClusters(ctx, 'baremetal', s, { ...query, offset }), effectiveMax(a.maxItems));
-    return { ...a, items: items.map((w) => clusterShape(w, s)), id: listId(T('getCloudGpuBaremetalClusters'), a) };
+    return { ...a, items: items.map((w) => clusterShape('baremetal')(w, s)), id: listId(T('getCloudGpuBaremetalClusters'), a) };
   },
 });
 
@@ -80,6 +83,6 @@ export const getCloudGpuVirtualClusters = provcLookup({
   run: async (ctx, a) => {
     const s = requireScope(a, ctx.config);
     const items = await collectPages((offset) => ctx.config.client.listGpuClusters(ctx, 'virtual', s, { offset }), effectiveMax(a.maxItems));
-    return { ...a, items: items.map((w) => clusterShape(w, s)), id: listId(T('getCloudGpuVirtualClusters'), a) };
+    return { ...a, items: items.map((w) => clusterShape('virtual')(w, s)), id: listId(T('getCloudGpuVirtualClusters'), a) };
   },
 });

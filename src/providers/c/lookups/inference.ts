@@ -1,10 +1,10 @@
 // Inference flavor lookups: an account-wide catalog (no project or region), keyed by flavor name.
 import { z } from 'zod';
 import { collectPages, type Wire } from '../client.js';
-import { camelize } from '../shape.js';
+import { camelize, SEED_FIELDS, withSeedFields } from '../shape.js';
 import { effectiveMax, getOne, listId, maxItemsArg, provcLookup } from './shared.js';
 
-const flavorShape = (w: Wire) => ({ ...(camelize(w) as Record<string, unknown>), flavorName: w.name, id: w.name });
+const flavorShape = (w: Wire) => withSeedFields({ ...(camelize(w) as Record<string, unknown>), flavorName: w.name, id: w.name }, SEED_FIELDS.inferenceFlavor);
 const T_ONE = 'provc:index/getCloudInferenceFlavor:getCloudInferenceFlavor';
 const T_LIST = 'provc:index/getCloudInferenceFlavors:getCloudInferenceFlavors';
 

@@ -1,11 +1,14 @@
 // CdnCertificate: an SSL certificate for CDN resources (/cdn/sslData), either uploaded (certificate
 // and private key, both secret and never returned by the API) or issued by Let's Encrypt
-// (automated). Names are unique per account, so a lost create is found again by name.
+// (automated). find reads the CDN activity log for this create's POST since it started (certificates
+// have no creation time or free text: ../activity.ts), so another stack's certificate is never found.
 import { z } from 'zod';
 import { ProviderError } from '../../../engine/errors.js';
 import type { Ctx, ProvcConfig, Wire } from '../client.js';
 import { certificateShape } from '../lookups/cdn.js';
-import { cdnId, ignoreGone, orNull, provcResource } from './shared.js';
+import { cdnId, findCdnCreated, ignoreGone, orNull, provcResource } from './shared.js';
+import { createdSince } from '../activity.js';
+import { isCannotTell } from '../../../engine/provider/define.js';
 
 const inputs = z.object({
   name: z.string().min(1),
@@ -33,8 +36,10 @@ function body(i: Inputs): Wire {
   return { name: i.name, sslCertificate: i.sslCertificate, sslPrivateKey: i.sslPrivateKey, validate_root_ca: i.validateRootCa };
 }
 
-async function findByName(ctx: Ctx, config: ProvcConfig, name: string): Promise<Wire | undefined> {
-  return (await config.client.listCdnCertificates(ctx)).find((w) => w.name === name);
+/** The id a 2xx create without a body made: the activity log's entry of this POST (never a search by name). */
+async function madeBy(ctx: Ctx & { operationId?: string }, config: ProvcConfig, i: Inputs, startedAt: string): Promise<number | undefined> {
+  const made = await createdSince(ctx, config.client, '/sslData', body(i), { startedAt, operationId: ctx.operationId ?? '' });
+  return made && !isCannotTell(made) ? made.id : undefined;
 }
 
 export const cdnCertificate = provcResource({
@@ -48,10 +53,13 @@ export const cdnCertificate = provcResource({
     ? (['sslCertificate', 'sslPrivateKey'] as const).filter((k) => i[k] !== undefined).map((k) => ({ path: [k], code: 'invalid_value', message: `${k} must not be set for an automated certificate` }))
     : (['sslCertificate', 'sslPrivateKey'] as const).filter((k) => i[k] === undefined).map((k) => ({ path: [k], code: 'invalid_value', message: `${k} is required unless automated is true` }))),
   create: async (ctx, i) => {
+    const startedAt = new Date().toISOString();
     const answer = await ctx.config.client.createCdnCertificate(ctx, body(i));
     // The POST answer (when there is one) says deleted: true; the object itself is read back.
-    const id = typeof answer?.id === 'number' ? answer.id : (await findByName(ctx, ctx.config, i.name))?.id;
-    if (typeof id !== 'number') throw new ProviderError({ provider: 'provc', operation: 'create CDN certificate', retryable: false, detail: `certificate '${i.name}' was accepted but cannot be found` });
+    const id = typeof answer?.id === 'number' ? answer.id : await madeBy(ctx, ctx.config, i, startedAt);
+    if (typeof id !== 'number') {
+      throw new ProviderError({ provider: 'provc', operation: 'create CDN certificate', retryable: false, outcomeUnknown: true, detail: `certificate '${i.name}' was accepted but the answer does not say which it is` });
+    }
     return { id: String(id), outputs: outputsOf(await ctx.config.client.getCdnCertificate(ctx, id)) };
   },
   read: async (ctx, id, prior) => {
@@ -68,9 +76,6 @@ export const cdnCertificate = provcResource({
     return { outputs: outputsOf(await ctx.config.client.replaceCdnCertificate(ctx, cdnId(id, 'certificate'), body(news))) };
   },
   delete: async (ctx, id) => ignoreGone(() => ctx.config.client.deleteCdnCertificate(ctx, cdnId(id, 'certificate'))),
-  find: async (ctx, i) => {
-    const found = await findByName(ctx, ctx.config, i.name);
-    return found ? { id: String(found.id), outputs: outputsOf(found) } : null;
-  },
+  find: (ctx, i, hint) => findCdnCreated(ctx, '/sslData', body(i), hint, async (id) => ({ id: String(id), outputs: outputsOf(await ctx.config.client.getCdnCertificate(ctx, id)) })),
   importId: (importId) => String(cdnId(importId, 'certificate')),
 });

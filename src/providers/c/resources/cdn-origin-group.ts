@@ -1,10 +1,11 @@
 // CdnOriginGroup: the origins a CDN resource pulls from (host sources). Synchronous CDN CRUD:
 // POST 201, PUT replaces, DELETE 204 (refused while a resource or rule uses it). Names are unique
-// per account, so a lost create is found again by name.
+// per account; find reads the CDN activity log for this create's POST since it started (origin
+// groups have no creation time or free-text field: see ../activity.ts), never another stack's group.
 import { z } from 'zod';
 import type { Wire } from '../client.js';
 import { originGroupShape } from '../lookups/cdn.js';
-import { cdnId, defined, ignoreGone, orNull, provcResource } from './shared.js';
+import { cdnId, defined, findCdnCreated, ignoreGone, orNull, provcResource } from './shared.js';
 
 export const proxyNextUpstreamValues = ['error', 'timeout', 'invalid_header', 'http_403', 'http_404', 'http_429', 'http_500', 'http_502', 'http_503', 'http_504'] as const;
 
@@ -27,7 +28,12 @@ const outputs = z.object({
   originGroupId: z.number(),
   name: z.string(),
   hasRelatedResources: z.boolean().optional(),
-  authType: z.string().optional(),
+  useNext: z.boolean(),
+  proxyNextUpstreams: z.array(z.string()),
+  /** Deprecated: null for host origins. */
+  auth: z.record(z.string(), z.unknown()).nullable(),
+  authType: z.string().nullable(),
+  path: z.string().nullable(),
   sources: z.array(z.record(z.string(), z.unknown())),
 });
 
@@ -68,9 +74,9 @@ export const cdnOriginGroup = provcResource({
   },
   update: async (ctx, id, _olds, news) => ({ outputs: originGroupShape(await ctx.config.client.replaceCdnOriginGroup(ctx, cdnId(id, 'origin group'), toWire(news))) }),
   delete: async (ctx, id) => ignoreGone(() => ctx.config.client.deleteCdnOriginGroup(ctx, cdnId(id, 'origin group'))),
-  find: async (ctx, i) => {
-    const found = (await ctx.config.client.listCdnOriginGroups(ctx, { name: i.name })).find((w) => w.name === i.name);
-    return found ? { id: String(found.id), outputs: originGroupShape(found) } : null;
-  },
+  find: (ctx, i, hint) => findCdnCreated(ctx, '/origin_groups', toWire(i), hint, async (id) => {
+    const w = await ctx.config.client.getCdnOriginGroup(ctx, id);
+    return { id: String(w.id), outputs: originGroupShape(w) };
+  }),
   importId: (importId) => String(cdnId(importId, 'origin group')),
 });

@@ -1,10 +1,11 @@
 // CdnResourceRule: settings for paths of one CDN resource that match a pattern. The id is
 // '<resourceId>/<ruleId>' (also the import id). A rule must be inactive before DELETE, so delete
-// first switches it off. Names are unique per resource, so a lost create is found again by name.
+// first switches it off. find reads the CDN activity log for this create's POST since it started
+// (../activity.ts), so a rule of the same name made by someone else is never found.
 import { z } from 'zod';
 import type { Wire } from '../client.js';
 import { ruleShape } from '../lookups/cdn.js';
-import { cdnId, defined, ignoreGone, orNull, provcResource } from './shared.js';
+import { cdnId, defined, findCdnCreated, ignoreGone, orNull, provcResource } from './shared.js';
 
 export const protocols = ['HTTPS', 'HTTP', 'MATCH'] as const;
 
@@ -27,6 +28,7 @@ const outputs = z.object({
   ruleId: z.number(), resourceId: z.number(), name: z.string(), rule: z.string(), ruleType: z.number(),
   weight: z.number().optional(), active: z.boolean(), deleted: z.boolean().optional(), originProtocol: z.string().optional(),
   presetApplied: z.boolean().optional(), primaryRule: z.number().nullable().optional(), options: z.record(z.string(), z.unknown()).optional(),
+  originGroup: z.number().nullable(), overrideOriginProtocol: z.enum(protocols).nullable(),
 });
 
 export const toRuleWire = (i: Omit<Inputs, 'resourceId' | 'active'> & { active?: boolean }): Wire => defined({
@@ -78,9 +80,9 @@ export const cdnResourceRule = provcResource({
     if (w.active) await ctx.config.client.patchCdnRule(ctx, p.resourceId, p.ruleId, { active: false });
     await ctx.config.client.deleteCdnRule(ctx, p.resourceId, p.ruleId);
   }),
-  find: async (ctx, i) => {
-    const found = (await ctx.config.client.listCdnRules(ctx, i.resourceId)).find((w) => w.name === i.name);
-    return found ? { id: `${i.resourceId}/${found.id}`, outputs: ruleShape(found, i.resourceId) } : null;
-  },
+  find: (ctx, i, hint) => findCdnCreated(ctx, `/resources/${i.resourceId}/rules`, toRuleWire(i), hint, async (id) => {
+    const w = await ctx.config.client.getCdnRule(ctx, i.resourceId, id);
+    return { id: `${i.resourceId}/${w.id}`, outputs: ruleShape(w, i.resourceId) };
+  }),
   importId: (importId) => { const p = parse(importId); return `${p.resourceId}/${p.ruleId}`; },
 });

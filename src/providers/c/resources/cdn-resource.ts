@@ -1,11 +1,12 @@
 // CdnResource: a CDN delivery domain (cname) in front of an origin group (or one origin host).
 // PUT replaces the settings; a resource must be deactivated before DELETE, so delete first turns
-// it off. The cname is unique, so a lost create is found again by cname. Options keep the vendor's
+// it off. find reads the CDN activity log for this create's POST since it started (../activity.ts),
+// so a resource someone else made with the same cname is never found. Options keep the vendor's
 // option names; unset (null) options are left out of the inputs.
 import { z } from 'zod';
 import type { Ctx, ProvcConfig, Wire } from '../client.js';
 import { resourceShape } from '../lookups/cdn.js';
-import { cdnId, defined, ignoreGone, orNull, provcResource } from './shared.js';
+import { cdnId, defined, findCdnCreated, ignoreGone, orNull, provcResource } from './shared.js';
 
 const protocols = ['HTTP', 'HTTPS', 'MATCH'] as const;
 
@@ -56,6 +57,8 @@ function toInputs(w: Wire, prior: Partial<Inputs>): Partial<Inputs> {
   });
 }
 
+const createBody = (i: Inputs): Wire => ({ cname: i.cname, ...settings(i, i.originGroup), ...(i.origin !== undefined ? { origin: i.origin } : {}) });
+
 async function deactivate(ctx: Ctx, config: ProvcConfig, id: number): Promise<void> {
   const w = await config.client.getCdnResource(ctx, id);
   if (!w.active) return;
@@ -72,7 +75,7 @@ export const cdnResource = provcResource({
     ? [{ path: [i.originGroup === undefined ? 'originGroup' : 'origin'], code: 'invalid_value', message: 'exactly one of originGroup and origin must be set' }]
     : []),
   create: async (ctx, i) => {
-    const w = await ctx.config.client.createCdnResource(ctx, { cname: i.cname, ...settings(i, i.originGroup), ...(i.origin !== undefined ? { origin: i.origin } : {}) });
+    const w = await ctx.config.client.createCdnResource(ctx, createBody(i));
     return { id: String(w.id), outputs: resourceShape(w) };
   },
   read: async (ctx, id, prior) => {
@@ -88,9 +91,9 @@ export const cdnResource = provcResource({
     await deactivate(ctx, ctx.config, n);
     await ctx.config.client.deleteCdnResource(ctx, n);
   }),
-  find: async (ctx, i) => {
-    const found = (await ctx.config.client.listCdnResources(ctx, { cname: i.cname })).find((w) => w.cname === i.cname);
-    return found ? { id: String(found.id), outputs: resourceShape(found) } : null;
-  },
+  find: (ctx, i, hint) => findCdnCreated(ctx, '/resources', createBody(i), hint, async (id) => {
+    const w = await ctx.config.client.getCdnResource(ctx, id);
+    return { id: String(w.id), outputs: resourceShape(w) };
+  }),
   importId: (importId) => String(cdnId(importId, 'CDN resource')),
 });

@@ -1,9 +1,10 @@
 // CdnRuleTemplate: a reusable rule (pattern plus options) of the account, under the literal path
-// /cdn/resources/rule_templates. Synchronous CRUD; a named template is found again by name.
+// /cdn/resources/rule_templates. Synchronous CRUD; find reads the CDN activity log for this create's
+// POST since it started (../activity.ts; names are neither required nor unique).
 import { z } from 'zod';
 import { ruleTemplateShape } from '../lookups/cdn.js';
 import { declaredRule, protocols, setOptions, toRuleWire } from './cdn-resource-rule.js';
-import { cdnId, defined, ignoreGone, orNull, provcResource } from './shared.js';
+import { cdnId, defined, findCdnCreated, ignoreGone, orNull, provcResource } from './shared.js';
 
 const inputs = z.object({
   name: z.string().min(1).optional(),
@@ -18,7 +19,7 @@ type Inputs = z.output<typeof inputs>;
 const outputs = z.object({
   ruleTemplateId: z.number(), name: z.string().optional(), rule: z.string(), ruleType: z.number(), weight: z.number().optional(),
   client: z.number().optional(), default: z.boolean().optional(), template: z.boolean().optional(), deleted: z.boolean().optional(),
-  options: z.record(z.string(), z.unknown()).optional(),
+  options: z.record(z.string(), z.unknown()).optional(), overrideOriginProtocol: z.enum(protocols).nullable(),
 });
 
 const wire = (i: Inputs) => toRuleWire({ ...i, name: i.name as string });
@@ -45,10 +46,9 @@ export const cdnRuleTemplate = provcResource({
   },
   update: async (ctx, id, _olds, news) => ({ outputs: ruleTemplateShape(await ctx.config.client.replaceCdnRuleTemplate(ctx, cdnId(id, 'rule template'), wire(news))) }),
   delete: async (ctx, id) => ignoreGone(() => ctx.config.client.deleteCdnRuleTemplate(ctx, cdnId(id, 'rule template'))),
-  find: async (ctx, i) => {
-    if (i.name === undefined) return null;
-    const found = (await ctx.config.client.listCdnRuleTemplates(ctx)).find((w) => w.name === i.name && !w.default);
-    return found ? { id: String(found.id), outputs: ruleTemplateShape(found) } : null;
-  },
+  find: (ctx, i, hint) => findCdnCreated(ctx, '/resources/rule_templates', wire(i), hint, async (id) => {
+    const w = await ctx.config.client.getCdnRuleTemplate(ctx, id);
+    return { id: String(w.id), outputs: ruleTemplateShape(w) };
+  }),
   importId: (importId) => String(cdnId(importId, 'rule template')),
 });

@@ -1,10 +1,11 @@
 // CdnTrustedCaCertificate: a CA certificate CDN resources use to verify their origins
 // (/cdn/sslCertificates — not /cdn/sslData). Only the name can change in place; a new
-// certificate replaces the object. Names are unique, so a lost create is found again by name.
+// certificate replaces the object. find reads the CDN activity log for this create's POST since it
+// started (../activity.ts), so a CA certificate of the same name made by someone else is never found.
 import { z } from 'zod';
 import type { Wire } from '../client.js';
 import { caCertificateShape } from '../lookups/cdn.js';
-import { cdnId, ignoreGone, orNull, provcResource } from './shared.js';
+import { cdnId, findCdnCreated, ignoreGone, orNull, provcResource } from './shared.js';
 
 const inputs = z.object({
   name: z.string().min(1),
@@ -37,9 +38,9 @@ export const cdnTrustedCaCertificate = provcResource({
   },
   update: async (ctx, id, _olds, news) => ({ outputs: outputsOf(await ctx.config.client.replaceCdnCaCertificate(ctx, cdnId(id, 'CA certificate'), { name: news.name })) }),
   delete: async (ctx, id) => ignoreGone(() => ctx.config.client.deleteCdnCaCertificate(ctx, cdnId(id, 'CA certificate'))),
-  find: async (ctx, i) => {
-    const found = (await ctx.config.client.listCdnCaCertificates(ctx)).find((w) => w.name === i.name);
-    return found ? { id: String(found.id), outputs: outputsOf(found) } : null;
-  },
+  find: (ctx, i, hint) => findCdnCreated(ctx, '/sslCertificates', { name: i.name, sslCertificate: i.sslCertificate }, hint, async (id) => {
+    const w = await ctx.config.client.getCdnCaCertificate(ctx, id);
+    return { id: String(w.id), outputs: outputsOf(w) };
+  }),
   importId: (importId) => String(cdnId(importId, 'CA certificate')),
 });

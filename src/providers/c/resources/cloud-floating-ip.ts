@@ -1,11 +1,17 @@
 // CloudFloatingIp: a public IP in a project and region, optionally assigned to a port. Create,
 // update (tags, port assignment) and delete are Cloud tasks, polled until they finish. The id is
 // the floating IP's UUID; import takes '<uuid>' or '<projectId>/<regionId>/<uuid>'.
+// find: a create tags the IP with the converge operation id (OPERATION_TAG, hidden from inputs and
+// outputs); the create_fip task's `data` keeps that body, so find looks in the task list for the task
+// of this operation since the create started, waits for it (under the polling time-out) and answers
+// the IP it created; no such task, or one that ended in ERROR, means nothing was made.
 import { z } from 'zod';
-import type { ProvcConfig, Wire } from '../client.js';
+import { cannotTell, isCannotTell, type CannotTell, type FindHint, type FindResult } from '../../../engine/provider/define.js';
+import type { OperationContext } from '../../../engine/provider/context.js';
+import type { ProvcConfig, Task, Wire } from '../client.js';
 import { resolveScope, scopeIssues, type Scope } from '../config.js';
 import { camelize, tagMap } from '../shape.js';
-import { waitForCreated, waitForFirst } from '../tasks.js';
+import { waitForCreated, waitForFirst, waitForTask } from '../tasks.js';
 import { defined, ignoreGone, orNull, provcResource } from './shared.js';
 
 const inputs = z.object({
@@ -36,11 +42,15 @@ const outputs = z.object({
   creatorTaskId: z.string().nullable(),
 });
 
+/** The tag a create writes the converge operation id in; read, outputs and updates leave it alone. */
+export const OPERATION_TAG = 'converge-operation';
+
 function toOutputs(w: Wire): Record<string, unknown> {
   const c = camelize(w) as Record<string, unknown>;
+  const tags = ((c.tags as { key: string }[] | undefined) ?? []).filter((t) => t.key !== OPERATION_TAG);
   return {
     floatingIpId: w.id, floatingIpAddress: c.floatingIpAddress ?? null, fixedIpAddress: c.fixedIpAddress ?? null, portId: c.portId ?? null,
-    routerId: c.routerId ?? null, status: c.status ?? null, tags: c.tags ?? [], projectId: c.projectId, regionId: c.regionId, region: c.region,
+    routerId: c.routerId ?? null, status: c.status ?? null, tags, projectId: c.projectId, regionId: c.regionId, region: c.region,
     createdAt: c.createdAt, updatedAt: c.updatedAt, creatorTaskId: c.creatorTaskId ?? null,
   };
 }
@@ -48,6 +58,38 @@ function toOutputs(w: Wire): Record<string, unknown> {
 function scopeOf(config: ProvcConfig, i: Partial<Inputs>): Scope {
   const s = resolveScope(config.settings, i.projectId, i.regionId);
   return { projectId: s.projectId!, regionId: s.regionId! };
+}
+
+const PAGE = 100;
+const MAX_PAGES = 20;
+
+/** The create_fip task this operation started (see the header), or null when there is none. */
+async function taskOf(ctx: OperationContext<ProvcConfig>, s: Scope, hint: FindHint): Promise<Task | null | CannotTell> {
+  const since = Date.parse(hint.startedAt);
+  if (!Number.isFinite(since)) return cannotTell(`the create's start time '${hint.startedAt}' is not a time`);
+  // Tasks carry created_on in whole seconds: ask from the second the create started in.
+  const from = new Date(Math.floor(since / 1000) * 1000).toISOString();
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const res = await ctx.config.client.listTasks(ctx, { task_type: 'create_fip', project_id: [s.projectId], region_id: [s.regionId], from_timestamp: from, limit: PAGE, offset: page * PAGE });
+    const mine = res.results.find((t) => (t.data as { tags?: Record<string, string> } | null)?.tags?.[OPERATION_TAG] === hint.operationId);
+    if (mine) return mine;
+    if (res.results.length < PAGE || (page + 1) * PAGE >= res.count) return null;
+  }
+  return cannotTell(`more than ${PAGE * MAX_PAGES} create_fip tasks since the create started`);
+}
+
+async function find(ctx: OperationContext<ProvcConfig>, i: Inputs, hint: FindHint): Promise<FindResult> {
+  const s = scopeOf(ctx.config, i);
+  const task = await taskOf(ctx, s, hint);
+  if (task === null || isCannotTell(task)) return task;
+  const done = task.state === 'FINISHED' || task.state === 'ERROR' ? task : await waitForTask(ctx, ctx.config.client, task.id).catch((e: unknown) => {
+    if (e instanceof Error && (e as { vendorCode?: string }).vendorCode === 'TASK_ERROR') return { ...task, state: 'ERROR' as const };
+    throw e;
+  });
+  const made = done.state === 'FINISHED' ? done.created_resources?.floatingips : undefined;
+  if (!Array.isArray(made) || made.length !== 1) return null;
+  const w = await orNull(() => ctx.config.client.getFloatingIp(ctx, s, String(made[0])));
+  return w ? { id: String(w.id), outputs: toOutputs(w) } : null;
 }
 
 /** Splits '<projectId>/<regionId>/<uuid>' (an import id) or returns a bare uuid. */
@@ -69,7 +111,8 @@ export const cloudFloatingIp = provcResource({
   ],
   create: async (ctx, i) => {
     const s = scopeOf(ctx.config, i);
-    const body = defined({ port_id: i.portId, fixed_ip_address: i.fixedIpAddress, tags: Object.keys(i.tags).length ? i.tags : undefined });
+    const tags = { ...i.tags, ...(ctx.operationId ? { [OPERATION_TAG]: ctx.operationId } : {}) };
+    const body = defined({ port_id: i.portId, fixed_ip_address: i.fixedIpAddress, tags: Object.keys(tags).length ? tags : undefined });
     const tasks = await ctx.config.client.createFloatingIp(ctx, s, body);
     const id = await waitForCreated(ctx, ctx.config.client, tasks, 'floatingips');
     return { id, outputs: toOutputs(await ctx.config.client.getFloatingIp(ctx, s, id)) };
@@ -89,7 +132,7 @@ export const cloudFloatingIp = provcResource({
       ...explicit,
       portId: (w.port_id as string | null) ?? undefined,
       fixedIpAddress: priorInputs.fixedIpAddress !== undefined ? ((w.fixed_ip_address as string | null) ?? undefined) : undefined,
-      tags: tagMap(w.tags),
+      tags: Object.fromEntries(Object.entries(tagMap(w.tags)).filter(([k]) => k !== OPERATION_TAG)),
     });
     return { id: parsed.uuid, inputs: readInputs, outputs: toOutputs(w) };
   },
@@ -111,6 +154,7 @@ export const cloudFloatingIp = provcResource({
     const s = scopeOf(ctx.config, { projectId: o.projectId ?? (prior.inputs as Inputs).projectId, regionId: o.regionId ?? (prior.inputs as Inputs).regionId });
     await ignoreGone(async () => waitForFirst(ctx, ctx.config.client, await ctx.config.client.deleteFloatingIp(ctx, s, parseId(id).uuid)));
   },
+  find,
   importId: (importId) => {
     const p = parseId(importId);
     if (!p.uuid || (importId.includes('/') && !(Number.isInteger(p.projectId) && Number.isInteger(p.regionId)))) {

@@ -3,7 +3,10 @@
 import type { z } from 'zod';
 import { defineResource, type ResourceDefinition } from '../../../engine/provider/define.js';
 import { ProviderError } from '../../../engine/errors.js';
-import type { ProvcConfig } from '../client.js';
+import { isCannotTell, type CreateResult, type FindHint, type FindResult } from '../../../engine/provider/define.js';
+import type { OperationContext } from '../../../engine/provider/context.js';
+import type { ProvcConfig, Wire } from '../client.js';
+import { createdSince } from '../activity.js';
 
 export function provcResource<I extends z.ZodType, O extends z.ZodType>(def: ResourceDefinition<I, O, ProvcConfig>): ResourceDefinition<I, O, ProvcConfig> {
   return defineResource(def);
@@ -22,6 +25,17 @@ export async function orNull<T>(run: () => Promise<T>): Promise<T | null> {
 /** Runs a delete; an object that is already gone counts as deleted. */
 export async function ignoreGone(run: () => Promise<unknown>): Promise<void> {
   await orNull(run);
+}
+
+/**
+ * find for a CDN create (see ../activity.ts): the object the POST of `body` to `path` made since the
+ * create started, read back by id; null when it made none (or it is gone since); cannotTell when
+ * the activity log cannot say which.
+ */
+export async function findCdnCreated(ctx: OperationContext<ProvcConfig>, path: string, body: Wire, hint: FindHint, read: (id: number) => Promise<CreateResult | null>): Promise<FindResult> {
+  const made = await createdSince(ctx, ctx.config.client, path, body, hint);
+  if (made === null || isCannotTell(made)) return made;
+  return orNull(() => read(made.id)).then((r) => r ?? null);
 }
 
 /** A CDN id from the engine's string id; throws on anything but a positive integer. */

@@ -16,6 +16,9 @@ export const cloudNotFound = (what: string, id: string) => cloudError(404, 'NotF
 export const cloudInvalid = (field: string, message: string) => cloudError(400, 'ValidationError', `Validation error: ${field}: ${message}`, { invalid_fields: { [field]: [message] } });
 
 export const cdnNotFound = (): SimResponse => ({ status: 404, body: { detail: 'Not found.' } });
+/** CDN (a Django REST service) throttles and fails with a `detail` body, not the Cloud shape. */
+export const cdnThrottled = (retryAfterSeconds: number): SimResponse => ({ status: 429, body: { detail: `Request was throttled. Expected available in ${retryAfterSeconds} seconds.` } });
+export const cdnServerError = (): SimResponse => ({ status: 500, body: { detail: 'A server error occurred.' } });
 export const cdnFieldError = (field: string, message: string): SimResponse => ({ status: 400, body: { errors: { [field]: [message] } } });
 export const cdnErrors = (message: string): SimResponse => ({ status: 400, body: { errors: [message] } });
 

@@ -3,7 +3,7 @@
 // on request), read-only fixtures and seeded fault injection. Built on src/kit/sim only.
 import { startRouter, type SimServer, type SimRequest } from '../../../kit/sim/router.js';
 import type { FaultOptions } from '../../../kit/sim/faults.js';
-import { cloudError, cdnFieldError } from './answers.js';
+import { cloudError, cdnFieldError, cdnServerError, cdnThrottled } from './answers.js';
 import { gcoreRoutes } from './routes.js';
 import { SimStore } from './store.js';
 import type { Fixtures } from './fixtures.js';
@@ -38,9 +38,9 @@ export type GcoreSimulator = SimServer & {
   readonly baseUrl: string;
 };
 
-const isCloud = (req: SimRequest) => req.path.includes('/cloud/');
-
 export async function startSimulator(options: SimulatorOptions = {}): Promise<GcoreSimulator> {
+  const prefix = (options.basePath ?? '').replace(/\/+$/, '');
+  const isCloud = (req: SimRequest) => req.path.slice(prefix.length).startsWith('/cloud/');
   const apiKey = options.apiKey ?? DEFAULT_SIM_API_KEY;
   const store = new SimStore({ taskDurationMs: options.taskDurationMs, fixtures: options.fixtures });
   const server = await startRouter<SimStore>({
@@ -67,9 +67,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Gc
       if (isCloud(req)) return cloudError(400, 'ValidationError', issues.map((i) => `${i.path.map(String).join('.')}: ${i.message}`).join('; '), { invalid_fields: { [field]: [first?.message ?? 'invalid'] } });
       return cdnFieldError(field, first?.message ?? 'invalid');
     },
-    faultResponse: (kind) => (kind === '429'
-      ? cloudError(429, 'HTTPError', 'Too many requests')
-      : cloudError(500, 'HTTPError', 'Internal server error')),
+    // Each API family answers in its own error shape: Cloud {exception_class, message, request_id}, CDN {detail}.
+    faultResponse: (kind, retryAfterSeconds, req) => {
+      if (!isCloud(req)) return kind === '429' ? cdnThrottled(retryAfterSeconds) : cdnServerError();
+      return kind === '429' ? cloudError(429, 'HTTPError', 'Too many requests') : cloudError(500, 'HTTPError', 'Internal server error');
+    },
   });
   const baseUrl = `${server.url}${(options.basePath ?? '').replace(/\/+$/, '')}`;
   return Object.assign(server, { store, apiKey, baseUrl });

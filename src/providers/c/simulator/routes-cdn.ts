@@ -45,7 +45,7 @@ function saveGroup(s: SimStore, req: SimRequest, id: number): Wire | SimResponse
   const b = req.body as z.output<typeof groupBody>;
   if ([...s.cdn.originGroups.values()].some((g) => g.name === b.name && g.id !== id)) return cdnFieldError('name', 'Origin Group name should be unique.');
   if (!b.sources.length) return cdnFieldError('source', 'Origin group must contain at least one source.');
-  const sources = b.sources.map((x) => ({ source: x.source, backup: x.backup ?? false, enabled: x.enabled ?? true, ...(x.host_header_override != null ? { host_header_override: x.host_header_override } : {}) }));
+  const sources = b.sources.map((x) => ({ source: x.source, backup: x.backup ?? false, enabled: x.enabled ?? true, host_header_override: x.host_header_override ?? null }));
   const g: Wire = { id, name: b.name, auth_type: 'none', sources, use_next: b.use_next ?? false, proxy_next_upstream: b.proxy_next_upstream ?? ['error', 'timeout'], path: '' };
   s.cdn.originGroups.set(id, g);
   return g;
@@ -67,19 +67,10 @@ function applySettings(r: Wire, b: Partial<z.output<typeof resourcePut>>, replac
   r.updated = iso();
 }
 
-/**
- * The spec declares overrideOriginProtocol as a nullable enum without null among its values, so a
- * null (not overridden) is left out of answers rather than sent as null.
- */
-export function withoutNullOverride(w: Wire): Wire {
-  const { overrideOriginProtocol, ...rest } = w;
-  return overrideOriginProtocol === null || overrideOriginProtocol === undefined ? rest : w;
-}
-
 function ruleJson(s: SimStore, x: Wire & { resourceId: number }): Wire {
   const { resourceId, ...rest } = x;
   const protocol = (x.overrideOriginProtocol as string | null) ?? String(s.cdn.resources.get(resourceId)?.originProtocol ?? 'HTTP');
-  return withoutNullOverride({ ...rest, originProtocol: protocol });
+  return { ...rest, originProtocol: protocol };
 }
 
 function saveRule(s: SimStore, resourceId: number, id: number, b: Partial<z.output<typeof ruleCreate>>, prior?: Wire): (Wire & { resourceId: number }) | SimResponse {
@@ -121,17 +112,17 @@ export function cdnRoutes(): Route<SimStore>[] {
       return { status: 204 };
     } },
 
-    { method: 'GET', path: '/cdn/resources/rule_templates', handler: (req, s) => cdnList(req, [...s.cdn.ruleTemplates.values()].map(withoutNullOverride)) },
+    { method: 'GET', path: '/cdn/resources/rule_templates', handler: (req, s) => cdnList(req, [...s.cdn.ruleTemplates.values()]) },
     { method: 'POST', path: '/cdn/resources/rule_templates', body: templateBody, handler: (req, s) => {
       const id = s.nextCdnId();
       const t: Wire = { id, name: '', client: s.clientId, deleted: false, weight: 1, template: true, default: false, overrideOriginProtocol: null, options: {}, ...(req.body as Wire) };
       t.rule = withSlash(String(t.rule));
       s.cdn.ruleTemplates.set(id, t);
-      return ok(withoutNullOverride(t), 201);
+      return ok(t, 201);
     } },
     { method: 'GET', path: '/cdn/resources/rule_templates/:id', handler: (req, s) => {
       const t = s.cdn.ruleTemplates.get(num(req, 'id'));
-      return t ? ok(withoutNullOverride(t)) : cdnNotFound();
+      return t ? ok(t) : cdnNotFound();
     } },
     ...(['PUT', 'PATCH'] as const).map((method): Route<SimStore> => ({ method, path: '/cdn/resources/rule_templates/:id', body: method === 'PUT' ? templateBody : templatePatch, handler: (req, s) => {
       const t = s.cdn.ruleTemplates.get(num(req, 'id'));
@@ -140,7 +131,7 @@ export function cdnRoutes(): Route<SimStore>[] {
       const next: Wire = { ...(method === 'PUT' ? { id: t.id, client: t.client, deleted: false, weight: 1, template: true, default: false, overrideOriginProtocol: null, options: {}, name: '' } : t), ...(req.body as Wire) };
       next.rule = withSlash(String(next.rule));
       s.cdn.ruleTemplates.set(num(req, 'id'), next);
-      return ok(withoutNullOverride(next));
+      return ok(next);
     } })),
     { method: 'DELETE', path: '/cdn/resources/rule_templates/:id', handler: (req, s) => {
       const t = s.cdn.ruleTemplates.get(num(req, 'id'));
@@ -166,7 +157,7 @@ export function cdnRoutes(): Route<SimStore>[] {
       if (group !== undefined && !s.cdn.originGroups.has(group)) return cdnFieldError('originGroup', `Origin group ${group} does not exist.`);
       if (group === undefined) {
         group = s.nextCdnId();
-        s.cdn.originGroups.set(group, { id: group, name: `${b.cname}_origin`, auth_type: 'none', sources: [{ source: b.origin, backup: false, enabled: true }], use_next: false, proxy_next_upstream: ['error', 'timeout'], path: '' });
+        s.cdn.originGroups.set(group, { id: group, name: `${b.cname}_origin`, auth_type: 'none', sources: [{ source: b.origin, backup: false, enabled: true, host_header_override: null }], use_next: false, proxy_next_upstream: ['error', 'timeout'], path: '' });
       }
       const id = s.nextCdnId();
       const r: Wire = {

@@ -33,9 +33,22 @@ const fipPatch = z.object({ port_id: z.string().uuid().nullable().optional(), fi
 export function cloudRoutes(): Route<SimStore>[] {
   return [
     { method: 'GET', path: '/cloud/v1/tasks', handler: (req, s) => {
-      const states = req.query.getAll('state');
-      const items = [...s.tasks.values()].filter((t) => !states.length || states.includes(t.state)).reverse().map((t) => s.taskJson(t));
-      return cloudPage(req, items, 10);
+      const q = req.query;
+      const states = q.getAll('state');
+      const projects = q.getAll('project_id').map(Number);
+      const regions = q.getAll('region_id').map(Number);
+      const type = q.get('task_type');
+      const bound = (k: string) => (q.get(k) === null ? undefined : Date.parse(q.get(k)!));
+      const from = bound('from_timestamp');
+      const to = bound('to_timestamp');
+      if (Number.isNaN(from) || Number.isNaN(to)) return cloudInvalid(Number.isNaN(from) ? 'from_timestamp' : 'to_timestamp', 'Not a valid datetime.');
+      // created_on has whole seconds (naive UTC), and the bounds compare against it.
+      const createdOn = (t: { startedAt: number }) => Math.floor(t.startedAt / 1000) * 1000;
+      const items = [...s.tasks.values()].filter((t) => (!states.length || states.includes(t.state)) && (!projects.length || projects.includes(t.projectId ?? -1))
+        && (!regions.length || regions.includes(t.regionId ?? -1)) && (type === null || t.taskType === type)
+        && (from === undefined || createdOn(t) >= from) && (to === undefined || createdOn(t) <= to));
+      const asc = (q.get('order_by') ?? q.get('sorting') ?? 'desc') === 'asc';
+      return cloudPage(req, (asc ? items : items.reverse()).map((t) => s.taskJson(t)), 10);
     } },
     { method: 'GET', path: '/cloud/v1/tasks/:task_id', handler: (req, s) => {
       const t = s.tasks.get(req.params.task_id!);

@@ -3,6 +3,7 @@
 // and the CDN collections with integer ids. Tests change objects here to make drift.
 import { randomUUID } from 'node:crypto';
 import { defaultFixtures, type Fixtures, type Wire } from './fixtures.js';
+import type { ActivityEntry } from './routes-cdn-activity.js';
 
 export type TaskState = 'NEW' | 'RUNNING' | 'FINISHED' | 'ERROR';
 
@@ -42,6 +43,8 @@ export class SimStore {
     rules: new Map<number, Wire & { resourceId: number }>(),
     ruleTemplates: new Map<number, Wire>(),
   };
+  /** The CDN activity log (oldest first), as /cdn/activity_log/requests serves it. */
+  readonly activity: ActivityEntry[] = [];
   /** The CDN account id (`client` on resources and templates). */
   readonly clientId = 170;
   readonly #failures: Failure[] = [];

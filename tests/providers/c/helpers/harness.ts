@@ -15,11 +15,14 @@ export type Harness = {
   /** Reports of handlers called through ctx(); events of the engine. */
   readonly reports: Report[];
   readonly events: Event[];
-  /** A standalone context for calling handlers directly. */
+  /** A standalone context for calling handlers directly; create and find carry TEST_OPERATION as the engine's operation id. */
   ctx(operation?: OperationKind, address?: string): ReturnType<typeof standaloneContext<ReturnType<typeof provc>['config']>>;
   /** Secret strings that must never appear in an error, event or report. */
   readonly secrets: string[];
 };
+
+/** The operation id of creates made through Harness.ctx (the same as sinceEpoch's). */
+export const TEST_OPERATION = 'test-operation';
 
 export type HarnessOptions = { readonly sim?: SimulatorOptions; readonly provider?: Partial<ProvcOptions>; readonly skipConformance?: boolean };
 
@@ -45,6 +48,7 @@ export function useHarness(options: HarnessOptions | (() => HarnessOptions) = {}
       sim, provider, engine, reports, events, secrets: [sim.apiKey],
       ctx: (operation = 'read', address = 'test') => standaloneContext(provider.config, {
         operation, address, report: (r) => reports.push(r), retry: { retries: 3, minTimeoutMs: 1, maxTimeoutMs: 5 },
+        ...(operation === 'create' || operation === 'find' ? { operationId: TEST_OPERATION } : {}),
       }),
     };
   });

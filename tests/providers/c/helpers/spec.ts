@@ -23,19 +23,22 @@ function loadDocument(file: string): Record<string, unknown> {
 }
 
 /**
- * Two deliberate adjustments to the vendor's documents, both for defects of the documents rather
+ * Three deliberate adjustments to the vendor's documents, both for defects of the documents rather
  * than looser checking: (1) `oneOf` becomes `anyOf`, because several of the vendor's alternatives
  * are the same shape (OriginGroupNameNotUniqueError and OriginGroupNameMore255Error are both
  * {errors: {name: [string]}}), so a valid body matches more than one and `oneOf` would reject it;
  * (2) the Let's Encrypt operations PATCH /cdn/resources/{id} and /cdn/resources/{res_id} are
  * dropped, since they declare the same path as PATCH /cdn/resources/{resource_id} and would
- * shadow it in routing.
+ * shadow it in routing; (3) an enum marked `nullable: true` gets null among its values, as
+ * OpenAPI 3.0's nullable intends (the documents describe the null: `overrideOriginProtocol` null
+ * means "inherited from the resource"), which a plain JSON-Schema enum would otherwise reject.
  */
 function adjust(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(adjust);
   if (!node || typeof node !== 'object') return node;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(node)) out[k === 'oneOf' ? 'anyOf' : k] = adjust(v);
+  if (out.nullable === true && Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
   return out;
 }
 
