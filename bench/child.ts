@@ -7,6 +7,7 @@ const result =
   : kind === 'apply' ? await benchApply()
   : kind === 'durable' ? await benchApplyDurable()
   : kind === 'state' ? await (await import('./state.js')).benchState()
+  : kind === 'refresh' ? await (await import('./refresh.js')).benchRefresh()
   : kind === 'lxd' ? await (await import('./lxd.js').catch(() => ({ benchLxd: async () => ({}) }))).benchLxd()
   : (() => { throw new Error(`unknown bench ${kind}`); })();
 process.stdout.write(`${JSON.stringify(result)}\n`);

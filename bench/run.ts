@@ -34,6 +34,7 @@ for (const n of [1000, 10_000, 100_000]) {
 Object.assign(results, run('apply'));
 Object.assign(results, run('durable'));
 if (existsSync(join(here, 'state.ts'))) Object.assign(results, run('state'));
+Object.assign(results, run('refresh'));
 if (existsSync(join(here, 'lxd.ts'))) Object.assign(results, run('lxd'));
 
 const rows = Object.entries(results).map(([name, value]) => {

@@ -14,7 +14,7 @@ export type { ResourceDecl, ResourceOptions, ResourceTimeouts, Input, Inputs } f
 export { resourceHelper, lookupHelper } from './engine/decl/helper.js';
 export type { TypedDecl, TypedRef, TypedInputs, ResourceHelper, LookupCall } from './engine/decl/helper.js';
 export { defineProvider, defineResource, defineLookup, cannotTell, isCannotTell } from './engine/provider/define.js';
-export type { Provider, ProviderSpec, ResourceDefinition, LookupDefinition, CreateResult, ReadResult, UpdateResult, Prior, CheckIssue, FindHint, FindResult, CannotTell } from './engine/provider/define.js';
+export type { Provider, ProviderSpec, ResourceDefinition, LookupDefinition, CreateResult, ReadResult, UpdateResult, Prior, CheckIssue, FindHint, FindResult, CannotTell, ReadItem } from './engine/provider/define.js';
 export { standaloneContext } from './engine/provider/context.js';
 export type { OperationContext, OperationKind, Report } from './engine/provider/context.js';
 export type { RetryPolicy } from './engine/provider/retry-policy.js';

@@ -24,7 +24,7 @@ import { recoverPending } from './apply/recover.js';
 import { CreateIntents } from './apply/intents.js';
 import { defaultRetryPolicy, type RetryPolicy } from './provider/retry-policy.js';
 import { parseDuration } from './values/duration.js';
-import { schedule } from './apply/scheduler.js';
+import { readAll } from './refresh/read-all.js';
 import type { ApplyResult } from './apply/result.js';
 import { diffValues, type Change } from './diff/diff.js';
 import { redactPaths } from './values/redact.js';
@@ -349,25 +349,12 @@ export class Engine {
 
   /** Reads resources concurrently; returns name → refreshed record (same object when nothing changed) or null when gone. */
   async #readAll(state: State, signal: AbortSignal, scope?: Set<string>): Promise<Map<string, ResourceState | null>> {
-    const out = new Map<string, ResourceState | null>();
-    const names = Object.keys(state.resources).filter((n) => !scope || scope.has(n));
-    const emit = this.#emitter(undefined);
-    const failures: { address: string; error: Error }[] = [];
-    await schedule(names.map((n) => ({ id: n, waitFor: [] })), this.#parallelism, async ({ id: name }) => {
-      const prior = own(state.resources, name)!;
-      const resolved = this.#resources.get(prior.type);
-      if (!resolved) return;
-      const started = this.#now();
-      try {
-        const r = await resolved.def.read(this.#context(resolved.provider, name, prior.type, 'read', signal), prior.id, { inputs: prior.inputs, outputs: prior.outputs });
-        if (r === null) { out.set(name, null); emit({ type: 'refresh', at: this.#now(), address: name, outcome: 'gone', elapsedMs: this.#now() - started }); return; }
-        const same = diffValues(prior.inputs, r.inputs).length === 0 && diffValues(prior.outputs, r.outputs).length === 0 && (r.id ?? prior.id) === prior.id;
-        out.set(name, same ? prior : { ...prior, id: r.id ?? prior.id, inputs: r.inputs, outputs: r.outputs, updatedAt: new Date(this.#now()).toISOString() });
-        emit({ type: 'refresh', at: this.#now(), address: name, outcome: same ? 'unchanged' : 'drifted', elapsedMs: this.#now() - started });
-      } catch (error) {
-        failures.push({ address: name, error: error as Error });
-      }
-    }, () => {});
+    const { out, failures } = await readAll({
+      state, names: Object.keys(state.resources).filter((n) => !scope || scope.has(n)),
+      resolve: (t) => this.#resources.get(t), parallelism: this.#parallelism,
+      context: (r, address, token) => this.#context(r.provider, address, token, 'read', signal),
+      emit: this.#emitter(undefined), now: this.#now,
+    });
     if (failures.length) {
       const f = failures[0]!;
       throw new ConvergeError(`Refreshing ${failures.length} resource${failures.length === 1 ? '' : 's'} failed, first ${f.address}: ${f.error.message.split('\n')[0]}\nNothing was planned; retry, or plan with refresh: false.`, { cause: f.error });

@@ -19,8 +19,7 @@ import type { DeposedObject, ResourceState } from '../../state/model.js';
  *   delete-deposed       pending delete (deposedKey)     the deposed record removed
  *   forget / forget-deposed  —                           the record removed, the object left alone
  */
-/** A resource type's handler and the provider instance that serves it. */
-export type Resolved = { readonly def: AnyResource; readonly provider: Provider<unknown> };
+export type { Resolved } from '../provider/define.js';
 
 export type NodeKind = 'create' | 'create-replacement' | 'update' | 'record' | 'delete' | 'delete-deposed' | 'forget' | 'forget-deposed';
 

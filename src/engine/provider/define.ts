@@ -8,6 +8,12 @@ import type { KeyedLists } from '../diff/diff.js';
 export type CreateResult = { readonly id: string; readonly outputs: Record<string, unknown> };
 /** What `read` returns: the object's current inputs (copy from `prior` what the API does not return) and outputs. */
 export type ReadResult = { readonly inputs: Record<string, unknown>; readonly outputs: Record<string, unknown>; readonly id?: string };
+/** One object `readMany` reads: its id and what the engine knew of it. */
+export type ReadItem = { readonly id: string; readonly prior: Prior };
+
+/** A resource type's handler and the provider instance that serves it. */
+export type Resolved = { readonly def: AnyResource; readonly provider: Provider<unknown> };
+
 /** What `update` returns: the outputs after the update, and the id when the update changed it (a rename). */
 export type UpdateResult = { readonly outputs: Record<string, unknown>; readonly id?: string };
 /** What the engine knew of the object before an operation. */
@@ -61,6 +67,12 @@ export type ResourceDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodT
   readonly warnings?: (inputs: z.output<I>, config: C) => readonly string[];
   readonly create: (ctx: OperationContext<C>, inputs: z.output<I>) => Promise<CreateResult>;
   readonly read: (ctx: OperationContext<C>, id: string, prior: Prior) => Promise<ReadResult | null>;
+  /**
+   * Reads many objects of this type at once (by the page, where the vendor lists whole objects):
+   * an entry per id it saw (null: gone). An id it leaves out is read with `read`. Same results as
+   * `read`; objects of other stacks in the same lists are simply not asked for.
+   */
+  readonly readMany?: (ctx: OperationContext<C>, items: readonly ReadItem[]) => Promise<ReadonlyMap<string, ReadResult | null>>;
   /** Without `update`, every change is a replacement. */
   readonly update?: (ctx: OperationContext<C>, id: string, olds: Prior, news: z.output<I>) => Promise<UpdateResult>;
   readonly delete: (ctx: OperationContext<C>, id: string, prior: Prior) => Promise<void>;

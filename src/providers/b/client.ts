@@ -14,6 +14,8 @@ type Call = { readonly region?: string; readonly body?: unknown; readonly query?
 type Page = { page: number; per_page: number | null; pages: number; items: Wire[] };
 
 const PER_PAGE = 100;
+/** Pages of one listing fetched at once after the first (which says how many there are). */
+const PAGE_CONCURRENCY = 8;
 
 export class ProvbClient {
   readonly #http: HttpClient;
@@ -131,17 +133,23 @@ export class ProvbClient {
     return res.body;
   }
 
-  /** Every item of a paginated list (`{page, per_page, pages, items}`), page by page. */
+  /** Every item of a paginated list (`{page, per_page, pages, items}`): the first page, then the rest concurrently. */
   async #all(ctx: Ctx, template: string, params: readonly string[], operation: string, region: string): Promise<Wire[]> {
-    const items: Wire[] = [];
-    for (let page = 1; ; page++) {
-      const body = await this.#call<Page>(ctx, 'GET', template, params, operation, { region, query: { page, per_page: PER_PAGE } });
+    const page = async (n: number): Promise<Page> => {
+      const body = await this.#call<Page>(ctx, 'GET', template, params, operation, { region, query: { page: n, per_page: PER_PAGE } });
       if (!body || !Array.isArray(body.items)) {
         throw new ProviderError({ provider: 'provb', operation, method: 'GET', pathTemplate: template, retryable: false, detail: 'the answer is not a page envelope {page, pages, items}' });
       }
-      items.push(...body.items);
-      if (page >= (body.pages ?? 1) || body.items.length === 0) return items;
+      return body;
+    };
+    const first = await page(1);
+    const pages = first.items.length === 0 ? 1 : first.pages ?? 1;
+    const items = [...first.items];
+    for (let from = 2; from <= pages; from += PAGE_CONCURRENCY) {
+      const batch = await Promise.all(Array.from({ length: Math.min(PAGE_CONCURRENCY, pages - from + 1) }, (_, i) => page(from + i)));
+      for (const b of batch) items.push(...b.items);
     }
+    return items;
   }
 }
 

@@ -10,6 +10,7 @@ import { defined, reporter } from './reported.js';
 import { missingObject } from '../errors.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
 import { claim, isOperationTag, operationTag } from './claim.js';
+import { readByRegion } from './read-many.js';
 
 const noSpace = /^\S+$/;
 
@@ -82,6 +83,11 @@ async function findIp(ctx: ProvbContext, region: string, ref: string): Promise<W
   return ips.find((x) => x.id === ref) ?? ips.find((x) => x.name === ref) ?? ips.find((x) => x.ip === ref);
 }
 
+function readResult(inst: Wire, prior: Prior) {
+  const inputs = reportInputs(inst, prior);
+  return { inputs, outputs: outputsOf(inst, inputs.writePassword) };
+}
+
 function reportInputs(i: Wire, prior: Prior): InstanceInputs {
   const r = reporter(prior);
   const script = i.script ? Buffer.from(String(i.script), 'base64').toString('utf8') : undefined;
@@ -140,10 +146,9 @@ export const instance = defineResource({
   },
   read: async (ctx, id, prior) => {
     const inst = await orNull(() => ctx.config.client.getInstance(ctx, priorRegion(ctx, prior), id));
-    if (!inst) return null;
-    const inputs = reportInputs(inst, prior);
-    return { inputs, outputs: outputsOf(inst, inputs.writePassword) };
+    return inst ? readResult(inst, prior) : null;
   },
+  readMany: readByRegion((ctx, region) => ctx.config.client.listInstances(ctx, region), readResult),
   update: async (ctx, id, olds, news) => {
     const region = regionOf(ctx, news);
     const c = ctx.config.client;

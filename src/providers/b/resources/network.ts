@@ -1,7 +1,8 @@
 // provb:index/network:Network: a private network. The label and nameservers update in place; the
 // CIDR, region and VLAN settings (which the API cannot change) force replacement.
 import { z } from 'zod';
-import { defineResource } from '../../../engine/provider/define.js';
+import { readByRegion } from './read-many.js';
+import { defineResource, type Prior } from '../../../engine/provider/define.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
 import { claim, noteExisting } from './claim.js';
 import type { ProvbConfig } from '../config.js';
@@ -30,6 +31,18 @@ const outputsOf = (n: Wire) => ({ networkId: n.id, name: n.name ?? n.label, defa
 
 const VLAN = ['vlanId', 'vlanAllocationPoolV4Start', 'vlanAllocationPoolV4End', 'vlanCidrV4', 'vlanGatewayIpV4', 'vlanPhysicalInterface'] as const;
 
+function readResult(n: Wire, prior: Prior) {
+  const r = reporter(prior);
+  const inputs: NetworkInputs = defined({
+    label: n.label,
+    cidrV4: r.computed('cidrV4', n.cidr),
+    nameserversV4s: r.computed('nameserversV4s', n.nameservers_v4),
+    region: r.kept<string>('region'),
+    ...Object.fromEntries(VLAN.map((k) => [k, r.kept(k)])),
+  });
+  return { inputs, outputs: outputsOf(n) };
+}
+
 export const network = defineResource({
   token: 'provb:index/network:Network',
   inputs: networkInputs,
@@ -49,17 +62,9 @@ export const network = defineResource({
   },
   read: async (ctx, id, prior) => {
     const n = await orNull(() => ctx.config.client.getNetwork(ctx, priorRegion(ctx, prior), id));
-    if (!n) return null;
-    const r = reporter(prior);
-    const inputs: NetworkInputs = defined({
-      label: n.label,
-      cidrV4: r.computed('cidrV4', n.cidr),
-      nameserversV4s: r.computed('nameserversV4s', n.nameservers_v4),
-      region: r.kept<string>('region'),
-      ...Object.fromEntries(VLAN.map((k) => [k, r.kept(k)])),
-    });
-    return { inputs, outputs: outputsOf(n) };
+    return n ? readResult(n, prior) : null;
   },
+  readMany: readByRegion((ctx, region) => ctx.config.client.listNetworks(ctx, region), readResult),
   update: async (ctx, id, _olds, news) => {
     const region = regionOf(ctx, news);
     await ctx.config.client.updateNetwork(ctx, region, id, { label: news.label, nameservers_v4: news.nameserversV4s ?? null });

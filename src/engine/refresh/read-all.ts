@@ -1,0 +1,91 @@
+// Refresh: read every recorded object (or the ones in scope) and say which drifted or are gone.
+// A resource type with `readMany` is read by the page: one call for all of its objects (grouped
+// by the provider, by region or parent as its API lists them), the rest one `read` each. A
+// batched answer that leaves an id out falls back to `read` for that id, so both give the same
+// results (drift, gone, unchanged). Reads run concurrently up to `parallelism`.
+import type { ResourceState, State } from '../../state/model.js';
+import { own } from '../../state/keys.js';
+import type { AnyResource, ReadResult, Resolved } from '../provider/define.js';
+import type { OperationContext } from '../provider/context.js';
+import type { Event } from '../events.js';
+import { schedule } from '../apply/scheduler.js';
+import { diffValues } from '../diff/diff.js';
+
+export type ReadAllDeps = {
+  readonly state: State;
+  readonly names: readonly string[];
+  readonly resolve: (token: string) => Resolved | undefined;
+  readonly parallelism: number;
+  readonly context: (resolved: Resolved, address: string, token: string) => OperationContext;
+  readonly emit: (event: Event) => void;
+  readonly now: () => number;
+};
+
+export type ReadAllResult = {
+  /** name → the refreshed record (the same object when nothing changed), or null when it is gone. */
+  readonly out: Map<string, ResourceState | null>;
+  readonly failures: { address: string; error: Error }[];
+};
+
+/** Smallest group worth a batched read. */
+const MIN_BATCH = 2;
+
+export async function readAll(deps: ReadAllDeps): Promise<ReadAllResult> {
+  const out = new Map<string, ResourceState | null>();
+  const failures: { address: string; error: Error }[] = [];
+  const batches = new Map<AnyResource, string[]>();
+  const singles: string[] = [];
+  for (const name of deps.names) {
+    const prior = own(deps.state.resources, name)!;
+    const def = deps.resolve(prior.type)?.def;
+    if (!def) continue;
+    if (def.readMany) { const list = batches.get(def); if (list) list.push(name); else batches.set(def, [name]); } else singles.push(name);
+  }
+  for (const [def, names] of batches) if (names.length < MIN_BATCH) { singles.push(...names); batches.delete(def); }
+
+  const settle = (name: string, r: ReadResult | null, started: number) => {
+    const prior = own(deps.state.resources, name)!;
+    if (r === null) { out.set(name, null); deps.emit({ type: 'refresh', at: deps.now(), address: name, outcome: 'gone', elapsedMs: deps.now() - started }); return; }
+    const keyed = deps.resolve(prior.type)?.def.keyedLists;
+    const same = diffValues(prior.inputs, r.inputs, keyed).length === 0 && diffValues(prior.outputs, r.outputs).length === 0 && (r.id ?? prior.id) === prior.id;
+    out.set(name, same ? prior : { ...prior, id: r.id ?? prior.id, inputs: r.inputs, outputs: r.outputs, updatedAt: new Date(deps.now()).toISOString() });
+    deps.emit({ type: 'refresh', at: deps.now(), address: name, outcome: same ? 'unchanged' : 'drifted', elapsedMs: deps.now() - started });
+  };
+  const readOne = async (name: string) => {
+    const prior = own(deps.state.resources, name)!;
+    const resolved = deps.resolve(prior.type)!;
+    const started = deps.now();
+    try {
+      settle(name, await resolved.def.read(deps.context(resolved, name, prior.type), prior.id, { inputs: prior.inputs, outputs: prior.outputs }), started);
+    } catch (error) {
+      failures.push({ address: name, error: error as Error });
+    }
+  };
+  const readBatch = async (def: AnyResource, names: readonly string[]) => {
+    const first = own(deps.state.resources, names[0]!)!;
+    const resolved = deps.resolve(first.type)!;
+    const started = deps.now();
+    let answers: ReadonlyMap<string, ReadResult | null>;
+    try {
+      const items = names.map((n) => { const r = own(deps.state.resources, n)!; return { id: r.id, prior: { inputs: r.inputs, outputs: r.outputs } }; });
+      answers = await def.readMany!(deps.context(resolved, first.type, first.type), items);
+    } catch (error) {
+      for (const n of names) failures.push({ address: n, error: error as Error });
+      return;
+    }
+    const missing: string[] = [];
+    for (const n of names) {
+      const id = own(deps.state.resources, n)!.id;
+      if (answers.has(id)) settle(n, answers.get(id)!, started); else missing.push(n);
+    }
+    for (const n of missing) await readOne(n);
+  };
+
+  type Task = { id: string; waitFor: readonly string[]; run: () => Promise<void> };
+  const tasks: Task[] = [
+    ...[...batches].map(([def, names]): Task => ({ id: `batch:${def.token}`, waitFor: [], run: () => readBatch(def, names) })),
+    ...singles.map((n): Task => ({ id: n, waitFor: [], run: () => readOne(n) })),
+  ];
+  await schedule(tasks, deps.parallelism, (t) => t.run(), () => {});
+  return { out, failures };
+}

@@ -1,0 +1,55 @@
+// A refresh by the page (readMany) and one read per resource give identical plans on the same
+// states: drift, objects deleted outside, unchanged ones, and objects of other stacks in the same
+// listings (never claimed). Against the Civo simulator, where instances and networks list whole.
+import { afterEach, describe, expect, it } from 'vitest';
+import { Engine, MemoryStateStore, MemoryLocation, defineProvider, type Provider } from 'converge';
+import { provb } from 'converge/providers/b';
+import { startSimulator, type CivoSimulator } from 'converge/providers/b/simulator';
+
+let sim: CivoSimulator | undefined;
+afterEach(async () => { await sim?.close(); sim = undefined; });
+
+/** The same provider with its batched reads taken away. */
+function oneByOne(p: Provider<unknown>): Provider<unknown> {
+  return defineProvider({ name: p.name, config: p.config, resources: [...p.resources.values()].map((d) => ({ ...d, readMany: undefined })), lookups: [...p.lookups.values()] });
+}
+
+const stack = () => [
+  ...Array.from({ length: 6 }, (_, i) => provb.network(`net${i}`, { label: `net-${i}` })),
+  ...Array.from({ length: 6 }, (_, i) => provb.instance(`vm${i}`, { hostname: `vm${i}`, diskImage: 'ubuntu-jammy', firewallId: '' })),
+];
+
+describe('refresh by the page', () => {
+  it('plans exactly as one read per resource does, with far fewer requests', async () => {
+    sim = await startSimulator({ transitions: { instance: 1 } });
+    const provider = provb({ token: sim.token, apiEndpoint: sim.url, region: 'LON1', pollIntervalMs: 2 });
+    const location = new MemoryLocation();
+    const batched = new Engine({ providers: [provider], state: new MemoryStateStore(location) });
+    await batched.apply(await batched.plan(stack()));
+
+    // Another stack's objects in the same listings, and changes made outside converge.
+    const other = new Engine({ providers: [provider], state: new MemoryStateStore() });
+    await other.apply(await other.plan([provb.network('theirs', { label: 'theirs' }), provb.instance('theirs-vm', { hostname: 'theirs', diskImage: 'ubuntu-jammy', firewallId: '' })]));
+    const state = await batched.state();
+    sim.store.instances.get(state.resources.vm1!.id)!.tags = ['drifted'];
+    sim.store.instances.delete(state.resources.vm2!.id);
+    sim.store.networks.get(state.resources.net3!.id)!.label = 'renamed';
+    sim.store.networks.delete(state.resources.net4!.id);
+
+    const single = new Engine({ providers: [oneByOne(provider)], state: new MemoryStateStore(location) });
+    sim.clearLog();
+    const viaPages = await batched.plan(stack());
+    const pageRequests = sim.requests.filter((r) => r.method === 'GET').length;
+    sim.clearLog();
+    const viaReads = await single.plan(stack());
+    const readRequests = sim.requests.filter((r) => r.method === 'GET').length;
+
+    const view = (p: typeof viaPages) => p.steps.map((s) => ({ address: s.address, action: s.action, cause: s.cause, changes: s.changes }));
+    expect(view(viaPages)).toEqual(view(viaReads));
+    expect(Object.fromEntries(viaPages.steps.filter((s) => s.action !== 'noop').map((s) => [s.address, [s.action, s.cause]]))).toEqual({
+      vm1: ['update', 'changed'], vm2: ['create', 'gone'], net3: ['update', 'changed'], net4: ['create', 'gone'],
+    });
+    expect(readRequests).toBe(12);
+    expect(pageRequests).toBeLessThanOrEqual(3);
+  });
+});
