@@ -46,6 +46,11 @@ export async function benchPlan(n: number): Promise<{ ms: number; rssMb: number;
 }
 
 async function applyIndependent(n: number, latencyMs: number, parallelism: number, durable: boolean): Promise<number> {
+  return (await applyThenDestroy(n, latencyMs, parallelism, durable, false)).applyMs;
+}
+
+/** Applies n independent creates (and, with `destroy`, then destroys them all), timing each. */
+async function applyThenDestroy(n: number, latencyMs: number, parallelism: number, durable: boolean, destroy: boolean): Promise<{ applyMs: number; destroyMs: number }> {
   const dir = durable ? await mkdtemp(join(tmpdir(), 'converge-bench-')) : '';
   const store = durable ? new FileStateStore(join(dir, 'state.json')) : new MemoryStateStore();
   const engine = new Engine({ providers: [benchProvider(latencyMs).provider], state: store, parallelism });
@@ -53,10 +58,17 @@ async function applyIndependent(n: number, latencyMs: number, parallelism: numbe
   const plan = await engine.plan(d, { refresh: false });
   const t0 = performance.now();
   await engine.apply(plan);
-  const ms = performance.now() - t0;
+  const applyMs = performance.now() - t0;
+  let destroyMs = 0;
+  if (destroy) {
+    const gone = await engine.planDestroy({ refresh: false });
+    const t1 = performance.now();
+    await engine.apply(gone);
+    destroyMs = performance.now() - t1;
+  }
   await store.close();
   if (durable) await rm(dir, { recursive: true, force: true });
-  return ms;
+  return { applyMs, destroyMs };
 }
 
 export async function benchApply(): Promise<Record<string, number>> {
@@ -71,6 +83,10 @@ export async function benchApply(): Promise<Record<string, number>> {
 
 export async function benchApplyDurable(): Promise<Record<string, number>> {
   await applyIndependent(1000, 0, 10, true); // warm-up
-  const ms = await applyIndependent(10_000, 0, 10, true);
-  return { apply_10k_durable_ms_per_step: ms / 10_000 };
+  const { applyMs, destroyMs } = await applyThenDestroy(10_000, 0, 10, true, true);
+  return {
+    apply_10k_durable_ms_per_step: applyMs / 10_000,
+    destroy_10k_durable_ms_per_step: destroyMs / 10_000,
+    destroy_to_create_durable_ratio: destroyMs / applyMs,
+  };
 }

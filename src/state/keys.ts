@@ -15,5 +15,8 @@ export function hasOwn(record: Readonly<Record<string, unknown>> | undefined, ke
 
 /** Stores `value` under `key` as an own, enumerable property (`__proto__` included). */
 export function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
-  Object.defineProperty(record, key, { value, writable: true, enumerable: true, configurable: true });
+  // Only `__proto__` is an accessor on Object.prototype; every other name is a plain assignment
+  // (which creates an own property even for inherited names such as `constructor`), and faster.
+  if (key === '__proto__') Object.defineProperty(record, key, { value, writable: true, enumerable: true, configurable: true });
+  else record[key] = value;
 }

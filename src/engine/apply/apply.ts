@@ -5,7 +5,7 @@
 // completed node's record is durable before apply returns.
 import type { StepWork, ExecNode } from '../plan/work.js';
 import { schedule } from './scheduler.js';
-import { StepRun, type ApplyContext } from './steps/context.js';
+import { StepRun, abortedPromise, type ApplyContext } from './steps/context.js';
 import { runCreate } from './steps/create.js';
 import { runUpdate } from './steps/update.js';
 import { runRecord } from './steps/state-only.js';
@@ -24,7 +24,8 @@ export type ApplyOutcome = { readonly succeeded: StepOutcome[]; readonly failed:
 type Task = { readonly id: string; readonly waitFor: readonly string[]; readonly node: ExecNode; readonly work: StepWork; readonly index: number };
 type Progress = { started: number; left: number; failed: boolean; skipped: boolean; id?: string; unchanged?: boolean };
 
-export async function applySteps(work: readonly StepWork[], ctx: ApplyContext): Promise<ApplyOutcome> {
+export async function applySteps(work: readonly StepWork[], given: ApplyContext): Promise<ApplyOutcome> {
+  const ctx: ApplyContext = given.aborted ? given : { ...given, aborted: abortedPromise(given.signal) };
   const succeeded: StepOutcome[] = [];
   const failed: FailedStep[] = [];
   const skipped: SkippedStep[] = [];

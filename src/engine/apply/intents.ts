@@ -1,9 +1,10 @@
-// Pending records for creates, written ahead in chunks. A create must be recorded as pending
-// durably before the provider is called; writing one record per step costs each step an extra
-// fsync wait. Instead the creates whose inputs the plan knew are marked pending CHUNK at a time
-// (one change, one fsync), a chunk ahead of the steps that need it; at the end, marks of steps
-// that never called the provider are cleared. Recovery after a crash looks at most at the marked
-// chunks' creates.
+// Pending records for creates and deletes, written ahead in chunks. A create or a delete must be
+// recorded as pending durably before the provider is called; writing one record per step costs
+// each step an extra fsync wait. Instead the creates whose inputs the plan knew, and the deletes of
+// removed (or deposed) objects, are marked pending CHUNK at a time (one change, one fsync), a chunk
+// ahead of the steps that need it; at the end, marks of steps that never called the provider are
+// cleared. Recovery after a crash looks at most at the marked chunks' operations (a marked delete
+// whose object still exists is simply planned again).
 import type { StepWork } from '../plan/work.js';
 import type { PendingOperation } from '../../state/model.js';
 import type { Ledger } from './ledger.js';
@@ -23,15 +24,16 @@ export class CreateIntents {
 
   constructor(work: readonly StepWork[], ledger: Ledger, stamp: string) {
     this.#ledger = ledger;
-    this.#eligible = work.filter((w) => w.step.action === 'create' && w.inputs !== undefined && !w.deposed);
-    this.#eligible.forEach((w, i) => this.#index.set(w.step.address, i));
+    this.#eligible = work.filter((w) => (w.step.action === 'create' && w.inputs !== undefined) || w.step.action === 'delete');
+    this.#eligible.forEach((w, i) => this.#index.set(intentKey(w), i));
     this.#stamp = stamp;
   }
 
   readonly #stamp: string;
 
-  /** The pending id already written for this step's create, or undefined when it must write its own. */
-  async take(address: string): Promise<string | undefined> {
+  /** The pending id already written for this step's create or delete, or undefined when it must write its own. */
+  async take(w: StepWork): Promise<string | undefined> {
+    const address = intentKey(w);
     const i = this.#index.get(address);
     if (i === undefined) return undefined;
     const chunk = Math.floor(i / CHUNK);
@@ -47,14 +49,20 @@ export class CreateIntents {
     if (p) return p;
     const slice = this.#eligible.slice(chunk * CHUNK, (chunk + 1) * CHUNK);
     if (slice.length === 0) return Promise.resolve(new Map());
-    const ops: (NewPending & { id: string; startedAt: string })[] = slice.map((w) => ({
+    const ops: (NewPending & { id: string; startedAt: string })[] = slice.map((w) => w.step.action === 'create' ? {
       id: randomUUID(),
       startedAt: this.#stamp,
       kind: 'create', type: w.step.type, name: w.step.address, provider: w.provider.name,
       inputs: w.inputs!, secrets: w.secrets.filter((s) => s.startsWith('inputs.')),
       dependencies: [...w.deps], options: storedOptions(w.decl?.options),
-    }));
-    const ids = new Map(ops.map((o) => [o.name, o.id]));
+    } : {
+      id: randomUUID(),
+      startedAt: this.#stamp,
+      kind: 'delete', type: w.step.type, name: w.deposed?.name ?? w.priorName ?? w.step.address, provider: w.provider.name,
+      inputs: {}, resourceId: (w.deposed ?? w.prior)!.id, secrets: [],
+      ...(w.deposed ? { deposedKey: w.deposed.deposedKey } : {}),
+    });
+    const ids = new Map(slice.map((w, i) => [intentKey(w), ops[i]!.id]));
     for (const [a, id] of ids) this.#unused.set(a, id);
     p = this.#ledger.commit((serial) => markPendingMany(serial, ops)).then(() => ids);
     this.#chunks.set(chunk, p);
@@ -71,3 +79,8 @@ export class CreateIntents {
 }
 
 export type { PendingOperation };
+
+/** A step's key among the intents: creates by address, deletes by address and deposed key. */
+function intentKey(w: StepWork): string {
+  return w.step.action === 'create' ? `create:${w.step.address}` : `delete:${w.step.address}#${w.deposed?.deposedKey ?? ''}`;
+}

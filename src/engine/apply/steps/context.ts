@@ -31,7 +31,19 @@ export type ApplyContext = {
   readonly now: () => number;
   /** Pending records written ahead for creates. */
   readonly intents?: CreateIntents;
+  /** Rejects with the signal's reason when it fires: raced against operations without a limit of their own. */
+  readonly aborted?: Promise<never>;
 };
+
+/** One promise per apply that rejects when `signal` fires (one listener, however many operations race it). */
+export function abortedPromise(signal: AbortSignal): Promise<never> {
+  const p = new Promise<never>((_resolve, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+  p.catch(() => {});
+  return p;
+}
 
 /** The longest a timer can wait (2^31 - 1 ms, about 24.8 days); longer limits are capped to it. */
 export const MAX_TIMER_MS = 2_147_483_647;
@@ -92,13 +104,13 @@ export class StepRun {
   }
 
   context(operation: OperationKind, signal: AbortSignal, limitMs: number | undefined, operationId?: string, provider: Provider<unknown> = this.w.provider): OperationContext {
-    const address = this.address;
-    const started = this.ctx.now();
+    const address = this.w.step.address;
+    const ctx = this.ctx;
+    const started = ctx.now();
     return {
-      ...(operationId ? { operationId } : {}),
-      config: provider.config, provider: provider.name, address, token: this.w.step.type, operation, signal,
-      timeoutMs: limitMs, retry: this.ctx.retry,
-      report: (r: Report) => emitReport(this.ctx, address, operation, started, r),
+      operationId, config: provider.config, provider: provider.name, address, token: this.w.step.type, operation, signal,
+      timeoutMs: limitMs, retry: ctx.retry,
+      report: (r: Report) => emitReport(ctx, address, operation, started, r),
     };
   }
 
@@ -108,7 +120,9 @@ export class StepRun {
     const s = stepSignal(this.ctx.signal, this.address, operation, limitMs);
     const octx = this.context(operation, s.signal, limitMs, options.operationId, options.provider);
     try {
-      return await raceSignal(fn(octx), s.signal);
+      // Without a limit only the caller's abort can stop it: race the apply's one aborted promise.
+      const work = fn(octx);
+      return await (limitMs === undefined && this.ctx.aborted ? Promise.race([work, this.ctx.aborted]) : raceSignal(work, s.signal));
     } catch (error) {
       if (s.signal.aborted && s.signal.reason instanceof TimeoutError) throw s.signal.reason;
       throw error;

@@ -43,7 +43,7 @@ export async function runCreate(run: StepRun, replacingRecord?: ResourceState): 
   }
   const inputs = run.desired();
   const deposedKey = replacing ? w.deposedKey! : undefined;
-  let pendingId = (!replacing && (await ctx.intents?.take(name))) || '';
+  let pendingId = (!replacing && w.step.action === 'create' && (await ctx.intents?.take(w))) || '';
   if (!pendingId) {
     await ctx.ledger.commit((serial) => {
       const m = markPending(serial, {

@@ -19,8 +19,9 @@ export async function runDelete(run: StepRun): Promise<void> {
   // A declared step's old object (a replacement's) is deleted through its own type's handler, which
   // differs from the declared one after a type change; an orphan's handler is its recorded type's.
   const { def, provider } = w.decl ? priorHandler(w) : { def: w.def, provider: w.provider };
-  let pendingId = '';
-  await ctx.ledger.commit((serial) => {
+  // A removed or deposed object's pending delete may be written ahead (intents.ts); a replacement's is its own.
+  let pendingId = (w.step.action === 'delete' && (await ctx.intents?.take(w))) || '';
+  if (!pendingId) await ctx.ledger.commit((serial) => {
     const m = markPending(serial, { kind: 'delete', type: target.type, name, provider: provider.name, inputs: {}, resourceId: target.id, secrets: [], startedAt: run.stamp, ...(deposedKey ? { deposedKey } : {}) });
     pendingId = m.pending.id;
     return m.change;
@@ -34,7 +35,9 @@ export async function runDelete(run: StepRun): Promise<void> {
     await ctx.ledger.commit((serial) => clearPending(serial, pendingId));
     throw error;
   }
-  await ctx.ledger.commit((serial) => (deposedKey ? recordDeposedDelete(serial, deposedKey, pendingId) : recordDelete(serial, name, pendingId)));
+  // The final record: awaited by the nodes that wait for this one, else at the end of the apply
+  // (its pending mark keeps a crash in between recoverable: recovery reads the object, finds it gone).
+  await run.last(ctx.ledger.commit((serial) => (deposedKey ? recordDeposedDelete(serial, deposedKey, pendingId) : recordDelete(serial, name, pendingId))));
 }
 
 /** A create-first replacement's old object, once the new one is recorded: deleted from `deposed`. */
