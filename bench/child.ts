@@ -6,6 +6,7 @@ const result =
   kind === 'plan' ? await benchPlan(Number(process.argv[3]))
   : kind === 'apply' ? await benchApply()
   : kind === 'durable' ? await benchApplyDurable()
+  : kind === 'pg' ? await (await import('./pg.js')).benchPg()
   : kind === 'state' ? await (await import('./state.js')).benchState()
   : kind === 'lxd' ? await (await import('./lxd.js').catch(() => ({ benchLxd: async () => ({}) }))).benchLxd()
   : (() => { throw new Error(`unknown bench ${kind}`); })();

@@ -10,7 +10,7 @@ import { replayAll, type StateChange } from '../patch.js';
 import { emptyState } from '../ops.js';
 import type { Lock, LockRequest, StateStore } from '../store.js';
 import { SecretCodec, hasSecretValues, passphraseFrom, stateHasSecrets, type EncryptionHeader } from '../crypto.js';
-import { applyRecord, decodeJournal, encodeRecord, mapWrittenItems, recordOf, type RawState } from '../journal.js';
+import { applyRecord, decodeJournal, describeTornTail, encodeRecord, mapWrittenItems, recordOf, tornTailOf, type RawState } from '../journal.js';
 import { acquireFileLock } from './file-lock.js';
 import { mapValues, stampOf, writeAtomic } from './file-io.js';
 import { StateConflictError, StateCorruptError } from '../errors.js';
@@ -56,6 +56,7 @@ export class FileStateStore implements StateStore {
   #emptyLineage: string | undefined;
   #warnings: string[] = [];
   #warnedClear = false;
+  #tornSeen: string | undefined;
   readonly #codecs = new Map<string, Promise<SecretCodec>>();
 
   constructor(path = '.converge/state.json', options: FileStateStoreOptions = {}) {
@@ -191,6 +192,17 @@ export class FileStateStore implements StateStore {
       this.#warnedClear = true;
       this.#warnings.push(CLEAR_WARNING(this.location));
     }
+  }
+
+  /** Warns, once per tail, that the journal ends in bytes no record holds whole: they are dropped. */
+  #noteTornTail(at: number, tail: Buffer): void {
+    const key = `${at}:${tail.length}`;
+    if (this.#tornSeen === key) return;
+    this.#tornSeen = key;
+    this.#warnings.push(
+      `The journal ${this.journalPath} ends in ${tail.length} bytes of an unfinished write at byte ${at}, which were dropped: ` +
+        `${describeTornTail(tornTailOf(tail))}. A process killed while writing leaves such a tail; if none was, check the disk.`,
+    );
   }
 
   async #read(): Promise<State> {
@@ -349,6 +361,7 @@ export class FileStateStore implements StateStore {
       }
       applyRecord(raw, rec);
     }
+    if (d.tornBytes > 0) this.#noteTornTail(d.validLength, buf.subarray(d.validLength));
     const codec = await this.#codec(encryption);
     codec.openStateInPlace(raw);
     return { raw, codec, headerOnDisk: encryption !== undefined, stamp, offset: d.validLength, torn: d.tornBytes };
