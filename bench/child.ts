@@ -7,6 +7,7 @@ const result =
   : kind === 'apply' ? await benchApply()
   : kind === 'durable' ? await benchApplyDurable()
   : kind === 'pg' ? await (await import('./pg.js')).benchPg()
+  : kind === 'ratelimit' ? await (await import('./ratelimit.js')).benchRateLimit()
   : kind === 'state' ? await (await import('./state.js')).benchState()
   : kind === 'lxd' ? await (await import('./lxd.js').catch(() => ({ benchLxd: async () => ({}) }))).benchLxd()
   : (() => { throw new Error(`unknown bench ${kind}`); })();

@@ -5,6 +5,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { ConfigError } from '../../engine/errors.js';
 import { ProvbClient } from './client.js';
+import type { RequestRate } from '../../kit/budget.js';
 
 export type ProvbOptions = {
   /** API token; else PROVB_TOKEN; else the credentials file. */
@@ -17,6 +18,12 @@ export type ProvbOptions = {
   readonly region?: string;
   /** Interval between readiness polls; default 3000 ms, as the vendor's provider waits. */
   readonly pollIntervalMs?: number;
+  /**
+   * The account's rate limit, shared by every request of this provider instance. Civo publishes no
+   * number; by default requests go unthrottled until the API says otherwise (x-ratelimit-remaining 0
+   * until x-ratelimit-reset, or 429 with Retry-After), then at half the rate seen, climbing back.
+   */
+  readonly rateLimit?: RequestRate;
 };
 
 export type TokenSource = 'token' | 'PROVB_TOKEN' | 'credentialsFile' | 'PROVB_CREDENTIAL_FILE';
@@ -59,7 +66,7 @@ export function resolveConfig(options: ProvbOptions, env: Readonly<Record<string
     credentialsFile,
     tokenSource,
     pollIntervalMs,
-    client: new ProvbClient({ baseUrl: apiEndpoint, token: () => secret }),
+    client: new ProvbClient({ baseUrl: apiEndpoint, token: () => secret, rateLimit: options.rateLimit }),
   };
 }
 

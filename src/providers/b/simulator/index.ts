@@ -3,6 +3,7 @@
 // fault injection. Built on src/kit/sim; imports nothing of the provider's handlers.
 import { startRouter, type SimServer } from '../../../kit/sim/router.js';
 import type { FaultOptions } from '../../../kit/sim/faults.js';
+import type { RateLimitOptions } from '../../../kit/sim/rate-limit.js';
 import { civoRoutes } from './routes.js';
 import { SimStore, type SimTimings } from './store.js';
 
@@ -15,6 +16,11 @@ export type SimulatorOptions = {
   /** Injected 429 / 500 / dropped connections, drawn from `seed`. */
   readonly faults?: FaultOptions;
   readonly seed?: number;
+  /**
+   * Limits the account to this rate: answers carry x-ratelimit-limit / -remaining / -reset (seconds
+   * until the allowance is whole again), and a request over it is answered 429 with Retry-After.
+   */
+  readonly rateLimit?: RateLimitOptions;
   /** The API key requests must carry as `Authorization: bearer <token>`; default 'sim-token'. */
   readonly token?: string;
   /** How long asynchronous transitions take (instance BUILDING → ACTIVE, ...), in ms. */
@@ -28,6 +34,8 @@ export type CivoSimulator = SimServer & {
   readonly token: string;
 };
 
+const TOO_MANY = { status: 429, body: { code: 'rate_limit_exceeded', reason: 'Too many requests, slow down', result: 'Too many requests' } };
+
 export async function startSimulator(options: SimulatorOptions = {}): Promise<CivoSimulator> {
   const token = options.token ?? 'sim-token';
   const store = new SimStore(options.transitions);
@@ -35,6 +43,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ci
     routes: civoRoutes(),
     state: store,
     latencyMs: options.latencyMs,
+    rateLimit: options.rateLimit,
+    rateLimitHeaders: (f) => ({ 'x-ratelimit-limit': String(f.limit), 'x-ratelimit-remaining': String(f.remaining), 'x-ratelimit-reset': String(f.resetSeconds) }),
+    rateLimited: () => TOO_MANY,
     faults: options.faults,
     seed: options.seed,
     listen: { host: '127.0.0.1', port: options.port ?? 0 },
@@ -48,7 +59,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ci
     notFound: () => ({ status: 404, raw: '404 page not found', headers: { 'content-type': 'text/plain' } }),
     invalid: (_req, issues) => ({ status: 400, body: { code: 'parameter_invalid', reason: issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '), result: 'Invalid request' } }),
     faultResponse: (kind) => kind === '429'
-      ? { status: 429, body: { code: 'rate_limit_exceeded', reason: 'Too many requests, slow down', result: 'Too many requests' } }
+      ? TOO_MANY
       : { status: 500, body: { code: 'internal_server_error', reason: 'An internal error occurred', result: 'Internal server error', status: 500 } },
   });
   return Object.assign(server, { store, token });
