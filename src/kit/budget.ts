@@ -126,13 +126,15 @@ export class RequestBudget {
     this.#refill();
     if (status === 429) {
       this.#throttled++;
-      if (now - this.#lastCut >= CUT_SPACING_MS) {
+      const asked = retryAfterMs(headers);
+      // a 429 asking for no wait at all (Retry-After: 0) is not the vendor asking us to slow down
+      if (asked !== 0 && now - this.#lastCut >= CUT_SPACING_MS) {
         const from = Number.isFinite(this.#rate) ? this.#rate : Math.max(MIN_RATE, this.#recentRate(now));
         if (!Number.isFinite(this.#target)) this.#ceiling = from;
         this.#rate = Math.max(MIN_RATE, from / 2);
         this.#lastCut = now;
       }
-      const waitMs = retryAfterMs(headers) ?? 1000 / this.#rate;
+      const waitMs = asked ?? 1000 / this.#rate;
       this.#hold(now + waitMs);
     } else if (headers['x-ratelimit-remaining'] !== undefined && Number(headers['x-ratelimit-remaining']) <= 0) {
       const reset = resetMs(headers['x-ratelimit-reset']);

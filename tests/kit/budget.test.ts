@@ -75,6 +75,13 @@ describe('RequestBudget', () => {
     expect(done).toEqual([0]);
   });
 
+  it('keeps its rate on a 429 that asks for no wait (Retry-After: 0)', () => {
+    const b = new RequestBudget({ requestsPerSecond: 10, headroom: 1, clock: new FakeClock() });
+    b.observe(429, { 'retry-after': '0' });
+    expect(b.rate).toBe(10);
+    expect(b.throttledCount).toBe(1);
+  });
+
   it('counts 429s of requests already in flight as one cut', () => {
     const clock = new FakeClock();
     const b = new RequestBudget({ requestsPerSecond: 40, burst: 40, headroom: 1, clock });
@@ -86,7 +93,7 @@ describe('RequestBudget', () => {
   it('wins its rate back gradually after a cut, up to the configured one', async () => {
     const clock = new FakeClock();
     const b = new RequestBudget({ requestsPerSecond: 10, headroom: 1, clock });
-    b.observe(429, { 'retry-after': '0' });
+    b.observe(429, {});
     expect(b.rate).toBe(5);
     await clock.advance(2000);
     expect(b.rate).toBeCloseTo(7);
