@@ -183,7 +183,7 @@ export class PostgresStateStore implements StateStore {
   async #writeBatch(c: pg.Pool | pg.PoolClient, from: Known, tasks: readonly CommitTask[]): Promise<boolean> {
     if (tasks.length === 0) { this.#known = from; return true; }
     const batch = batchOf(tasks.map((t) => t.change), (item) => {
-      if (!from.codec.encrypts) this.#noteSecrets(from.codec, hasSecretValues(item));
+      if (!from.codec.encrypts && !this.#warnedClear) this.#noteSecrets(from.codec, hasSecretValues(item));
       return from.codec.sealResource(item);
     });
     const to = tasks[tasks.length - 1].change.serial;
