@@ -117,6 +117,7 @@ async function calibrate(pg?: Where['pg']): Promise<number> {
 describe('crash safety with FileStateStore', () => {
   it(`loses no object and creates none twice when the applying process is killed (${TRIALS} kills)`, async () => {
     const applyMs = await calibrate();
+    const random = seededRandom(SEED);
     let kills = 0;
     let attempts = 0;
     let recovered = 0;
@@ -126,7 +127,7 @@ describe('crash safety with FileStateStore', () => {
       try {
         const c = startChild({ dir });
         await c.applying;
-        await new Promise((r) => setTimeout(r, Math.random() * applyMs * 0.9));
+        await new Promise((r) => setTimeout(r, random() * applyMs * 0.9));
         c.proc.kill('SIGKILL');
         const r = await c.exit;
         if (r.signal === 'SIGKILL') kills++;
@@ -144,6 +145,7 @@ describe('crash safety with FileStateStore', () => {
 
   it(`keeps one writer at a time when two processes race for the lock (${RACE_TRIALS} trials)`, async () => {
     const applyMs = await calibrate();
+    const random = seededRandom(SEED + 1);
     for (let trial = 0; trial < RACE_TRIALS; trial++) {
       const dir = await newTrialDir();
       try {
@@ -151,7 +153,7 @@ describe('crash safety with FileStateStore', () => {
         const b = startChild({ dir }, 30_000);
         await Promise.race([a.applying, b.applying]);
         const victim = trial % 3 === 2 ? [a, b] : [trial % 2 ? a : b];
-        await new Promise((r) => setTimeout(r, Math.random() * applyMs * 1.5));
+        await new Promise((r) => setTimeout(r, random() * applyMs * 1.5));
         for (const v of victim) v.proc.kill('SIGKILL');
         const results = await Promise.all([a.exit, b.exit]);
         for (const r of results) if (r.signal !== 'SIGKILL') expect(r.code, r.err).toBe(0);
