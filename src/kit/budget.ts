@@ -56,6 +56,8 @@ export class RequestBudget {
   #ceiling: number;
   #timer: unknown;
   #throttled = 0;
+  /** Requests let through and not yet answered. */
+  #inFlight = 0;
 
   constructor(options: RequestBudgetOptions = {}) {
     const { requestsPerSecond: rps, burst } = options;
@@ -120,10 +122,19 @@ export class RequestBudget {
     this.#listeners.delete(signal);
   }
 
-  /** Learns from an answer: its status and headers (lower-cased names). */
+  /**
+   * Learns from an answer: its status and headers (lower-cased names). Call it once per request
+   * let through, with status 0 and no headers when no answer came.
+   */
   observe(status: number, headers: Readonly<Record<string, string>>): void {
     const now = this.#clock.now();
     this.#refill();
+    this.#inFlight = Math.max(0, this.#inFlight - 1);
+    const remaining = headers['x-ratelimit-remaining'] === undefined ? undefined : Number(headers['x-ratelimit-remaining']);
+    // never count on more than the vendor says is left, less what is already on its way
+    if (remaining !== undefined && Number.isFinite(remaining) && Number.isFinite(this.#tokens)) {
+      this.#tokens = Math.min(this.#tokens, remaining - this.#inFlight);
+    }
     if (status === 429) {
       this.#throttled++;
       const asked = retryAfterMs(headers);
@@ -136,7 +147,7 @@ export class RequestBudget {
       }
       const waitMs = asked ?? 1000 / this.#rate;
       this.#hold(now + waitMs);
-    } else if (headers['x-ratelimit-remaining'] !== undefined && Number(headers['x-ratelimit-remaining']) <= 0) {
+    } else if (remaining !== undefined && remaining <= 0) {
       const reset = resetMs(headers['x-ratelimit-reset']);
       if (reset !== undefined) this.#hold(now + reset);
     }
@@ -170,6 +181,7 @@ export class RequestBudget {
 
   #spend(): void {
     this.#tokens -= 1;
+    this.#inFlight++;
     if (!Number.isFinite(this.#target)) {
       const now = this.#clock.now();
       this.#sent.push(now);

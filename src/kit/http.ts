@@ -106,6 +106,7 @@ export class HttpClient {
     try {
       res = await undiciRequest(url, { method: req.method, headers, body, signal: ctx.signal, dispatcher: this.#opts.dispatcher });
     } catch (error) {
+      this.budget.observe(0, {});
       if (ctx.signal?.aborted) throw ctx.signal.reason ?? error;
       const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
       // Refused connections never reached the server: safe to repeat whatever the method.

@@ -113,6 +113,19 @@ describe('RequestBudget', () => {
     expect(b.rate).toBe(Infinity);
   });
 
+  it('never counts on more than the vendor says is left, less the requests still on their way', async () => {
+    const clock = new FakeClock();
+    const b = new RequestBudget({ requestsPerSecond: 10, burst: 10, headroom: 1, clock });
+    await b.take();
+    await b.take();
+    b.observe(200, { 'x-ratelimit-remaining': '1' });
+    const { done } = takeMany(b, 1);
+    await clock.advance(99);
+    expect(done).toEqual([]);
+    await clock.advance(1);
+    expect(done).toEqual([0]);
+  });
+
   it('sends at once when no rate is configured and the vendor has said nothing', async () => {
     const b = new RequestBudget({ clock: new FakeClock() });
     const { done } = takeMany(b, 1000);

@@ -8,6 +8,8 @@ import { startSimulator as startCivo } from '../../src/providers/b/simulator/ind
 import { startSimulator as startGcore } from '../../src/providers/c/simulator/index.js';
 import { provb } from '../../src/providers/b/index.js';
 import { Engine, MemoryStateStore } from '../../src/index.js';
+import { HttpClient } from '../../src/kit/http.js';
+import { standaloneContext } from '../../src/engine/provider/context.js';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => { for (const c of closers.splice(0)) await c(); });
@@ -83,14 +85,27 @@ describe('simulator rate limits', () => {
 
 describe('provider request budget', () => {
   it('shares one budget among every step of an apply, so a limited account refuses none of them', async () => {
-    const limit = { requestsPerSecond: 200, burst: 10 };
+    const limit = { requestsPerSecond: 50, burst: 10 };
     const sim = await startCivo({ rateLimit: limit });
     closers.push(() => sim.close());
     const engine = new Engine({ providers: [provb({ token: sim.token, apiEndpoint: sim.url, rateLimit: limit })], state: new MemoryStateStore(), parallelism: 10 });
-    const decls = Array.from({ length: 60 }, (_, i) => ({ type: 'provb:index/dnsDomainName:DnsDomainName', name: `d${i}`, inputs: { name: `rl-${i}.example.com` } }));
+    const decls = Array.from({ length: 40 }, (_, i) => ({ type: 'provb:index/dnsDomainName:DnsDomainName', name: `d${i}`, inputs: { name: `rl-${i}.example.com` } }));
     const result = await engine.apply(await engine.plan(decls, { refresh: false }));
     expect(result.failed).toEqual([]);
     expect(sim.requests.filter((r) => r.throttled)).toEqual([]);
-    expect(sim.store.domains.size).toBe(60);
+    expect(sim.store.domains.size).toBe(40);
+  });
+
+  it('with no rate configured, waits out x-ratelimit-remaining 0 instead of sending into a 429', async () => {
+    const sim = await startCivo({ rateLimit: { requestsPerSecond: 2, burst: 2 } });
+    closers.push(() => sim.close());
+    const http = new HttpClient({ provider: 'provb', baseUrl: sim.url, headers: () => ({ authorization: `bearer ${sim.token}` }), parseError: () => ({ detail: 'error' }) });
+    const ctx = standaloneContext({}, { retry: { retries: 0, minTimeoutMs: 1, maxTimeoutMs: 1 } });
+    const list = () => http.request(ctx, { method: 'GET', path: '/v2/sshkeys', pathTemplate: '/v2/sshkeys', operation: 'list SSH keys' }).then((r) => r.status);
+    // the second answer says the allowance is spent: the next two wait for x-ratelimit-reset
+    const statuses = [await list(), await list(), ...(await Promise.all([list(), list()]))];
+    expect(statuses).toEqual([200, 200, 200, 200]);
+    expect(sim.requests.filter((r) => r.throttled)).toEqual([]);
+    expect(http.budget.throttledCount).toBe(0);
   });
 });
