@@ -161,3 +161,9 @@ export function describeTornTail(t: TornTail): string {
   const what = t.serial !== undefined ? `the start of the record for serial ${t.serial}` : 'the start of a record whose serial was cut off';
   return t.firstChange ? `${what}, whose first change was ${t.firstChange}` : what;
 }
+
+/** The warning a store gives when it drops a torn tail: how many bytes, where, and what they started. */
+export function tornTailWarning(journalPath: string, at: number, tail: Buffer): string {
+  return `The journal ${journalPath} ends in ${tail.length} bytes of an unfinished write at byte ${at}, which were dropped: ` +
+    `${describeTornTail(tornTailOf(tail))}. A process killed while writing leaves such a tail; if none was, check the disk.`;
+}

@@ -10,7 +10,7 @@ import { replayAll, type StateChange } from '../patch.js';
 import { emptyState } from '../ops.js';
 import type { Lock, LockRequest, StateStore } from '../store.js';
 import { SecretCodec, hasSecretValues, passphraseFrom, stateHasSecrets, type EncryptionHeader } from '../crypto.js';
-import { applyRecord, decodeJournal, describeTornTail, encodeRecord, mapWrittenItems, recordOf, tornTailOf, type RawState } from '../journal.js';
+import { applyRecord, decodeJournal, encodeRecord, mapWrittenItems, recordOf, tornTailWarning, type RawState } from '../journal.js';
 import { acquireFileLock } from './file-lock.js';
 import { mapValues, stampOf, writeAtomic } from './file-io.js';
 import { StateConflictError, StateCorruptError } from '../errors.js';
@@ -199,10 +199,7 @@ export class FileStateStore implements StateStore {
     const key = `${at}:${tail.length}`;
     if (this.#tornSeen === key) return;
     this.#tornSeen = key;
-    this.#warnings.push(
-      `The journal ${this.journalPath} ends in ${tail.length} bytes of an unfinished write at byte ${at}, which were dropped: ` +
-        `${describeTornTail(tornTailOf(tail))}. A process killed while writing leaves such a tail; if none was, check the disk.`,
-    );
+    this.#warnings.push(tornTailWarning(this.journalPath, at, tail));
   }
 
   async #read(): Promise<State> {
