@@ -6,6 +6,8 @@ const result =
   kind === 'plan' ? await benchPlan(Number(process.argv[3]))
   : kind === 'apply' ? await benchApply()
   : kind === 'durable' ? await benchApplyDurable()
+  : kind === 'pg' ? await (await import('./pg.js')).benchPg()
+  : kind === 'ratelimit' ? await (await import('./ratelimit.js')).benchRateLimit()
   : kind === 'state' ? await (await import('./state.js')).benchState()
   : kind === 'refresh' ? await (await import('./refresh.js')).benchRefresh()
   : kind === 'lxd' ? await (await import('./lxd.js').catch(() => ({ benchLxd: async () => ({}) }))).benchLxd()

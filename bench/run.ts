@@ -17,6 +17,9 @@ const targets: Record<string, [string, number]> = {
   state_naive_to_journal_ratio: ['>=', 10],
   lxd_serial_ratio_to_lxc: ['<=', 1.05],
   lxd_parallel10_ratio_to_lxc: ['<=', 0.8],
+  apply_10k_pg_ms_per_step: ['<=', 0.15],
+  ratelimited_apply_failed_steps: ['<=', 0],
+  ratelimited_apply_throughput_ratio: ['>=', 0.9],
 };
 
 function run(...args: string[]): Record<string, number> {
@@ -33,6 +36,8 @@ for (const n of [1000, 10_000, 100_000]) {
 }
 Object.assign(results, run('apply'));
 Object.assign(results, run('durable'));
+if (existsSync(join(here, 'pg.ts'))) Object.assign(results, run('pg'));
+if (existsSync(join(here, 'ratelimit.ts'))) Object.assign(results, run('ratelimit'));
 if (existsSync(join(here, 'state.ts'))) Object.assign(results, run('state'));
 Object.assign(results, run('refresh'));
 if (existsSync(join(here, 'lxd.ts'))) Object.assign(results, run('lxd'));

@@ -1,11 +1,14 @@
 // The one HTTP client mechanism providers build their wire clients on (undici underneath). It sends
 // JSON, maps vendor error bodies to ProviderError through the provider's parser, retries transient
 // failures through the engine's retry, and never blindly re-sends a request whose outcome is unknown.
+// Every attempt first takes its turn from the client's request budget (budget.ts): one per provider
+// instance, so all the steps of a run share the vendor's rate limit.
 import { request as undiciRequest, type Dispatcher } from 'undici';
 import { ProviderError } from '../engine/errors.js';
 import { withRetry, isTransient, defaultRetryPolicy } from '../engine/apply/retry.js';
 import type { OperationContext } from '../engine/provider/context.js';
 import { redactBody, redactText } from '../engine/values/redact.js';
+import { RequestBudget, retryAfterMs, type RequestRate } from './budget.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -49,6 +52,8 @@ export type HttpClientOptions = {
   readonly parseError: VendorErrorParser;
   /** Secret strings to scrub from any text that leaves the client. */
   readonly secrets?: () => readonly string[];
+  /** The vendor's rate limit (or a budget to share); default: no fixed rate, only what the vendor signals (headers, 429). */
+  readonly rateLimit?: RequestRate | RequestBudget;
 };
 
 type CallContext = Pick<OperationContext, 'signal' | 'retry' | 'report'>;
@@ -56,9 +61,12 @@ type CallContext = Pick<OperationContext, 'signal' | 'retry' | 'report'>;
 export class HttpClient {
   readonly #opts: HttpClientOptions;
   readonly #base: URL;
+  /** Every request of this client waits its turn here. */
+  readonly budget: RequestBudget;
 
   constructor(options: HttpClientOptions) {
     this.#opts = options;
+    this.budget = options.rateLimit instanceof RequestBudget ? options.rateLimit : new RequestBudget(options.rateLimit);
     const base = options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`;
     this.#base = new URL(base);
   }
@@ -94,9 +102,11 @@ export class HttpClient {
       headers['content-type'] = 'application/json';
     }
     let res: Dispatcher.ResponseData;
+    await this.budget.take(ctx.signal);
     try {
       res = await undiciRequest(url, { method: req.method, headers, body, signal: ctx.signal, dispatcher: this.#opts.dispatcher });
     } catch (error) {
+      this.budget.observe(0, {});
       if (ctx.signal?.aborted) throw ctx.signal.reason ?? error;
       const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
       // Refused connections never reached the server: safe to repeat whatever the method.
@@ -112,6 +122,7 @@ export class HttpClient {
       }, { cause: error });
     }
     const resHeaders = flattenHeaders(res.headers);
+    this.budget.observe(res.statusCode, resHeaders);
     const text = await res.body.text();
     if (req.rawResponse && res.statusCode >= 200 && res.statusCode < 300) return { status: res.statusCode, headers: resHeaders, body: text as T };
     let parsed: unknown = text;
@@ -122,7 +133,8 @@ export class HttpClient {
     } else parsed = undefined;
     if (res.statusCode >= 200 && res.statusCode < 300) return { status: res.statusCode, headers: resHeaders, body: parsed as T };
     const vendor = this.#opts.parseError(res.statusCode, parsed, resHeaders);
-    const retryAfter = parseRetryAfter(resHeaders['retry-after']);
+    const wait = retryAfterMs(resHeaders);
+    const retryAfter = wait === undefined ? undefined : wait / 1000;
     const transient = res.statusCode === 429 || res.statusCode >= 500;
     throw new ProviderError({
       provider: this.#opts.provider,
@@ -172,12 +184,4 @@ function flattenHeaders(h: Record<string, string | string[] | undefined>): Recor
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
   return out;
-}
-
-function parseRetryAfter(value: string | undefined): number | undefined {
-  if (!value) return undefined;
-  const n = Number(value);
-  if (Number.isFinite(n)) return Math.max(0, n);
-  const date = Date.parse(value);
-  return Number.isFinite(date) ? Math.max(0, (date - Date.now()) / 1000) : undefined;
 }

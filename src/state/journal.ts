@@ -138,3 +138,36 @@ function hasValidRecordAfter(buf: Buffer, from: number): boolean {
   }
   return false;
 }
+
+/** What a dropped tail held: the start of a record (its serial and first change, when they survived), zero bytes, or neither. */
+export type TornTail =
+  | { readonly kind: 'record'; readonly serial?: number; readonly firstChange?: string }
+  | { readonly kind: 'zeros' }
+  | { readonly kind: 'unreadable' };
+
+/** Reads what survives of a torn tail's first record, for the warning that it was dropped. */
+export function tornTailOf(tail: Buffer): TornTail {
+  if (tail.every((b) => b === 0)) return { kind: 'zeros' };
+  const text = tail.toString('utf8', 0, Math.min(tail.length, 4096));
+  if (!/^\d{1,12}( |$)/.test(text)) return { kind: 'unreadable' };
+  const serial = /"serial":(\d+)/.exec(text)?.[1];
+  const first = /"op":"(\w+)","path":\["(resources|pending)","((?:[^"\\]|\\.)*)(")?/.exec(text);
+  return {
+    kind: 'record',
+    ...(serial ? { serial: Number(serial) } : {}),
+    ...(first ? { firstChange: `${first[1]} ${first[2]}["${first[3]}${first[4] ? '' : '…'}"]` } : {}),
+  };
+}
+
+export function describeTornTail(t: TornTail): string {
+  if (t.kind === 'zeros') return 'zero bytes (space allocated for a write that never landed)';
+  if (t.kind === 'unreadable') return 'bytes that do not start a record';
+  const what = t.serial !== undefined ? `the start of the record for serial ${t.serial}` : 'the start of a record whose serial was cut off';
+  return t.firstChange ? `${what}, whose first change was ${t.firstChange}` : what;
+}
+
+/** The warning a store gives when it drops a torn tail: how many bytes, where, and what they started. */
+export function tornTailWarning(journalPath: string, at: number, tail: Buffer): string {
+  return `The journal ${journalPath} ends in ${tail.length} bytes of an unfinished write at byte ${at}, which were dropped: ` +
+    `${describeTornTail(tornTailOf(tail))}. A process killed while writing leaves such a tail; if none was, check the disk.`;
+}

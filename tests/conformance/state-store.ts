@@ -1,7 +1,9 @@
 // The shared StateStore suite, run by each store's own test file (memory, file, PostgreSQL), on
 // Terraform's TestBackendStates / TestBackendStateLocks pattern: two instances on one location.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { StateStore } from '../../src/state/store.js';
+import type { LockInfo, StateStore } from '../../src/state/store.js';
+import { spawnSync } from 'node:child_process';
+import { hostname } from 'node:os';
 import type { ResourceState } from '../../src/state/model.js';
 import type { StateChange } from '../../src/state/patch.js';
 import { clearPending, markPending, recordDelete, recordRename, recordResource } from '../../src/state/ops.js';
@@ -16,8 +18,10 @@ export type StoreHarness = {
   readonly encryptsSecrets: boolean;
   /** Everything the location stores, as text, to look for secrets in clear. */
   rawText?(): Promise<string>;
-  /** Leaves a half-written record at the end, as a crash in the middle of a write does. */
-  appendTornRecord?(): Promise<void>;
+  /** Leaves a half-written record at the end, as a crash in the middle of a write does; returns its byte length and serial. */
+  appendTornRecord?(): Promise<{ readonly bytes: number; readonly serial: number }>;
+  /** Leaves the lock as a holder that died without releasing it leaves it. */
+  leaveDeadLock?(holder: LockInfo): Promise<void>;
   cleanup?(): Promise<void>;
 };
 
@@ -227,6 +231,42 @@ export function describeStateStore(name: string, makeStore: () => Promise<StoreH
         const t = await open().read();
         expect(t.serial).toBe(3);
         expect(Object.keys(t.resources).sort()).toEqual(['x', 'y', 'z']);
+    });
+
+    it('warns that it dropped a torn tail, naming its size and the record it started, once', async ({ skip }) => {
+      if (!harness.appendTornRecord) skip();
+      const a = open();
+      await a.read();
+      await commitAll(a, [recordResource(0, resource('x')), recordResource(1, resource('y'))]);
+      const torn = await harness.appendTornRecord!();
+      const b = open();
+      await b.read();
+      const warnings = b.takeWarnings?.() ?? [];
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain(` ${torn.bytes} bytes `);
+      expect(warnings[0]).toContain(`serial ${torn.serial}`);
+      await b.read();
+      await b.commit(recordResource(2, resource('z')));
+      expect(b.takeWarnings?.() ?? []).toEqual([]);
+      const c = open();
+      await c.read();
+      expect(c.takeWarnings?.() ?? []).toEqual([]);
+    });
+
+    it('warns when it takes over a lock whose holder died without releasing it, naming that holder', async ({ skip }) => {
+      if (!harness.leaveDeadLock) skip();
+      const deadPid = spawnSync(process.execPath, ['-e', '']).pid;
+      const dead: LockInfo = { id: 'left-by-a-killed-run', pid: deadPid, host: hostname(), operation: 'destroy', since: '2026-01-01T00:00:00.000Z' };
+      await harness.leaveDeadLock!(dead);
+      const lock = await open().lock({ operation: 'apply' });
+      expect(lock.info.operation).toBe('apply');
+      expect(lock.warnings).toHaveLength(1);
+      expect(lock.warnings[0]).toContain(`pid ${deadPid} `);
+      expect(lock.warnings[0]).toContain(' destroy ');
+      await lock.release();
+      const next = await open().lock({ operation: 'apply' });
+      expect(next.warnings).toEqual([]);
+      await next.release();
     });
 
     describe('secrets at rest', () => {

@@ -1,6 +1,6 @@
-import { mkdtemp, readFile, rm, appendFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, appendFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describeStateStore } from '../conformance/state-store.js';
 import { FileStateStore } from '../../src/state/stores/file.js';
 
@@ -13,7 +13,13 @@ describeStateStore('FileStateStore', async () => {
     encryptsSecrets: true,
     rawText: async () => (await read(path)) + (await read(`${path}.journal`)),
     appendTornRecord: async () => {
-      await appendFile(`${path}.journal`, '212 0badc0de {"baseSerial":2,"serial":3,"patches":[{"op":"add","path":["resources","to');
+      const tail = '212 0badc0de {"baseSerial":2,"serial":3,"patches":[{"op":"add","path":["resources","to';
+      await appendFile(`${path}.journal`, tail);
+      return { bytes: Buffer.byteLength(tail), serial: 3 };
+    },
+    leaveDeadLock: async (holder) => {
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(`${path}.lock`, JSON.stringify(holder));
     },
     cleanup: () => rm(dir, { recursive: true, force: true }),
   };

@@ -1,7 +1,7 @@
 // The journal's framing: whole records decode, a torn or zero-filled tail is ignored, a damaged
 // record followed by a valid one is corruption; records carry sealed secrets, never clear ones.
 import { describe, expect, it } from 'vitest';
-import { applyRecord, decodeJournal, encodeRecord, recordOf, type RawState } from '../../src/state/journal.js';
+import { applyRecord, decodeJournal, encodeRecord, recordOf, tornTailOf, type RawState } from '../../src/state/journal.js';
 import { recordDelete, recordResource, markPending } from '../../src/state/ops.js';
 import { SecretCodec } from '../../src/state/crypto.js';
 import { resource } from '../conformance/state-store.js';
@@ -54,5 +54,24 @@ describe('journal records', () => {
     const decoded = decodeJournal(Buffer.from(text));
     const value = 'records' in decoded ? (decoded.records[0].patches[0] as unknown as { value: never }).value : undefined;
     expect(codec.openResource(value!)).toEqual(c.patches[0].value);
+  });
+});
+
+describe('torn tails', () => {
+  it('names the serial and the first change of a record cut after them', () => {
+    const whole = encodeRecord(recordOf(recordResource(6, resource('web')), { sealResource: (x) => x }));
+    const cut = whole.subarray(0, whole.indexOf('"value"') + 3);
+    expect(tornTailOf(cut)).toEqual({ kind: 'record', serial: 7, firstChange: 'add resources["web"]' });
+  });
+
+  it('marks a name cut in the middle, and leaves out what did not survive', () => {
+    const whole = encodeRecord(recordOf(recordResource(6, resource('database')), { sealResource: (x) => x }));
+    expect(tornTailOf(whole.subarray(0, whole.indexOf('database') + 4))).toEqual({ kind: 'record', serial: 7, firstChange: 'add resources["data…"]' });
+    expect(tornTailOf(whole.subarray(0, 20))).toEqual({ kind: 'record' });
+  });
+
+  it('tells zero bytes and foreign bytes from the start of a record', () => {
+    expect(tornTailOf(Buffer.alloc(64))).toEqual({ kind: 'zeros' });
+    expect(tornTailOf(Buffer.from('{"not":"a record"}'))).toEqual({ kind: 'unreadable' });
   });
 });

@@ -7,6 +7,10 @@ import pg from 'pg';
 import { describeStateStore } from '../conformance/state-store.js';
 import { PostgresStateStore } from '../../src/state/stores/postgres.js';
 import { StateLockedError } from '../../src/engine/errors.js';
+import { recordResource } from '../../src/state/ops.js';
+import { resource } from '../conformance/state-store.js';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
 export function pgTestUrl(): string | undefined {
   if (process.env.CONVERGE_TEST_PG_URL) return process.env.CONVERGE_TEST_PG_URL;
@@ -59,6 +63,12 @@ if (problem && process.env.CI === 'true') {
                   (SELECT coalesce(json_agg(data), '[]') FROM converge_pending WHERE stack = $1)::text AS t`, [stack]);
         return String(rows.rows[0].t).replace(/": "/g, '":"');
       },
+      leaveDeadLock: async (holder) => {
+        const s = new PostgresStateStore({ connectionString, stack });
+        await s.read();
+        await s.close();
+        await admin.query('INSERT INTO converge_locks (stack, info) VALUES ($1, $2)', [stack, JSON.stringify(holder)]);
+      },
       cleanup: async () => {
         await admin.query('DELETE FROM converge_stacks WHERE stack = $1', [stack]).catch(() => {});
         await admin.query('DELETE FROM converge_locks WHERE stack = $1', [stack]).catch(() => {});
@@ -66,6 +76,14 @@ if (problem && process.env.CI === 'true') {
       },
     };
   });
+
+  const dropStack = async (stack: string) => {
+    const admin = new pg.Client({ connectionString });
+    await admin.connect();
+    await admin.query('DELETE FROM converge_stacks WHERE stack = $1', [stack]);
+    await admin.query('DELETE FROM converge_locks WHERE stack = $1', [stack]);
+    await admin.end();
+  };
 
   describe('PostgresStateStore specifics', () => {
     it('keeps several stacks apart in one database, each with its own lock', async () => {
@@ -133,6 +151,97 @@ if (problem && process.env.CI === 'true') {
         await b.close();
         await admin.query('DELETE FROM converge_stacks WHERE stack = $1', [stack]);
         await admin.end();
+      }
+    });
+
+    it('writes commits queued while a group is in flight as one group, each durable when it resolves', async () => {
+      const stack = `test-${randomBytes(6).toString('hex')}`;
+      const flushes: number[] = [];
+      const a = new PostgresStateStore({ connectionString, stack, onFlush: (n) => flushes.push(n) });
+      const b = new PostgresStateStore({ connectionString, stack });
+      try {
+        await a.read();
+        const durable: number[] = [];
+        await Promise.all(Array.from({ length: 300 }, (_, i) => a.commit(recordResource(i, resource(`r${i}`))).then(async () => {
+          if (i % 50 === 49) durable.push(Object.keys((await b.read()).resources).length);
+        })));
+        expect(flushes.reduce((x, y) => x + y, 0)).toBe(300);
+        expect(flushes.length).toBeLessThan(300);
+        expect(Math.max(...flushes)).toBeGreaterThan(1);
+        // what another connection reads after a commit resolved holds that commit
+        durable.forEach((n, k) => expect(n).toBeGreaterThanOrEqual(50 * (k + 1)));
+        const s = await b.read();
+        expect(s.serial).toBe(300);
+        expect(Object.keys(s.resources)).toHaveLength(300);
+      } finally {
+        await a.close();
+        await b.close();
+        await dropStack(stack);
+      }
+    });
+
+    it('refuses a stale commit inside a group alone and writes the rest', async () => {
+      const stack = `test-${randomBytes(6).toString('hex')}`;
+      const a = new PostgresStateStore({ connectionString, stack });
+      try {
+        await a.read();
+        const results = await Promise.allSettled([
+          a.commit(recordResource(0, resource('one'))),
+          a.commit(recordResource(0, resource('stale'))),
+          a.commit(recordResource(1, resource('two'))),
+        ]);
+        expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+        expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ code: 'CONVERGE_STATE_CONFLICT', expectedSerial: 0, actualSerial: 1 });
+        const b = new PostgresStateStore({ connectionString, stack });
+        const s = await b.read();
+        await b.close();
+        expect(s.serial).toBe(2);
+        expect(Object.keys(s.resources).sort()).toEqual(['one', 'two']);
+      } finally {
+        await a.close();
+        await dropStack(stack);
+      }
+    });
+
+    it('writes each commit on its own when maxCommitGroup is 1', async () => {
+      const stack = `test-${randomBytes(6).toString('hex')}`;
+      const flushes: number[] = [];
+      const a = new PostgresStateStore({ connectionString, stack, maxCommitGroup: 1, onFlush: (n) => flushes.push(n) });
+      try {
+        await a.read();
+        await Promise.all(Array.from({ length: 20 }, (_, i) => a.commit(recordResource(i, resource(`r${i}`)))));
+        expect(flushes).toEqual(Array(20).fill(1));
+      } finally {
+        await a.close();
+        await dropStack(stack);
+      }
+    });
+
+    it('warns when the last holder was killed without releasing the lock, naming its pid and operation', async () => {
+      const stack = `test-${randomBytes(6).toString('hex')}`;
+      const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./pg-lock-holder.ts', import.meta.url))], {
+        env: { ...process.env, PG_URL: connectionString, PG_STACK: stack }, stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      const s = new PostgresStateStore({ connectionString, stack });
+      try {
+        await new Promise<void>((resolve, reject) => {
+          child.stdout!.on('data', (d) => { if (String(d).includes('locked')) resolve(); });
+          child.on('exit', () => reject(new Error('the lock holder exited early')));
+        });
+        const held = await s.lock({ operation: 'plan' }).catch((e) => e);
+        expect(held).toMatchObject({ code: 'CONVERGE_STATE_LOCKED', pid: child.pid, operation: 'apply' });
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGKILL');
+        await exited;
+        const lock = await s.lock({ operation: 'plan', timeoutMs: 10_000 });
+        expect(lock.warnings).toHaveLength(1);
+        expect(lock.warnings[0]).toContain(`pid ${child.pid} `);
+        expect(lock.warnings[0]).toContain(' apply ');
+        await lock.release();
+      } finally {
+        child.kill('SIGKILL');
+        await s.close();
+        await dropStack(stack);
       }
     });
 

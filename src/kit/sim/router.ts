@@ -1,6 +1,6 @@
 // The simulators' one HTTP mechanism: a route table (method, path pattern, handler) served on
 // loopback or a unix socket, with JSON parsing, request-body validation, vendor-shaped errors,
-// latency, injected faults, a request log, and a record of every unmatched request.
+// latency, a rate limit, injected faults, a request log, and a record of every unmatched request.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer, type ServerOptions as TlsOptions } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
@@ -8,6 +8,7 @@ import type { Duplex } from 'node:stream';
 import { rmSync } from 'node:fs';
 import type { z } from 'zod';
 import { FaultPlan, type FaultKind, type FaultOptions } from './faults.js';
+import { RateLimiter, type RateLimitFacts, type RateLimitOptions } from './rate-limit.js';
 
 export type SimRequest = {
   readonly method: string;
@@ -48,6 +49,8 @@ export type RequestLogEntry = {
   readonly route: string | null;
   readonly status: number;
   readonly fault?: FaultKind;
+  /** Refused by the rate limit. */
+  readonly throttled?: boolean;
   readonly body: unknown;
   readonly response: unknown;
   readonly at: number;
@@ -65,6 +68,12 @@ export type RouterOptions<S> = {
   /** The vendor's 429 / 500 answers for injected faults (and handler crashes); `req` tells API families apart. */
   readonly faultResponse?: (kind: '429' | '500', retryAfterSeconds: number, req: SimRequest) => SimResponse;
   readonly latencyMs?: number;
+  /** Refuses requests beyond this rate with the vendor's answer (`rateLimited`). */
+  readonly rateLimit?: RateLimitOptions;
+  /** The vendor's answer to a request over the rate limit (its 429 body and headers). */
+  readonly rateLimited?: (facts: RateLimitFacts, req: SimRequest) => SimResponse;
+  /** Headers the vendor adds to every answer while a rate limit is on (x-ratelimit-*). */
+  readonly rateLimitHeaders?: (facts: RateLimitFacts) => Readonly<Record<string, string>>;
   readonly faults?: FaultOptions;
   readonly seed?: number;
   /** Where to listen: loopback on an ephemeral port (default), or a unix socket path. */
@@ -84,6 +93,8 @@ export type SimServer = {
   resetHandlers(): void;
   setFaults(faults: FaultOptions | undefined): void;
   setLatency(ms: number): void;
+  /** Turns the rate limit on (a fresh, full bucket), changes it, or turns it off. */
+  setRateLimit(limit: RateLimitOptions | undefined): void;
   clearLog(): void;
   close(): Promise<void>;
 };
@@ -110,6 +121,7 @@ export async function startRouter<S>(options: RouterOptions<S>): Promise<SimServ
   let overrides: Compiled<unknown>[] = [];
   const faults = new FaultPlan(options.faults, options.seed ?? 1);
   let latencyMs = options.latencyMs ?? 0;
+  let limiter = options.rateLimit ? new RateLimiter(options.rateLimit) : undefined;
   const requests: RequestLogEntry[] = [];
   const unmatched: RequestLogEntry[] = [];
   const sockets = new Set<Socket>();
@@ -132,8 +144,9 @@ export async function startRouter<S>(options: RouterOptions<S>): Promise<SimServ
       requests.push(e);
       return e;
     };
+    let limitHeaders: Readonly<Record<string, string>> | undefined;
     const send = (r: SimResponse) => {
-      const headers: Record<string, string> = { ...(r.headers ?? {}) };
+      const headers: Record<string, string> = { ...(limitHeaders ?? {}), ...(r.headers ?? {}) };
       let payload: Buffer | string = '';
       if (r.raw !== undefined) payload = r.raw;
       else if (r.body !== undefined) { payload = JSON.stringify(r.body); headers['content-type'] ??= 'application/json'; }
@@ -141,6 +154,14 @@ export async function startRouter<S>(options: RouterOptions<S>): Promise<SimServ
       res.end(payload);
     };
     if (latencyMs > 0) await new Promise((r) => setTimeout(r, latencyMs));
+    const limit = limiter?.take();
+    if (limit) limitHeaders = options.rateLimitHeaders?.(limit);
+    if (limit && !limit.allowed) {
+      const r = options.rateLimited?.(limit, { ...base, params: {} }) ?? { status: 429, body: { error: 'rate limited' } };
+      const refused = { ...r, headers: { 'retry-after': String(limit.retryAfterSeconds), ...(r.headers ?? {}) } };
+      log({ route: null, status: refused.status, throttled: true, response: refused.body });
+      return send(refused);
+    }
 
     const fault = faults.draw(method);
     if (fault === '429' || fault === '500') {
@@ -253,6 +274,7 @@ export async function startRouter<S>(options: RouterOptions<S>): Promise<SimServ
     resetHandlers: () => { overrides = []; },
     setFaults: (f) => faults.set(f),
     setLatency: (ms) => { latencyMs = ms; },
+    setRateLimit: (l) => { limiter = l ? new RateLimiter(l) : undefined; },
     clearLog: () => { requests.length = 0; unmatched.length = 0; },
     close: () => new Promise<void>((resolve) => {
       for (const s of sockets) s.destroy();

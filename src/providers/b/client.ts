@@ -2,6 +2,7 @@
 // `region` in bodies whose request struct has it), every page of the paginated envelope, and vendor
 // error bodies mapped through errors.ts. Each endpoint is one line.
 import { HttpClient, type HttpMethod } from '../../kit/http.js';
+import type { RequestRate } from '../../kit/budget.js';
 import type { OperationContext } from '../../engine/provider/context.js';
 import { ProviderError } from '../../engine/errors.js';
 import { parseCivoError } from './errors.js';
@@ -20,13 +21,14 @@ const PAGE_CONCURRENCY = 8;
 export class ProvbClient {
   readonly #http: HttpClient;
 
-  constructor(options: { readonly baseUrl: string; readonly token: () => string }) {
+  constructor(options: { readonly baseUrl: string; readonly token: () => string; readonly rateLimit?: RequestRate }) {
     this.#http = new HttpClient({
       provider: 'provb',
       baseUrl: options.baseUrl,
       headers: () => ({ authorization: `bearer ${options.token()}` }),
       parseError: (status, body) => parseCivoError(status, body),
       secrets: () => [options.token()],
+      rateLimit: options.rateLimit,
     });
   }
 

@@ -6,6 +6,7 @@ import { homedir } from 'node:os';
 import { ConfigError } from '../../engine/errors.js';
 import { ProvbClient } from './client.js';
 import { WAIT_LIMITS_MS, type WaitKind } from './wait.js';
+import type { RequestRate } from '../../kit/budget.js';
 
 export type ProvbOptions = {
   /** API token; else PROVB_TOKEN; else the credentials file. */
@@ -20,6 +21,12 @@ export type ProvbOptions = {
   readonly pollIntervalMs?: number;
   /** Deadlines of readiness and deletion waits by kind, in ms, over the defaults of wait.ts (a step timeout still wins). */
   readonly waitLimitsMs?: Partial<Record<WaitKind, number>>;
+  /**
+   * The account's rate limit, shared by every request of this provider instance. Civo publishes no
+   * number; by default requests go unthrottled until the API says otherwise (x-ratelimit-remaining 0
+   * until x-ratelimit-reset, or 429 with Retry-After), then at half the rate seen, climbing back.
+   */
+  readonly rateLimit?: RequestRate;
 };
 
 export type TokenSource = 'token' | 'PROVB_TOKEN' | 'credentialsFile' | 'PROVB_CREDENTIAL_FILE';
@@ -68,7 +75,7 @@ export function resolveConfig(options: ProvbOptions, env: Readonly<Record<string
     tokenSource,
     pollIntervalMs,
     waitLimitsMs: options.waitLimitsMs,
-    client: new ProvbClient({ baseUrl: apiEndpoint, token: () => secret }),
+    client: new ProvbClient({ baseUrl: apiEndpoint, token: () => secret, rateLimit: options.rateLimit }),
   };
 }
 

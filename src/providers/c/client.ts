@@ -33,6 +33,7 @@ export class GcoreClient {
         return { authorization: `APIKey ${settings.apiKey}` };
       },
       secrets: () => (settings.apiKey ? [settings.apiKey] : []),
+      rateLimit: settings.rateLimit,
     });
   }
 

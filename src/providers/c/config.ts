@@ -3,6 +3,7 @@
 // PROVC_* environment variables, which win over defaults; the environment is read only here.
 import { ConfigError } from '../../engine/errors.js';
 import { sensitive } from '../../engine/values/secret.js';
+import type { RequestRate } from '../../kit/budget.js';
 
 export const DEFAULT_BASE_URL = 'https://api.gcore.com';
 
@@ -20,6 +21,12 @@ export type ProvcArgs = {
   readonly pollingIntervalSeconds?: number;
   /** Seconds before polling a task gives up; default 7200. */
   readonly pollingTimeoutSeconds?: number;
+  /**
+   * The account's rate limit, shared by every request of this provider instance. Gcore publishes no
+   * general number; by default requests go unthrottled until a 429 (with Retry-After), then at half
+   * the rate seen, climbing back.
+   */
+  readonly rateLimit?: RequestRate;
   /** The environment to read instead of process.env (tests). */
   readonly env?: Readonly<Record<string, string | undefined>>;
 };
@@ -32,6 +39,7 @@ export type ProvcSettings = {
   readonly cloudRegionId: number | undefined;
   readonly pollingIntervalSeconds: number;
   readonly pollingTimeoutSeconds: number;
+  readonly rateLimit?: RequestRate;
 };
 
 const SUBJECT = 'provc';
@@ -48,6 +56,7 @@ export function resolveSettings(args: ProvcArgs = {}): ProvcSettings {
     cloudRegionId: args.cloudRegionId ?? envInt(env, 'PROVC_CLOUD_REGION_ID', 'cloudRegionId'),
     pollingIntervalSeconds: args.pollingIntervalSeconds ?? 3,
     pollingTimeoutSeconds: args.pollingTimeoutSeconds ?? 7200,
+    ...(args.rateLimit ? { rateLimit: args.rateLimit } : {}),
   };
   for (const field of ['cloudProjectId', 'cloudRegionId'] as const) {
     const v = settings[field];

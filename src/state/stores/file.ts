@@ -10,7 +10,7 @@ import { replayAll, type StateChange } from '../patch.js';
 import { emptyState } from '../ops.js';
 import type { Lock, LockRequest, StateStore } from '../store.js';
 import { SecretCodec, hasSecretValues, passphraseFrom, stateHasSecrets, type EncryptionHeader } from '../crypto.js';
-import { applyRecord, decodeJournal, encodeRecord, mapWrittenItems, recordOf, type RawState } from '../journal.js';
+import { applyRecord, decodeJournal, encodeRecord, mapWrittenItems, recordOf, tornTailWarning, type RawState } from '../journal.js';
 import { acquireFileLock } from './file-lock.js';
 import { migrateRaw } from '../migrate.js';
 import { mapValues, stampOf, writeAtomic } from './file-io.js';
@@ -57,6 +57,7 @@ export class FileStateStore implements StateStore {
   #emptyLineage: string | undefined;
   #warnings: string[] = [];
   #warnedClear = false;
+  #tornSeen: string | undefined;
   readonly #codecs = new Map<string, Promise<SecretCodec>>();
 
   constructor(path = '.converge/state.json', options: FileStateStoreOptions = {}) {
@@ -192,6 +193,14 @@ export class FileStateStore implements StateStore {
       this.#warnedClear = true;
       this.#warnings.push(CLEAR_WARNING(this.location));
     }
+  }
+
+  /** Warns, once per tail, that the journal ends in bytes no record holds whole: they are dropped. */
+  #noteTornTail(at: number, tail: Buffer): void {
+    const key = `${at}:${tail.length}`;
+    if (this.#tornSeen === key) return;
+    this.#tornSeen = key;
+    this.#warnings.push(tornTailWarning(this.journalPath, at, tail));
   }
 
   async #read(): Promise<State> {
@@ -352,6 +361,7 @@ export class FileStateStore implements StateStore {
       }
       applyRecord(raw, rec);
     }
+    if (d.tornBytes > 0) this.#noteTornTail(d.validLength, buf.subarray(d.validLength));
     const codec = await this.#codec(encryption);
     codec.openStateInPlace(raw);
     return { raw, codec, headerOnDisk: encryption !== undefined, stamp, offset: d.validLength, torn: d.tornBytes };

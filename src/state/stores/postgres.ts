@@ -1,20 +1,20 @@
 // PostgresStateStore: state shared by a team or a CI fleet. A stack row holds lineage, serial and
-// the encryption header; one row per resource and per pending operation; each commit is its own
-// transaction that checks and bumps the stack's serial. The lock is pg_try_advisory_lock on a key
-// derived from the schema and stack name, held on a dedicated connection; a row says who holds it.
+// the encryption header; one row per resource and per pending operation. Commits queued while one
+// group is being written go out together as the next group: one statement that checks and raises
+// the stack's serial (postgres-batch.ts). The lock and its holder's row: postgres-lock.ts.
 import pg from 'pg';
-import { createHash } from 'node:crypto';
 import { freeze } from 'immer';
 import { STATE_VERSION, type DeposedObject, type PendingOperation, type ResourceState, type State } from '../model.js';
 import { setOwn } from '../keys.js';
 import { migrateRaw } from '../migrate.js';
-import type { Patch, StateChange } from '../patch.js';
+import type { StateChange } from '../patch.js';
 import { emptyState } from '../ops.js';
-import type { Lock, LockInfo, LockRequest, StateStore } from '../store.js';
-import { lockInfo, waitForLock } from '../lock.js';
+import type { Lock, LockRequest, StateStore } from '../store.js';
 import { SecretCodec, hasSecretValues, passphraseFrom, type EncryptionHeader } from '../crypto.js';
-import { StateConflictError, StateLockedError } from '../errors.js';
+import { StateConflictError } from '../errors.js';
 import { tablesOf, ensureSchema, type Tables } from './postgres-schema.js';
+import { acquirePgLock } from './postgres-lock.js';
+import { batchOf, batchParams, batchStatement, chainFrom, checkGranular, mapValues, replaceRows } from './postgres-batch.js';
 
 export type PostgresStateStoreOptions = {
   readonly connectionString: string;
@@ -26,9 +26,18 @@ export type PostgresStateStoreOptions = {
   readonly schema?: string;
   /** How long `lock()` waits for a held lock when the request gives no timeoutMs; default 0. */
   readonly lockTimeoutMs?: number;
+  /** At most this many queued commits share one statement (group commit); default 1000; 1 = one per commit. */
+  readonly maxCommitGroup?: number;
+  /** Called after each group of commits is durable, with how many it held (for tests and metrics). */
+  readonly onFlush?: (records: number) => void;
 };
 
 type StackRow = { serial: number; lineage: string; encryption: EncryptionHeader | null };
+/** The stack's serial and codec as this store last left or saw them: lets a group commit go out as one statement. */
+type Known = { serial: number; codec: SecretCodec };
+type Settle<T = void> = { resolve(v: T): void; reject(e: unknown): void };
+type CommitTask = { kind: 'commit'; change: StateChange; done: Settle };
+type Task = CommitTask | { kind: 'other'; run: () => Promise<unknown>; done: Settle<unknown> };
 
 const CLEAR_WARNING = (where: string) =>
   `Secret values are stored in clear in ${where}. Pass secretsPassphrase or set CONVERGE_SECRETS_PASSPHRASE to encrypt them.`;
@@ -42,22 +51,25 @@ export class PostgresStateStore implements StateStore {
   readonly #pool: pg.Pool;
   readonly #lockClients = new Set<pg.Client>();
   readonly #codecs = new Map<string, Promise<SecretCodec>>();
+  readonly #queue: Task[] = [];
+  readonly #maxGroup: number;
+  #draining: Promise<void> | undefined;
+  #known: Known | undefined;
   #schemaReady: Promise<void> | undefined;
-  #chain: Promise<unknown> = Promise.resolve();
   #emptyLineage: string | undefined;
   #warnings: string[] = [];
   #warnedClear = false;
 
   constructor(options: PostgresStateStoreOptions) {
-    if (typeof options?.connectionString !== 'string' || options.connectionString === '') {
-      throw new TypeError('Expected `connectionString` to be a non-empty string');
-    }
+    if (typeof options?.connectionString !== 'string' || options.connectionString === '') throw new TypeError('Expected `connectionString` to be a non-empty string');
     if (typeof options.stack !== 'string' || options.stack === '') throw new TypeError('Expected `stack` to be a non-empty string');
     this.#options = options;
     this.stack = options.stack;
     this.#tables = tablesOf(options.schema ?? 'public');
     this.location = `postgres:${options.schema ? `${options.schema}.` : ''}${options.stack}`;
     this.#passphrase = passphraseFrom(options.secretsPassphrase);
+    this.#maxGroup = options.maxCommitGroup ?? 1000;
+    if (!Number.isInteger(this.#maxGroup) || this.#maxGroup < 1) throw new TypeError('Expected `maxCommitGroup` to be an integer from 1 and up');
     this.#pool = new pg.Pool({ connectionString: options.connectionString, max: 4, application_name: 'converge' });
     this.#pool.on('error', () => {}); // an idle connection dropped by the server; the next query reconnects
   }
@@ -66,8 +78,9 @@ export class PostgresStateStore implements StateStore {
     return this.#inOrder(() => this.#read());
   }
 
+  /** Queued commits go out together: those arriving while a group is being written form the next group. */
   commit(change: StateChange): Promise<void> {
-    return this.#inOrder(() => this.#commit(change));
+    return this.#enqueue<void>((done) => ({ kind: 'commit', change, done }));
   }
 
   write(state: State, baseSerial: number): Promise<void> {
@@ -81,48 +94,10 @@ export class PostgresStateStore implements StateStore {
 
   async lock(request: LockRequest): Promise<Lock> {
     await this.#ready();
-    const info = lockInfo(request.operation);
-    const key = advisoryKey(this.#tables.schema, this.stack);
-    const client = new pg.Client({
-      connectionString: this.#options.connectionString,
-      application_name: `converge:${info.operation}:${info.pid}@${info.host}`.slice(0, 63),
-    });
-    client.on('error', () => {});
-    await client.connect();
-    let holder: LockInfo | undefined;
-    try {
-      const got = await waitForLock({ ...request, timeoutMs: request.timeoutMs ?? this.#options.lockTimeoutMs }, async () => {
-        const r = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS ok', [key]);
-        if (r.rows[0].ok) return true;
-        holder = await this.#holder(client, key);
-        return undefined;
-      }, 20);
-      if (!got) throw new StateLockedError(holder ?? { id: 'unknown', pid: 0, host: 'unknown', operation: 'unknown', since: 'unknown' }, this.location);
-      await client.query(
-        `INSERT INTO ${this.#tables.locks} (stack, info) VALUES ($1, $2) ON CONFLICT (stack) DO UPDATE SET info = excluded.info`,
-        [this.stack, JSON.stringify(info)],
-      );
-    } catch (e) {
-      await client.end().catch(() => {});
-      throw e;
-    }
+    const target = { connectionString: this.#options.connectionString, tables: this.#tables, stack: this.stack, location: this.location };
+    const { lock, client } = await acquirePgLock(target, { ...request, timeoutMs: request.timeoutMs ?? this.#options.lockTimeoutMs }, (c) => this.#lockClients.delete(c));
     this.#lockClients.add(client);
-    let released = false;
-    return {
-      info,
-      warnings: [],
-      release: async () => {
-        if (released) return;
-        released = true;
-        this.#lockClients.delete(client);
-        try {
-          await client.query(`DELETE FROM ${this.#tables.locks} WHERE stack = $1 AND info->>'id' = $2`, [this.stack, info.id]);
-          await client.query('SELECT pg_advisory_unlock($1::bigint)', [key]);
-        } finally {
-          await client.end().catch(() => {});
-        }
-      },
-    };
+    return lock;
   }
 
   takeWarnings(): readonly string[] {
@@ -132,7 +107,7 @@ export class PostgresStateStore implements StateStore {
   }
 
   async close(): Promise<void> {
-    await this.#chain.catch(() => {});
+    await this.#draining;
     for (const c of this.#lockClients) await c.end().catch(() => {});
     this.#lockClients.clear();
     await this.#pool.end();
@@ -140,9 +115,84 @@ export class PostgresStateStore implements StateStore {
 
   /** Runs store operations one after another in call order (commits are issued without awaiting). */
   #inOrder<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.#chain.then(fn, fn);
-    this.#chain = run.catch(() => {});
-    return run;
+    return this.#enqueue<T>((done) => ({ kind: 'other', run: fn, done: done as Settle<unknown> }));
+  }
+
+  #enqueue<T>(make: (done: Settle<T>) => Task): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.#queue.push(make({ resolve, reject }));
+      this.#draining ??= this.#drain();
+    });
+  }
+
+  async #drain(): Promise<void> {
+    while (this.#queue.length > 0) {
+      const head = this.#queue[0];
+      if (head.kind === 'commit') {
+        let n = 1;
+        while (n < this.#queue.length && n < this.#maxGroup && this.#queue[n].kind === 'commit') n++;
+        await this.#commitGroup(this.#queue.splice(0, n) as CommitTask[]);
+        continue;
+      }
+      this.#queue.shift();
+      await head.run().then(head.done.resolve, (e) => { this.#known = undefined; head.done.reject(e); });
+    }
+    this.#draining = undefined;
+  }
+
+  /**
+   * Writes a group of consecutive commits as one statement when this store knows the stack's serial
+   * (one round trip), else in a transaction holding the stack row. Each commit resolves only once
+   * the group is durable; a commit whose base serial is stale is refused alone.
+   */
+  async #commitGroup(group: CommitTask[]): Promise<void> {
+    const valid: CommitTask[] = [];
+    for (const t of group) {
+      try { checkGranular(t.change); valid.push(t); } catch (e) { t.done.reject(e); }
+    }
+    if (valid.length === 0) return;
+    let outcome: { from: number; accepted: CommitTask[] } | undefined;
+    try {
+      await this.#ready();
+      const k = this.#known;
+      if (k && valid[0].change.baseSerial === k.serial) {
+        const chain = chainFrom(k.serial, valid);
+        if (await this.#writeBatch(this.#pool, k, chain.accepted)) outcome = chain;
+        else this.#known = undefined;
+      }
+      if (!outcome) {
+        outcome = await this.#withStack(undefined, async (c, row, codec) => {
+          const chain = chainFrom(row.serial, valid);
+          await this.#writeBatch(c, { serial: row.serial, codec }, chain.accepted); // the row is ours: it cannot miss
+          return chain;
+        });
+      }
+    } catch (e) {
+      this.#known = undefined;
+      for (const t of valid) t.done.reject(e);
+      return;
+    }
+    let serial = outcome.from;
+    const accepted = new Set(outcome.accepted);
+    for (const t of valid) {
+      if (accepted.has(t)) { serial = t.change.serial; t.done.resolve(); }
+      else t.done.reject(new StateConflictError(this.location, t.change.baseSerial, serial));
+    }
+    if (outcome.accepted.length > 0) this.#options.onFlush?.(outcome.accepted.length);
+  }
+
+  /** One statement writing `tasks` on top of `from.serial`; false when the stored serial is not that. */
+  async #writeBatch(c: pg.Pool | pg.PoolClient, from: Known, tasks: readonly CommitTask[]): Promise<boolean> {
+    if (tasks.length === 0) { this.#known = from; return true; }
+    const batch = batchOf(tasks.map((t) => t.change), (item) => {
+      if (!from.codec.encrypts && !this.#warnedClear) this.#noteSecrets(from.codec, hasSecretValues(item));
+      return from.codec.sealResource(item);
+    });
+    const to = tasks[tasks.length - 1].change.serial;
+    const r = await c.query(batchStatement(this.#tables), batchParams(this.stack, from.serial, to, batch));
+    if (r.rowCount === 0) return false;
+    this.#known = { serial: to, codec: from.codec };
+    return true;
   }
 
   #ready(): Promise<void> {
@@ -164,24 +214,6 @@ export class PostgresStateStore implements StateStore {
     return c;
   }
 
-  async #holder(client: pg.Client, key: string): Promise<LockInfo | undefined> {
-    const row = await client.query<{ info: LockInfo }>(`SELECT info FROM ${this.#tables.locks} WHERE stack = $1`, [this.stack]);
-    if (row.rows[0]) return row.rows[0].info;
-    const k = BigInt.asUintN(64, BigInt(key));
-    const act = await client.query<{ application_name: string; pid: number; backend_start: Date }>(
-      `SELECT a.application_name, a.pid, a.backend_start FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-        WHERE l.locktype = 'advisory' AND l.granted AND l.classid = $1 AND l.objid = $2 AND l.objsubid = 1`,
-      [String(k >> 32n), String(k & 0xffffffffn)],
-    );
-    const a = act.rows[0];
-    if (!a) return undefined;
-    const m = /^converge:([^:]*):(\d+)@(.*)$/.exec(a.application_name ?? '');
-    return {
-      id: `backend-${a.pid}`, pid: m ? Number(m[2]) : 0, host: m ? m[3] : 'unknown',
-      operation: m ? m[1] : 'unknown', since: a.backend_start.toISOString(),
-    };
-  }
-
   async #read(): Promise<State> {
     await this.#ready();
     const c = await this.#pool.connect();
@@ -200,6 +232,8 @@ export class PostgresStateStore implements StateStore {
       const dep = await c.query<{ id: string; data: DeposedObject }>(`SELECT id, data FROM ${t.deposed} WHERE stack = $1`, [this.stack]);
       await c.query('COMMIT');
       const codec = await this.#codec(s.rows[0].encryption);
+      // a clear stack read with a passphrase is sealed by the next commit's transaction: no shortcut until then
+      if (s.rows[0].encryption || this.#passphrase === undefined) this.#known = { serial: Number(s.rows[0].serial), codec };
       const resources: Record<string, ResourceState> = {};
       for (const r of res.rows) setOwn(resources, r.name, codec.openResource(r.data));
       const pending: Record<string, PendingOperation> = {};
@@ -249,57 +283,15 @@ export class PostgresStateStore implements StateStore {
     }
   }
 
-  async #commit(change: StateChange): Promise<void> {
-    await this.#withStack(undefined, async (c, row, codec) => {
-      if (row.serial !== change.baseSerial) throw new StateConflictError(this.location, change.baseSerial, row.serial);
-      const t = this.#tables;
-      for (const p of change.patches) await this.#applyPatch(c, p, codec);
-      await c.query(`UPDATE ${t.stacks} SET serial = $2, updated_at = now() WHERE stack = $1`, [this.stack, change.serial]);
-    });
-  }
-
-  async #applyPatch(c: pg.PoolClient, p: Patch, codec: SecretCodec): Promise<void> {
-    const t = this.#tables;
-    const [head, key] = p.path;
-    if (p.path.length === 1 && head === 'serial') return;
-    if (p.path.length === 1 && (head === 'lineage' || head === 'version') && p.op !== 'remove') {
-      await c.query(`UPDATE ${t.stacks} SET ${head} = $2 WHERE stack = $1`, [this.stack, p.value]);
-      return;
-    }
-    if (p.path.length !== 2 || (head !== 'resources' && head !== 'pending' && head !== 'deposed')) {
-      throw new TypeError(`Expected resource-granular patches (['resources', name], ['pending', id], ['deposed', key], ['serial']), got path [${p.path.join(', ')}]`);
-    }
-    const table = t[head];
-    const col = head === 'resources' ? 'name' : 'id';
-    if (p.op === 'remove') {
-      await c.query(`DELETE FROM ${table} WHERE stack = $1 AND ${col} = $2`, [this.stack, String(key)]);
-      return;
-    }
-    const item = p.value as ResourceState | PendingOperation;
-    this.#noteSecrets(codec, hasSecretValues(item));
-    await c.query(
-      `INSERT INTO ${table} (stack, ${col}, data) VALUES ($1, $2, $3) ON CONFLICT (stack, ${col}) DO UPDATE SET data = excluded.data`,
-      [this.stack, String(key), JSON.stringify(codec.sealResource(item))],
-    );
-  }
-
   async #write(state: State, baseSerial: number): Promise<void> {
     await this.#withStack(state.lineage, async (c, row, codec) => {
       if (row.serial !== baseSerial) throw new StateConflictError(this.location, baseSerial, row.serial);
-      const t = this.#tables;
       const seal = <T extends ResourceState | PendingOperation>(i: T): T => {
         this.#noteSecrets(codec, hasSecretValues(i));
         return codec.sealResource(i);
       };
-      const sealed = { resources: mapValues(state.resources, seal), pending: mapValues(state.pending, seal), deposed: mapValues(state.deposed, seal) };
-      await c.query(`DELETE FROM ${t.resources} WHERE stack = $1`, [this.stack]);
-      await c.query(`DELETE FROM ${t.pending} WHERE stack = $1`, [this.stack]);
-      await c.query(`DELETE FROM ${t.deposed} WHERE stack = $1`, [this.stack]);
-      await c.query(`INSERT INTO ${t.deposed} (stack, id, data) SELECT $1, key, value FROM jsonb_each($2::jsonb)`, [this.stack, JSON.stringify(sealed.deposed)]);
-      await c.query(`INSERT INTO ${t.resources} (stack, name, data) SELECT $1, key, value FROM jsonb_each($2::jsonb)`, [this.stack, JSON.stringify(sealed.resources)]);
-      await c.query(`INSERT INTO ${t.pending} (stack, id, data) SELECT $1, key, value FROM jsonb_each($2::jsonb)`, [this.stack, JSON.stringify(sealed.pending)]);
-      await c.query(`UPDATE ${t.stacks} SET serial = $2, lineage = $3, version = $4, updated_at = now() WHERE stack = $1`,
-        [this.stack, state.serial, state.lineage, state.version]);
+      await replaceRows(c, this.#tables, this.stack, state, { resources: mapValues(state.resources, seal), pending: mapValues(state.pending, seal), deposed: mapValues(state.deposed, seal) });
+      this.#known = { serial: state.serial, codec };
     });
   }
 
@@ -309,16 +301,4 @@ export class PostgresStateStore implements StateStore {
       this.#warnings.push(CLEAR_WARNING(this.location));
     }
   }
-}
-
-/** A signed 64-bit advisory lock key (as a decimal string) derived from schema and stack name. */
-export function advisoryKey(schema: string, stack: string): string {
-  const h = createHash('sha256').update(`converge\0${schema}\0${stack}`).digest();
-  return BigInt.asIntN(64, h.readBigUInt64BE(0)).toString();
-}
-
-function mapValues<T, U>(o: Readonly<Record<string, T>>, fn: (v: T) => U): Record<string, U> {
-  const out: Record<string, U> = {};
-  for (const k of Object.keys(o)) out[k] = fn(o[k]);
-  return out;
 }

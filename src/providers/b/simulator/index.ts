@@ -3,6 +3,7 @@
 // fault injection. Built on src/kit/sim; imports nothing of the provider's handlers.
 import { startRouter, type SimServer } from '../../../kit/sim/router.js';
 import type { FaultOptions } from '../../../kit/sim/faults.js';
+import type { RateLimitOptions } from '../../../kit/sim/rate-limit.js';
 import { civoRoutes } from './routes.js';
 import { SimStore, type SimTimings } from './store.js';
 import { withRateLimit } from './answers.js';
@@ -16,6 +17,11 @@ export type SimulatorOptions = {
   /** Injected 429 / 500 / dropped connections, drawn from `seed`. */
   readonly faults?: FaultOptions;
   readonly seed?: number;
+  /**
+   * Limits the account to this rate: answers carry x-ratelimit-limit / -remaining / -reset (seconds
+   * until the allowance is whole again), and a request over it is answered 429 with Retry-After.
+   */
+  readonly rateLimit?: RateLimitOptions;
   /** The API key requests must carry as `Authorization: bearer <token>`; default 'sim-token'. */
   readonly token?: string;
   /** How long asynchronous transitions take (instance BUILDING → ACTIVE, ...), in ms. */
@@ -29,6 +35,8 @@ export type CivoSimulator = SimServer & {
   readonly token: string;
 };
 
+const TOO_MANY = { status: 429, body: { code: 'rate_limit_exceeded', reason: 'Too many requests, slow down', result: 'Too many requests' } };
+
 export async function startSimulator(options: SimulatorOptions = {}): Promise<CivoSimulator> {
   const token = options.token ?? 'sim-token';
   const store = new SimStore(options.transitions);
@@ -36,6 +44,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ci
     routes: civoRoutes(),
     state: store,
     latencyMs: options.latencyMs,
+    rateLimit: options.rateLimit,
+    rateLimitHeaders: (f) => ({ 'x-ratelimit-limit': String(f.limit), 'x-ratelimit-remaining': String(f.remaining), 'x-ratelimit-reset': String(f.resetSeconds) }),
+    rateLimited: () => TOO_MANY,
     faults: options.faults,
     seed: options.seed,
     listen: { host: '127.0.0.1', port: options.port ?? 0 },

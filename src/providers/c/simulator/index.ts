@@ -3,6 +3,7 @@
 // on request), read-only fixtures and seeded fault injection. Built on src/kit/sim only.
 import { startRouter, type SimServer, type SimRequest } from '../../../kit/sim/router.js';
 import type { FaultOptions } from '../../../kit/sim/faults.js';
+import type { RateLimitOptions } from '../../../kit/sim/rate-limit.js';
 import { cloudError, cdnFieldError, cdnServerError, cdnThrottled } from './answers.js';
 import { gcoreRoutes } from './routes.js';
 import { SimStore } from './store.js';
@@ -19,6 +20,11 @@ export type SimulatorOptions = {
   /** Injected 429 / 500 / dropped connections, drawn from `seed`. */
   readonly faults?: FaultOptions;
   readonly seed?: number;
+  /**
+   * Limits the account to this rate: a request over it is answered 429 with Retry-After, in the
+   * Cloud API's error body or, on CDN paths, Django REST framework's throttling body.
+   */
+  readonly rateLimit?: RateLimitOptions;
   /** How long a Cloud task takes from NEW to FINISHED, in ms; default 30. */
   readonly taskDurationMs?: number;
   /** The key requests must carry as `Authorization: APIKey <key>`; default DEFAULT_SIM_API_KEY. */
@@ -47,6 +53,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Gc
     routes: gcoreRoutes(options.basePath),
     state: store,
     latencyMs: options.latencyMs,
+    rateLimit: options.rateLimit,
+    rateLimited: (f, req) => (isCloud(req)
+      ? cloudError(429, 'HTTPError', 'Too many requests')
+      : { status: 429, body: { detail: `Request was throttled. Expected available in ${f.retryAfterSeconds} second${f.retryAfterSeconds === 1 ? '' : 's'}.` } }),
     faults: options.faults,
     seed: options.seed,
     listen: { host: '127.0.0.1', port: options.port ?? 0 },

@@ -1,0 +1,102 @@
+// The PostgreSQL store's lock: pg_try_advisory_lock on a key derived from schema and stack, held on
+// a dedicated connection, and a row in converge_locks naming the holder and its operation. The
+// advisory lock vanishes with its holder's session; the row does not, so the next holder that finds
+// a row it did not write knows the last one ended without releasing (killed, or its connection
+// lost) and warns, as the file store does for a lock file left by a dead process.
+import pg from 'pg';
+import { createHash } from 'node:crypto';
+import type { Lock, LockInfo, LockRequest } from '../store.js';
+import { lockInfo, waitForLock } from '../lock.js';
+import { StateLockedError } from '../errors.js';
+import type { Tables } from './postgres-schema.js';
+
+export type PgLockTarget = {
+  readonly connectionString: string;
+  readonly tables: Tables;
+  readonly stack: string;
+  /** For messages: 'postgres:stack'. */
+  readonly location: string;
+};
+
+/** Takes the stack's lock; resolves with the lock and the connection holding it (closed on release). */
+export async function acquirePgLock(target: PgLockTarget, request: LockRequest, onClose: (c: pg.Client) => void): Promise<{ lock: Lock; client: pg.Client }> {
+  const info = lockInfo(request.operation);
+  const key = advisoryKey(target.tables.schema, target.stack);
+  const locks = target.tables.locks;
+  const client = new pg.Client({
+    connectionString: target.connectionString,
+    application_name: `converge:${info.operation}:${info.pid}@${info.host}`.slice(0, 63),
+  });
+  client.on('error', () => {});
+  await client.connect();
+  const warnings: string[] = [];
+  let holder: LockInfo | undefined;
+  try {
+    const got = await waitForLock(request, async () => {
+      const r = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS ok', [key]);
+      if (r.rows[0].ok) return true;
+      holder = await holderOf(client, target, key);
+      return undefined;
+    }, 20);
+    if (!got) throw new StateLockedError(holder ?? { id: 'unknown', pid: 0, host: 'unknown', operation: 'unknown', since: 'unknown' }, target.location);
+    const left = await client.query<{ info: LockInfo }>(`SELECT info FROM ${locks} WHERE stack = $1`, [target.stack]);
+    const dead = left.rows[0]?.info;
+    if (dead) {
+      warnings.push(
+        `The lock on ${target.location} held by pid ${dead.pid} on ${dead.host} for ${dead.operation} since ${dead.since} ` +
+          'was left by a process that no longer runs (or lost its database session); it was taken over. Check that its operation left nothing half done.',
+      );
+    }
+    await client.query(
+      `INSERT INTO ${locks} (stack, info) VALUES ($1, $2) ON CONFLICT (stack) DO UPDATE SET info = excluded.info`,
+      [target.stack, JSON.stringify(info)],
+    );
+  } catch (e) {
+    await client.end().catch(() => {});
+    throw e;
+  }
+  let released = false;
+  const lock: Lock = {
+    info,
+    warnings,
+    release: async () => {
+      if (released) return;
+      released = true;
+      onClose(client);
+      try {
+        await client.query(`DELETE FROM ${locks} WHERE stack = $1 AND info->>'id' = $2`, [target.stack, info.id]);
+        await client.query('SELECT pg_advisory_unlock($1::bigint)', [key]);
+      } finally {
+        await client.end().catch(() => {});
+      }
+    },
+  };
+  return { lock, client };
+}
+
+/** Who holds the advisory lock: its row, else what pg_stat_activity says of the session holding it. */
+async function holderOf(client: pg.Client, target: PgLockTarget, key: string): Promise<LockInfo | undefined> {
+  const k = BigInt.asUintN(64, BigInt(key));
+  const act = await client.query<{ application_name: string; pid: number; backend_start: Date }>(
+    `SELECT a.application_name, a.pid, a.backend_start FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+      WHERE l.locktype = 'advisory' AND l.granted AND l.classid = $1 AND l.objid = $2 AND l.objsubid = 1`,
+    [String(k >> 32n), String(k & 0xffffffffn)],
+  );
+  const a = act.rows[0];
+  const m = /^converge:([^:]*):(\d+)@(.*)$/.exec(a?.application_name ?? '');
+  const row = await client.query<{ info: LockInfo }>(`SELECT info FROM ${target.tables.locks} WHERE stack = $1`, [target.stack]);
+  const info = row.rows[0]?.info;
+  // the row may still be a dead holder's while the live one has not written its own yet
+  if (info && (!m || Number(m[2]) === info.pid)) return info;
+  if (!a) return info;
+  return {
+    id: `backend-${a.pid}`, pid: m ? Number(m[2]) : 0, host: m ? m[3] : 'unknown',
+    operation: m ? m[1] : 'unknown', since: a.backend_start.toISOString(),
+  };
+}
+
+/** A signed 64-bit advisory lock key (as a decimal string) derived from schema and stack name. */
+export function advisoryKey(schema: string, stack: string): string {
+  const h = createHash('sha256').update(`converge\0${schema}\0${stack}`).digest();
+  return BigInt.asIntN(64, h.readBigUInt64BE(0)).toString();
+}
