@@ -88,7 +88,12 @@ function related(a: readonly PropertyKey[], b: readonly PropertyKey[]): boolean 
   return true;
 }
 
-export type SchemaIssue = { readonly path: readonly (string | number)[]; readonly code: string; readonly message: string };
+export type SchemaIssue = { readonly path: readonly (string | number)[]; readonly code: string; readonly message: string; readonly keys?: readonly string[] };
+
+const toIssue = (i: z.core.$ZodIssue): SchemaIssue => ({
+  path: i.path.map((p) => (typeof p === 'number' ? p : String(p))), code: i.code, message: i.message,
+  ...(i.code === 'unrecognized_keys' ? { keys: i.keys } : {}),
+});
 
 /**
  * Parses `value` with `schema`, treating unknown markers as valid placeholders: issues about an
@@ -98,7 +103,7 @@ export function parseWithUnknowns(schema: z.ZodType, value: unknown): { readonly
   const unknowns = unknownPaths(value);
   if (unknowns.length === 0) {
     const r = schema.safeParse(value);
-    return r.success ? { data: r.data, issues: [] } : { data: value, issues: r.error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'number' ? p : String(p))), code: i.code, message: i.message })) };
+    return r.success ? { data: r.data, issues: [] } : { data: value, issues: r.error.issues.map(toIssue) };
   }
   let probe = value;
   for (const p of unknowns) {
@@ -110,7 +115,7 @@ export function parseWithUnknowns(schema: z.ZodType, value: unknown): { readonly
   if (!result.success) {
     for (const i of result.error.issues) {
       if (unknowns.some((u) => related(u, i.path))) continue;
-      issues.push({ path: i.path.map((p) => (typeof p === 'number' ? p : String(p))), code: i.code, message: i.message });
+      issues.push(toIssue(i));
     }
   }
   if (!result.success) return { data: value, issues };
