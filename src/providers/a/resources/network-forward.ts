@@ -1,5 +1,6 @@
 // prova:index/networkForward:NetworkForward: port forwards from a listen address on a network.
 // Keyed by network and listen address (no rename); updates PUT the whole forward with If-Match.
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
 import type { OperationContext } from '../../../engine/provider/context.js';
@@ -43,6 +44,7 @@ export const networkForward = defineResource({
   inputs,
   outputs: z.object({}),
   replaceOn: ['network', 'listenAddress', 'project', 'remote'],
+  check: (i) => (isIP(i.listenAddress) ? [] : [{ path: ['listenAddress'], code: 'invalid_format', message: 'must be an IPv4 or IPv6 address to listen on' }]),
   async create(ctx: Ctx, i) {
     const client = await ctx.config.client(ctx, i.remote);
     await createObject(ctx, client, { path: `/1.0/networks/${enc(i.network)}/forwards`, template: '/1.0/networks/{network}/forwards', what: 'network forward', project: projectOf(i.project) }, {
