@@ -140,9 +140,9 @@ export function validateLookupArgs(token: string, def: { readonly args: AnyResou
   if (!isPlain(args)) { push({ path: [], code: 'invalid_type', message: `arguments must be a plain object, not ${preview(args)}` }); return issues; }
   const bad = valueIssues(args);
   bad.forEach(push);
-  for (const { at } of collectRefs(args)) push({ path: at, code: 'invalid_reference', message: "a lookup's arguments are values; a ref() has nothing to stand for here" });
   let clean: unknown = args;
   for (const v of bad) clean = replaceAt(clean, v.path, unknown);
+  for (const { at } of collectRefs(clean)) push({ path: at, code: 'invalid_reference', message: "a lookup's arguments are values; a ref() has nothing to stand for here" });
   // References mean nothing to a lookup: a literal marker or ref was already refused above.
   inputIssues({ schema: def.args, check: def.check, config }, clean).forEach(push);
   return issues;
