@@ -2,7 +2,7 @@
 // rule, and the issue code and path the plan-time gate must report for it. The providers point at
 // a closed port: any request would fail with something other than a ValidationError.
 import { expect, it } from 'vitest';
-import { Engine, MemoryStateStore, ValidationError, type Provider, type ResourceDecl } from 'converge';
+import { Engine, MemoryStateStore, ValidationError, type Provider, type ResourceDecl, type StateStore } from 'converge';
 
 export type Row = {
   /** The rule, as the seed or wire notes state it. */
@@ -15,6 +15,19 @@ export type Row = {
 };
 
 export type Valid = { readonly rule: string; readonly decl?: ResourceDecl; readonly lookup?: Row['lookup'] };
+
+/** A memory store that counts every call: the gate must refuse before the state is read or locked. */
+export function watchedStore(): { store: StateStore; calls: string[] } {
+  const calls: string[] = [];
+  const inner = new MemoryStateStore();
+  const store = new Proxy(inner, {
+    get(target, prop, receiver) {
+      const v = Reflect.get(target, prop, receiver);
+      return typeof v === 'function' ? (...args: unknown[]) => { calls.push(String(prop)); return v.apply(target, args); } : v;
+    },
+  });
+  return { store, calls };
+}
 
 async function issuesOf(engine: Engine, row: { decl?: ResourceDecl; lookup?: Row['lookup'] }): Promise<ValidationError | undefined> {
   const run = row.decl ? engine.plan([row.decl]) : engine.lookup(row.lookup!.token, row.lookup!.args);
@@ -29,7 +42,9 @@ export function describeRules(provider: () => Provider<unknown>, rows: readonly 
   const engine = () => new Engine({ providers: [provider()], state: new MemoryStateStore() });
   for (const row of rows) {
     it(`refuses: ${row.rule}`, async () => {
-      const e = await issuesOf(engine(), row);
+      const { store, calls } = watchedStore();
+      const e = await issuesOf(new Engine({ providers: [provider()], state: store }), row);
+      expect(calls, 'no state store call before the ValidationError').toEqual([]);
       expect(e, 'a ValidationError').toBeDefined();
       const field = row.field ?? (row.decl ? 'inputs' : 'args');
       const codes = typeof row.code === 'string' ? [row.code] : row.code;
