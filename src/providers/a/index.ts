@@ -6,6 +6,7 @@ import { resourceHelper, lookupHelper } from '../../engine/decl/helper.js';
 import { resolveSettings, toTerraformConfig, type ProvaArgs } from './config.js';
 import { makeConnections, type ProvaConfig } from './connections.js';
 import * as l from './lookups.js';
+import { withRemoteCheck } from './remote-check.js';
 import { authGroup } from './resources/auth-group.js';
 import { instance } from './resources/instance.js';
 import { instanceDevice } from './resources/instance-device.js';
@@ -27,8 +28,8 @@ function createProva(config: ProvaArgs = {}): Provider<ProvaConfig> {
   return defineProvider<ProvaConfig>({
     name: 'prova',
     config: connections,
-    resources: [...resources],
-    lookups: [...l.lookups],
+    resources: resources.map(withRemoteCheck),
+    lookups: l.lookups.map(withRemoteCheck),
     terraformConfig: () => toTerraformConfig(settings),
     close: () => connections.close(),
   });

@@ -121,7 +121,7 @@ async function syncFiles(ctx: Ctx, client: LxdClient, i: InstanceInputs, previou
   for (const f of i.files) await uploadFile(ctx, client, i.name, i.project, { ...f, append: false });
 }
 
-function check(i: InstanceInputs, config: ProvaConfig): CheckIssue[] {
+function check(i: InstanceInputs): CheckIssue[] {
   const issues: CheckIssue[] = [];
   if (i.type === 'container' && !i.image) issues.push({ path: ['image'], message: 'is required for a container (only a virtual machine may be created empty)' });
   for (const k of Object.keys(i.config)) {
@@ -137,7 +137,6 @@ function check(i: InstanceInputs, config: ProvaConfig): CheckIssue[] {
     const ms = durationMs(text, -1);
     if (ms <= 0 || ms > 2 ** 31 - 1) issues.push({ path: ['timeouts', op], code: 'invalid_value', message: ms < 0 ? 'must be a duration like "30s", "5m" or "1h"' : ms === 0 ? 'must be longer than zero' : 'is longer than a timer can hold (596h at most)' });
   }
-  if (i.remote && config?.settings && !config.settings.remotes.has(i.remote)) issues.push({ path: ['remote'], message: `names an unknown remote "${i.remote}"` });
   return issues;
 }
 
