@@ -52,6 +52,17 @@ const rows: Row[] = [
   { rule: 'NetworkForward listenAddress is an IP address', decl: prova.networkForward('f', { network: 'n', listenAddress: 'not-an-ip' }), code: 'invalid_format', path: ['listenAddress'] },
   { rule: 'NetworkForward network is required', decl: prova.networkForward('f', { listenAddress: '198.18.0.9' } as never), code: 'invalid_type', path: ['network'] },
   { rule: 'NetworkForward ports[].protocol is tcp or udp', decl: prova.networkForward('f', { network: 'n', listenAddress: '198.18.0.9', ports: [{ protocol: 'sctp', listenPort: '80', targetAddress: '198.18.0.10' }] } as never), code: 'invalid_value', path: ['ports', 0, 'protocol'] },
+  { rule: 'NetworkAcl destinationPort only with tcp or udp', decl: prova.networkAcl('a', { name: 'a', ingresses: [{ action: 'allow', state: 'enabled', ...{ protocol: 'icmp4', destinationPort: '22' } }] } as never), code: 'invalid_value', path: ['ingresses', 0, 'destinationPort'] },
+  { rule: 'NetworkAcl destinationPort is ports or ranges', decl: prova.networkAcl('a', { name: 'a', ingresses: [{ action: 'allow', state: 'enabled', ...{ protocol: 'tcp', destinationPort: '22-x' } }] } as never), code: 'invalid_value', path: ['ingresses', 0, 'destinationPort'] },
+  { rule: 'NetworkAcl icmpType only with icmp4 or icmp6', decl: prova.networkAcl('a', { name: 'a', ingresses: [{ action: 'allow', state: 'enabled', ...{ protocol: 'tcp', icmpType: '8' } }] } as never), code: 'invalid_value', path: ['ingresses', 0, 'icmpType'] },
+  { rule: 'NetworkAcl icmpCode is 0-255', decl: prova.networkAcl('a', { name: 'a', ingresses: [{ action: 'allow', state: 'enabled', ...{ protocol: 'icmp4', icmpCode: '256' } }] } as never), code: 'invalid_value', path: ['ingresses', 0, 'icmpCode'] },
+  { rule: 'NetworkAcl source and destination do not mix IPv4 and IPv6', decl: prova.networkAcl('a', { name: 'a', ingresses: [{ action: 'allow', state: 'enabled', ...{ source: '10.0.0.0/8', destination: 'fd00::/8' } }] } as never), code: 'invalid_value', path: ['ingresses', 0, 'destination'] },
+  { rule: 'NetworkForward ports[].listenPort is ports or ranges', decl: prova.networkForward('f', { network: 'n', listenAddress: '198.18.0.9', ports: [{ protocol: 'tcp', listenPort: '80', targetAddress: '198.18.0.10', ...{ listenPort: 'http' } }] } as never), code: 'invalid_value', path: ['ports', 0, 'listenPort'] },
+  { rule: 'NetworkForward ports[].targetAddress is an IP', decl: prova.networkForward('f', { network: 'n', listenAddress: '198.18.0.9', ports: [{ protocol: 'tcp', listenPort: '80', targetAddress: '198.18.0.10', ...{ targetAddress: 'web' } }] } as never), code: 'invalid_format', path: ['ports', 0, 'targetAddress'] },
+  { rule: 'NetworkForward ports[].targetPort is ports or ranges', decl: prova.networkForward('f', { network: 'n', listenAddress: '198.18.0.9', ports: [{ protocol: 'tcp', listenPort: '80', targetAddress: '198.18.0.10', ...{ targetPort: '8080-' } }] } as never), code: 'invalid_value', path: ['ports', 0, 'targetPort'] },
+  { rule: 'NetworkAcl config has only user.* keys', decl: prova.networkAcl('a', { name: 'a', config: { 'security.x': '1' } }), code: 'invalid_value', path: ['config', 'security.x'] },
+  { rule: 'NetworkForward config has only target_address and user.* keys', decl: prova.networkForward('f', { network: 'n', listenAddress: '198.18.0.9', config: { 'x.y': '1' } }), code: 'invalid_value', path: ['config', 'x.y'] },
+  { rule: 'NetworkForward config target_address is an IP', decl: prova.networkForward('f', { network: 'n', listenAddress: '198.18.0.9', config: { target_address: 'web' } }), code: 'invalid_format', path: ['config', 'target_address'] },
   { rule: 'getAuthGroup name is required', lookup: lk('getAuthGroup', {}), code: 'invalid_type', path: ['name'] },
   { rule: 'getAuthIdentity authMethod is tls, bearer or oidc', lookup: lk('getAuthIdentity', { authMethod: 'password', name: 'x' }), code: 'invalid_value', path: ['authMethod'] },
   { rule: 'getAuthIdentity name is required', lookup: lk('getAuthIdentity', { authMethod: 'tls' }), code: 'invalid_type', path: ['name'] },
@@ -71,6 +82,8 @@ const valid: Valid[] = [
   { rule: 'a NetworkForward on an IPv6 address', decl: prova.networkForward('f', { network: 'n', listenAddress: 'fd00::1' }) },
   { rule: 'an InstanceFile from a source path', decl: prova.instanceFile('f', { instance: 'i', targetPath: '/x', sourcePath: '/tmp/x', mode: '0600' }) },
   { rule: 'getImage with no argument', lookup: lk('getImage', {}) },
+  { rule: 'an ACL with tcp ports, icmp codes, and same-family source and destination', decl: prova.networkAcl('a', { name: 'a', config: { 'user.k': 'v' }, ingresses: [{ action: 'allow', state: 'enabled', protocol: 'tcp', destinationPort: '22,80-81', source: '10.0.0.0/8,@internal', destination: '10.1.0.1' }], egresses: [{ action: 'drop', state: 'logged', protocol: 'icmp6', icmpType: '128', icmpCode: '0', destination: 'fd00::/8' }] }) },
+  { rule: 'a forward with port ranges and a default target', decl: prova.networkForward('f', { network: 'n', listenAddress: '198.18.0.9', config: { target_address: '198.18.0.20', 'user.a': 'b' }, ports: [{ protocol: 'udp', listenPort: '53,5353-5354', targetAddress: '198.18.0.10', targetPort: '53,5353-5354' }] }) },
 ];
 
 describe('prova seed rules at plan time', () => describeRules(provider, rows, valid));
