@@ -31,6 +31,7 @@ const body = (i: RecordInputs) => ({ type: i.type.toUpperCase(), name: i.name, v
 function checkRecord(i: RecordInputs): CheckIssue[] {
   const issues: CheckIssue[] = [];
   if (i.priority !== undefined && i.type !== 'mx') issues.push({ path: ['priority'], code: 'invalid_value', message: `is allowed only for MX records, not ${i.type.toUpperCase()}` });
+  if (i.ttl > 3600) issues.push({ path: ['ttl'], code: 'too_big', message: 'must be at most 3600 seconds (the API takes 600 to 3600)' });
   if (i.type === 'a' && !isIPv4(i.value)) issues.push({ path: ['value'], code: 'invalid_format', message: 'an A record\'s value must be an IPv4 address' });
   if ((i.type === 'cname' || (i.type === 'mx' && !isIP(i.value))) && !HOSTNAME.test(i.value)) issues.push({ path: ['value'], code: 'invalid_format', message: `a ${i.type.toUpperCase()} record's value must be a hostname${i.type === 'mx' ? ' or an IP address' : ''}` });
   if (i.type === 'a' && i.name === '@') issues.push({ path: ['name'], code: 'invalid_value', message: "an A record cannot be used at the apex '@'" });
