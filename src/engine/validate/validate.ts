@@ -113,13 +113,20 @@ function checkReferences(decls: readonly ResourceDecl[], named: Map<string, { de
       const def = target?.def;
       if (!def) continue;
       const head = String(parsePath(ref.path)[0] ?? '');
-      const outs = schemaKeys(def.outputs);
-      const ins = schemaKeys(def.inputs);
+      const { outs, ins } = referable(def);
       if (head !== 'id' && outs && ins && !outs.has(head) && !ins.has(head)) {
         add(d.name, 'inputs', at, 'missing_output', `references '${ref.resource}.${cut(ref.path)}', but ${target!.decl.type} has no output or input '${cut(head)}'.${didYouMean(head, [...outs, ...ins])}`);
       }
     }
   }
+}
+
+const referableCache = new WeakMap<AnyResource, { outs?: Set<string>; ins?: Set<string> }>();
+/** A type's output and input keys, computed once per definition. */
+function referable(def: AnyResource): { outs?: Set<string>; ins?: Set<string> } {
+  let r = referableCache.get(def);
+  if (!r) referableCache.set(def, (r = { outs: schemaKeys(def.outputs), ins: schemaKeys(def.inputs) }));
+  return r;
 }
 
 function unknownTypeMessage(type: string, tokens: readonly string[]): string {
