@@ -264,9 +264,9 @@ export class Engine {
 
   /** Runs a provider lookup: validates the arguments, then asks the provider. */
   async lookup<R = unknown>(call: string | LookupCall<any, R>, args?: Record<string, unknown>, options: { readonly signal?: AbortSignal } = {}): Promise<R> { // eslint-disable-line @typescript-eslint/no-explicit-any
-    const token = typeof call === 'string' ? call : call.token;
-    const rawArgs = typeof call === 'string' ? args ?? {} : call.args;
-    const found = this.#lookups.get(token);
+    const token = typeof call === 'string' ? call : (call as { token?: string } | null)?.token;
+    const rawArgs = typeof call === 'string' ? args ?? {} : (call as { args?: unknown } | null)?.args ?? {};
+    const found = typeof token === 'string' ? this.#lookups.get(token) : undefined;
     if (typeof token !== 'string' || !found) throw new ValidationError([{ resource: '', field: 'plan', path: ['token'], code: 'unknown_type', message: unknownLookupMessage(token, [...this.#lookups.keys()]) }]);
     // Arguments are checked whole (JSON data, unknown keys, schema, the provider's check) before any request.
     const argIssues = validateLookupArgs(token, found.def, found.provider.config, rawArgs);

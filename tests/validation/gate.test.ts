@@ -201,3 +201,11 @@ describe('lookups', () => {
     expect(at(e.issues)).toEqual([['', 'plan', 'targets.1', 'invalid_type']]);
   });
 });
+
+describe('lookup calls that are not calls', () => {
+  it.each([[null], [undefined], [42], [{}]])('a lookup call %s is a ValidationError, not a TypeError', async (call) => {
+    const { engine } = gate();
+    const e = await engine.lookup(call as never).catch((x) => x);
+    expect(e).toBeInstanceOf(ValidationError);
+  });
+});

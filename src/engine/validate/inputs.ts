@@ -3,7 +3,7 @@
 // known is judged. Unknown keys are found by the schema walk (keys.ts) whatever the schema's mode.
 import type { z } from 'zod';
 import type { CheckIssue } from '../provider/define.js';
-import { isRef } from '../decl/ref.js';
+import { hasRefs, isRef } from '../decl/ref.js';
 import { getPath, type PathSegment } from '../values/path.js';
 import { containsUnknown, unknown } from '../values/unknown.js';
 import { parseWithUnknowns } from './schema.js';
@@ -35,7 +35,7 @@ const key = (p: readonly PathSegment[]) => JSON.stringify(p);
 export function inputIssues(rules: InputRules, value: unknown): ValueIssue[] {
   const out: ValueIssue[] = unknownKeyIssues(rules.schema, value);
   const seen = new Set(out.map((i) => key(i.path)));
-  const probe = refsAsUnknown(value);
+  const probe = hasRefs(value) ? refsAsUnknown(value) : value;
   let parsed: ReturnType<typeof parseWithUnknowns>;
   try {
     parsed = parseWithUnknowns(rules.schema, probe);
