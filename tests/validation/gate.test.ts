@@ -209,3 +209,15 @@ describe('lookup calls that are not calls', () => {
     expect(e).toBeInstanceOf(ValidationError);
   });
 });
+
+describe('schema issues hide no rule issue of the same resource', () => {
+  it("a provider's check still judges the fields the schema accepted", async () => {
+    const e = await gate().refuse([thing('a', { size: 'large', region: 'tiny', ports: ['x'] })]);
+    expect(at(e.issues)).toEqual([['a', 'inputs', 'ports.0', 'invalid_type'], ['a', 'inputs', 'size', 'custom']]);
+  });
+
+  it('an unknown key in a strict schema hides no other issue', async () => {
+    const e = await gate().refuse([blob('b', { content: 7, colour: 'red' })]);
+    expect(at(e.issues).map((i) => i[2])).toEqual(['colour', 'content']);
+  });
+});

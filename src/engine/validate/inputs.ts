@@ -31,11 +31,35 @@ export function refsAsUnknown(value: unknown): unknown {
 
 const key = (p: readonly PathSegment[]) => JSON.stringify(p);
 
+/** A copy of `value` with `leaf` at `path` (copying only along the path). */
+export function replaceAt(value: unknown, path: readonly PathSegment[], leaf: unknown): unknown {
+  if (!path.length) return leaf;
+  const [head, ...rest] = path;
+  const copy = (Array.isArray(value) ? [...value] : { ...(value as object) }) as Record<string | number, unknown>;
+  copy[head!] = replaceAt(copy[head!], rest, leaf);
+  return copy;
+}
+
+/** A copy of `value` without the object key at `path`. */
+function withoutKey(value: unknown, path: readonly PathSegment[]): unknown {
+  if (!path.length || value === null || typeof value !== 'object') return value;
+  const [head, ...rest] = path;
+  if (!rest.length) {
+    if (Array.isArray(value) || !(String(head) in value)) return value;
+    const { [String(head)]: _gone, ...kept } = value as Record<string, unknown>; // eslint-disable-line @typescript-eslint/no-unused-vars
+    return kept;
+  }
+  const child = (value as Record<string | number, unknown>)[head!];
+  return child === undefined ? value : replaceAt(value, [head!], withoutKey(child, rest));
+}
+
 /** Every schema, unknown-key and check issue of `value` (JSON data whose refs may stand anywhere). */
 export function inputIssues(rules: InputRules, value: unknown): ValueIssue[] {
   const out: ValueIssue[] = unknownKeyIssues(rules.schema, value);
   const seen = new Set(out.map((i) => key(i.path)));
-  const probe = hasRefs(value) ? refsAsUnknown(value) : value;
+  // Unknown keys are reported above; without them a strict schema still judges the rest.
+  let probe = hasRefs(value) ? refsAsUnknown(value) : value;
+  for (const i of out) probe = withoutKey(probe, i.path);
   let parsed: ReturnType<typeof parseWithUnknowns>;
   try {
     parsed = parseWithUnknowns(rules.schema, probe);
@@ -55,7 +79,16 @@ export function inputIssues(rules: InputRules, value: unknown): ValueIssue[] {
     }
     out.push({ path: [...i.path], code: i.code, message: cutMessage(i.message) });
   }
-  if (parsed.issues.length || !rules.check) return out;
+  if (!rules.check) return out;
+  // With schema issues, the provider's rules still judge the other fields: the invalid values stand
+  // as unknowns (as references do), and nothing is said about a path that holds one.
+  if (parsed.issues.length) {
+    let again = probe;
+    for (const i of parsed.issues) if (i.path.length) again = replaceAt(again, i.path, unknown);
+    if (parsed.issues.some((i) => !i.path.length)) return out;
+    try { parsed = parseWithUnknowns(rules.schema, again); } catch { return out; }
+    if (parsed.issues.length) return out;
+  }
   try {
     for (const i of rules.check(parsed.data as never, rules.config as never)) {
       if (containsUnknown(getPath(parsed.data, i.path))) continue;

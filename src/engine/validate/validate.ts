@@ -10,7 +10,7 @@ import { findCycle } from '../graph/cycle.js';
 import { buildGraph, type Graph } from '../graph/graph.js';
 import { schemaKeys } from './schema.js';
 import { valueIssues, type ValueIssue } from './json.js';
-import { inputIssues } from './inputs.js';
+import { inputIssues, replaceAt } from './inputs.js';
 import { optionIssues } from './options.js';
 import { closest, cut, didYouMean, preview } from './suggest.js';
 import type { Issue, IssueField } from './issue.js';
@@ -28,15 +28,6 @@ const SHIPPED: Record<string, string> = { prova: 'converge/providers/a', provb: 
 
 const isPlain = (v: unknown): v is Record<string, unknown> =>
   !!v && typeof v === 'object' && !Array.isArray(v) && [Object.prototype, null].includes(Object.getPrototypeOf(v));
-
-/** A copy of `value` with `leaf` at `path` (copying only along the path). */
-function replaceAt(value: unknown, path: readonly PathSegment[], leaf: unknown): unknown {
-  if (!path.length) return leaf;
-  const [head, ...rest] = path;
-  const copy = (Array.isArray(value) ? [...value] : { ...(value as object) }) as Record<string | number, unknown>;
-  copy[head!] = replaceAt(copy[head!], rest, leaf);
-  return copy;
-}
 
 export function validateStack(decls: readonly unknown[], resolve: ResourceResolver, catalog: Catalog = {}): StackCheck {
   const issues: Issue[] = [];
