@@ -11,6 +11,7 @@ import { provc } from 'converge/providers/c';
 import { startSimulator as startB, type CivoSimulator } from 'converge/providers/b/simulator';
 import { startSimulator as startC, SIM_PROJECT_ID, SIM_REGION_ID, type GcoreSimulator } from 'converge/providers/c/simulator';
 import { simEnv, type SimEnv } from '../providers/a/sim-env.js';
+import { watchedStore } from '../validation/table.js';
 import { objectView, shapeSchema } from '../../src/engine/validate/keys.js';
 import type { AnyResource, AnyLookup } from '../../src/engine/provider/define.js';
 
@@ -58,6 +59,23 @@ function scalarKeys(schema: unknown): { key: string; kind: string }[] {
     const kind = (shapeSchema(s) as { _zod?: { def?: { type?: string } } } | undefined)?._zod?.def?.type ?? '';
     return ['string', 'number', 'boolean', 'enum'].includes(kind) ? [{ key, kind }] : [];
   });
+}
+
+const POOL: unknown[] = [
+  'x', '00000000-0000-4000-8000-000000000001', '192.0.2.1', '/etc/motd', 'cdn.example.com', '1.28.7-k3s1', 1, 600, true,
+  ['x'], [{ source: 'origin.example.com' }], { nodeCount: 1, size: 'g4s.kube.small' }, {},
+];
+/** Inputs holding a value the schema accepts for every required key (the rest left to defaults). */
+function baseFor(def: AnyResource): Record<string, unknown> {
+  const shape = objectView(def.inputs)?.shape ?? {};
+  const out: Record<string, unknown> = {};
+  for (const [k, schema] of Object.entries(shape)) {
+    if ((schema as { safeParse(v: unknown): { success: boolean } }).safeParse(undefined).success) continue;
+    const v = POOL.find((x) => (schema as { safeParse(v: unknown): { success: boolean } }).safeParse(x).success);
+    if (v !== undefined) out[k] = v;
+  }
+  if (def.token.endsWith('instanceFile:InstanceFile') || def.token.endsWith('instance:Instance')) Object.assign(out, def.token.includes('prova') ? { image: 'busybox', content: 'x' } : {});
+  return out;
 }
 
 const circular = () => { const o: Record<string, unknown> = { a: 1 }; o.self = o; return o; };
@@ -146,6 +164,30 @@ describe('the validation gate', () => {
       expect(hasIssue(e as ValidationError, { resource: token, field: 'args', path }), (e as Error).message).toBe(true);
     }), { numRuns: 400, seed: Number(process.env.VALIDATION_SEED ?? 20261124) + 1 });
     expect(sims()).toEqual([0, 0, 0]);
+  });
+
+  it('is complete: for declarations without references, no ValidationError comes after the state is read', async () => {
+    const leaf = fc.oneof(fc.constantFrom('x', 'web', '/etc/motd', '0755', '999', '192.0.2.1', 'not-an-ip', 'tcp', 'a', 'LON1', '10m', 'banana', '', 'container'),
+      fc.constantFrom(0, 1, -1, 600, 5, 1.5, 65536), fc.boolean());
+    const value = fc.oneof({ depthSize: 'small' }, leaf, fc.array(leaf, { maxLength: 2 }), fc.dictionary(fc.constantFrom('a', 'user.k', 'name', 'source', 'targetPath', 'content'), leaf, { maxKeys: 2 }));
+    const anyDecl = fc.record({ r: fc.nat(), picks: fc.array(fc.tuple(fc.nat(), value), { maxLength: 2 }) }).map(({ r, picks }) => (i: number): ResourceDecl => {
+      const def = resources()[r % resources().length]!;
+      const keys = keysOf(def.inputs);
+      const inputs: Record<string, unknown> = { ...baseFor(def) };
+      for (const [k, v] of picks) if (keys.length) inputs[keys[k % keys.length]!] = v;
+      return { type: def.token, name: `d${i}`, inputs } as ResourceDecl;
+    });
+    let passed = 0;
+    await fc.assert(fc.asyncProperty(fc.array(anyDecl, { minLength: 1, maxLength: 3 }), async (makers) => {
+      const { store, calls } = watchedStore();
+      const local = new Engine({ providers: engine.providers, state: store });
+      const e = await local.plan(makers.map((m, i) => m(i)), { refresh: false }).then(() => undefined, (x: unknown) => x);
+      if (e === undefined) { passed++; return; }
+      expect(e).toBeInstanceOf(ValidationError);
+      expect(calls, `a ValidationError after the state was read:\n${(e as Error).message}`).toEqual([]);
+    }), { numRuns: 600, seed: Number(process.env.VALIDATION_SEED ?? 20261125) + 2 });
+    expect(sims()).toEqual([0, 0, 0]);
+    expect(passed).toBeGreaterThan(0);
   });
 
   it('covers every resource type and lookup of the three providers', () => {
