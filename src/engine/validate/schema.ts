@@ -60,10 +60,17 @@ export function schemaAt(schema: z.ZodType, path: readonly PathSegment[]): z.Zod
 
 const SAMPLES: unknown[] = ['x', 'a', '0.0.0.0', '00000000-0000-4000-8000-000000000000', 'x.example', 'http://x.example', '10.0.0.0/24', 1, 0, 600, true, false, [], {}, '0'];
 
+const sampleCache = new WeakMap<z.ZodType, { ok: boolean; value?: unknown }>();
+
+/** A value the schema accepts, to stand in for an unknown while the rest is parsed (found once per schema). */
 function sampleFor(schema: z.ZodType | undefined): { ok: boolean; value?: unknown } {
   if (!schema) return { ok: false };
-  for (const v of SAMPLES) if (schema.safeParse(v).success) return { ok: true, value: v };
-  return { ok: false };
+  let found = sampleCache.get(schema);
+  if (found) return found;
+  found = { ok: false };
+  for (const v of SAMPLES) if (schema.safeParse(v).success) { found = { ok: true, value: v }; break; }
+  sampleCache.set(schema, found);
+  return found;
 }
 
 function unknownPaths(value: unknown, at: PathSegment[] = [], into: PathSegment[][] = []): PathSegment[][] {

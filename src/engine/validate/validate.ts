@@ -26,8 +26,11 @@ const DECL_KEYS = ['type', 'name', 'inputs', 'options'];
 /** The factories of the providers shipped with converge, by the package name in their tokens. */
 const SHIPPED: Record<string, string> = { prova: 'converge/providers/a', provb: 'converge/providers/b', provc: 'converge/providers/c' };
 
-const isPlain = (v: unknown): v is Record<string, unknown> =>
-  !!v && typeof v === 'object' && !Array.isArray(v) && [Object.prototype, null].includes(Object.getPrototypeOf(v));
+function isPlain(v: unknown): v is Record<string, unknown> {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
 
 export function validateStack(decls: readonly unknown[], resolve: ResourceResolver, catalog: Catalog = {}): StackCheck {
   const issues: Issue[] = [];
