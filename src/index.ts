@@ -26,7 +26,7 @@ export {
   SecretsPassphraseError, ApplyError, ProtectedResourceError, LookupError, ProviderError, TimeoutError, ConfigError, PartialCreateError,
   formatIssue,
 } from './engine/errors.js';
-export type { Issue, IssueCode } from './engine/validate/issue.js';
+export type { Issue, IssueCode, IssueField } from './engine/validate/issue.js';
 export type { Event, EventType, EventListener } from './engine/events.js';
 export { progressReporter } from './engine/progress/index.js';
 export type { ProgressOptions, ProgressReporter, ProgressStream } from './engine/progress/index.js';

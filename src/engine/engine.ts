@@ -9,7 +9,7 @@ import type { StateStore, Lock } from '../state/store.js';
 import type { ResourceState, State } from '../state/model.js';
 import { FileStateStore } from '../state/stores/file.js';
 import { clearPendingMany, recordDelete, recordResource } from '../state/ops.js';
-import { validateStack } from './validate/validate.js';
+import { unknownLookupMessage, validateLookupArgs, validateStack } from './validate/validate.js';
 import { planSteps, type Resolved } from './plan/planner.js';
 import { secretPathsOf, strip } from './plan/secrets.js';
 import { storedOptions } from './plan/options.js';
@@ -115,10 +115,12 @@ export class Engine {
 
   async #plan(decls: readonly ResourceDecl[], options: PlanOptions, destroy: boolean): Promise<Plan> {
     const resolve = (t: string) => this.#resources.get(t);
-    const { issues, graph } = validateStack(decls as unknown[], resolve);
-    for (const t of options.targets ?? []) {
-      if (typeof t !== 'string') issues.push({ resource: '', path: ['targets'], code: 'invalid_type', message: 'targets must be resource names' });
-    }
+    // Everything that needs no remote data is checked before the lock, the state and any request.
+    const { issues, graph } = validateStack(decls as unknown[], resolve, { tokens: this.#resources.keys() });
+    if (options.targets !== undefined && !Array.isArray(options.targets)) issues.push({ resource: '', field: 'plan', path: ['targets'], code: 'invalid_type', message: 'targets must be a list of resource names' });
+    else (options.targets ?? []).forEach((t, i) => {
+      if (typeof t !== 'string' || !t) issues.push({ resource: '', field: 'plan', path: ['targets', i], code: 'invalid_type', message: 'targets must be resource names' });
+    });
     if (issues.length) throw new ValidationError(issues);
     const refresh = options.refresh ?? true;
     let state = await this.#store.read();
@@ -308,14 +310,15 @@ export class Engine {
 
   /** Runs a provider lookup: validates the arguments, then asks the provider. */
   async lookup<R = unknown>(call: string | LookupCall<any, R>, args?: Record<string, unknown>, options: { readonly signal?: AbortSignal } = {}): Promise<R> { // eslint-disable-line @typescript-eslint/no-explicit-any
-    const token = typeof call === 'string' ? call : call.token;
-    const rawArgs = typeof call === 'string' ? args ?? {} : call.args;
-    const found = this.#lookups.get(token);
-    if (!found) throw new ValidationError([{ resource: '', path: ['token'], code: 'unknown_type', message: `no provider of this engine has the lookup '${token}'` }]);
+    const token = typeof call === 'string' ? call : (call as { token?: string } | null)?.token;
+    const rawArgs = typeof call === 'string' ? args ?? {} : (call as { args?: unknown } | null)?.args ?? {};
+    const found = typeof token === 'string' ? this.#lookups.get(token) : undefined;
+    if (typeof token !== 'string' || !found) throw new ValidationError([{ resource: '', field: 'plan', path: ['token'], code: 'unknown_type', message: unknownLookupMessage(token, [...this.#lookups.keys()]) }]);
+    // Arguments are checked whole (JSON data, unknown keys, schema, the provider's check) before any request.
+    const argIssues = validateLookupArgs(token, found.def, found.provider.config, rawArgs);
+    if (argIssues.length) throw new ValidationError(argIssues);
     const parsed = found.def.args.safeParse(rawArgs);
-    if (!parsed.success) throw new ValidationError(parsed.error.issues.map((i: { path: PropertyKey[]; code: string; message: string }) => ({ resource: token, path: i.path.map((p: PropertyKey) => (typeof p === 'number' ? p : String(p))), code: i.code, message: i.message })));
-    const checkIssues = found.def.check?.(parsed.data, found.provider.config) ?? [];
-    if (checkIssues.length) throw new ValidationError(checkIssues.map((i) => ({ resource: token, path: i.path, code: i.code ?? 'custom', message: i.message })));
+    if (!parsed.success) throw new ValidationError(parsed.error.issues.map((i: { path: PropertyKey[]; code: string; message: string }) => ({ resource: token, field: 'args' as const, path: i.path.map((p: PropertyKey) => (typeof p === 'number' ? p : String(p))), code: i.code, message: i.message })));
     const emit = this.#emitter(undefined);
     for (const w of found.def.warnings?.(parsed.data, found.provider.config) ?? []) emit({ type: 'warning', at: this.#now(), address: token, message: w });
     return (await found.def.run(this.#context(found.provider, token, token, 'lookup', options.signal), parsed.data)) as R;

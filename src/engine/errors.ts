@@ -1,7 +1,7 @@
 // Every error converge throws on purpose: one base class, one subclass per failure a caller would
 // handle differently. Facts live in readonly fields; the message is built from them and never
 // holds a secret value.
-import type { Issue } from './validate/issue.js';
+import { fieldOf, type Issue } from './validate/issue.js';
 import { ConvergeError } from '../state/errors.js';
 
 export {
@@ -24,12 +24,20 @@ export class ValidationError extends ConvergeError {
   }
 }
 
-/** `name.inputs.path[0]: message`, the one formatter for an issue. */
+/**
+ * `name.inputs.path[0]: message`, the one formatter for an issue: `name.options.timeouts.create`,
+ * `name.type` for the declaration itself, `token.args.x` for a lookup, `targets` for plan options.
+ * Names and keys are cut to a short prefix, so a huge value never makes a huge message.
+ */
 export function formatIssue(issue: Issue): string {
-  const path = issue.path
-    .map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`))
-    .join('');
-  const where = issue.resource ? `${issue.resource}${issue.path.length ? '.inputs' : ''}${path}` : path.slice(1) || '(args)';
+  const short = (s: string) => (s.length > 60 ? `${s.slice(0, 60)}…` : s);
+  const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${short(String(p))}`)).join('');
+  const field = fieldOf(issue);
+  const resource = short(issue.resource);
+  let where: string;
+  if (!resource || field === 'plan') where = path.replace(/^\./, '') || '(arguments)';
+  else if (field === 'declaration') where = `${resource}${path}`;
+  else where = `${resource}${issue.path.length || field !== 'inputs' ? `.${field}` : ''}${path}`;
   return `${where}: ${issue.message}`;
 }
 

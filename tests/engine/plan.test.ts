@@ -183,7 +183,7 @@ describe('plan validation', () => {
     const { engine, cloud } = setup();
     const err = await engine.plan([thing('a', { size: 'huge' }), thing('b', { ports: [80, 70000] }), thing('f', { region: 'tiny', size: 'large' }), thing('g', { bogus: 1 })]).catch((e) => e);
     const found = (err as ValidationError).issues.map((i) => [i.resource, i.path.join('.')]);
-    expect(found).toEqual(expect.arrayContaining([['a', 'size'], ['b', 'ports.1'], ['f', 'size'], ['g', '']]));
+    expect(found).toEqual(expect.arrayContaining([['a', 'size'], ['b', 'ports.1'], ['f', 'size'], ['g', 'bogus']]));
     expect(cloud.calls).toHaveLength(0);
   });
 
@@ -197,10 +197,10 @@ describe('plan validation', () => {
   it('rejects malformed options and timeouts', async () => {
     const { engine } = setup();
     const err = await engine.plan([thing('a', {}, { timeouts: { create: 'soon' } } as never), thing('b', {}, { protect: 'yes' } as never), thing('c', {}, { dependsOn: ['nope'] })]).catch((e) => e);
-    expect((err as ValidationError).issues.map((i) => [i.resource, i.path.join('.'), i.code])).toEqual(expect.arrayContaining([
-      ['a', 'options.timeouts.create', 'invalid_option'],
-      ['b', 'options.protect', 'invalid_option'],
-      ['c', 'options.dependsOn', 'missing_reference'],
+    expect((err as ValidationError).issues.map((i) => [i.resource, `${i.field}:${i.path.join('.')}`, i.code])).toEqual(expect.arrayContaining([
+      ['a', 'options:timeouts.create', 'invalid_option'],
+      ['b', 'options:protect', 'invalid_option'],
+      ['c', 'options:dependsOn.0', 'missing_reference'],
     ]));
   });
 

@@ -1,17 +1,32 @@
-// A validation issue: which resource, which input path, which rule. `ValidationError` carries a list.
+// A validation issue: which resource, which part of its declaration, which path, which rule.
+// `ValidationError` carries a list.
 
 export const issueCodes = [
   'invalid_type', 'invalid_value', 'too_small', 'too_big', 'invalid_format', 'unrecognized_keys', 'custom',
   'unknown_type', 'duplicate_name', 'missing_reference', 'missing_output', 'dependency_cycle',
-  'invalid_option', 'missing_region', 'invalid_reference',
+  'invalid_option', 'missing_region', 'invalid_reference', 'not_json', 'unknown_marker',
 ] as const;
 export type IssueCode = (typeof issueCodes)[number] | (string & {});
 
+/** Which part of a declaration an issue's path is inside. */
+export const issueFields = ['inputs', 'options', 'declaration', 'args', 'plan'] as const;
+export type IssueField = (typeof issueFields)[number];
+
 export type Issue = {
-  /** The resource's name, or '' for lookup arguments and engine options. */
+  /** The resource's name (or its index `[3]` when it has none), the lookup token, or '' for plan options. */
   readonly resource: string;
-  /** The input path inside the resource's inputs (or the option path, prefixed 'options'). */
+  /**
+   * Where `path` starts: the resource's `inputs` (the default when absent), its `options`, the
+   * `declaration` itself (name, type, inputs as a whole), a lookup's `args`, or the `plan()` options.
+   */
+  readonly field?: IssueField;
+  /** The path inside that field: ['files', 0, 'mode'], ['timeouts', 'create'], ['type']. */
   readonly path: readonly (string | number)[];
   readonly code: IssueCode;
   readonly message: string;
 };
+
+/** The field an issue's path starts in. */
+export function fieldOf(issue: Issue): IssueField {
+  return issue.field ?? 'inputs';
+}

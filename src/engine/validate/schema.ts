@@ -60,10 +60,17 @@ export function schemaAt(schema: z.ZodType, path: readonly PathSegment[]): z.Zod
 
 const SAMPLES: unknown[] = ['x', 'a', '0.0.0.0', '00000000-0000-4000-8000-000000000000', 'x.example', 'http://x.example', '10.0.0.0/24', 1, 0, 600, true, false, [], {}, '0'];
 
+const sampleCache = new WeakMap<z.ZodType, { ok: boolean; value?: unknown }>();
+
+/** A value the schema accepts, to stand in for an unknown while the rest is parsed (found once per schema). */
 function sampleFor(schema: z.ZodType | undefined): { ok: boolean; value?: unknown } {
   if (!schema) return { ok: false };
-  for (const v of SAMPLES) if (schema.safeParse(v).success) return { ok: true, value: v };
-  return { ok: false };
+  let found = sampleCache.get(schema);
+  if (found) return found;
+  found = { ok: false };
+  for (const v of SAMPLES) if (schema.safeParse(v).success) { found = { ok: true, value: v }; break; }
+  sampleCache.set(schema, found);
+  return found;
 }
 
 function unknownPaths(value: unknown, at: PathSegment[] = [], into: PathSegment[][] = []): PathSegment[][] {
@@ -88,7 +95,12 @@ function related(a: readonly PropertyKey[], b: readonly PropertyKey[]): boolean 
   return true;
 }
 
-export type SchemaIssue = { readonly path: readonly (string | number)[]; readonly code: string; readonly message: string };
+export type SchemaIssue = { readonly path: readonly (string | number)[]; readonly code: string; readonly message: string; readonly keys?: readonly string[] };
+
+const toIssue = (i: z.core.$ZodIssue): SchemaIssue => ({
+  path: i.path.map((p) => (typeof p === 'number' ? p : String(p))), code: i.code, message: i.message,
+  ...(i.code === 'unrecognized_keys' ? { keys: i.keys } : {}),
+});
 
 /**
  * Parses `value` with `schema`, treating unknown markers as valid placeholders: issues about an
@@ -98,7 +110,7 @@ export function parseWithUnknowns(schema: z.ZodType, value: unknown): { readonly
   const unknowns = unknownPaths(value);
   if (unknowns.length === 0) {
     const r = schema.safeParse(value);
-    return r.success ? { data: r.data, issues: [] } : { data: value, issues: r.error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'number' ? p : String(p))), code: i.code, message: i.message })) };
+    return r.success ? { data: r.data, issues: [] } : { data: value, issues: r.error.issues.map(toIssue) };
   }
   let probe = value;
   for (const p of unknowns) {
@@ -110,7 +122,7 @@ export function parseWithUnknowns(schema: z.ZodType, value: unknown): { readonly
   if (!result.success) {
     for (const i of result.error.issues) {
       if (unknowns.some((u) => related(u, i.path))) continue;
-      issues.push({ path: i.path.map((p) => (typeof p === 'number' ? p : String(p))), code: i.code, message: i.message });
+      issues.push(toIssue(i));
     }
   }
   if (!result.success) return { data: value, issues };

@@ -1,97 +1,156 @@
-// Structural validation of a stack, before any value is resolved: shapes, names, types, options,
-// references and cycles. Every problem is collected; plan() throws them together.
+// Validation of a whole stack before anything is read: declaration shapes, names, types, JSON-ness
+// of inputs, schemas (references stand as unknown values of any type), provider checks, options,
+// references and cycles. Every issue of every resource is collected; no phase hides another.
 import type { ResourceDecl } from '../decl/resource-decl.js';
 import { collectRefs } from '../decl/ref.js';
 import type { AnyResource } from '../provider/define.js';
-import { parsePath } from '../values/path.js';
+import { parsePath, type PathSegment } from '../values/path.js';
+import { unknown } from '../values/unknown.js';
 import { findCycle } from '../graph/cycle.js';
 import { buildGraph, type Graph } from '../graph/graph.js';
 import { schemaKeys } from './schema.js';
-import { parseDuration } from '../apply/timeout.js';
-import type { Issue } from './issue.js';
+import { valueIssues, type ValueIssue } from './json.js';
+import { inputIssues, replaceAt } from './inputs.js';
+import { optionIssues } from './options.js';
+import { closest, cut, didYouMean, preview } from './suggest.js';
+import type { Issue, IssueField } from './issue.js';
 
-export type ResourceResolver = (token: string) => { readonly def: AnyResource } | undefined;
+export type ResourceResolver = (token: string) => { readonly def: AnyResource; readonly provider?: { readonly config: unknown } } | undefined;
 
-const OPTION_KEYS = new Set(['dependsOn', 'protect', 'ignoreChanges', 'replaceOnChanges', 'createBeforeDestroy', 'retainOnDelete', 'aliases', 'timeouts']);
+/** What the engine can tell about types it does not have: every token it does serve. */
+export type Catalog = { readonly tokens?: Iterable<string> };
 
 export type StackCheck = { readonly issues: Issue[]; readonly graph: Graph };
 
-export function validateStack(decls: readonly unknown[], resolve: ResourceResolver): StackCheck {
+const DECL_KEYS = ['type', 'name', 'inputs', 'options'];
+/** The factories of the providers shipped with converge, by the package name in their tokens. */
+const SHIPPED: Record<string, string> = { prova: 'converge/providers/a', provb: 'converge/providers/b', provc: 'converge/providers/c' };
+
+function isPlain(v: unknown): v is Record<string, unknown> {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+export function validateStack(decls: readonly unknown[], resolve: ResourceResolver, catalog: Catalog = {}): StackCheck {
   const issues: Issue[] = [];
-  const add = (resource: string, path: (string | number)[], code: string, message: string) => issues.push({ resource, path, code, message });
+  const add = (resource: string, field: IssueField, path: PathSegment[], code: string, message: string) => issues.push({ resource, field, path, code, message });
   if (!Array.isArray(decls)) {
-    add('', [], 'invalid_type', 'expected an array of resource declarations');
+    add('', 'plan', [], 'invalid_type', 'expected a list of resource declarations');
     return { issues, graph: buildGraph([]) };
   }
-  const valid: ResourceDecl[] = [];
+  const tokens = [...(catalog.tokens ?? [])];
+  const named = new Map<string, { decl: ResourceDecl; def?: AnyResource }>();
+  const graphDecls: ResourceDecl[] = [];
   const seen = new Set<string>();
   decls.forEach((raw, i) => {
-    const d = raw as Partial<ResourceDecl> | null;
-    const label = typeof d?.name === 'string' && d.name ? d.name : `[${i}]`;
-    if (!d || typeof d !== 'object') return add(label, [], 'invalid_type', 'expected a resource declaration object');
+    const d = raw as Record<string, unknown>;
+    const hasName = isPlain(d) && typeof d.name === 'string' && d.name !== '';
+    const label = hasName ? (d.name as string) : `[${i}]`;
+    const declIssue = (path: PathSegment[], code: string, message: string) => add(label, 'declaration', path, code, message);
+    if (!isPlain(d)) return declIssue([], 'invalid_type', `expected a resource declaration { type, name, inputs }, not ${preview(raw)}`);
     let ok = true;
-    if (typeof d.name !== 'string' || !d.name) { add(label, ['name'], 'invalid_type', 'name must be a non-empty string'); ok = false; }
-    if (typeof d.type !== 'string' || !d.type) { add(label, ['type'], 'invalid_type', 'type must be an operation token string'); ok = false; }
-    else if (!resolve(d.type)) { add(label, ['type'], 'unknown_type', `no provider of this engine has the resource type '${d.type}'`); ok = false; }
-    if (!d.inputs || typeof d.inputs !== 'object' || Array.isArray(d.inputs)) { add(label, ['inputs'], 'invalid_type', 'inputs must be an object'); ok = false; }
-    if (typeof d.name === 'string' && d.name) {
-      if (seen.has(d.name)) { add(d.name, [], 'duplicate_name', `the name '${d.name}' is declared more than once`); ok = false; }
-      seen.add(d.name);
+    for (const k of Object.keys(d)) if (!DECL_KEYS.includes(k)) declIssue([k], 'unrecognized_keys', `${preview(k)} is not part of a declaration.${didYouMean(k, DECL_KEYS)} Allowed: ${DECL_KEYS.join(', ')}.`);
+    if (!hasName) { declIssue(['name'], 'invalid_type', 'name must be a non-empty string'); ok = false; }
+    let def: AnyResource | undefined;
+    let config: unknown;
+    if (typeof d.type !== 'string' || !d.type) { declIssue(['type'], 'invalid_type', "type must be an operation token like 'provb:index/instance:Instance'"); ok = false; }
+    else {
+      const found = resolve(d.type);
+      if (found) { def = found.def; config = found.provider?.config; } else { declIssue(['type'], 'unknown_type', unknownTypeMessage(d.type, tokens)); ok = false; }
     }
-    ok = validateOptions(label, d.options, add) && ok;
-    if (ok) valid.push(d as ResourceDecl);
+    let inputs: unknown = d.inputs;
+    if (!isPlain(d.inputs)) { declIssue(['inputs'], 'invalid_type', `inputs must be a plain object, not ${preview(d.inputs)}`); ok = false; inputs = {}; }
+    else {
+      const bad = valueIssues(d.inputs);
+      for (const v of bad) add(label, 'inputs', v.path, v.code, v.message);
+      // Values that are not data stand as unknowns from here on, so the schema still judges the rest.
+      for (const v of bad) inputs = replaceAt(inputs, v.path, unknown);
+      if (def) for (const v of inputIssues({ schema: def.inputs, check: def.check, config }, inputs)) add(label, 'inputs', v.path, v.code, v.message);
+    }
+    if (hasName) {
+      if (seen.has(label)) { declIssue([], 'duplicate_name', `the name '${cut(label)}' is declared more than once`); ok = false; }
+      seen.add(label);
+    }
+    const options = d.options;
+    for (const v of optionIssues(options, { name: label, schema: def?.inputs, type: typeof d.type === 'string' ? d.type : undefined })) add(label, 'options', v.path, v.code, v.message);
+    if (!ok) return;
+    const o = isPlain(options) ? options : {};
+    const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x !== '') : undefined);
+    const decl = { type: d.type as string, name: label, inputs: inputs as Record<string, unknown>, options: { ...o, dependsOn: strings(o.dependsOn), aliases: strings(o.aliases) } } as ResourceDecl;
+    named.set(label, { decl, def });
+    graphDecls.push(decl);
   });
-
-  const byName = new Map(valid.map((d) => [d.name, d]));
-  for (const d of valid) {
-    for (const alias of d.options?.aliases ?? []) {
-      if (byName.has(alias) && alias !== d.name) add(d.name, ['options', 'aliases'], 'invalid_option', `alias '${alias}' is the name of another declared resource`);
-    }
-    for (const n of d.options?.dependsOn ?? []) {
-      if (!seen.has(n)) add(d.name, ['options', 'dependsOn'], 'missing_reference', `dependsOn names '${n}', which is not declared`);
-    }
-    for (const { ref, at } of collectRefs(d.inputs)) {
-      if (ref.resource === d.name) { add(d.name, at, 'invalid_reference', 'a resource cannot reference itself'); continue; }
-      const target = byName.get(ref.resource);
-      if (!target) {
-        if (!seen.has(ref.resource)) add(d.name, at, 'missing_reference', `references '${ref.resource}', which is not declared`);
-        continue;
-      }
-      const def = resolve(target.type)?.def;
-      if (!def) continue;
-      const head = String(parsePath(ref.path)[0] ?? '');
-      const outs = schemaKeys(def.outputs);
-      const ins = schemaKeys(def.inputs);
-      if (head !== 'id' && outs && ins && !outs.has(head) && !ins.has(head)) {
-        add(d.name, at, 'missing_output', `references '${ref.resource}.${ref.path}', but ${target.type} has no output or input '${head}'`);
-      }
-    }
-  }
-  const graph = buildGraph(valid);
+  checkReferences(graphDecls, named, seen, add);
+  const graph = buildGraph(graphDecls);
   const cycle = findCycle(graph.deps);
-  if (cycle) add(cycle[0]!, [], 'dependency_cycle', `dependency cycle: ${cycle.join(' -> ')}`);
+  if (cycle) add(cycle[0]!, 'declaration', [], 'dependency_cycle', `dependency cycle: ${cycle.join(' -> ')}`);
   return { issues, graph };
 }
 
-function validateOptions(label: string, options: unknown, add: (r: string, p: (string | number)[], c: string, m: string) => void): boolean {
-  if (options === undefined) return true;
-  if (!options || typeof options !== 'object' || Array.isArray(options)) { add(label, ['options'], 'invalid_option', 'options must be an object'); return false; }
-  let ok = true;
-  const o = options as Record<string, unknown>;
-  for (const k of Object.keys(o)) if (!OPTION_KEYS.has(k)) { add(label, ['options', k], 'invalid_option', `unknown option '${k}'; allowed: ${[...OPTION_KEYS].join(', ')}`); ok = false; }
-  for (const k of ['protect', 'createBeforeDestroy', 'retainOnDelete']) {
-    if (o[k] !== undefined && typeof o[k] !== 'boolean') { add(label, ['options', k], 'invalid_option', `${k} must be a boolean`); ok = false; }
-  }
-  for (const k of ['dependsOn', 'ignoreChanges', 'replaceOnChanges', 'aliases']) {
-    const v = o[k];
-    if (v !== undefined && (!Array.isArray(v) || v.some((x) => typeof x !== 'string' || !x))) { add(label, ['options', k], 'invalid_option', `${k} must be a list of non-empty strings`); ok = false; }
-  }
-  if (o.timeouts !== undefined) {
-    if (!o.timeouts || typeof o.timeouts !== 'object') { add(label, ['options', 'timeouts'], 'invalid_option', 'timeouts must be an object'); return false; }
-    for (const [k, v] of Object.entries(o.timeouts as Record<string, unknown>)) {
-      if (!['create', 'update', 'delete'].includes(k)) { add(label, ['options', 'timeouts', k], 'invalid_option', `unknown timeout '${k}'; allowed: create, update, delete`); ok = false; }
-      else if (typeof v !== 'string' || parseDuration(v) === undefined) { add(label, ['options', 'timeouts', k], 'invalid_option', `'${String(v)}' is not a duration like '30s', '5m' or '1h'`); ok = false; }
+function checkReferences(decls: readonly ResourceDecl[], named: Map<string, { decl: ResourceDecl; def?: AnyResource }>, seen: Set<string>, add: (r: string, f: IssueField, p: PathSegment[], c: string, m: string) => void): void {
+  const aliasOwner = new Map<string, string>();
+  for (const d of decls) {
+    d.options?.aliases?.forEach((alias, i) => {
+      if (alias === d.name) return;
+      if (seen.has(alias)) add(d.name, 'options', ['aliases', i], 'invalid_option', `alias '${cut(alias)}' is the name of another declared resource`);
+      else if (aliasOwner.has(alias)) add(d.name, 'options', ['aliases', i], 'invalid_option', `alias '${cut(alias)}' is claimed by ${aliasOwner.get(alias)} too`);
+      else aliasOwner.set(alias, d.name);
+    });
+    d.options?.dependsOn?.forEach((n, i) => {
+      if (!seen.has(n)) add(d.name, 'options', ['dependsOn', i], 'missing_reference', `dependsOn names ${preview(n)}, which is not declared.${didYouMean(n, seen)}`);
+    });
+    for (const { ref, at } of collectRefs(d.inputs)) {
+      if (ref.resource === d.name) { add(d.name, 'inputs', at, 'invalid_reference', 'a resource cannot reference itself'); continue; }
+      if (!seen.has(ref.resource)) { add(d.name, 'inputs', at, 'missing_reference', `references ${preview(ref.resource)}, which is not declared.${didYouMean(ref.resource, seen)}`); continue; }
+      const target = named.get(ref.resource);
+      const def = target?.def;
+      if (!def) continue;
+      const head = String(parsePath(ref.path)[0] ?? '');
+      const { outs, ins } = referable(def);
+      if (head !== 'id' && outs && ins && !outs.has(head) && !ins.has(head)) {
+        add(d.name, 'inputs', at, 'missing_output', `references '${ref.resource}.${cut(ref.path)}', but ${target!.decl.type} has no output or input '${cut(head)}'.${didYouMean(head, [...outs, ...ins])}`);
+      }
     }
   }
-  return ok;
+}
+
+const referableCache = new WeakMap<AnyResource, { outs?: Set<string>; ins?: Set<string> }>();
+/** A type's output and input keys, computed once per definition. */
+function referable(def: AnyResource): { outs?: Set<string>; ins?: Set<string> } {
+  let r = referableCache.get(def);
+  if (!r) referableCache.set(def, (r = { outs: schemaKeys(def.outputs), ins: schemaKeys(def.inputs) }));
+  return r;
+}
+
+function unknownTypeMessage(type: string, tokens: readonly string[]): string {
+  const pkg = type.split(':')[0] ?? '';
+  const served = tokens.some((t) => t.startsWith(`${pkg}:`));
+  const near = closest(type, tokens);
+  const hint = near ? ` Did you mean '${near}'?` : '';
+  if (served || !pkg) return `no provider of this engine has the resource type ${preview(type)}.${hint}`;
+  const factory = SHIPPED[pkg];
+  if (factory) return `no provider of this engine serves package '${pkg}' (type ${preview(type)}); add ${pkg}(...) from '${factory}' to providers.${hint}`;
+  return `no provider of this engine serves package ${preview(pkg)} (type ${preview(type)}); add that package's provider to providers.${hint}`;
+}
+
+/** A lookup's arguments: JSON data, its schema (with unknown keys), and its provider's check. */
+export function validateLookupArgs(token: string, def: { readonly args: AnyResource['inputs']; readonly check?: AnyResource['check'] }, config: unknown, args: unknown): Issue[] {
+  const issues: Issue[] = [];
+  const push = (v: ValueIssue) => issues.push({ resource: token, field: 'args', path: v.path, code: v.code, message: v.message });
+  if (!isPlain(args)) { push({ path: [], code: 'invalid_type', message: `arguments must be a plain object, not ${preview(args)}` }); return issues; }
+  const bad = valueIssues(args);
+  bad.forEach(push);
+  let clean: unknown = args;
+  for (const v of bad) clean = replaceAt(clean, v.path, unknown);
+  for (const { at } of collectRefs(clean)) push({ path: at, code: 'invalid_reference', message: "a lookup's arguments are values; a ref() has nothing to stand for here" });
+  // References mean nothing to a lookup: a literal marker or ref was already refused above.
+  inputIssues({ schema: def.args, check: def.check, config }, clean).forEach(push);
+  return issues;
+}
+
+/** The message for a lookup token no provider serves, with the closest one and the factory to add. */
+export function unknownLookupMessage(token: unknown, tokens: readonly string[]): string {
+  if (typeof token !== 'string' || !token) return `a lookup token like 'provb:index/getInstance:getInstance' is expected, not ${preview(token)}`;
+  return unknownTypeMessage(token, tokens).replace('the resource type', 'the lookup').replace('(type ', '(lookup ');
 }

@@ -89,3 +89,12 @@ export async function uploadFile(ctx: Ctx, client: LxdClient, instance: string, 
     rawBody: typeof content === 'string' ? content : new Uint8Array(content),
   });
 }
+
+/** The seed's rules for a file, as plan-time issues: an absolute target naming a file, an octal mode. */
+export function fileIssues(f: { readonly targetPath: string; readonly mode: string }, at: readonly (string | number)[] = []): { path: (string | number)[]; message: string; code: string }[] {
+  const issues: { path: (string | number)[]; message: string; code: string }[] = [];
+  if (!f.targetPath.startsWith('/')) issues.push({ path: [...at, 'targetPath'], code: 'invalid_value', message: 'must be an absolute path including the file name, like "/etc/motd"' });
+  else if (f.targetPath.endsWith('/')) issues.push({ path: [...at, 'targetPath'], code: 'invalid_value', message: 'must name a file, not a directory' });
+  if (!/^0?[0-7]{3,4}$/.test(f.mode)) issues.push({ path: [...at, 'mode'], code: 'invalid_value', message: 'must be an octal permission string like "0755"' });
+  return issues;
+}

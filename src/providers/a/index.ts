@@ -27,8 +27,8 @@ function createProva(config: ProvaArgs = {}): Provider<ProvaConfig> {
   return defineProvider<ProvaConfig>({
     name: 'prova',
     config: connections,
-    resources: [...resources],
-    lookups: [...l.lookups],
+    resources,
+    lookups: l.lookups,
     terraformConfig: () => toTerraformConfig(settings),
     close: () => connections.close(),
   });

@@ -7,7 +7,7 @@ import { defineResource, type CheckIssue } from '../../../engine/provider/define
 import type { OperationContext } from '../../../engine/provider/context.js';
 import { scopeIssues } from '../checks.js';
 import type { ProvaConfig } from '../connections.js';
-import { absoluteTarget, canonicalMode, deleteFile, statFile, uploadFile } from '../files.js';
+import { absoluteTarget, canonicalMode, deleteFile, fileIssues, statFile, uploadFile } from '../files.js';
 import { projectOf } from '../objects.js';
 
 const inputs = z.object({
@@ -42,8 +42,7 @@ export const instanceFile = defineResource({
   check(i, config: ProvaConfig): CheckIssue[] {
     const issues: CheckIssue[] = scopeIssues(i, config);
     if ((i.content === undefined) === (i.sourcePath === undefined)) issues.push({ path: ['content'], message: 'needs exactly one of content and sourcePath' });
-    if (i.targetPath.endsWith('/')) issues.push({ path: ['targetPath'], message: 'must name a file, not a directory' });
-    if (!/^0?[0-7]{3,4}$/.test(i.mode)) issues.push({ path: ['mode'], message: 'must be an octal permission string like "0755"' });
+    issues.push(...fileIssues(i));
     return issues;
   },
   async create(ctx: Ctx, i) {

@@ -13,7 +13,7 @@ import { isNotFound, type LxdClient } from '../client.js';
 import type { ProvaConfig } from '../connections.js';
 import { deviceSchema, fromWire, sortDevices, toWire, MARKER, STANDALONE } from '../devices.js';
 import { execSchema, runExecs, type ExecResult } from '../execs.js';
-import { canonicalMode, deleteFile, uploadFile } from '../files.js';
+import { canonicalMode, deleteFile, fileIssues, uploadFile } from '../files.js';
 import { formatId, parseId } from '../ids.js';
 import { imageSource, splitImage } from '../images.js';
 import { computedKeys, desiredConfig, taggedConfig } from '../keys.js';
@@ -154,12 +154,16 @@ function check(i: InstanceInputs, config: ProvaConfig): CheckIssue[] {
   if (i.ephemeral && !i.running) issues.push({ path: ['running'], message: 'an ephemeral instance cannot be stopped (the server deletes it)' });
   i.files.forEach((f, n) => {
     if ((f.content === undefined) === (f.sourcePath === undefined)) issues.push({ path: ['files', n], message: 'needs exactly one of content and sourcePath' });
-    if (f.targetPath.endsWith('/')) issues.push({ path: ['files', n, 'targetPath'], message: 'must name a file, not a directory' });
+    issues.push(...fileIssues(f, ['files', n]));
   });
   issues.push(...scopeIssues(i, config));
   const imageRemote = i.image ? splitImage(i.image).remote : undefined;
   if (imageRemote !== undefined && config?.settings && !config.settings.remotes.has(imageRemote)) {
     issues.push({ path: ['image'], code: 'unknown_remote', message: `names an image on an unknown remote "${imageRemote}"` });
+  }
+  for (const [op, text] of Object.entries(i.timeouts)) {
+    const ms = durationMs(text, -1);
+    if (ms <= 0 || ms > 2 ** 31 - 1) issues.push({ path: ['timeouts', op], code: 'invalid_value', message: ms < 0 ? 'must be a duration like "30s", "5m" or "1h"' : ms === 0 ? 'must be longer than zero' : 'is longer than a timer can hold (596h at most)' });
   }
   return issues;
 }

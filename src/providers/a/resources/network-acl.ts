@@ -1,6 +1,7 @@
 // prova:index/networkAcl:NetworkAcl: ingress and egress rules; updates PUT the whole ACL with
 // If-Match (PATCH would empty the rule lists). ICMP fields are sent only for icmp4/icmp6.
 import { z } from 'zod';
+import { aclRuleIssues, userConfigIssues } from '../rules.js';
 import { defineResource } from '../../../engine/provider/define.js';
 import type { OperationContext } from '../../../engine/provider/context.js';
 import type { ProvaConfig } from '../connections.js';
@@ -59,8 +60,13 @@ export const networkAcl = defineResource({
   token: 'prova:index/networkAcl:NetworkAcl',
   inputs,
   outputs: z.object({}),
+  check: (i, config: ProvaConfig) => [
+    ...checkScope(i, config),
+    ...userConfigIssues(i.config),
+    ...i.ingresses.flatMap((r, n) => aclRuleIssues(r, ['ingresses', n])),
+    ...i.egresses.flatMap((r, n) => aclRuleIssues(r, ['egresses', n])),
+  ],
   replaceOn: ['name', 'project', 'remote'],
-  check: checkScope,
   async create(ctx: Ctx, i) {
     const client = await ctx.config.client(ctx, i.remote);
     await createObject(ctx, client, { path: '/1.0/network-acls', template: '/1.0/network-acls', what: 'network ACL', project: projectOf(i.project) }, {

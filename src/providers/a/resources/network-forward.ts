@@ -1,6 +1,8 @@
 // prova:index/networkForward:NetworkForward: port forwards from a listen address on a network.
 // Keyed by network and listen address (no rename); updates PUT the whole forward with If-Match.
+import { isIP } from 'node:net';
 import { z } from 'zod';
+import { forwardPortIssues, userConfigIssues } from '../rules.js';
 import { defineResource } from '../../../engine/provider/define.js';
 import type { OperationContext } from '../../../engine/provider/context.js';
 import type { ProvaConfig } from '../connections.js';
@@ -45,7 +47,13 @@ export const networkForward = defineResource({
   inputs,
   outputs: z.object({}),
   replaceOn: ['network', 'listenAddress', 'project', 'remote'],
-  check: checkScope,
+  check: (i, config: ProvaConfig) => [
+    ...checkScope(i, config),
+    ...(isIP(i.listenAddress) ? [] : [{ path: ['listenAddress'], code: 'invalid_format', message: 'must be an IPv4 or IPv6 address to listen on' }]),
+    ...userConfigIssues(i.config, ['target_address']),
+    ...(i.config.target_address !== undefined && !isIP(i.config.target_address) ? [{ path: ['config', 'target_address'], code: 'invalid_format', message: 'must be an IP address' }] : []),
+    ...i.ports.flatMap((p, n) => forwardPortIssues(p, ['ports', n])),
+  ],
   async create(ctx: Ctx, i) {
     const client = await ctx.config.client(ctx, i.remote);
     await createObject(ctx, client, { path: `/1.0/networks/${enc(i.network)}/forwards`, template: '/1.0/networks/{network}/forwards', what: 'network forward', project: projectOf(i.project) }, {

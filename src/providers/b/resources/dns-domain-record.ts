@@ -1,5 +1,6 @@
 // provb:index/dnsDomainRecord:DnsDomainRecord: a record in a DNS domain. Every field updates in place
 // (the API re-sends the whole record). Its id, and its import id, is `<domain_id>:<record_id>`.
+import { isIP, isIPv4 } from 'node:net';
 import { z } from 'zod';
 import { defineResource, type CheckIssue } from '../../../engine/provider/define.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
@@ -9,6 +10,7 @@ import type { ProvbContext } from '../region.js';
 import { defined, reporter } from './reported.js';
 
 const TYPES = ['a', 'cname', 'mx', 'txt', 'srv', 'ns'] as const;
+const HOSTNAME = /^(?=.{1,253}\.?$)(?:[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9])?\.)*[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9])?\.?$/;
 
 export const dnsDomainRecordInputs = z.strictObject({
   domainId: z.string().min(1),
@@ -31,6 +33,9 @@ const body = (i: RecordInputs) => ({ type: i.type.toUpperCase(), name: i.name, v
 function checkRecord(i: RecordInputs): CheckIssue[] {
   const issues: CheckIssue[] = [];
   if (i.priority !== undefined && i.type !== 'mx') issues.push({ path: ['priority'], code: 'invalid_value', message: `is allowed only for MX records, not ${i.type.toUpperCase()}` });
+  if (i.ttl > 3600) issues.push({ path: ['ttl'], code: 'too_big', message: 'must be at most 3600 seconds (the API takes 600 to 3600)' });
+  if (i.type === 'a' && !isIPv4(i.value)) issues.push({ path: ['value'], code: 'invalid_format', message: 'an A record\'s value must be an IPv4 address' });
+  if ((i.type === 'cname' || (i.type === 'mx' && !isIP(i.value))) && !HOSTNAME.test(i.value)) issues.push({ path: ['value'], code: 'invalid_format', message: `a ${i.type.toUpperCase()} record's value must be a hostname${i.type === 'mx' ? ' or an IP address' : ''}` });
   if (i.type === 'a' && i.name === '@') issues.push({ path: ['name'], code: 'invalid_value', message: "an A record cannot be used at the apex '@'" });
   if (i.type === 'cname' && i.name === '@') issues.push({ path: ['name'], code: 'invalid_value', message: "a CNAME record cannot be used at the apex '@'" });
   return issues;

@@ -16,6 +16,8 @@ const clusterShape = (kind: GpuKind) => (w: Wire, s: Scope) => withSeedFields(
   kind === 'baremetal' ? [...SEED_FIELDS.gpuCluster, ...SEED_FIELDS.gpuBaremetalCluster] : SEED_FIELDS.gpuCluster,
 );
 const imageShape = (w: Wire, s: Scope) => withSeedFields({ ...(camelize(w) as Record<string, unknown>), imageId: w.id, projectId: s.projectId, regionId: s.regionId }, SEED_FIELDS.gpuImage);
+/** Cluster and image ids are UUID strings (wire notes: TF inputs `cluster_id` / `image_id`). */
+const uuidArg = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a UUID');
 const T = (fn: string) => `provc:index/${fn}:${fn}`;
 
 const bmFindOneBy = z.object({
@@ -26,7 +28,7 @@ const bmFindOneBy = z.object({
 
 export const getCloudGpuBaremetalCluster = provcLookup({
   token: T('getCloudGpuBaremetalCluster'),
-  args: z.object({ ...scopeArgs, clusterId: z.string().optional(), findOneBy: bmFindOneBy.optional() }),
+  args: z.object({ ...scopeArgs, clusterId: uuidArg.optional(), findOneBy: bmFindOneBy.optional() }),
   check: (a, c) => [...checkScope(a, c), ...exactlyOneOf(a, 'clusterId', 'findOneBy')],
   run: async (ctx, a) => {
     const s = requireScope(a, ctx.config);
@@ -42,7 +44,7 @@ export const getCloudGpuBaremetalCluster = provcLookup({
 
 const singleCluster = (kind: GpuKind, fn: string) => provcLookup({
   token: T(fn),
-  args: z.object({ ...scopeArgs, clusterId: z.string().min(1) }),
+  args: z.object({ ...scopeArgs, clusterId: uuidArg }),
   check: (a, c) => checkScope(a, c),
   run: async (ctx, a) => {
     const s = requireScope(a, ctx.config);
@@ -52,7 +54,7 @@ const singleCluster = (kind: GpuKind, fn: string) => provcLookup({
 
 const singleImage = (kind: GpuKind, fn: string) => provcLookup({
   token: T(fn),
-  args: z.object({ ...scopeArgs, imageId: z.string().min(1) }),
+  args: z.object({ ...scopeArgs, imageId: uuidArg }),
   check: (a, c) => checkScope(a, c),
   run: async (ctx, a) => {
     const s = requireScope(a, ctx.config);

@@ -1,0 +1,102 @@
+// One resource's inputs (or one lookup's arguments) against its schema and its provider's `check`,
+// before anything is resolved: references stand as unknown values of any type, so only what is
+// known is judged. Unknown keys are found by the schema walk (keys.ts) whatever the schema's mode.
+import type { z } from 'zod';
+import type { CheckIssue } from '../provider/define.js';
+import { hasRefs, isRef } from '../decl/ref.js';
+import { getPath, type PathSegment } from '../values/path.js';
+import { containsUnknown, unknown } from '../values/unknown.js';
+import { parseWithUnknowns } from './schema.js';
+import { unknownKeyIssues } from './keys.js';
+import { cutMessage } from './suggest.js';
+import type { ValueIssue } from './json.js';
+
+export type InputRules = {
+  readonly schema: z.ZodType;
+  readonly check?: (inputs: never, config: never) => readonly CheckIssue[];
+  readonly config: unknown;
+};
+
+/** References replaced by the unknown marker (their values are known only later). */
+export function refsAsUnknown(value: unknown): unknown {
+  if (isRef(value)) return unknown;
+  if (Array.isArray(value)) return value.map(refsAsUnknown);
+  if (value && typeof value === 'object') {
+    const o: Record<string, unknown> = {};
+    for (const k of Object.keys(value)) o[k] = refsAsUnknown((value as Record<string, unknown>)[k]);
+    return o;
+  }
+  return value;
+}
+
+const key = (p: readonly PathSegment[]) => JSON.stringify(p);
+
+/** A copy of `value` with `leaf` at `path` (copying only along the path). */
+export function replaceAt(value: unknown, path: readonly PathSegment[], leaf: unknown): unknown {
+  if (!path.length) return leaf;
+  const [head, ...rest] = path;
+  const copy = (Array.isArray(value) ? [...value] : { ...(value as object) }) as Record<string | number, unknown>;
+  copy[head!] = replaceAt(copy[head!], rest, leaf);
+  return copy;
+}
+
+/** A copy of `value` without the object key at `path`. */
+function withoutKey(value: unknown, path: readonly PathSegment[]): unknown {
+  if (!path.length || value === null || typeof value !== 'object') return value;
+  const [head, ...rest] = path;
+  if (!rest.length) {
+    if (Array.isArray(value) || !(String(head) in value)) return value;
+    const { [String(head)]: _gone, ...kept } = value as Record<string, unknown>; // eslint-disable-line @typescript-eslint/no-unused-vars
+    return kept;
+  }
+  const child = (value as Record<string | number, unknown>)[head!];
+  return child === undefined ? value : replaceAt(value, [head!], withoutKey(child, rest));
+}
+
+/** Every schema, unknown-key and check issue of `value` (JSON data whose refs may stand anywhere). */
+export function inputIssues(rules: InputRules, value: unknown): ValueIssue[] {
+  const out: ValueIssue[] = unknownKeyIssues(rules.schema, value);
+  const seen = new Set(out.map((i) => key(i.path)));
+  // Unknown keys are reported above; without them a strict schema still judges the rest.
+  let probe = hasRefs(value) ? refsAsUnknown(value) : value;
+  for (const i of out) probe = withoutKey(probe, i.path);
+  let parsed: ReturnType<typeof parseWithUnknowns>;
+  try {
+    parsed = parseWithUnknowns(rules.schema, probe);
+  } catch (error) {
+    if (!containsUnknown(probe)) out.push({ path: [], code: 'custom', message: cutMessage(`the schema could not read these inputs: ${(error as Error)?.message ?? String(error)}`) });
+    return out;
+  }
+  for (const i of parsed.issues) {
+    const raw = i as { keys?: unknown };
+    if (i.code === 'unrecognized_keys' && Array.isArray(raw.keys)) {
+      // A strict schema's own report: one issue per key, at the key's path, unless the walk has it.
+      for (const k of raw.keys) {
+        const path = [...i.path, String(k)];
+        if (!seen.has(key(path))) { seen.add(key(path)); out.push({ path, code: 'unrecognized_keys', message: `'${String(k).slice(0, 60)}' is not expected here` }); }
+      }
+      continue;
+    }
+    out.push({ path: [...i.path], code: i.code, message: cutMessage(i.message) });
+  }
+  if (!rules.check) return out;
+  // With schema issues, the provider's rules still judge the other fields: the invalid values stand
+  // as unknowns (as references do), and nothing is said about a path that holds one.
+  if (parsed.issues.length) {
+    let again = probe;
+    for (const i of parsed.issues) if (i.path.length) again = replaceAt(again, i.path, unknown);
+    if (parsed.issues.some((i) => !i.path.length)) return out;
+    try { parsed = parseWithUnknowns(rules.schema, again); } catch { return out; }
+    if (parsed.issues.length) return out;
+  }
+  try {
+    for (const i of rules.check(parsed.data as never, rules.config as never)) {
+      if (containsUnknown(getPath(parsed.data, i.path))) continue;
+      out.push({ path: [...i.path], code: i.code ?? 'custom', message: cutMessage(i.message) });
+    }
+  } catch (error) {
+    // A check reading a value known only later throws on the marker; it runs again when planning.
+    if (!containsUnknown(parsed.data)) out.push({ path: [], code: 'custom', message: cutMessage(`the provider's check failed: ${(error as Error)?.message ?? String(error)}`) });
+  }
+  return out;
+}

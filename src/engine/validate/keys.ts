@@ -1,0 +1,131 @@
+// Unknown keys, found by walking a value beside its zod schema: every object key the schema does
+// not name is reported at its own path, with the closest allowed key when one is near. Providers
+// need no strict schemas for this; loose objects (a catchall) and maps accept any key.
+import type { z } from 'zod';
+import { isRef } from '../decl/ref.js';
+import { isUnknown } from '../values/unknown.js';
+import type { PathSegment } from '../values/path.js';
+import { didYouMean, preview } from './suggest.js';
+import type { ValueIssue } from './json.js';
+
+type Def = {
+  type: string; shape?: Record<string, z.ZodType>; catchall?: z.ZodType; innerType?: z.ZodType; in?: z.ZodType; out?: z.ZodType;
+  element?: z.ZodType; valueType?: z.ZodType; options?: z.ZodType[]; left?: z.ZodType; right?: z.ZodType; getter?: () => z.ZodType;
+  items?: z.ZodType[]; rest?: z.ZodType | null; discriminator?: string;
+};
+
+const WRAPPERS = new Set(['optional', 'default', 'nullable', 'readonly', 'nonoptional', 'prefault', 'catch', 'success']);
+
+function defOf(schema: unknown): Def | undefined {
+  return (schema as { _zod?: { def?: Def } } | undefined)?._zod?.def;
+}
+
+/** The schema that decides a value's shape, past wrappers, preprocessing, transforms and lazies. */
+export function shapeSchema(schema: z.ZodType | undefined): z.ZodType | undefined {
+  let s = schema;
+  for (let i = 0; i < 32 && s; i++) {
+    const d = defOf(s);
+    if (!d) return s;
+    if (WRAPPERS.has(d.type)) s = d.innerType;
+    else if (d.type === 'pipe') s = defOf(d.in)?.type === 'transform' ? d.out : d.in;
+    else if (d.type === 'lazy' && d.getter) s = d.getter();
+    else return s;
+  }
+  return s;
+}
+
+type ObjectView = { readonly shape: Record<string, z.ZodType>; readonly open: boolean; readonly catchall?: z.ZodType };
+
+/** The keys an object-like schema allows (merging intersections and unions), or undefined when it is not an object. */
+export function objectView(schema: z.ZodType | undefined): ObjectView | undefined {
+  const s = shapeSchema(schema);
+  const d = defOf(s);
+  if (!d) return undefined;
+  if (d.type === 'object' && d.shape) {
+    const catchallType = defOf(d.catchall)?.type;
+    return { shape: d.shape, open: catchallType !== undefined && catchallType !== 'never', catchall: catchallType && catchallType !== 'never' ? d.catchall : undefined };
+  }
+  if (d.type === 'intersection' || d.type === 'union') {
+    const parts = d.type === 'intersection' ? [d.left, d.right] : d.options ?? [];
+    const views = parts.map(objectView);
+    const objects = views.filter((v): v is ObjectView => !!v);
+    if (!objects.length) return undefined;
+    // A union with a non-object member (a string or a ref form) accepts what that member accepts.
+    if (d.type === 'union' && objects.length !== views.length) return undefined;
+    const shape: Record<string, z.ZodType> = {};
+    for (const v of objects) Object.assign(shape, v.shape);
+    return { shape, open: objects.some((v) => v.open) };
+  }
+  return undefined;
+}
+
+/** The member of a union the value belongs to, by discriminator or by being the only object member. */
+function unionMember(d: Def, value: Record<string, unknown>): z.ZodType | undefined {
+  const members = (d.options ?? []).filter((o) => objectView(o));
+  if (members.length === 1) return members[0];
+  if (d.discriminator) return members.find((m) => objectView(m)?.shape[d.discriminator!]?.safeParse(value[d.discriminator!]).success);
+  return undefined;
+}
+
+/** Every key of `value` its schema does not allow, at its path, at any depth the schema can be followed. */
+export function unknownKeyIssues(schema: z.ZodType, value: unknown, at: PathSegment[] = [], into: ValueIssue[] = []): ValueIssue[] {
+  if (value === null || typeof value !== 'object' || isRef(value) || isUnknown(value)) return into;
+  const s = shapeSchema(schema);
+  const d = defOf(s);
+  if (!d) return into;
+  if (Array.isArray(value)) {
+    const element = d.type === 'array' ? d.element : d.type === 'set' ? d.valueType : undefined;
+    value.forEach((v, i) => {
+      const item = element ?? (d.type === 'tuple' ? d.items?.[i] ?? d.rest ?? undefined : undefined);
+      if (item) { at.push(i); unknownKeyIssues(item, v, at, into); at.pop(); }
+    });
+    return into;
+  }
+  const obj = value as Record<string, unknown>;
+  if (d.type === 'record') {
+    for (const k of Object.keys(obj)) { at.push(k); unknownKeyIssues(d.valueType!, obj[k], at, into); at.pop(); }
+    return into;
+  }
+  if (d.type === 'union') {
+    const member = unionMember(d, obj);
+    if (member) return unknownKeyIssues(member, value, at, into);
+  }
+  const view = objectView(s);
+  if (!view) return into;
+  const allowed = Object.keys(view.shape);
+  for (const k of Object.keys(obj)) {
+    if (obj[k] === undefined) continue;
+    const field = view.shape[k];
+    at.push(k);
+    if (field) unknownKeyIssues(field, obj[k], at, into);
+    else if (view.catchall) unknownKeyIssues(view.catchall, obj[k], at, into);
+    else if (!view.open) into.push({ path: at.slice(), code: 'unrecognized_keys', message: `${preview(k)} is not expected here.${didYouMean(k, allowed)}${allowed.length && allowed.length <= 12 ? ` Allowed: ${allowed.join(', ')}.` : ''}` });
+    at.pop();
+  }
+  return into;
+}
+
+export type PathCheck = 'yes' | 'no' | 'unsure';
+
+/** Whether an input path ('files[*].mode', 'config.x') can name something the schema accepts. */
+export function pathInSchema(schema: z.ZodType, path: readonly PathSegment[]): PathCheck {
+  let s: z.ZodType | undefined = schema;
+  for (const seg of path) {
+    s = shapeSchema(s);
+    const d = defOf(s);
+    if (!d) return 'unsure';
+    if (d.type === 'array' || d.type === 'set') { if (typeof seg !== 'number' && seg !== '*') return 'no'; s = d.element ?? d.valueType; continue; }
+    if (d.type === 'tuple') { if (typeof seg !== 'number' && seg !== '*') return 'no'; s = typeof seg === 'number' ? d.items?.[seg] ?? d.rest ?? undefined : undefined; if (!s) return seg === '*' ? 'unsure' : 'no'; continue; }
+    if (d.type === 'record') { s = d.valueType; continue; }
+    const view = objectView(s);
+    if (view) {
+      if (seg === '*') { if (view.open) return 'unsure'; s = undefined; return 'unsure'; }
+      const next = view.shape[String(seg)];
+      if (next) { s = next; continue; }
+      return view.open ? 'unsure' : 'no';
+    }
+    if (['string', 'number', 'boolean', 'enum', 'literal', 'bigint', 'null', 'date'].includes(d.type)) return 'no';
+    return 'unsure';
+  }
+  return 'yes';
+}
