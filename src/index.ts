@@ -1,6 +1,7 @@
 // converge: the public export list, nothing else. Anything not exported here may change without a
 // major version. Providers live in converge/providers/<x>; the engine never imports them.
 export { Engine } from './engine/engine.js';
+export type { StateEntry } from './engine/state-ops.js';
 export type { EngineOptions, PlanOptions, ApplyOptions, DestroyOptions, RefreshResult, ImportResult } from './engine/engine.js';
 export { Plan } from './engine/plan/plan.js';
 export type { PlanSummary, PlanMode } from './engine/plan/plan.js';

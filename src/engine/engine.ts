@@ -24,6 +24,7 @@ import { refreshOnlyWork } from './plan/refresh-only.js';
 import { TARGETING_WARNING, targetsExcluding, unknownNames } from './plan/targets.js';
 import { declarationsDigest, providerPrints, restoreWork } from './plan/saved.js';
 import { PlanFileError } from './plan/plan-errors.js';
+import { forceUnlock, listState, moveState, removeState, showState, type StateEntry, type StateOpsContext } from './state-ops.js';
 import { Ledger } from './apply/ledger.js';
 import { applySteps, emitReport } from './apply/apply.js';
 import { recoverPending } from './apply/recover.js';
@@ -70,7 +71,10 @@ export type PlanOptions = {
 };
 export type ApplyOptions = {
   readonly onEvent?: EventListener;
+  /** Aborts steps in flight (their objects are then found by the next plan's recovery). */
   readonly signal?: AbortSignal;
+  /** Graceful stop: when it fires no further step starts; steps in flight finish and are recorded; the rest are skipped. */
+  readonly stopSignal?: AbortSignal;
   /** For a loaded plan: the declarations it must have been made from (PlanFileError 'declarations_mismatch' otherwise). */
   readonly declarations?: readonly ResourceDecl[];
 };
@@ -215,7 +219,7 @@ export class Engine {
       const signal = ownSignal(options.signal);
       let outcome;
       try {
-        outcome = await applySteps(work, { ledger, parallelism: this.#parallelism, retry: this.#retry, signal: signal.signal, emit, listening, now: this.#now, intents });
+        outcome = await applySteps(work, { ledger, parallelism: this.#parallelism, retry: this.#retry, signal: signal.signal, stop: options.stopSignal, emit, listening, now: this.#now, intents });
       } finally {
         signal.dispose();
         await intents.settle();
@@ -228,6 +232,7 @@ export class Engine {
       let outputs: ApplyResult['outputs'] | undefined;
       // Built on first read: a 10,000-resource apply need not pay for it unless someone looks.
       Object.defineProperty(result, 'outputs', { enumerable: true, get: () => (outputs ??= publicOutputs(finalState)) });
+      Object.defineProperty(result, 'output', { enumerable: false, value: (d: string | ResourceDecl) => outputOf(result.outputs, typeof d === 'string' ? d : d?.name) });
       if (outcome.failed.length) throw new ApplyError(result);
       return result;
     } finally {
@@ -372,6 +377,25 @@ export class Engine {
     return (await found.def.run(this.#context(found.provider, token, token, 'lookup', options.signal), parsed.data)) as R;
   }
 
+  /** Every record in the state (`converge state list`). */
+  async stateList(): Promise<StateEntry[]> { return listState(this.#stateOps()); }
+
+  /** One record, secrets redacted (`converge state show`). */
+  async stateShow(address: string): Promise<ResourceState> { return showState(this.#stateOps(), address); }
+
+  /** Forgets records without deleting their objects, under the lock, journaled (`converge state rm`). */
+  async stateRm(addresses: string | readonly string[]): Promise<string[]> { return removeState(this.#stateOps(), typeof addresses === 'string' ? [addresses] : addresses); }
+
+  /** Renames a record, under the lock, journaled; the object is untouched (`converge state mv`). */
+  async stateMv(from: string, to: string): Promise<void> { return moveState(this.#stateOps(), from, to); }
+
+  /** Releases a lock whose holder is known to be gone (`converge force-unlock`). */
+  async forceUnlock(lockId: string): Promise<void> { return forceUnlock(this.#stateOps(), lockId); }
+
+  #stateOps(onEvent?: EventListener): StateOpsContext {
+    return { store: this.#store, lock: (op) => this.#lock(op), emit: this.#emitter(onEvent), now: this.#now };
+  }
+
   /** The current state (read from the store). */
   async state(): Promise<State> {
     return this.#store.read();
@@ -434,6 +458,12 @@ function redactChanges(changes: Change[], secrets: readonly string[]): { path: s
     const secret = ins.some((s) => pathCovers(s, c.path));
     return { path: formatPath(c.path), before: secret ? sensitive : c.before, after: secret ? sensitive : c.after };
   });
+}
+
+function outputOf(outputs: ApplyResult['outputs'], name: string | undefined): Record<string, unknown> {
+  const o = name === undefined ? undefined : own(outputs, name);
+  if (!o) throw new ConvergeError(`'${String(name)}' is not in the state after this apply, so it has no outputs.`);
+  return o as Record<string, unknown>;
 }
 
 /** Outputs of every resource, secrets replaced by the sensitive marker. */

@@ -125,6 +125,28 @@ export class PostgresStateStore implements StateStore {
     };
   }
 
+  /** Ends the holder's session (which frees its advisory lock) and drops its row; false when `lockId` holds nothing. */
+  async forceUnlock(lockId: string): Promise<boolean> {
+    await this.#ready();
+    const key = advisoryKey(this.#tables.schema, this.stack);
+    const client = new pg.Client({ connectionString: this.#options.connectionString });
+    client.on('error', () => {});
+    await client.connect();
+    try {
+      const holder = await this.#holder(client, key);
+      if (holder?.id !== lockId) return false;
+      const k = BigInt.asUintN(64, BigInt(key));
+      await client.query(
+        `SELECT pg_terminate_backend(l.pid) FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted AND l.classid = $1 AND l.objid = $2 AND l.objsubid = 1`,
+        [String(k >> 32n), String(k & 0xffffffffn)],
+      );
+      await client.query(`DELETE FROM ${this.#tables.locks} WHERE stack = $1 AND info->>'id' = $2`, [this.stack, lockId]);
+      return true;
+    } finally {
+      await client.end().catch(() => {});
+    }
+  }
+
   takeWarnings(): readonly string[] {
     const w = this.#warnings;
     this.#warnings = [];
