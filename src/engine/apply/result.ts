@@ -3,6 +3,7 @@
 import type { Action } from '../plan/action.js';
 import type { State } from '../../state/model.js';
 import type { TypedDecl } from '../decl/helper.js';
+import type { ResourceDecl } from '../decl/resource-decl.js';
 
 export type StepOutcome = {
   readonly address: string;
@@ -28,5 +29,5 @@ export type ApplyResult = {
    * resource is not in the state.
    */
   output<O>(decl: TypedDecl<any, O>): Readonly<O> & { readonly id: string }; // eslint-disable-line @typescript-eslint/no-explicit-any
-  output(name: string): Readonly<Record<string, unknown>> & { readonly id: string };
+  output(declOrName: ResourceDecl | string): Readonly<Record<string, unknown>> & { readonly id: string };
 };
