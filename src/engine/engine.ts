@@ -209,7 +209,9 @@ export class Engine {
     const lock = await this.#lock(plan.destroy ? 'destroy' : 'apply', options.signal);
     try {
       const state = await this.#store.read();
-      if (state.lineage !== plan.lineage || state.serial !== plan.serial) throw new StalePlanError(plan.lineage, plan.serial, state.serial, state.lineage);
+      // A state never written (serial 0) gets a new lineage on every read: a plan made against one in another process is not stale.
+      const fresh = plan.serial === 0 && state.serial === 0;
+      if ((state.lineage !== plan.lineage && !fresh) || state.serial !== plan.serial) throw new StalePlanError(plan.lineage, plan.serial, state.serial, state.lineage);
       const emit = this.#emitter(options.onEvent);
       for (const message of [...lock.warnings, ...(this.#store.takeWarnings?.() ?? [])]) emit({ type: 'warning', at: this.#now(), address: '', message });
       emit({ type: 'apply_start', at: this.#now(), steps: work.filter((w) => w.step.action !== 'noop').length });
