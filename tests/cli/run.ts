@@ -18,7 +18,7 @@ export type Run = { code: number; stdout: string; stderr: string };
 export async function simEnv(): Promise<{ sim: CivoSimulator; env: Env; dir: string }> {
   const sim = await startSimulator({ transitions: { instance: 30, volume: 10, ip: 10 } });
   const dir = mkdtempSync(join(tmpdir(), 'converge-wf-cli-'));
-  const env: Env = { WF_SIM_URL: sim.url, WF_SIM_TOKEN: sim.token, WF_STATE: join(dir, 'state.json'), CONVERGE_SECRETS_PASSPHRASE: PASS, CONVERGE_STACK: stackB, NO_COLOR: '1' };
+  const env: Env = { WF_SIM_URL: sim.url, WF_SIM_TOKEN: sim.token, WF_STATE: join(dir, 'state.json'), CONVERGE_SECRETS_PASSPHRASE: PASS, CONVERGE_STACK: stackB, NO_COLOR: '1', CONVERGE_CLI_FROM_SOURCE: '1' };
   return { sim, env, dir };
 }
 
