@@ -125,4 +125,25 @@ describe('saved plans', () => {
     expect(cloud.calls.filter((c) => c.op !== 'read').map((c) => `${c.op} ${c.name ?? ''}`)).toEqual(expect.arrayContaining(['delete old', 'delete net', 'create net']));
     expect((await b.plan(decls)).hasChanges).toBe(false);
   });
+
+  it('carries a create-before-destroy replacement (deposed key and node order) through a saved plan', async () => {
+    const { cloud, a, b } = twoEngines();
+    await a.apply(await a.plan([thing('web', {}, { createBeforeDestroy: true })]));
+    const decls = [thing('web', { region: 'us' }, { createBeforeDestroy: true })];
+    const plan = await a.plan(decls);
+    const text = await plan.serialize({ passphrase: PASS });
+    expectValidPlanFile(text);
+    cloud.calls = [];
+    await b.apply(await Plan.parse(text, { passphrase: PASS }), { declarations: decls });
+    expect(cloud.calls.filter((c) => c.op === 'create' || c.op === 'delete').map((c) => c.op)).toEqual(['create', 'delete']);
+    expect(Object.keys((await b.state()).deposed)).toEqual([]);
+    expect((await b.plan(decls)).hasChanges).toBe(false);
+  });
+
+  it('saves only plans an engine made', async () => {
+    const { a } = twoEngines();
+    const text = await (await a.plan([thing('web')])).serialize({ passphrase: PASS });
+    const loaded = await Plan.parse(text, { passphrase: PASS });
+    await expect(loaded.serialize()).rejects.toMatchObject({ problem: 'not_a_plan' });
+  });
 });
