@@ -1,9 +1,15 @@
 // converge: the public export list, nothing else. Anything not exported here may change without a
 // major version. Providers live in converge/providers/<x>; the engine never imports them.
 export { Engine } from './engine/engine.js';
+export type { StateEntry } from './engine/state-ops.js';
 export type { EngineOptions, PlanOptions, ApplyOptions, DestroyOptions, RefreshResult, ImportResult } from './engine/engine.js';
 export { Plan } from './engine/plan/plan.js';
-export type { PlanSummary } from './engine/plan/plan.js';
+export type { PlanSummary, PlanMode } from './engine/plan/plan.js';
+export type { DriftEntry, DriftChange } from './engine/plan/drift.js';
+export type { SaveOptions, LoadOptions } from './engine/plan/saved.js';
+export { PlanFileError } from './engine/plan/plan-errors.js';
+export type { PlanFileProblem } from './engine/plan/plan-errors.js';
+export type { MarkdownOptions } from './engine/plan/markdown.js';
 export type { PlanJSON } from './engine/plan/json.js';
 export type { Step, StepChange } from './engine/plan/step.js';
 export type { StepCause } from './engine/plan/reason.js';

@@ -72,8 +72,8 @@ describe('architecture', () => {
     expect(cycles.filter((c) => c.includes('engine/plan/'))).toEqual([]);
   });
 
-  it('never logs, exits or reads argv in library code', () => {
-    const bad = all.filter((f) => /\bconsole\.|process\.exit|process\.argv/.test(readFileSync(f, 'utf8'))).map((f) => relative(root, f));
+  it('never logs, exits or reads argv in library code (src/cli, the command, is the one place that may)', () => {
+    const bad = all.filter((f) => !relative(root, f).startsWith('cli/')).filter((f) => /\bconsole\.|process\.exit|process\.argv/.test(readFileSync(f, 'utf8'))).map((f) => relative(root, f));
     expect(bad).toEqual([]);
   });
 

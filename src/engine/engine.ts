@@ -17,7 +17,14 @@ import { ownSignal } from './apply/signal.js';
 import { resolveRefs, valueOfRecord } from './decl/resolve.js';
 import { collectRefs } from './decl/ref.js';
 import { own } from '../state/keys.js';
-import { Plan, planWork } from './plan/plan.js';
+import { Plan, planOrigin, planSaved, planWork } from './plan/plan.js';
+import type { StepWork } from './plan/work.js';
+import { findDrift, markDriftRepairs } from './plan/drift.js';
+import { refreshOnlyWork } from './plan/refresh-only.js';
+import { TARGETING_WARNING, targetsExcluding, unknownNames } from './plan/targets.js';
+import { declarationsDigest, providerPrints, restoreWork } from './plan/saved.js';
+import { PlanFileError } from './plan/plan-errors.js';
+import { forceUnlock, listState, moveState, removeState, showState, type StateEntry, type StateOpsContext } from './state-ops.js';
 import { Ledger } from './apply/ledger.js';
 import { applySteps, emitReport } from './apply/apply.js';
 import { recoverPending } from './apply/recover.js';
@@ -52,12 +59,25 @@ export type EngineOptions = {
 
 export type PlanOptions = {
   readonly refresh?: boolean;
+  /** Plan only these resources and what they depend on (a warning says the plan may be incomplete). */
   readonly targets?: readonly string[];
+  /** Leave these resources and what depends on them out (OpenTofu's -exclude). */
+  readonly exclude?: readonly string[];
   /** Resources to replace although nothing forces it (Terraform's -replace). */
   readonly replace?: readonly string[];
+  /** 'refresh-only': show what changed outside converge; its apply records it and changes no object. */
+  readonly mode?: 'normal' | 'refresh-only';
   readonly signal?: AbortSignal;
 };
-export type ApplyOptions = { readonly onEvent?: EventListener; readonly signal?: AbortSignal };
+export type ApplyOptions = {
+  readonly onEvent?: EventListener;
+  /** Aborts steps in flight (their objects are then found by the next plan's recovery). */
+  readonly signal?: AbortSignal;
+  /** Graceful stop: when it fires no further step starts; steps in flight finish and are recorded; the rest are skipped. */
+  readonly stopSignal?: AbortSignal;
+  /** For a loaded plan: the declarations it must have been made from (PlanFileError 'declarations_mismatch' otherwise). */
+  readonly declarations?: readonly ResourceDecl[];
+};
 export type DestroyOptions = ApplyOptions & { readonly refresh?: boolean; readonly targets?: readonly string[] };
 export type RefreshResult = {
   readonly drifted: readonly { readonly address: string; readonly changes: readonly { readonly path: string; readonly before: unknown; readonly after: unknown }[] }[];
@@ -121,9 +141,13 @@ export class Engine {
     else (options.targets ?? []).forEach((t, i) => {
       if (typeof t !== 'string' || !t) issues.push({ resource: '', field: 'plan', path: ['targets', i], code: 'invalid_type', message: 'targets must be resource names' });
     });
+    const refreshOnly = options.mode === 'refresh-only';
+    if (options.mode !== undefined && options.mode !== 'normal' && !refreshOnly) issues.push({ resource: '', field: 'plan', path: ['mode'], code: 'invalid_value', message: "mode must be 'normal' or 'refresh-only'" });
+    if (refreshOnly && options.refresh === false) issues.push({ resource: '', field: 'plan', path: ['refresh'], code: 'invalid_value', message: 'a refresh-only plan must refresh' });
     if (issues.length) throw new ValidationError(issues);
-    const refresh = options.refresh ?? true;
+    const refresh = refreshOnly || (options.refresh ?? true);
     let state = await this.#store.read();
+    this.#checkNames(decls, state, options, destroy);
     const needsLock = refresh || Object.keys(state.pending).length > 0;
     const lock = needsLock ? await this.#lock(destroy ? 'destroy' : 'plan', options.signal) : undefined;
     const signal = ownSignal(options.signal);
@@ -136,14 +160,36 @@ export class Engine {
         await this.#store.compact();
         state = await this.#store.read();
       }
-      const refreshed = refresh ? await this.#readAll(state, signal.signal, this.#refreshScope(state, decls, options.targets)) : new Map<string, ResourceState | null>();
-      const { work, warnings: planWarnings } = planSteps({ decls, state, refreshed, resolve, targets: options.targets, replace: options.replace, destroy, graph });
+      const targeting = !!(options.targets?.length || options.exclude?.length);
+      const targets = options.exclude?.length ? targetsExcluding(options.exclude, options.targets, decls, state, graph, destroy) : options.targets;
+      const refreshed = refresh ? await this.#readAll(state, signal.signal, targeting ? this.#refreshScope(state, decls, targets ?? []) : undefined) : new Map<string, ResourceState | null>();
+      const drift = findDrift(state, refreshed);
+      const fields = { lineage: state.lineage, serial: state.serial, refresh, targets: options.targets, exclude: options.exclude, destroy, drift };
+      const origin = { providers: providerPrints(this.#providers), declarations: declarationsDigest(decls) };
+      if (targeting) warnings.push(TARGETING_WARNING);
+      if (refreshOnly) {
+        warnings.push(...(this.#store.takeWarnings?.() ?? []));
+        return new Plan({ ...fields, work: refreshOnlyWork(state, refreshed, resolve), warnings, mode: 'refresh-only', origin });
+      }
+      if (targets !== undefined && targets.length === 0 && targeting) return new Plan({ ...fields, work: [], warnings, origin });
+      const { work, warnings: planWarnings } = planSteps({ decls, state, refreshed, resolve, targets, replace: options.replace, destroy, graph });
       warnings.push(...planWarnings, ...(this.#store.takeWarnings?.() ?? []));
-      return new Plan({ work, warnings, lineage: state.lineage, serial: state.serial, refresh, targets: options.targets, destroy });
+      return new Plan({ ...fields, work: markDriftRepairs(work, drift), warnings, origin });
     } finally {
       signal.dispose();
       await lock?.release();
     }
+  }
+
+  /** Targets, excludes and replacements must name something: a typo is a ValidationError with a suggestion. */
+  #checkNames(decls: readonly ResourceDecl[], state: State, options: PlanOptions, destroy: boolean): void {
+    const everything = new Set([...decls.map((d) => d.name), ...Object.keys(state.resources)]);
+    const issues = [
+      ...unknownNames('targets', options.targets, everything, 'in the stack or the state'),
+      ...unknownNames('exclude', options.exclude, everything, 'in the stack or the state'),
+      ...(destroy ? [] : unknownNames('replace', options.replace, new Set(decls.map((d) => d.name)), 'in the stack')),
+    ];
+    if (issues.length) throw new ValidationError(issues);
   }
 
   #refreshScope(state: State, decls: readonly ResourceDecl[], targets: readonly string[] | undefined): Set<string> | undefined {
@@ -162,15 +208,17 @@ export class Engine {
 
   /** Carries out a plan's steps. Throws StalePlanError if the state moved on, ApplyError if any step failed. */
   async apply(plan: Plan, options: ApplyOptions = {}): Promise<ApplyResult> {
-    if (!(plan instanceof Plan) || !plan[planWork]) throw new TypeError('Expected `plan` to be a Plan returned by engine.plan()');
+    if (!(plan instanceof Plan) || !(plan[planWork] || plan[planSaved])) throw new TypeError('Expected `plan` to be a Plan returned by engine.plan() or Plan.load()');
+    const work = this.#workOf(plan, options.declarations);
     const started = this.#now();
     const lock = await this.#lock(plan.destroy ? 'destroy' : 'apply', options.signal);
     try {
       const state = await this.#store.read();
-      if (state.lineage !== plan.lineage || state.serial !== plan.serial) throw new StalePlanError(plan.lineage, plan.serial, state.serial, state.lineage);
+      // A state never written (serial 0) gets a new lineage on every read: a plan made against one in another process is not stale.
+      const fresh = plan.serial === 0 && state.serial === 0;
+      if ((state.lineage !== plan.lineage && !fresh) || state.serial !== plan.serial) throw new StalePlanError(plan.lineage, plan.serial, state.serial, state.lineage);
       const emit = this.#emitter(options.onEvent);
       for (const message of [...lock.warnings, ...(this.#store.takeWarnings?.() ?? [])]) emit({ type: 'warning', at: this.#now(), address: '', message });
-      const work = plan[planWork];
       emit({ type: 'apply_start', at: this.#now(), steps: work.filter((w) => w.step.action !== 'noop').length });
       const ledger = new Ledger(state, this.#store);
       const listening = !!(this.#onEvent || options.onEvent);
@@ -178,7 +226,7 @@ export class Engine {
       const signal = ownSignal(options.signal);
       let outcome;
       try {
-        outcome = await applySteps(work, { ledger, parallelism: this.#parallelism, retry: this.#retry, signal: signal.signal, emit, listening, now: this.#now, intents });
+        outcome = await applySteps(work, { ledger, parallelism: this.#parallelism, retry: this.#retry, signal: signal.signal, stop: options.stopSignal, emit, listening, now: this.#now, intents });
       } finally {
         signal.dispose();
         await intents.settle();
@@ -191,11 +239,24 @@ export class Engine {
       let outputs: ApplyResult['outputs'] | undefined;
       // Built on first read: a 10,000-resource apply need not pay for it unless someone looks.
       Object.defineProperty(result, 'outputs', { enumerable: true, get: () => (outputs ??= publicOutputs(finalState)) });
+      Object.defineProperty(result, 'output', { enumerable: false, value: (d: string | ResourceDecl) => outputOf(result.outputs, typeof d === 'string' ? d : d?.name) });
       if (outcome.failed.length) throw new ApplyError(result);
       return result;
     } finally {
       await lock.release();
     }
+  }
+
+  /** The work a plan runs: its own, or a loaded plan's with the handlers of this engine's providers. */
+  #workOf(plan: Plan, declarations: readonly ResourceDecl[] | undefined): readonly StepWork[] {
+    const saved = plan[planSaved];
+    const made = plan[planOrigin];
+    const digest = saved?.work.declarations ?? made?.declarations;
+    if (declarations && digest !== undefined && declarationsDigest(declarations) !== digest) {
+      throw new PlanFileError('declarations_mismatch', saved?.where ?? 'plan', 'the declarations given to apply are not the ones the plan was made from');
+    }
+    if (!saved) return plan[planWork]!;
+    return restoreWork(saved.work.steps, saved.providers, this.#providers, (t) => this.#resources.get(t), saved.where);
   }
 
   /** Reads every resource; records new outputs and inputs, and forgets what is gone. */
@@ -324,6 +385,25 @@ export class Engine {
     return (await found.def.run(this.#context(found.provider, token, token, 'lookup', options.signal), parsed.data)) as R;
   }
 
+  /** Every record in the state (`converge state list`). */
+  async stateList(): Promise<StateEntry[]> { return listState(this.#stateOps()); }
+
+  /** One record, secrets redacted (`converge state show`). */
+  async stateShow(address: string): Promise<ResourceState> { return showState(this.#stateOps(), address); }
+
+  /** Forgets records without deleting their objects, under the lock, journaled (`converge state rm`). */
+  async stateRm(addresses: string | readonly string[]): Promise<string[]> { return removeState(this.#stateOps(), typeof addresses === 'string' ? [addresses] : addresses); }
+
+  /** Renames a record, under the lock, journaled; the object is untouched (`converge state mv`). */
+  async stateMv(from: string, to: string): Promise<void> { return moveState(this.#stateOps(), from, to); }
+
+  /** Releases a lock whose holder is known to be gone (`converge force-unlock`). */
+  async forceUnlock(lockId: string): Promise<void> { return forceUnlock(this.#stateOps(), lockId); }
+
+  #stateOps(onEvent?: EventListener): StateOpsContext {
+    return { store: this.#store, lock: (op) => this.#lock(op), emit: this.#emitter(onEvent), now: this.#now };
+  }
+
   /** The current state (read from the store). */
   async state(): Promise<State> {
     return this.#store.read();
@@ -373,6 +453,12 @@ function redactChanges(changes: Change[], secrets: readonly string[]): { path: s
     const secret = ins.some((s) => pathCovers(s, c.path));
     return { path: formatPath(c.path), before: secret ? sensitive : c.before, after: secret ? sensitive : c.after };
   });
+}
+
+function outputOf(outputs: ApplyResult['outputs'], name: string | undefined): Record<string, unknown> {
+  const o = name === undefined ? undefined : own(outputs, name);
+  if (!o) throw new ConvergeError(`'${String(name)}' is not in the state after this apply, so it has no outputs.`);
+  return o as Record<string, unknown>;
 }
 
 /** Outputs of every resource, secrets replaced by the sensitive marker. */

@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'CONVERGE_TIMEOUT'
   | 'CONVERGE_CONFIG'
   | 'CONVERGE_PARTIAL_CREATE'
+  | 'CONVERGE_PLAN_FILE'
   | 'CONVERGE_ERROR';
 
 export class ConvergeError extends Error {

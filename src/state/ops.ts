@@ -84,3 +84,18 @@ export function markPendingMany(baseSerial: number, ops: readonly (NewPending & 
 export function clearPendingMany(baseSerial: number, ids: readonly string[]): StateChange {
   return change(baseSerial, ids.map((id) => ({ op: 'remove' as const, path: ['pending', id] })));
 }
+
+/**
+ * `state mv`: the record moves from `from` to `resource.name`, and every other record that named
+ * `from` among its dependencies names the new address: one change.
+ */
+export function recordMove(baseSerial: number, resource: ResourceState, from: string, dependents: readonly ResourceState[]): StateChange {
+  const patches: Patch[] = [
+    { op: 'remove', path: ['resources', from] },
+    { op: 'add', path: ['resources', resource.name], value: { ...resource } },
+  ];
+  for (const d of dependents) {
+    patches.push({ op: 'add', path: ['resources', d.name], value: { ...d, dependencies: d.dependencies.map((x) => (x === from ? resource.name : x)) } });
+  }
+  return change(baseSerial, patches);
+}

@@ -41,6 +41,11 @@ export interface StateStore {
   /** Folds any journal into the state file (end of apply). */
   compact(): Promise<void>;
   lock(request: LockRequest): Promise<Lock>;
+  /**
+   * Releases the lock with id `lockId` whatever holds it (Terraform's force-unlock), for a lock whose
+   * holder is known to be gone. Resolves false when no lock with that id is held.
+   */
+  forceUnlock?(lockId: string): Promise<boolean>;
   /** Warnings the store has for the user (secrets stored in clear, ...), each given once. */
   takeWarnings?(): readonly string[];
   close(): Promise<void>;

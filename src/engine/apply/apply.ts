@@ -4,7 +4,7 @@
 // records before and after its provider call. A failed node's dependents are skipped; every
 // completed node's record is durable before apply returns.
 import type { StepWork, ExecNode } from '../plan/work.js';
-import { schedule } from './scheduler.js';
+import { schedule, STOPPED } from './scheduler.js';
 import { StepRun, abortedPromise, type ApplyContext } from './steps/context.js';
 import { runCreate } from './steps/create.js';
 import { runUpdate } from './steps/update.js';
@@ -72,10 +72,10 @@ export async function applySteps(work: readonly StepWork[], given: ApplyContext)
     const p = progress[task.index]!;
     if (p.failed || p.skipped) return;
     p.skipped = true;
-    const by = work[owner.get(because)!]!.step.address;
+    const by = because === STOPPED ? STOPPED : work[owner.get(because)!]!.step.address;
     skipped.push({ address: task.work.step.address, action: task.work.step.action, because: by });
     ctx.emit({ type: 'step_skip', at: ctx.now(), address: task.work.step.address, action: task.work.step.action, resourceType: task.work.step.type, because: by });
-  });
+  }, ctx.stop);
 
   for (const d of deferred) {
     try { await d.durable; } catch (error) {

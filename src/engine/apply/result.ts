@@ -2,6 +2,8 @@
 // or was skipped because something it depends on failed.
 import type { Action } from '../plan/action.js';
 import type { State } from '../../state/model.js';
+import type { TypedDecl } from '../decl/helper.js';
+import type { ResourceDecl } from '../decl/resource-decl.js';
 
 export type StepOutcome = {
   readonly address: string;
@@ -21,4 +23,11 @@ export type ApplyResult = {
   readonly outputs: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   readonly state: State;
   readonly elapsedMs: number;
+  /**
+   * One resource's outputs (and id) after apply, typed from its helper's declaration:
+   * `result.output(web).publicIp`. Secret outputs hold the sensitive marker. Throws when the
+   * resource is not in the state.
+   */
+  output<O>(decl: TypedDecl<any, O>): Readonly<O> & { readonly id: string }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  output(declOrName: ResourceDecl | string): Readonly<Record<string, unknown>> & { readonly id: string };
 };

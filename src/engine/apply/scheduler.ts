@@ -10,6 +10,8 @@ export async function schedule<T extends Task>(
   parallelism: number,
   run: (task: T) => Promise<void>,
   onSkip: (task: T, because: string) => void,
+  /** When it fires, no further task starts: tasks running finish, the rest are skipped because of STOPPED. */
+  stop?: AbortSignal,
 ): Promise<Map<string, TaskOutcome>> {
   const byId = new Map<string, T>();
   for (const t of tasks) byId.set(t.id, t);
@@ -46,10 +48,20 @@ export async function schedule<T extends Task>(
         }
       }
     };
+    const started = new Set<string>();
+    const halt = () => {
+      for (const t of tasks) {
+        if (outcomes.has(t.id) || started.has(t.id)) continue;
+        outcomes.set(t.id, { status: 'skipped', because: STOPPED });
+        onSkip(t, STOPPED);
+      }
+    };
     const pump = () => {
+      if (stop?.aborted) halt();
       while (running < parallelism && head < ready.length) {
         const task = ready[head++]!;
         if (outcomes.has(task.id)) continue;
+        started.add(task.id);
         running++;
         run(task).then(
           () => {
@@ -74,6 +86,10 @@ export async function schedule<T extends Task>(
       }
       finishIfDone();
     };
+    stop?.addEventListener('abort', () => { halt(); finishIfDone(); }, { once: true });
     pump();
   });
 }
+
+/** The `because` of tasks skipped since the stop signal fired. */
+export const STOPPED = '(stopped before it started)';

@@ -1,42 +1,51 @@
 // The machine-readable plan: stable keys in a fixed order, secrets redacted (the steps already hold
-// the sensitive marker), unknowns as {"@converge":"unknown"}.
-import type { PlanSummary, PlanView } from './view.js';
+// the sensitive marker), unknowns as {"@converge":"unknown"}. schema/plan.v1.json describes it (as
+// the `plan` member of a saved plan file).
+import type { PlanMode, PlanSummary, PlanView } from './view.js';
 import type { Step } from './step.js';
+import type { DriftEntry } from './drift.js';
 
 export const PLAN_FORMAT_VERSION = 1;
 
 export type PlanJSON = {
   readonly formatVersion: number;
+  readonly mode: PlanMode;
   readonly lineage: string;
   readonly serial: number;
   readonly createdAt: string;
   readonly refresh: boolean;
   readonly destroy: boolean;
   readonly targets: readonly string[] | null;
+  readonly exclude: readonly string[] | null;
   readonly hasChanges: boolean;
   readonly summary: PlanSummary;
   readonly warnings: readonly string[];
+  readonly drift: readonly DriftEntry[];
   readonly steps: readonly Step[];
 };
 
 export function planToJSON(plan: PlanView): PlanJSON {
   return {
     formatVersion: PLAN_FORMAT_VERSION,
+    mode: plan.mode ?? (plan.destroy ? 'destroy' : 'normal'),
     lineage: plan.lineage,
     serial: plan.serial,
     createdAt: plan.createdAt,
     refresh: plan.refresh,
     destroy: plan.destroy,
     targets: plan.targets ?? null,
+    exclude: plan.exclude ?? null,
     hasChanges: plan.hasChanges,
     summary: plan.summary,
     warnings: plan.warnings,
+    drift: plan.drift ?? [],
     steps: plan.steps.map((s) => ({
       address: s.address, type: s.type, provider: s.provider, action: s.action, cause: s.cause,
       reasons: s.reasons, changes: s.changes, before: s.before, after: s.after, dependsOn: s.dependsOn,
       ...(s.id !== undefined ? { id: s.id } : {}),
       ...(s.movedFrom !== undefined ? { movedFrom: s.movedFrom } : {}),
       ...(s.createBeforeDestroy !== undefined ? { createBeforeDestroy: s.createBeforeDestroy } : {}),
+      ...(s.deposedKey !== undefined ? { deposedKey: s.deposedKey } : {}),
     })),
   };
 }

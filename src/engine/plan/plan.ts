@@ -1,17 +1,42 @@
-// A plan: a complete value. Steps in execution order, a summary, warnings, and the lineage and serial
-// of the state it was made against. render() and toJSON() are for people and machines; apply reads
-// only the internal work list (real values, never the redacted ones).
+// A plan: a complete value. Steps in execution order, a summary, warnings, the drift refresh found,
+// and the lineage and serial of the state it was made against. render(), renderMarkdown(),
+// toMermaid() and toJSON() are for people and machines; save() writes it for another process to
+// apply (saved.ts); apply reads only the internal work list (real values, never the redacted ones).
+import { writeFile, rename, readFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
 import type { Step } from './step.js';
 import type { Action } from './action.js';
 import type { StepWork } from './work.js';
+import type { DriftEntry } from './drift.js';
 import { renderPlan, type RenderOptions } from './render.js';
+import { renderMarkdown, type MarkdownOptions } from './markdown.js';
+import { planToMermaid } from './mermaid.js';
 import { planToJSON, type PlanJSON } from './json.js';
+import { decodePlanFile, encodePlanFile, type LoadOptions, type PlanOrigin, type SavedWork, type SaveOptions, type ProviderPrint } from './saved.js';
+import { PlanFileError } from './plan-errors.js';
 
-export type { PlanSummary } from './view.js';
-import type { PlanSummary, PlanView } from './view.js';
+export type { PlanSummary, PlanMode } from './view.js';
+import type { PlanMode, PlanSummary, PlanView } from './view.js';
 
 /** Internal: apply's view of the plan. Not part of the public contract. */
 export const planWork: unique symbol = Symbol('converge.planWork');
+/** Internal: a loaded plan's saved work (handlers re-attached by the engine that applies it). */
+export const planSaved: unique symbol = Symbol('converge.planSaved');
+/** Internal: where an engine-made plan came from (providers, declarations digest). */
+export const planOrigin: unique symbol = Symbol('converge.planOrigin');
+
+export type PlanFields = {
+  readonly warnings: readonly string[];
+  readonly lineage: string;
+  readonly serial: number;
+  readonly refresh: boolean;
+  readonly targets?: readonly string[];
+  readonly exclude?: readonly string[];
+  readonly destroy?: boolean;
+  readonly mode?: PlanMode;
+  readonly drift?: readonly DriftEntry[];
+  readonly createdAt?: string;
+};
 
 export class Plan implements PlanView {
   readonly steps: readonly Step[];
@@ -23,23 +48,35 @@ export class Plan implements PlanView {
   readonly createdAt: string;
   readonly refresh: boolean;
   readonly targets: readonly string[] | undefined;
+  readonly exclude: readonly string[] | undefined;
   /** True for a plan made by destroy(): every resource is deleted. */
   readonly destroy: boolean;
-  readonly [planWork]: readonly StepWork[];
+  readonly mode: PlanMode;
+  /** Objects refresh found changed or deleted outside converge (empty without refresh). */
+  readonly drift: readonly DriftEntry[];
+  readonly [planWork]: readonly StepWork[] | undefined;
+  readonly [planSaved]: { readonly work: SavedWork; readonly providers: readonly ProviderPrint[]; readonly where: string } | undefined;
+  readonly [planOrigin]: PlanOrigin | undefined;
 
-  constructor(fields: { work: readonly StepWork[]; warnings: readonly string[]; lineage: string; serial: number; refresh: boolean; targets?: readonly string[]; destroy?: boolean }) {
-    this[planWork] = fields.work;
-    this.steps = fields.work.map((w) => w.step);
+  constructor(fields: PlanFields & { work: readonly StepWork[]; origin?: PlanOrigin } | PlanFields & { saved: { work: SavedWork; providers: readonly ProviderPrint[]; where: string } }) {
+    const work = 'work' in fields ? fields.work : undefined;
+    this[planWork] = work;
+    this[planSaved] = 'saved' in fields ? fields.saved : undefined;
+    this[planOrigin] = 'origin' in fields ? fields.origin : undefined;
+    this.steps = work ? work.map((w) => w.step) : (fields as { saved: { work: SavedWork } }).saved.work.steps.map((s) => s.step);
     const counts: Record<Action, number> = { create: 0, update: 0, replace: 0, delete: 0, noop: 0, forget: 0 };
     for (const s of this.steps) counts[s.action]++;
     this.summary = Object.freeze(counts);
-    this.hasChanges = this.steps.some((s) => s.action !== 'noop' || s.movedFrom !== undefined);
+    this.mode = fields.mode ?? (fields.destroy ? 'destroy' : 'normal');
+    this.drift = fields.drift ?? [];
+    this.hasChanges = this.steps.some((s) => s.action !== 'noop' || s.movedFrom !== undefined) || (this.mode === 'refresh-only' && this.drift.length > 0);
     this.warnings = fields.warnings;
     this.lineage = fields.lineage;
     this.serial = fields.serial;
-    this.createdAt = new Date().toISOString();
+    this.createdAt = fields.createdAt ?? new Date().toISOString();
     this.refresh = fields.refresh;
     this.targets = fields.targets;
+    this.exclude = fields.exclude;
     this.destroy = fields.destroy ?? false;
     Object.freeze(this);
   }
@@ -49,8 +86,54 @@ export class Plan implements PlanView {
     return renderPlan(this, options);
   }
 
+  /** The plan as a pull-request comment: summary line, drift, one collapsible block per changed resource. */
+  renderMarkdown(options?: MarkdownOptions): string {
+    return renderMarkdown(this, options);
+  }
+
+  /** The plan's graph as a Mermaid flowchart, one node per step styled by its action. */
+  toMermaid(): string {
+    return planToMermaid(this);
+  }
+
   /** The machine-readable form: stable keys, secrets redacted, unknowns tagged. */
   toJSON(): PlanJSON {
     return planToJSON(this);
+  }
+
+  /**
+   * The plan file's text (see schema/plan.v1.json). Secret values are sealed with the passphrase
+   * (option, else CONVERGE_SECRETS_PASSPHRASE); without one a plan holding secrets is refused
+   * (PlanFileError 'secrets_in_clear') unless `allowPlaintextSecrets`.
+   */
+  async serialize(options: SaveOptions = {}, where = 'plan'): Promise<string> {
+    const work = this[planWork];
+    const origin = this[planOrigin];
+    if (!work || !origin) throw new PlanFileError('not_a_plan', where, 'only a plan made by engine.plan() can be saved');
+    return encodePlanFile(this.toJSON(), origin, work, where, options);
+  }
+
+  /** Writes the plan file (mode 0600, atomically) for `engine.apply(await Plan.load(path))` in another process. */
+  async save(path: string, options: SaveOptions = {}): Promise<void> {
+    const text = await this.serialize(options, path);
+    const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
+    await writeFile(tmp, text, { mode: 0o600 });
+    await rename(tmp, path);
+  }
+
+  /** Reads a plan file written by save(); apply it with an engine that has the same providers. */
+  static async load(path: string, options: LoadOptions = {}): Promise<Plan> {
+    return Plan.parse(await readFile(path, 'utf8'), options, path);
+  }
+
+  /** Reads a plan file's text (serialize()'s output). */
+  static async parse(text: string, options: LoadOptions = {}, where = 'plan'): Promise<Plan> {
+    const { plan, providers, work } = await decodePlanFile(text, where, options);
+    return new Plan({
+      saved: { work, providers, where },
+      warnings: plan.warnings, lineage: plan.lineage, serial: plan.serial, refresh: plan.refresh,
+      targets: plan.targets ?? undefined, exclude: plan.exclude ?? undefined, destroy: plan.destroy,
+      mode: plan.mode, drift: plan.drift, createdAt: plan.createdAt,
+    });
   }
 }

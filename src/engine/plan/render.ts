@@ -4,6 +4,7 @@
 // writes the words for unknown and sensitive values; colours only on a TTY.
 import type { PlanView } from './view.js';
 import type { Step } from './step.js';
+import type { DriftEntry } from './drift.js';
 import { actionSymbols } from './action.js';
 import { parsePath, type PathSegment } from '../values/path.js';
 import { diffNode, keyText, prefixesOf, scalarText, showValue, type DiffInput, type Sym, type ValueStyle } from './render-value.js';
@@ -29,6 +30,7 @@ const HEADLINE: Record<Step['cause'], string> = {
   changed: 'will be updated in place',
   options_changed: 'will be updated in the state only (options or dependencies; no provider call)',
   replace_requested: 'will be replaced, as requested',
+  drift: 'changed outside converge and will be updated back in place',
   replace_forced: 'must be replaced',
   type_changed: 'must be replaced',
   removed: 'will be destroyed',
@@ -44,7 +46,13 @@ const NOTE: Partial<Record<Step['cause'], string>> = {
   retained: '(forgotten, retainOnDelete)',
   deposed: '(left behind by an interrupted replacement)',
   type_changed: '(its type changed)',
+  replace_requested: '(replace requested)',
 };
+
+/** The '# …' lines above a step's block. */
+export function stepHeadline(step: Step): string[] {
+  return headline(step);
+}
 
 function headline(step: Step): string[] {
   if (step.movedFrom && step.action === 'noop') return [`# ${step.movedFrom} has moved to ${step.address}`];
@@ -136,6 +144,33 @@ export function summaryLine(plan: Pick<PlanView, 'summary'>): string {
   return `Plan: ${s.create} to add, ${s.update} to change, ${s.replace} to replace, ${s.delete} to destroy${s.forget ? `, ${s.forget} to forget` : ''}.`;
 }
 
+/** One step's block as plain text (no colours), as render() prints it. */
+export function renderStepText(step: Step, options: Pick<RenderOptions, 'width' | 'maxLines'> = {}): string {
+  const style: ValueStyle = { width: options.width ?? 120, maxLines: options.maxLines ?? 24, sym: (s) => s };
+  return renderStep(step, style, false).join('\n');
+}
+
+/** One drifted object as lines: "~ resource ... {", each changed input recorded -> found, "}". */
+export function driftLines(d: DriftEntry, width = 120): string[] {
+  if (d.action === 'delete') return [`  # ${d.address} was deleted outside converge`, `  - resource "${d.type}" "${d.address}" {`, `      - id = ${JSON.stringify(d.id)}`, '    }'];
+  const lines = [`  # ${d.address} has changed outside converge`, `  ~ resource "${d.type}" "${d.address}" {`, `        id = ${JSON.stringify(d.id)}`];
+  for (const c of d.changes) lines.push(`      ~ ${c.path} = ${c.before === undefined ? 'null' : scalarText(c.before, width)} -> ${c.after === undefined ? 'null' : scalarText(c.after, width)}`);
+  lines.push('    }');
+  return lines;
+}
+
+/** The "Objects changed outside converge" section (Terraform's words), or nothing without drift. */
+export function driftSection(plan: Pick<PlanView, 'drift' | 'mode'>, width = 120): string[] {
+  const drift = plan.drift ?? [];
+  if (drift.length === 0) return [];
+  const out = ['Objects changed outside converge:', '', 'converge found these differences between its state and the real objects while refreshing:', ''];
+  for (const d of drift) out.push(...driftLines(d, width), '');
+  out.push(plan.mode === 'refresh-only'
+    ? 'This is a refresh-only plan: converge will not undo these changes. Applying it records them in the state without changing any object.'
+    : 'Unless the stack declares these values, the actions below put the objects back as declared.', '');
+  return out;
+}
+
 export function renderPlan(plan: PlanView, options: RenderOptions = {}): string {
   const color = options.color ?? (typeof process !== 'undefined' && process.stdout?.isTTY === true);
   const style: ValueStyle = {
@@ -144,8 +179,11 @@ export function renderPlan(plan: PlanView, options: RenderOptions = {}): string 
     sym: (s) => (color && COLORS[s] ? `${COLORS[s]}${s}${RESET}` : s),
   };
   const shown = plan.steps.filter((s) => options.showNoop || s.action !== 'noop' || s.movedFrom);
-  const out: string[] = [];
-  if (!plan.hasChanges) {
+  const out: string[] = [...driftSection(plan, style.width)];
+  if (plan.mode === 'refresh-only') {
+    if (!plan.drift?.length) out.push('No changes. Every object matches the state.');
+    else out.push(`Refresh only: ${plan.drift.length} object${plan.drift.length === 1 ? '' : 's'} to record in the state, none to change.`);
+  } else if (!plan.hasChanges) {
     out.push('No changes. Your infrastructure matches the configuration.');
     if (options.showNoop) for (const step of shown) out.push('', ...renderStep(step, style, color));
   } else {

@@ -1,8 +1,12 @@
 // What a plan is, as data: the fields render and JSON read. plan.ts builds it; render.ts and
 // json.ts take it, so none of the three imports another in a circle.
 import type { Step } from './step.js';
+import type { DriftEntry } from './drift.js';
 
 export type PlanSummary = { readonly create: number; readonly update: number; readonly replace: number; readonly delete: number; readonly noop: number; readonly forget: number };
+
+/** 'normal': converge the stack; 'destroy': delete everything; 'refresh-only': record what changed outside, call no provider mutation. */
+export type PlanMode = 'normal' | 'destroy' | 'refresh-only';
 
 export type PlanView = {
   readonly steps: readonly Step[];
@@ -14,5 +18,9 @@ export type PlanView = {
   readonly createdAt: string;
   readonly refresh: boolean;
   readonly targets: readonly string[] | undefined;
+  readonly exclude?: readonly string[] | undefined;
   readonly destroy: boolean;
+  readonly mode?: PlanMode;
+  /** Objects refresh found changed or deleted outside converge. */
+  readonly drift?: readonly DriftEntry[];
 };

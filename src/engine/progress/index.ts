@@ -4,7 +4,7 @@
 // Imports only engine types and its own files.
 import type { Event, EventListener } from '../events.js';
 import { countFinished, emptyTally, summaryText, type Tally } from './format.js';
-import { eventLine, liveLine, noteOf, type InFlight } from './lines.js';
+import { eventLine, liveLine, noteOf, stillLine, type InFlight } from './lines.js';
 import { TtyView, type Line, type ProgressStream } from './tty.js';
 
 export type { ProgressStream } from './tty.js';
@@ -18,6 +18,11 @@ export type ProgressOptions = {
   readonly color?: boolean;
   /** How often the live area is redrawn to advance the elapsed times, in ms; default 100, 0 for never. */
   readonly intervalMs?: number;
+  /**
+   * Plain output only: a step in flight prints "web: Still creating... [10s elapsed]" this often, in
+   * ms, instead of a line per poll; default 10000, 0 for never.
+   */
+  readonly stillEveryMs?: number;
   /** The clock, for tests; default Date.now. */
   readonly now?: () => number;
 };
@@ -41,7 +46,13 @@ export function progressReporter(options: ProgressOptions = {}): ProgressReporte
   const now = options.now ?? Date.now;
   const intervalMs = options.intervalMs ?? 100;
   if (!Number.isFinite(intervalMs) || intervalMs < 0) throw new TypeError('Expected `intervalMs` to be a number from 0 and up');
+  const stillEveryMs = options.stillEveryMs ?? 10_000;
+  if (!Number.isFinite(stillEveryMs) || stillEveryMs < 0) throw new TypeError('Expected `stillEveryMs` to be a number from 0 and up');
   const view = tty ? new TtyView(stream, options.color ?? true) : undefined;
+  /** Plain output: when each step in flight last printed a line. */
+  const lastSaid = new Map<string, number>();
+  /** Plain output: when each step started, by this reporter's clock. */
+  const began = new Map<string, number>();
   const inFlight = new Map<string, InFlight>();
   let tally: Tally = emptyTally();
   let total: number | undefined;
@@ -58,19 +69,34 @@ export function progressReporter(options: ProgressOptions = {}): ProgressReporte
   };
   const plain = (e: Event, line: Line) => stream.write(`${new Date(e.at).toISOString()} ${line.text}\n`);
   const stopTimer = () => { if (timer) { clearInterval(timer); timer = undefined; } };
+  /** Plain output: "web: Still creating... [10s elapsed]" for each step silent for stillEveryMs. */
+  const still = () => {
+    if (view || stillEveryMs === 0) return;
+    const t = now();
+    for (const s of inFlight.values()) {
+      const last = lastSaid.get(s.address) ?? t;
+      if (t - last < stillEveryMs) continue;
+      lastSaid.set(s.address, t);
+      stream.write(`${new Date(t).toISOString()} ${stillLine(s, t - (began.get(s.address) ?? t))}\n`);
+    }
+  };
   const startTimer = () => {
-    if (timer || !view || intervalMs === 0) return;
-    timer = setInterval(() => view.draw([], live()), intervalMs);
-    timer.unref?.();
+    if (timer) return;
+    if (view && intervalMs > 0) timer = setInterval(() => view.draw([], live()), intervalMs);
+    else if (!view && stillEveryMs > 0) timer = setInterval(still, Math.min(1000, stillEveryMs));
+    timer?.unref?.();
   };
 
   const listener = (e: Event): void => {
     const scroll: Line[] = [];
     switch (e.type) {
       case 'apply_start': tally = emptyTally(); total = e.steps; break;
-      case 'step_start': inFlight.set(e.address, { address: e.address, action: e.action, resourceType: e.resourceType, startedAt: e.at }); break;
-      case 'step_finish': inFlight.delete(e.address); countFinished(tally, e.action); break;
-      case 'step_fail': inFlight.delete(e.address); tally.failed++; break;
+      case 'step_start':
+        inFlight.set(e.address, { address: e.address, action: e.action, resourceType: e.resourceType, startedAt: e.at });
+        if (!view) { const t = now(); lastSaid.set(e.address, t); began.set(e.address, t); }
+        break;
+      case 'step_finish': inFlight.delete(e.address); lastSaid.delete(e.address); began.delete(e.address); countFinished(tally, e.action); break;
+      case 'step_fail': inFlight.delete(e.address); lastSaid.delete(e.address); began.delete(e.address); tally.failed++; break;
       case 'step_skip': tally.skipped++; break;
       case 'poll': case 'progress': case 'retry': {
         const s = inFlight.get(e.address);
@@ -86,15 +112,12 @@ export function progressReporter(options: ProgressOptions = {}): ProgressReporte
       scroll.push({ text: summaryText(tally, e.elapsedMs), tone: e.failed || e.skipped ? 'fail' : 'ok' });
       total = undefined;
     }
-    if (view) {
-      view.draw(scroll, live());
-      if (inFlight.size) startTimer(); else stopTimer();
-    } else {
-      for (const l of scroll) plain(e, l);
-    }
+    if (view) view.draw(scroll, live());
+    else { for (const l of scroll) plain(e, l); still(); }
+    if (inFlight.size) startTimer(); else stopTimer();
   };
   return Object.assign(listener, {
-    redraw: () => { view?.draw([], live()); },
+    redraw: () => { if (view) view.draw([], live()); else still(); },
     close: () => { stopTimer(); },
   });
 }

@@ -28,9 +28,9 @@ export function eventLine(e: Event, tty: boolean): Line | undefined {
     case 'retry':
       return { text: `↻ ${e.address}: ${e.operation} attempt ${e.attempt} failed (${e.error}); retrying in ${formatElapsed(e.delayMs)}, ${e.retriesLeft} ${e.retriesLeft === 1 ? 'retry' : 'retries'} left`, tone: 'warn' };
     case 'poll':
-      return tty ? undefined : { text: `… ${e.address}: ${e.operation} poll ${e.attempt}: ${e.message} (${formatElapsed(e.elapsedMs)})`, tone: 'dim' };
     case 'progress':
-      return tty ? undefined : { text: `… ${e.address}: ${e.operation}: ${e.message} (${formatElapsed(e.elapsedMs)})`, tone: 'dim' };
+      // Plain output says "Still creating..." every so often instead (stillLine); a TTY shows the last poll live.
+      return undefined;
     case 'warning':
       return { text: `! ${e.address}: ${e.message}`, tone: 'warn' };
     case 'refresh':
@@ -55,4 +55,9 @@ export function noteOf(e: Event): string | undefined {
   if (e.type === 'progress') return `${e.operation}: ${e.message}`;
   if (e.type === 'retry') return `retry ${e.attempt} in ${formatElapsed(e.delayMs)}`;
   return undefined;
+}
+
+/** Terraform's plain-output heartbeat: "web: Still creating... [10s elapsed]". */
+export function stillLine(s: InFlight, elapsedMs: number): string {
+  return `${s.address}: Still ${actionVerbs[s.action].doing}... [${Math.floor(elapsedMs / 1000)}s elapsed]`;
 }

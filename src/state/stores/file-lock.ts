@@ -121,3 +121,11 @@ async function takeOver(lockPath: string, dead: LockInfo, info: LockInfo): Promi
 function ignoreMissing(e: unknown): void {
   if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
 }
+
+/** Removes the lock file when it holds lock `lockId` (force-unlock); false when it does not. */
+export async function forceUnlockFile(lockPath: string, lockId: string): Promise<boolean> {
+  const holder = await readHolder(lockPath);
+  if (holder?.id !== lockId) return false;
+  await unlink(lockPath).catch(ignoreMissing);
+  return true;
+}

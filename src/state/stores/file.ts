@@ -11,7 +11,7 @@ import { emptyState } from '../ops.js';
 import type { Lock, LockRequest, StateStore } from '../store.js';
 import { SecretCodec, hasSecretValues, passphraseFrom, stateHasSecrets, type EncryptionHeader } from '../crypto.js';
 import { applyRecord, decodeJournal, encodeRecord, mapWrittenItems, recordOf, tornTailWarning, type RawState } from '../journal.js';
-import { acquireFileLock } from './file-lock.js';
+import { acquireFileLock, forceUnlockFile } from './file-lock.js';
 import { migrateRaw } from '../migrate.js';
 import { mapValues, stampOf, writeAtomic } from './file-io.js';
 import { StateConflictError, StateCorruptError } from '../errors.js';
@@ -84,6 +84,10 @@ export class FileStateStore implements StateStore {
 
   compact(): Promise<void> {
     return this.#enqueue<void>((done) => ({ kind: 'compact', done }));
+  }
+
+  async forceUnlock(lockId: string): Promise<boolean> {
+    return forceUnlockFile(this.lockPath, lockId);
   }
 
   async lock(request: LockRequest): Promise<Lock> {

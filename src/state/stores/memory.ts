@@ -71,5 +71,11 @@ export class MemoryStateStore implements StateStore {
     };
   }
 
+  async forceUnlock(lockId: string): Promise<boolean> {
+    if (this.#where.holder?.id !== lockId) return false;
+    this.#where.holder = undefined;
+    return true;
+  }
+
   async close(): Promise<void> {}
 }

@@ -100,3 +100,24 @@ export function advisoryKey(schema: string, stack: string): string {
   const h = createHash('sha256').update(`converge\0${schema}\0${stack}`).digest();
   return BigInt.asIntN(64, h.readBigUInt64BE(0)).toString();
 }
+
+/** Ends the session holding the stack's advisory lock and drops its row; false when `lockId` is not the holder. */
+export async function forcePgUnlock(target: PgLockTarget, lockId: string): Promise<boolean> {
+  const key = advisoryKey(target.tables.schema, target.stack);
+  const client = new pg.Client({ connectionString: target.connectionString });
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    const holder = await holderOf(client, target, key);
+    if (holder?.id !== lockId) return false;
+    const k = BigInt.asUintN(64, BigInt(key));
+    await client.query(
+      `SELECT pg_terminate_backend(l.pid) FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted AND l.classid = $1 AND l.objid = $2 AND l.objsubid = 1`,
+      [String(k >> 32n), String(k & 0xffffffffn)],
+    );
+    await client.query(`DELETE FROM ${target.tables.locks} WHERE stack = $1 AND info->>'id' = $2`, [target.stack, lockId]);
+    return true;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}

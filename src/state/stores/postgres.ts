@@ -13,7 +13,7 @@ import type { Lock, LockRequest, StateStore } from '../store.js';
 import { SecretCodec, hasSecretValues, passphraseFrom, type EncryptionHeader } from '../crypto.js';
 import { StateConflictError } from '../errors.js';
 import { tablesOf, ensureSchema, type Tables } from './postgres-schema.js';
-import { acquirePgLock } from './postgres-lock.js';
+import { acquirePgLock, forcePgUnlock } from './postgres-lock.js';
 import { batchOf, batchParams, batchStatement, chainFrom, checkGranular, mapValues, replaceRows } from './postgres-batch.js';
 
 export type PostgresStateStoreOptions = {
@@ -98,6 +98,12 @@ export class PostgresStateStore implements StateStore {
     const { lock, client } = await acquirePgLock(target, { ...request, timeoutMs: request.timeoutMs ?? this.#options.lockTimeoutMs }, (c) => this.#lockClients.delete(c));
     this.#lockClients.add(client);
     return lock;
+  }
+
+  /** Ends the holder's session (which frees its advisory lock) and drops its row; false when `lockId` holds nothing. */
+  async forceUnlock(lockId: string): Promise<boolean> {
+    await this.#ready();
+    return forcePgUnlock({ connectionString: this.#options.connectionString, tables: this.#tables, stack: this.stack, location: this.location }, lockId);
   }
 
   takeWarnings(): readonly string[] {

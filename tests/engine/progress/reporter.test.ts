@@ -134,7 +134,7 @@ describe('progressReporter on a TTY', () => {
 });
 
 describe('progressReporter on a plain stream', () => {
-  it('writes one timestamped line per event, without ANSI sequences', () => {
+  it('writes one timestamped line per event (none per poll), without ANSI sequences', () => {
     const lines: string[] = [];
     const stream = { write: (s: string) => { lines.push(s); return true; } };
     const report = progressReporter({ stream });
@@ -146,7 +146,6 @@ describe('progressReporter on a plain stream', () => {
     expect(lines).toEqual([
       '2026-01-02T03:04:05.000Z apply: 1 step to run\n',
       '2026-01-02T03:04:05.000Z creating web (test:index/thing:Thing)\n',
-      '2026-01-02T03:04:05.100Z … web: create poll 1: BUILDING (0.1s)\n',
       '2026-01-02T03:04:05.200Z ✓ web: created in 0.2s [id=i-1]\n',
       '2026-01-02T03:04:05.200Z Apply complete! Resources: 1 added, 0 changed, 0 replaced, 0 destroyed. (0.2s)\n',
     ]);

@@ -25,6 +25,8 @@ export type ApplyContext = {
   readonly retry: RetryPolicy;
   /** The engine's own signal for this apply (one listener on the caller's; see signal.ts). */
   readonly signal: AbortSignal;
+  /** Graceful stop: when it fires no further step starts; steps in flight finish. */
+  readonly stop?: AbortSignal;
   readonly emit: (event: Event) => void;
   /** False when nobody listens: step events are then not even built. */
   readonly listening: boolean;

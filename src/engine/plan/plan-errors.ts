@@ -1,0 +1,43 @@
+// Why a saved plan cannot be applied (or saved): each reason carries its facts. A stale state is
+// StalePlanError; everything else about a plan file is PlanFileError.
+import { ConvergeError } from '../errors.js';
+
+export type PlanFileProblem =
+  /** The file's format or formatVersion is not one this version of converge reads. */
+  | 'unknown_version'
+  /** The file is not a plan file, or its public part does not match the steps it carries. */
+  | 'corrupt'
+  /** The engine's providers (names or resource types) differ from the ones the plan was made with. */
+  | 'providers_mismatch'
+  /** The declarations given to apply differ from the ones the plan was made from. */
+  | 'declarations_mismatch'
+  /** The plan holds secret values and no passphrase was given to encrypt them. */
+  | 'secrets_in_clear'
+  /** The plan was not made by engine.plan() or Plan.load(). */
+  | 'not_a_plan';
+
+export class PlanFileError extends ConvergeError {
+  override readonly name = 'PlanFileError';
+  override readonly code = 'CONVERGE_PLAN_FILE';
+  constructor(readonly problem: PlanFileProblem, readonly where: string, readonly detail: string) {
+    super(`${HEAD[problem]} (${where}): ${detail}; nothing was changed.\n${HINT[problem]}`);
+  }
+}
+
+const HEAD: Record<PlanFileProblem, string> = {
+  unknown_version: 'The plan file has a format this version of converge does not read',
+  corrupt: 'The plan file is damaged or was edited',
+  providers_mismatch: "The engine's providers differ from the ones the plan was made with",
+  declarations_mismatch: 'The declarations differ from the ones the plan was made from',
+  secrets_in_clear: 'The plan holds secret values and no passphrase was given to encrypt them',
+  not_a_plan: 'Not a plan',
+};
+
+const HINT: Record<PlanFileProblem, string> = {
+  unknown_version: 'Make the plan again with this version of converge.',
+  corrupt: 'Make the plan again; never edit a saved plan by hand.',
+  providers_mismatch: 'Apply it with an engine configured like the one that made it, or plan again.',
+  declarations_mismatch: 'Plan again from the current declarations.',
+  secrets_in_clear: 'Pass `passphrase` (or set CONVERGE_SECRETS_PASSPHRASE), or `allowPlaintextSecrets: true` to write them in clear.',
+  not_a_plan: 'Pass a Plan returned by engine.plan() or Plan.load().',
+};
