@@ -146,7 +146,8 @@ export async function startRouter<S>(options: RouterOptions<S>): Promise<SimServ
     };
     let limitHeaders: Readonly<Record<string, string>> | undefined;
     const send = (r: SimResponse) => {
-      const headers: Record<string, string> = { ...(limitHeaders ?? {}), ...(r.headers ?? {}) };
+      // A configured limit's headers are the truth: they win over any a handler set (the Civo routes send their account's own).
+      const headers: Record<string, string> = { ...(r.headers ?? {}), ...(limitHeaders ?? {}) };
       let payload: Buffer | string = '';
       if (r.raw !== undefined) payload = r.raw;
       else if (r.body !== undefined) { payload = JSON.stringify(r.body); headers['content-type'] ??= 'application/json'; }

@@ -35,7 +35,8 @@ export type CivoSimulator = SimServer & {
   readonly token: string;
 };
 
-const TOO_MANY = { status: 429, body: { code: 'rate_limit_exceeded', reason: 'Too many requests, slow down', result: 'Too many requests' } };
+// The API documents no code for a 429 (civogo knows none), so the body names none.
+const TOO_MANY = { status: 429, body: { reason: 'Too many requests, slow down', result: 'Too many requests' } };
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<CivoSimulator> {
   const token = options.token ?? 'sim-token';
