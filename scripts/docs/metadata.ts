@@ -21,6 +21,7 @@ export const importIdFormats: Readonly<Record<string, readonly string[]>> = {
     LXD_ONE,
     '`[<remote>:][<project>/]<name>,image=<image>`: also records `image` in the imported inputs (e.g. `proj/web1,image=ubuntu:24.04`)',
   ],
+  'prova:index/instanceDevice:InstanceDevice': ['`[<remote>:][<project>]/<instance>/<device>`: the project segment may be empty (e.g. `/c2/eth1`); stored as `<remote>:<project>/<instance>/<device>`'],
   'prova:index/network:Network': [LXD_ONE],
   'prova:index/networkAcl:NetworkAcl': [LXD_ONE],
   'prova:index/networkForward:NetworkForward': [

@@ -43,7 +43,7 @@ function sampleValue(key: string, node: Json, depth: number): unknown {
   const type = Array.isArray(node.type) ? node.type[0] : node.type;
   switch (type) {
     case 'string':
-      return stringFor(key, node.format);
+      return stringFor(key, node.format, (node as { pattern?: string }).pattern);
     case 'integer':
     case 'number':
       return node.minimum ?? (node.exclusiveMinimum !== undefined ? node.exclusiveMinimum + 1 : 1);
@@ -60,9 +60,9 @@ function sampleValue(key: string, node: Json, depth: number): unknown {
   }
 }
 
-function stringFor(key: string, format: string | undefined): string {
+function stringFor(key: string, format: string | undefined, pattern?: string): string {
   if (format === 'ipv4' || /ip(v4)?(address)?$/i.test(key)) return '198.18.0.10';
-  if (format === 'uuid') return '00000000-0000-4000-8000-000000000000';
+  if (format === 'uuid' || pattern?.includes('{8}-')) return '00000000-0000-4000-8000-000000000000';
   if (format === 'uri' || format === 'url') return 'https://example.com';
   if (format === 'email') return 'ops@example.com';
   if (/cidr/i.test(key)) return '198.18.0.0/24';
