@@ -14,7 +14,7 @@ import { planSteps, type Resolved } from './plan/planner.js';
 import { secretPathsOf, strip } from './plan/secrets.js';
 import { storedOptions } from './plan/options.js';
 import { ownSignal } from './apply/signal.js';
-import { resolveRefs, valueOfRecord } from './decl/resolve.js';
+import { refReadsSecret, resolveInputs, valueOfRecord } from './decl/resolve.js';
 import { collectRefs } from './decl/ref.js';
 import { own } from '../state/keys.js';
 import { Plan, planWork } from './plan/plan.js';
@@ -25,7 +25,7 @@ import { CreateIntents } from './apply/intents.js';
 import { defaultRetryPolicy, type RetryPolicy } from './provider/retry-policy.js';
 import { parseDuration } from './values/duration.js';
 import { schedule } from './apply/scheduler.js';
-import type { ApplyResult } from './apply/result.js';
+import { applyResult, publicOutputs, type ApplyResult } from './apply/result.js';
 import { diffValues, type Change } from './diff/diff.js';
 import { redactPaths } from './values/redact.js';
 import { parseWithUnknowns } from './validate/schema.js';
@@ -185,10 +185,8 @@ export class Engine {
       const finalState = ledger.materialize();
       const elapsedMs = this.#now() - started;
       emit({ type: 'apply_finish', at: this.#now(), succeeded: outcome.succeeded.length, failed: outcome.failed.length, skipped: outcome.skipped.length, elapsedMs });
-      const result = { ...outcome, state: finalState, elapsedMs } as unknown as ApplyResult;
-      let outputs: ApplyResult['outputs'] | undefined;
-      // Built on first read: a 10,000-resource apply need not pay for it unless someone looks.
-      Object.defineProperty(result, 'outputs', { enumerable: true, get: () => (outputs ??= publicOutputs(finalState)) });
+      // Secrets only as markers; result.secret(address, path) reads one on purpose.
+      const result = applyResult(outcome, finalState, elapsedMs);
       if (outcome.failed.length) throw new ApplyError(result);
       return result;
     } finally {
@@ -238,11 +236,11 @@ export class Engine {
     try {
       const state = await this.#store.read();
       // References resolve against what the state holds; one it cannot resolve is left to the read.
-      const resolved = resolveRefs(decl.inputs, (ref) => {
+      const resolvedInputs = resolveInputs(decl.inputs, (ref) => {
         const r = own(state.resources, ref.resource);
         return r ? valueOfRecord(r, parsePath(ref.path)) ?? unknown : unknown;
-      });
-      const parsed = parseWithUnknowns(def.inputs, resolved);
+      }, (ref) => refReadsSecret(own(state.resources, ref.resource)?.secrets ?? [], ref.path));
+      const parsed = parseWithUnknowns(def.inputs, resolvedInputs.value);
       const declared = stripUnknowns(parsed.data) as Record<string, unknown>;
       const existing = own(state.resources, decl.name);
       if (existing) throw new ValidationError([{ resource: decl.name, path: [], code: 'duplicate_name', message: `'${decl.name}' is already in the state (id ${existing.id}); remove it from the state or import under another name` }]);
@@ -260,7 +258,7 @@ export class Engine {
         inputs: { ...declared, ...read.inputs }, outputs: read.outputs,
         // The declaration's options and dependencies, so destroy after import deletes in the right order and honours protect.
         dependencies: [...new Set([...collectRefs(decl.inputs).map((r) => r.ref.resource), ...(decl.options?.dependsOn ?? [])])].filter((n) => n !== decl.name),
-        options: storedOptions(decl.options), secrets: secretPathsOf(def), createdAt: at, updatedAt: at,
+        options: storedOptions(decl.options), secrets: [...new Set([...secretPathsOf(def), ...resolvedInputs.secrets.map((p) => `inputs.${p}`)])], createdAt: at, updatedAt: at,
       };
       const ledger = new Ledger(state, this.#store);
       // An unresolved create of this name is resolved by the import.
@@ -383,16 +381,6 @@ function redactChanges(changes: Change[], secrets: readonly string[]): { path: s
     const secret = ins.some((s) => pathCovers(s, c.path));
     return { path: formatPath(c.path), before: secret ? sensitive : c.before, after: secret ? sensitive : c.after };
   });
-}
-
-/** Outputs of every resource, secrets replaced by the sensitive marker. */
-function publicOutputs(state: State): Record<string, Record<string, unknown>> {
-  const out: Record<string, Record<string, unknown>> = {};
-  for (const [name, r] of Object.entries(state.resources)) {
-    const outs = strip('outputs.', r.secrets);
-    out[name] = { id: r.id, ...(redactPaths(r.outputs, outs) as Record<string, unknown>) };
-  }
-  return out;
 }
 
 function stripUnknowns(value: unknown): unknown {

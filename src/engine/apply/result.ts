@@ -2,6 +2,11 @@
 // or was skipped because something it depends on failed.
 import type { Action } from '../plan/action.js';
 import type { State } from '../../state/model.js';
+import { redactPaths } from '../values/redact.js';
+import { parsePath } from '../values/path.js';
+import { valueOfRecord } from '../decl/resolve.js';
+import { strip } from '../plan/secrets.js';
+import { own } from '../../state/keys.js';
 
 export type StepOutcome = {
   readonly address: string;
@@ -19,6 +24,60 @@ export type ApplyResult = {
   readonly skipped: readonly SkippedStep[];
   /** Outputs of every resource in the state after apply, secrets redacted. */
   readonly outputs: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /**
+   * The state after apply with every secret path (the schema's, a secret(), a reference to a secret)
+   * holding the sensitive marker: safe to log or serialise. `engine.state()` reads the real one.
+   */
   readonly state: State;
   readonly elapsedMs: number;
+  /**
+   * The real value at `path` of resource `address` (an output, else an input; 'id' is the id),
+   * for a caller who needs a secret on purpose: `result.secret('db', 'password')`. Undefined when
+   * the resource or path is absent. Not enumerable: JSON and util.inspect never show it.
+   */
+  secret(address: string, path: string): unknown;
 };
+
+type Outcome = Pick<ApplyResult, 'succeeded' | 'failed' | 'skipped'>;
+
+/**
+ * Builds what apply returns: `outputs` and `state` redacted (built on first read: a 10,000-resource
+ * apply need not pay unless someone looks), the real state reachable only through `secret()`.
+ */
+export function applyResult(outcome: Outcome, finalState: State, elapsedMs: number): ApplyResult {
+  const result = { ...outcome, elapsedMs } as Record<string, unknown>;
+  let outputs: ApplyResult['outputs'] | undefined;
+  let state: State | undefined;
+  Object.defineProperty(result, 'outputs', { enumerable: true, get: () => (outputs ??= publicOutputs(finalState)) });
+  Object.defineProperty(result, 'state', { enumerable: true, get: () => (state ??= redactState(finalState)) });
+  Object.defineProperty(result, 'secret', {
+    enumerable: false,
+    value: (address: string, path: string): unknown => {
+      if (typeof address !== 'string' || typeof path !== 'string' || !path) throw new TypeError('Expected `address` and `path` to be non-empty strings');
+      const r = own(finalState.resources, address);
+      return r ? valueOfRecord(r, parsePath(path)) : undefined;
+    },
+  });
+  return result as unknown as ApplyResult;
+}
+
+/** Outputs of every resource, secrets replaced by the sensitive marker. */
+export function publicOutputs(state: State): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const [name, r] of Object.entries(state.resources)) {
+    out[name] = { id: r.id, ...(redactPaths(r.outputs, strip('outputs.', r.secrets)) as Record<string, unknown>) };
+  }
+  return out;
+}
+
+/** The state with every record's secret inputs and outputs replaced by the sensitive marker. */
+export function redactState(state: State): State {
+  const redact = <T extends { inputs: unknown; outputs?: unknown; secrets: readonly string[] }>(r: T): T => ({
+    ...r,
+    inputs: redactPaths(r.inputs, strip('inputs.', r.secrets ?? [])),
+    ...(r.outputs !== undefined ? { outputs: redactPaths(r.outputs, strip('outputs.', r.secrets ?? [])) } : {}),
+  });
+  const map = <T extends { inputs: unknown; outputs?: unknown; secrets: readonly string[] }>(o: Readonly<Record<string, T>>) =>
+    Object.fromEntries(Object.entries(o).map(([k, v]) => [k, redact(v)]));
+  return { ...state, resources: map(state.resources), deposed: map(state.deposed), pending: map(state.pending) } as State;
+}

@@ -25,10 +25,12 @@ export class Plan implements PlanView {
   readonly targets: readonly string[] | undefined;
   /** True for a plan made by destroy(): every resource is deleted. */
   readonly destroy: boolean;
-  readonly [planWork]: readonly StepWork[];
+  declare readonly [planWork]: readonly StepWork[];
 
   constructor(fields: { work: readonly StepWork[]; warnings: readonly string[]; lineage: string; serial: number; refresh: boolean; targets?: readonly string[]; destroy?: boolean }) {
-    this[planWork] = fields.work;
+    // Not enumerable, and util.inspect shows the public view only: the work list holds the real
+    // (unredacted) inputs and the providers with their credentials.
+    Object.defineProperty(this, planWork, { value: fields.work, enumerable: false, writable: false });
     this.steps = fields.work.map((w) => w.step);
     const counts: Record<Action, number> = { create: 0, update: 0, replace: 0, delete: 0, noop: 0, forget: 0 };
     for (const s of this.steps) counts[s.action]++;
@@ -47,6 +49,15 @@ export class Plan implements PlanView {
   /** A diff a Terraform user reads at a glance. Colours only when `color` is true (default: stdout is a TTY). */
   render(options?: RenderOptions): string {
     return renderPlan(this, options);
+  }
+
+  /** What util.inspect and console.log show: the public fields, never the internal work list. */
+  [Symbol.for('nodejs.util.inspect.custom')](depth: number, options: { stylize?: unknown }, inspect: (v: unknown, o?: unknown) => string): string {
+    const view = {
+      steps: this.steps, summary: this.summary, hasChanges: this.hasChanges, warnings: this.warnings, lineage: this.lineage,
+      serial: this.serial, createdAt: this.createdAt, refresh: this.refresh, targets: this.targets, destroy: this.destroy,
+    };
+    return `Plan ${inspect(view, { ...options, depth: options && 'depth' in options ? (options as { depth: number | null }).depth : depth })}`;
   }
 
   /** The machine-readable form: stable keys, secrets redacted, unknowns tagged. */

@@ -3,8 +3,8 @@
 // (aliases), what each reference means at plan time, the choice of action (choose.ts), orphans
 // (orphans.ts) and the execution graph (execution.ts).
 import type { ResourceDecl } from '../decl/resource-decl.js';
-import { hasRefs, type Ref } from '../decl/ref.js';
-import { resolveRefs, valueOfRecord } from '../decl/resolve.js';
+import type { Ref } from '../decl/ref.js';
+import { refReadsSecret, resolveInputs, valueOfRecord } from '../decl/resolve.js';
 import type { AnyResource, Provider } from '../provider/define.js';
 import type { ResourceState, State } from '../../state/model.js';
 import { own } from '../../state/keys.js';
@@ -48,7 +48,7 @@ export type PlanInput = {
 export type PlanOutput = { readonly work: StepWork[]; readonly warnings: string[] };
 
 /** What the planner knows of a declared resource once its action is chosen: for references to it. */
-type Planned = { readonly choice: Choice; readonly prior?: ResourceState; readonly def: AnyResource };
+type Planned = { readonly choice: Choice; readonly prior?: ResourceState; readonly def: AnyResource; readonly secrets: readonly string[] };
 
 export function planSteps(input: PlanInput): PlanOutput {
   const { state, resolve } = input;
@@ -85,7 +85,9 @@ export function planSteps(input: PlanInput): PlanOutput {
     const gone = refreshed === null;
     const prior = gone ? undefined : refreshed ?? recorded;
 
-    const raw = (hasRefs(decl.inputs) ? resolveRefs(decl.inputs, (r) => plannedValue(r, planned)) : decl.inputs) as Record<string, unknown>;
+    // A secret() and a reference to a secret path make the destination path secret (propagation).
+    const resolvedInputs = resolveInputs(decl.inputs, (r) => plannedValue(r, planned), (r) => refReadsSecret(planned.get(r.resource)?.secrets ?? [], r.path));
+    const raw = resolvedInputs.value as Record<string, unknown>;
     const parsed = parseWithUnknowns(def.inputs, raw);
     for (const i of parsed.issues) issues.push({ resource: name, path: i.path, code: i.code, message: i.message });
     const desired = parsed.data as Record<string, unknown>;
@@ -105,10 +107,11 @@ export function planSteps(input: PlanInput): PlanOutput {
       moved: stateName !== undefined && stateName !== name, replaceRequested: replaceRequested.has(name),
     });
     if (decl.options?.protect && choice.action === 'replace') protectedHits.push({ address: name, action: 'replace' });
-    planned.set(name, { choice, prior, def });
-
-    const secrets = secretPathsOf(def);
+    const secrets = withPropagated(secretPathsOf(def), resolvedInputs.secrets);
+    planned.set(name, { choice, prior, def, secrets });
     const secretInputs = strip('inputs.', secrets);
+    // The old values of paths the prior record held secret stay hidden in the diff, too.
+    const hiddenInputs = [...new Set([...secretInputs, ...strip('inputs.', prior?.secrets ?? [])])];
     const forcing = [...(def.replaceOn ?? []), ...(decl.options?.replaceOnChanges ?? [])].map(parsePath);
     const step: Step = {
       address: name,
@@ -117,7 +120,7 @@ export function planSteps(input: PlanInput): PlanOutput {
       action: choice.action,
       reasons: choice.reasons,
       cause: choice.cause,
-      changes: [...redactChanges(choice.changes, secretInputs, new Set(choice.reasons), forcing), ...choice.stateChanges.map(stateChange)],
+      changes: [...redactChanges(choice.changes, hiddenInputs, new Set(choice.reasons), forcing), ...choice.stateChanges.map(stateChange)],
       before: prior ? (redactPaths(prior.inputs, strip('inputs.', prior.secrets)) as Record<string, unknown>) : undefined,
       after: redactPaths(choice.inputs, secretInputs) as Record<string, unknown>,
       dependsOn: [],
@@ -151,6 +154,13 @@ export function planSteps(input: PlanInput): PlanOutput {
   const newKey = () => { const k = newDeposedKey(Object.fromEntries([...used].map((u) => [u, true]))); used.add(k); return k; };
   const execution = buildExecution({ drafts, graph, targets: input.targets, destroy: input.destroy ?? false, newDeposedKey: newKey });
   return { work: execution.work, warnings: [...warnings, ...execution.warnings] };
+}
+
+/** The definition's secret paths and the input paths a secret() or a secret reference lands on. */
+function withPropagated(own: readonly string[], landed: readonly string[]): string[] {
+  const out = [...own];
+  for (const p of landed) if (p && !out.includes(`inputs.${p}`)) out.push(`inputs.${p}`);
+  return out;
 }
 
 /** Which record each declaration takes over: its own name, else its first alias in the state. */

@@ -12,8 +12,9 @@ import type { AnyResource, Provider } from '../../provider/define.js';
 import { raceSignal, stepSignal } from '../timeout.js';
 import { parseDuration } from '../../values/duration.js';
 import { storedOptions } from '../../plan/options.js';
-import { hasRefs } from '../../decl/ref.js';
-import { resolveRefs, valueOfRecord } from '../../decl/resolve.js';
+import { refReadsSecret, resolveInputs, valueOfRecord } from '../../decl/resolve.js';
+import { getPath } from '../../values/path.js';
+import { secretStrings } from '../../values/redact.js';
 import { applyIgnoreChanges } from '../../diff/ignore.js';
 import { containsUnknown } from '../../values/unknown.js';
 import { parsePath } from '../../values/path.js';
@@ -39,8 +40,31 @@ export const MAX_TIMER_MS = 2_147_483_647;
 /** One node's view of its step. */
 export class StepRun {
   readonly stamp: string;
+  /** The step's secret paths: the plan's, and those references resolved now make secret. */
+  #secrets: readonly string[];
+  /** The values the step sends, once resolved (for the secret strings errors are scrubbed of). */
+  #desired: Record<string, unknown> | undefined;
   constructor(readonly w: StepWork, readonly ctx: ApplyContext, readonly defer?: (durable: Promise<void>) => void) {
     this.stamp = new Date(ctx.now()).toISOString();
+    this.#secrets = w.secrets;
+  }
+
+  /** Secret paths ('inputs.x', 'outputs.y') recorded with the object. */
+  get secrets(): readonly string[] { return this.#secrets; }
+
+  /** Every secret string this step knows (its secret inputs and the prior's secret outputs): scrubbed from errors and vendor text. */
+  secretValues(): Set<string> {
+    const { w } = this;
+    const out = new Set<string>();
+    for (const p of this.#secrets) {
+      const [root, ...rest] = parsePath(p);
+      if (root === 'inputs') {
+        for (const src of [w.prior?.inputs, w.deposed?.inputs, w.inputs, this.#desired]) if (src) secretStrings(getPath(src, rest), out);
+      } else if (root === 'outputs') {
+        for (const src of [w.prior?.outputs, w.deposed?.outputs]) if (src) secretStrings(getPath(src, rest), out);
+      }
+    }
+    return out;
   }
 
   get address(): string { return this.w.step.address; }
@@ -53,13 +77,17 @@ export class StepRun {
   /** What a create or update sends: the plan's values, or the declaration resolved against the live state. */
   desired(prior?: ResourceState): Record<string, unknown> {
     const { w } = this;
-    if (w.inputs) return w.inputs as Record<string, unknown>;
+    if (w.inputs) return (this.#desired = w.inputs as Record<string, unknown>);
     const decl = w.decl!;
-    const raw = (hasRefs(decl.inputs) ? resolveRefs(decl.inputs, (ref) => {
+    const resolved = resolveInputs(decl.inputs, (ref) => {
       const r = this.ctx.ledger.get(ref.resource);
       if (!r) throw new ConvergeError(`${this.address}: the referenced resource '${ref.resource}' is not in the state (its step did not run).`);
       return valueOfRecord(r, parsePath(ref.path));
-    }) : decl.inputs) as Record<string, unknown>;
+    }, (ref) => refReadsSecret(this.ctx.ledger.get(ref.resource)?.secrets ?? [], ref.path));
+    // A reference to what the live record holds secret makes the destination secret here as at plan.
+    const landed = resolved.secrets.map((p) => `inputs.${p}`).filter((p) => !this.#secrets.includes(p));
+    if (landed.length) this.#secrets = [...this.#secrets, ...landed];
+    const raw = resolved.value as Record<string, unknown>;
     const parsed = w.def.inputs.safeParse(raw);
     if (!parsed.success) {
       const first = parsed.error.issues[0];
@@ -68,7 +96,7 @@ export class StepRun {
     // ignoreChanges holds for updates only: a replacement's new object is made from the declaration.
     const data = w.step.action === 'update' ? applyIgnoreChanges(parsed.data as Record<string, unknown>, prior?.inputs as Record<string, unknown> | undefined, decl.options?.ignoreChanges) : parsed.data as Record<string, unknown>;
     if (containsUnknown(data)) throw new ConvergeError(`${this.address}: an input is still unknown at apply time.`);
-    return data;
+    return (this.#desired = data);
   }
 
   /** The record of the object under `name` with the declaration's options and dependencies. */
@@ -78,7 +106,7 @@ export class StepRun {
       type: w.step.type, name, provider: w.provider.name, id, inputs, outputs,
       dependencies: [...w.deps],
       options: w.decl ? storedOptions(w.decl.options) : prior?.options ?? {},
-      secrets: w.secrets,
+      secrets: this.#secrets,
       createdAt: prior?.createdAt ?? this.stamp,
       updatedAt: this.stamp,
     };
@@ -97,7 +125,7 @@ export class StepRun {
     return {
       ...(operationId ? { operationId } : {}),
       config: provider.config, provider: provider.name, address, token: this.w.step.type, operation, signal,
-      timeoutMs: limitMs, retry: this.ctx.retry,
+      timeoutMs: limitMs, retry: this.ctx.retry, secrets: [...this.secretValues()],
       report: (r: Report) => emitReport(this.ctx, address, operation, started, r),
     };
   }
