@@ -18,6 +18,7 @@ import { refReadsSecret, resolveInputs, valueOfRecord } from './decl/resolve.js'
 import { collectRefs } from './decl/ref.js';
 import { own } from '../state/keys.js';
 import { Plan, planWork } from './plan/plan.js';
+import type { StepWork } from './plan/work.js';
 import { Ledger } from './apply/ledger.js';
 import { applySteps, emitReport } from './apply/apply.js';
 import { recoverPending } from './apply/recover.js';
@@ -137,6 +138,8 @@ export class Engine {
       const refreshed = refresh ? await this.#readAll(state, signal.signal, this.#refreshScope(state, decls, options.targets)) : new Map<string, ResourceState | null>();
       const { work, warnings: planWarnings } = planSteps({ decls, state, refreshed, resolve, targets: options.targets, replace: options.replace, destroy, graph });
       warnings.push(...planWarnings, ...(this.#store.takeWarnings?.() ?? []));
+      const clear = this.#clearTextWarning(work);
+      if (clear && !warnings.includes(clear)) warnings.push(clear);
       return new Plan({ work, warnings, lineage: state.lineage, serial: state.serial, refresh, targets: options.targets, destroy });
     } finally {
       signal.dispose();
@@ -167,8 +170,10 @@ export class Engine {
       const state = await this.#store.read();
       if (state.lineage !== plan.lineage || state.serial !== plan.serial) throw new StalePlanError(plan.lineage, plan.serial, state.serial, state.lineage);
       const emit = this.#emitter(options.onEvent);
-      for (const message of [...lock.warnings, ...(this.#store.takeWarnings?.() ?? [])]) emit({ type: 'warning', at: this.#now(), address: '', message });
       const work = plan[planWork];
+      // Before anything is written: secrets this apply would store in clear (no passphrase).
+      const clear = this.#clearTextWarning(work);
+      for (const message of new Set([...lock.warnings, ...(this.#store.takeWarnings?.() ?? []), ...(clear ? [clear] : [])])) emit({ type: 'warning', at: this.#now(), address: '', message });
       emit({ type: 'apply_start', at: this.#now(), steps: work.filter((w) => w.step.action !== 'noop').length });
       const ledger = new Ledger(state, this.#store);
       const listening = !!(this.#onEvent || options.onEvent);
@@ -322,6 +327,12 @@ export class Engine {
   /** The current state (read from the store). */
   async state(): Promise<State> {
     return this.#store.read();
+  }
+
+  /** The store's clear-text warning when the work records any secret and the store does not encrypt. */
+  #clearTextWarning(work: readonly StepWork[]): string | undefined {
+    const records = work.some((w) => w.secrets.length > 0 && w.step.action !== 'delete' && w.step.action !== 'forget');
+    return records ? this.#store.secretsWarning?.() : undefined;
   }
 
   async #lock(operation: string, signal?: AbortSignal): Promise<Lock> {

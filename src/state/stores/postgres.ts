@@ -125,6 +125,10 @@ export class PostgresStateStore implements StateStore {
     };
   }
 
+  secretsWarning(): string | undefined {
+    return this.#passphrase === undefined ? CLEAR_WARNING(this.location) : undefined;
+  }
+
   takeWarnings(): readonly string[] {
     const w = this.#warnings;
     this.#warnings = [];
