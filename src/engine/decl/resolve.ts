@@ -5,7 +5,7 @@
 // just made) give the same value for the same record.
 import { isRef, type Ref } from './ref.js';
 import type { ResourceState } from '../../state/model.js';
-import { formatPath, getPath, parsePath, type PathSegment } from '../values/path.js';
+import { formatPathExact, getPath, parsePath, type PathSegment } from '../values/path.js';
 import { isSecret } from '../values/secret.js';
 
 /** A copy of `value` with every reference replaced by `lookup(ref)` and every secret() unwrapped; the same value when it holds neither. */
@@ -30,11 +30,11 @@ export function resolveInputs(value: unknown, lookup: (ref: Ref) => unknown, isS
   const walk = (v: unknown, inSecret: boolean): unknown => {
     if (v === null || typeof v !== 'object') return v;
     if (isSecret(v)) {
-      if (!inSecret) secrets.push(formatPath(at));
+      if (!inSecret) secrets.push(formatPathExact(at));
       return walk(v.value, true);
     }
     if (isRef(v)) {
-      if (!inSecret && isSecretRef(v)) secrets.push(formatPath(at));
+      if (!inSecret && isSecretRef(v)) secrets.push(formatPathExact(at));
       return lookup(v);
     }
     if (Array.isArray(v)) {

@@ -13,7 +13,7 @@ import type { Issue } from '../validate/issue.js';
 import { buildGraph, topoOrder, type Graph } from '../graph/graph.js';
 import { parseWithUnknowns, schemaKeys } from '../validate/schema.js';
 import type { Change } from '../diff/diff.js';
-import { formatPath, getPath, parsePath, pathCovers } from '../values/path.js';
+import { formatPath, formatPathExact, getPath, parsePath, pathCovers } from '../values/path.js';
 import { containsUnknown, isUnknown, unknown } from '../values/unknown.js';
 import { redactPaths } from '../values/redact.js';
 import { isSensitive, sensitive } from '../values/secret.js';
@@ -223,7 +223,7 @@ function redactChanges(changes: readonly Change[], secretInputs: string[], force
     const secret = secretPatterns.some((p) => pathCovers(p, c.path));
     const path = formatPath(c.path);
     // Secret paths below this change's path (the change holds a whole object or list).
-    const below = secretPatterns.filter((p) => p.length > c.path.length && pathCovers(c.path, p)).map((p) => formatPath(p.slice(c.path.length)));
+    const below = secretPatterns.filter((p) => p.length > c.path.length && pathCovers(c.path, p)).map((p) => formatPathExact(p.slice(c.path.length)));
     return {
       path,
       before: secret && c.before !== undefined ? sensitive : redactPaths(redactNested(c.before), below),
