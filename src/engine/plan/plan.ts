@@ -51,7 +51,7 @@ export class Plan implements PlanView {
     return renderPlan(this, options);
   }
 
-  /** What util.inspect and console.log show: the public fields, never the internal work list. */
+  /** What util.inspect (and so a printed plan) shows: the public fields, never the internal work list. */
   [Symbol.for('nodejs.util.inspect.custom')](depth: number, options: { stylize?: unknown }, inspect: (v: unknown, o?: unknown) => string): string {
     const view = {
       steps: this.steps, summary: this.summary, hasChanges: this.hasChanges, warnings: this.warnings, lineage: this.lineage,
