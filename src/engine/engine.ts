@@ -26,7 +26,7 @@ import { CreateIntents } from './apply/intents.js';
 import { defaultRetryPolicy, type RetryPolicy } from './provider/retry-policy.js';
 import { parseDuration } from './values/duration.js';
 import { schedule } from './apply/scheduler.js';
-import { applyResult, publicOutputs, type ApplyResult } from './apply/result.js';
+import { applyResult, publicOutputs, recordSecrets, type ApplyResult } from './apply/result.js';
 import { diffValues, type Change } from './diff/diff.js';
 import { redactPaths } from './values/redact.js';
 import { parseWithUnknowns } from './validate/schema.js';
@@ -345,12 +345,12 @@ export class Engine {
     return a ?? extra ?? (() => {});
   }
 
-  #context(provider: Provider<unknown>, address: string, token: string, operation: OperationKind, signal: AbortSignal = new AbortController().signal): OperationContext {
+  #context(provider: Provider<unknown>, address: string, token: string, operation: OperationKind, signal: AbortSignal = new AbortController().signal, secrets?: readonly string[]): OperationContext {
     const started = this.#now();
     const emit = this.#emitter(undefined);
     return {
       config: provider.config, provider: provider.name, address, token, operation,
-      signal,
+      signal, ...(secrets?.length ? { secrets } : {}),
       retry: this.#retry,
       report: (r) => emitReport({ emit, now: this.#now }, address, operation, started, r),
     };
@@ -368,7 +368,7 @@ export class Engine {
       if (!resolved) return;
       const started = this.#now();
       try {
-        const r = await resolved.def.read(this.#context(resolved.provider, name, prior.type, 'read', signal), prior.id, { inputs: prior.inputs, outputs: prior.outputs });
+        const r = await resolved.def.read(this.#context(resolved.provider, name, prior.type, 'read', signal, recordSecrets(prior)), prior.id, { inputs: prior.inputs, outputs: prior.outputs });
         if (r === null) { out.set(name, null); emit({ type: 'refresh', at: this.#now(), address: name, outcome: 'gone', elapsedMs: this.#now() - started }); return; }
         const same = diffValues(prior.inputs, r.inputs).length === 0 && diffValues(prior.outputs, r.outputs).length === 0 && (r.id ?? prior.id) === prior.id;
         out.set(name, same ? prior : { ...prior, id: r.id ?? prior.id, inputs: r.inputs, outputs: r.outputs, updatedAt: new Date(this.#now()).toISOString() });

@@ -1,9 +1,9 @@
 // What apply returns (and ApplyError carries): every step that succeeded, failed (with its cause)
 // or was skipped because something it depends on failed.
 import type { Action } from '../plan/action.js';
-import type { State } from '../../state/model.js';
-import { redactPaths } from '../values/redact.js';
-import { parsePath } from '../values/path.js';
+import type { ResourceState, State } from '../../state/model.js';
+import { redactPaths, secretStrings } from '../values/redact.js';
+import { mapPath, parsePath, type PathSegment } from '../values/path.js';
 import { valueOfRecord } from '../decl/resolve.js';
 import { strip } from '../plan/secrets.js';
 import { own } from '../../state/keys.js';
@@ -80,4 +80,18 @@ export function redactState(state: State): State {
   const map = <T extends { inputs: unknown; outputs?: unknown; secrets: readonly string[] }>(o: Readonly<Record<string, T>>) =>
     Object.fromEntries(Object.entries(o).map(([k, v]) => [k, redact(v)]));
   return { ...state, resources: map(state.resources), deposed: map(state.deposed), pending: map(state.pending) } as State;
+}
+
+/** The secret strings a record holds (for scrubbing a read's errors): the values at its secret paths. */
+export function recordSecrets(r: Pick<ResourceState, 'inputs' | 'outputs' | 'secrets'>): string[] {
+  const out = new Set<string>();
+  for (const p of r.secrets ?? []) {
+    const [root, ...rest] = parsePath(p);
+    if (root === 'inputs' || root === 'outputs') collectAt(r[root], rest, out);
+  }
+  return [...out];
+}
+
+function collectAt(value: unknown, path: readonly PathSegment[], into: Set<string>): void {
+  mapPath(value, path, (v) => { secretStrings(v, into); return v; });
 }

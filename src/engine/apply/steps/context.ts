@@ -13,11 +13,10 @@ import { raceSignal, stepSignal } from '../timeout.js';
 import { parseDuration } from '../../values/duration.js';
 import { storedOptions } from '../../plan/options.js';
 import { refReadsSecret, resolveInputs, valueOfRecord } from '../../decl/resolve.js';
-import { getPath } from '../../values/path.js';
-import { secretStrings } from '../../values/redact.js';
+import { redactText, secretStrings } from '../../values/redact.js';
 import { applyIgnoreChanges } from '../../diff/ignore.js';
 import { containsUnknown } from '../../values/unknown.js';
-import { parsePath } from '../../values/path.js';
+import { mapPath, parsePath } from '../../values/path.js';
 import { ConvergeError, TimeoutError } from '../../errors.js';
 
 export type ApplyContext = {
@@ -58,11 +57,8 @@ export class StepRun {
     const out = new Set<string>();
     for (const p of this.#secrets) {
       const [root, ...rest] = parsePath(p);
-      if (root === 'inputs') {
-        for (const src of [w.prior?.inputs, w.deposed?.inputs, w.inputs, this.#desired]) if (src) secretStrings(getPath(src, rest), out);
-      } else if (root === 'outputs') {
-        for (const src of [w.prior?.outputs, w.deposed?.outputs]) if (src) secretStrings(getPath(src, rest), out);
-      }
+      const sources = root === 'inputs' ? [w.prior?.inputs, w.deposed?.inputs, w.inputs, this.#desired] : root === 'outputs' ? [w.prior?.outputs, w.deposed?.outputs] : [];
+      for (const src of sources) if (src) mapPath(src, rest, (v) => { secretStrings(v, out); return v; });
     }
     return out;
   }
@@ -122,11 +118,12 @@ export class StepRun {
   context(operation: OperationKind, signal: AbortSignal, limitMs: number | undefined, operationId?: string, provider: Provider<unknown> = this.w.provider): OperationContext {
     const address = this.address;
     const started = this.ctx.now();
+    const secrets = [...this.secretValues()];
     return {
       ...(operationId ? { operationId } : {}),
       config: provider.config, provider: provider.name, address, token: this.w.step.type, operation, signal,
-      timeoutMs: limitMs, retry: this.ctx.retry, secrets: [...this.secretValues()],
-      report: (r: Report) => emitReport(this.ctx, address, operation, started, r),
+      timeoutMs: limitMs, retry: this.ctx.retry, secrets,
+      report: (r: Report) => emitReport(this.ctx, address, operation, started, secrets.length ? scrubReport(r, secrets) : r),
     };
   }
 
@@ -153,6 +150,12 @@ export function emitReport(ctx: Pick<ApplyContext, 'emit' | 'now'>, address: str
   else if (r.kind === 'retry') ctx.emit({ type: 'retry', at, address, operation, attempt: r.attempt, retriesLeft: r.retriesLeft, delayMs: r.delayMs, error: r.error, elapsedMs });
   else if (r.kind === 'progress') ctx.emit({ type: 'progress', at, address, operation, message: r.message, elapsedMs });
   else ctx.emit({ type: 'warning', at, address, message: r.message });
+}
+
+/** A provider's report with the step's secret values scrubbed from its text (poll, progress, retry and warning messages). */
+export function scrubReport(r: Report, secrets: readonly string[]): Report {
+  if (r.kind === 'retry') return { ...r, error: redactText(r.error, secrets) };
+  return { ...r, message: redactText(r.message, secrets) };
 }
 
 /** The handler and provider that own the step's recorded object (the old type's, after a type change). */
