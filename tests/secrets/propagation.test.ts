@@ -8,7 +8,7 @@ import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
-  ApplyError, Engine, FileStateStore, MemoryStateStore, ProviderError, defineProvider, defineResource, ref, secret, sensitive,
+  ApplyError, Engine, FileStateStore, ValidationError, MemoryStateStore, ProviderError, defineProvider, defineResource, ref, secret, sensitive,
   type Event, type ResourceDecl,
 } from 'converge';
 import { prova } from 'converge/providers/a';
@@ -35,6 +35,25 @@ describe('secret()', () => {
     const { engine } = setup();
     await engine.apply(await engine.plan([thing('a', { tags: { 'api.key': secret('s3cr3t-tag-value') } })]));
     expect((await engine.state()).resources.a!.secrets).toContain('inputs.tags["api.key"]');
+  });
+
+  it('is not quoted by a ValidationError or warning whose check echoes the value it refuses', async () => {
+    const picky = defineProvider({
+      name: 'picky',
+      resources: [defineResource({
+        token: 'picky:index/thing:Thing',
+        inputs: z.object({ code: z.string() }),
+        outputs: z.object({}),
+        check: (i) => [{ path: ['code'], message: `'${i.code}' is not a valid code` }],
+        warnings: (i) => [`code ${i.code} looks odd`],
+        create: async () => ({ id: 'x', outputs: {} }), read: async () => null, delete: async () => {},
+      })],
+    });
+    const engine = new Engine({ providers: [picky], state: new MemoryStateStore() });
+    const error = await engine.plan([{ type: 'picky:index/thing:Thing', name: 'p', inputs: { code: secret('c0de-s3cr3t') } }]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues[0]).toMatchObject({ resource: 'p', path: ['code'] });
+    expect(`${(error as Error).message} ${JSON.stringify(error)} ${inspect(error, { depth: null })}`).not.toContain('c0de-s3cr3t');
   });
 
   it('prints as a marker under util.inspect', () => {

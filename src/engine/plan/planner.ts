@@ -13,9 +13,9 @@ import type { Issue } from '../validate/issue.js';
 import { buildGraph, topoOrder, type Graph } from '../graph/graph.js';
 import { parseWithUnknowns, schemaKeys } from '../validate/schema.js';
 import type { Change } from '../diff/diff.js';
-import { formatPath, formatPathExact, getPath, parsePath, pathCovers } from '../values/path.js';
+import { formatPath, formatPathExact, getPath, mapPath, parsePath, pathCovers } from '../values/path.js';
 import { containsUnknown, isUnknown, unknown } from '../values/unknown.js';
-import { redactPaths } from '../values/redact.js';
+import { redactPaths, redactText, secretStrings } from '../values/redact.js';
 import { isSensitive, sensitive } from '../values/secret.js';
 import type { Step, StepChange } from './step.js';
 import type { StepWork } from './work.js';
@@ -88,10 +88,15 @@ export function planSteps(input: PlanInput): PlanOutput {
     // A secret() and a reference to a secret path make the destination path secret (propagation).
     const resolvedInputs = resolveInputs(decl.inputs, (r) => plannedValue(r, planned), (r) => refReadsSecret(planned.get(r.resource)?.secrets ?? [], r.path));
     const raw = resolvedInputs.value as Record<string, unknown>;
+    const secrets = withPropagated(secretPathsOf(def), resolvedInputs.secrets);
     const parsed = parseWithUnknowns(def.inputs, raw);
+    const issuesBefore = issues.length;
+    const warningsBefore = warnings.length;
     for (const i of parsed.issues) issues.push({ resource: name, path: i.path, code: i.code, message: i.message });
     const desired = parsed.data as Record<string, unknown>;
     if (parsed.issues.length === 0) runChecks(name, def, provider, desired, issues, warnings);
+    // A schema or check message may quote the value it refuses (an enum's "received 'x'"): never a secret.
+    if (issues.length > issuesBefore || warnings.length > warningsBefore) scrubMessages(raw, secrets, issues, issuesBefore, warnings, warningsBefore);
 
     const priorResolved = prior && prior.type !== decl.type ? resolve(prior.type) : undefined;
     if (prior && prior.type !== decl.type && !priorResolved) {
@@ -107,7 +112,6 @@ export function planSteps(input: PlanInput): PlanOutput {
       moved: stateName !== undefined && stateName !== name, replaceRequested: replaceRequested.has(name),
     });
     if (decl.options?.protect && choice.action === 'replace') protectedHits.push({ address: name, action: 'replace' });
-    const secrets = withPropagated(secretPathsOf(def), resolvedInputs.secrets);
     planned.set(name, { choice, prior, def, secrets });
     const secretInputs = strip('inputs.', secrets);
     // The old values of paths the prior record held secret stay hidden in the diff, too.
@@ -161,6 +165,14 @@ function withPropagated(own: readonly string[], landed: readonly string[]): stri
   const out = [...own];
   for (const p of landed) if (p && !out.includes(`inputs.${p}`)) out.push(`inputs.${p}`);
   return out;
+}
+
+function scrubMessages(raw: Record<string, unknown>, secrets: readonly string[], issues: Issue[], fromIssue: number, warnings: string[], fromWarning: number): void {
+  const values = new Set<string>();
+  for (const p of strip('inputs.', secrets)) mapPath(raw, parsePath(p), (v) => { secretStrings(v, values); return v; });
+  if (!values.size) return;
+  for (let i = fromIssue; i < issues.length; i++) issues[i] = { ...issues[i]!, message: redactText(issues[i]!.message, values) };
+  for (let i = fromWarning; i < warnings.length; i++) warnings[i] = redactText(warnings[i]!, values);
 }
 
 /** Which record each declaration takes over: its own name, else its first alias in the state. */
