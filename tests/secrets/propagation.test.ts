@@ -56,6 +56,19 @@ describe('secret()', () => {
     expect(`${(error as Error).message} ${JSON.stringify(error)} ${inspect(error, { depth: null })}`).not.toContain('c0de-s3cr3t');
   });
 
+  it('wrapping an existing value in secret() records the resource again with the path secret, nothing else', async () => {
+    const { engine, cloud } = setup();
+    await engine.apply(await engine.plan([thing('a', { tags: { k: 'was-plain-value' } })]));
+    const plan = await engine.plan([thing('a', { tags: { k: secret('was-plain-value') } })]);
+    expect(plan.steps[0]).toMatchObject({ action: 'update', cause: 'options_changed' });
+    expect(plan.steps[0]!.changes.map((c) => c.path)).toEqual(['secrets']);
+    const calls = cloud.calls.length;
+    await engine.apply(plan);
+    expect(cloud.calls.length).toBe(calls);
+    expect((await engine.state()).resources.a!.secrets).toContain('inputs.tags.k');
+    expect((await engine.plan([thing('a', { tags: { k: secret('was-plain-value') } })])).hasChanges).toBe(false);
+  });
+
   it('prints as a marker under util.inspect', () => {
     expect(inspect({ x: secret('s3cr3t-inspect') }, { depth: null })).not.toContain('s3cr3t-inspect');
   });

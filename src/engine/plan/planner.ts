@@ -105,12 +105,13 @@ export function planSteps(input: PlanInput): PlanOutput {
     }
     const options = storedOptions(decl.options);
     const deps = graph.deps.get(name) ?? [];
-    const choice = chooseAction({
+    const chosen = chooseAction({
       prior, gone, type: decl.type, desired,
       replaceOn: [...(def.replaceOn ?? []), ...(decl.options?.replaceOnChanges ?? [])],
       canUpdate: !!def.update, ignoreChanges: decl.options?.ignoreChanges, options, dependencies: deps,
       moved: stateName !== undefined && stateName !== name, replaceRequested: replaceRequested.has(name),
     });
+    const choice = withNewSecrets(chosen, prior, secrets);
     if (decl.options?.protect && choice.action === 'replace') protectedHits.push({ address: name, action: 'replace' });
     planned.set(name, { choice, prior, def, secrets });
     const secretInputs = strip('inputs.', secrets);
@@ -165,6 +166,15 @@ function withPropagated(own: readonly string[], landed: readonly string[]): stri
   const out = [...own];
   for (const p of landed) if (p && !out.includes(`inputs.${p}`)) out.push(`inputs.${p}`);
   return out;
+}
+
+/**
+ * A resource whose values stay as they are but whose secret paths grow (a value newly wrapped in
+ * secret(), a reference newly pointing at a secret) is recorded again, so the state seals it.
+ */
+function withNewSecrets(choice: Choice, prior: ResourceState | undefined, secrets: readonly string[]): Choice {
+  if (!prior || choice.action !== 'noop' || secrets.every((p) => prior.secrets.includes(p))) return choice;
+  return { ...choice, action: 'update', cause: 'options_changed', stateChanges: [{ path: ['secrets'], before: [...prior.secrets], after: [...secrets] }] };
 }
 
 function scrubMessages(raw: Record<string, unknown>, secrets: readonly string[], issues: Issue[], fromIssue: number, warnings: string[], fromWarning: number): void {
