@@ -27,6 +27,7 @@ export type { RetryPolicy } from './engine/provider/retry-policy.js';
 export { withRetry } from './engine/apply/retry.js';
 export { unknown, isUnknown } from './engine/values/unknown.js';
 export { sensitive, isSensitive } from './engine/values/secret.js';
+export { secret, type Secret } from './engine/values/secret.js';
 export {
   ConvergeError, ValidationError, StalePlanError, StateLockedError, StateConflictError, StateCorruptError,
   SecretsPassphraseError, ApplyError, ProtectedResourceError, LookupError, ProviderError, TimeoutError, ConfigError, PartialCreateError,

@@ -14,7 +14,7 @@ import { planSteps, type Resolved } from './plan/planner.js';
 import { secretPathsOf, strip } from './plan/secrets.js';
 import { storedOptions } from './plan/options.js';
 import { ownSignal } from './apply/signal.js';
-import { resolveRefs, valueOfRecord } from './decl/resolve.js';
+import { refReadsSecret, resolveInputs, valueOfRecord } from './decl/resolve.js';
 import { collectRefs } from './decl/ref.js';
 import { own } from '../state/keys.js';
 import { Plan, planOrigin, planSaved, planWork } from './plan/plan.js';
@@ -32,7 +32,7 @@ import { CreateIntents } from './apply/intents.js';
 import { defaultRetryPolicy, type RetryPolicy } from './provider/retry-policy.js';
 import { parseDuration } from './values/duration.js';
 import { readAll } from './refresh/read-all.js';
-import type { ApplyResult } from './apply/result.js';
+import { applyResult, publicOutputs, recordSecrets, type ApplyResult } from './apply/result.js';
 import { diffValues, type Change } from './diff/diff.js';
 import { redactPaths } from './values/redact.js';
 import { parseWithUnknowns } from './validate/schema.js';
@@ -174,6 +174,8 @@ export class Engine {
       if (targets !== undefined && targets.length === 0 && targeting) return new Plan({ ...fields, work: [], warnings, origin });
       const { work, warnings: planWarnings } = planSteps({ decls, state, refreshed, resolve, targets, replace: options.replace, destroy, graph });
       warnings.push(...planWarnings, ...(this.#store.takeWarnings?.() ?? []));
+      const clear = this.#clearTextWarning(work);
+      if (clear && !warnings.includes(clear)) warnings.push(clear);
       return new Plan({ ...fields, work: markDriftRepairs(work, drift), warnings, origin });
     } finally {
       signal.dispose();
@@ -218,7 +220,9 @@ export class Engine {
       const fresh = plan.serial === 0 && state.serial === 0;
       if ((state.lineage !== plan.lineage && !fresh) || state.serial !== plan.serial) throw new StalePlanError(plan.lineage, plan.serial, state.serial, state.lineage);
       const emit = this.#emitter(options.onEvent);
-      for (const message of [...lock.warnings, ...(this.#store.takeWarnings?.() ?? [])]) emit({ type: 'warning', at: this.#now(), address: '', message });
+      // Before anything is written: secrets this apply would store in clear (no passphrase).
+      const clear = this.#clearTextWarning(work);
+      for (const message of new Set([...lock.warnings, ...(this.#store.takeWarnings?.() ?? []), ...(clear ? [clear] : [])])) emit({ type: 'warning', at: this.#now(), address: '', message });
       emit({ type: 'apply_start', at: this.#now(), steps: work.filter((w) => w.step.action !== 'noop').length });
       const ledger = new Ledger(state, this.#store);
       const listening = !!(this.#onEvent || options.onEvent);
@@ -235,10 +239,8 @@ export class Engine {
       const finalState = ledger.materialize();
       const elapsedMs = this.#now() - started;
       emit({ type: 'apply_finish', at: this.#now(), succeeded: outcome.succeeded.length, failed: outcome.failed.length, skipped: outcome.skipped.length, elapsedMs });
-      const result = { ...outcome, state: finalState, elapsedMs } as unknown as ApplyResult;
-      let outputs: ApplyResult['outputs'] | undefined;
-      // Built on first read: a 10,000-resource apply need not pay for it unless someone looks.
-      Object.defineProperty(result, 'outputs', { enumerable: true, get: () => (outputs ??= publicOutputs(finalState)) });
+      // Secrets only as markers; result.secret(address, path) reads one on purpose.
+      const result = applyResult(outcome, finalState, elapsedMs);
       Object.defineProperty(result, 'output', { enumerable: false, value: (d: string | ResourceDecl) => outputOf(result.outputs, typeof d === 'string' ? d : d?.name) });
       if (outcome.failed.length) throw new ApplyError(result);
       return result;
@@ -301,11 +303,11 @@ export class Engine {
     try {
       const state = await this.#store.read();
       // References resolve against what the state holds; one it cannot resolve is left to the read.
-      const resolved = resolveRefs(decl.inputs, (ref) => {
+      const resolvedInputs = resolveInputs(decl.inputs, (ref) => {
         const r = own(state.resources, ref.resource);
         return r ? valueOfRecord(r, parsePath(ref.path)) ?? unknown : unknown;
-      });
-      const parsed = parseWithUnknowns(def.inputs, resolved);
+      }, (ref) => refReadsSecret(own(state.resources, ref.resource)?.secrets ?? [], ref.path));
+      const parsed = parseWithUnknowns(def.inputs, resolvedInputs.value);
       const declared = stripUnknowns(parsed.data) as Record<string, unknown>;
       const existing = own(state.resources, decl.name);
       if (existing) throw new ValidationError([{ resource: decl.name, path: [], code: 'duplicate_name', message: `'${decl.name}' is already in the state (id ${existing.id}); remove it from the state or import under another name` }]);
@@ -323,7 +325,7 @@ export class Engine {
         inputs: { ...declared, ...read.inputs }, outputs: read.outputs,
         // The declaration's options and dependencies, so destroy after import deletes in the right order and honours protect.
         dependencies: [...new Set([...collectRefs(decl.inputs).map((r) => r.ref.resource), ...(decl.options?.dependsOn ?? [])])].filter((n) => n !== decl.name),
-        options: storedOptions(decl.options), secrets: secretPathsOf(def), createdAt: at, updatedAt: at,
+        options: storedOptions(decl.options), secrets: [...new Set([...secretPathsOf(def), ...resolvedInputs.secrets.map((p) => `inputs.${p}`)])], createdAt: at, updatedAt: at,
       };
       const ledger = new Ledger(state, this.#store);
       // An unresolved create of this name is resolved by the import.
@@ -409,6 +411,12 @@ export class Engine {
     return this.#store.read();
   }
 
+  /** The store's clear-text warning when the work records any secret and the store does not encrypt. */
+  #clearTextWarning(work: readonly StepWork[]): string | undefined {
+    const records = work.some((w) => w.secrets.length > 0 && w.step.action !== 'delete' && w.step.action !== 'forget');
+    return records ? this.#store.secretsWarning?.() : undefined;
+  }
+
   async #lock(operation: string, signal?: AbortSignal): Promise<Lock> {
     return this.#store.lock({ operation, timeoutMs: this.#lockTimeoutMs, signal });
   }
@@ -419,12 +427,12 @@ export class Engine {
     return a ?? extra ?? (() => {});
   }
 
-  #context(provider: Provider<unknown>, address: string, token: string, operation: OperationKind, signal: AbortSignal = new AbortController().signal): OperationContext {
+  #context(provider: Provider<unknown>, address: string, token: string, operation: OperationKind, signal: AbortSignal = new AbortController().signal, secrets?: readonly string[]): OperationContext {
     const started = this.#now();
     const emit = this.#emitter(undefined);
     return {
       config: provider.config, provider: provider.name, address, token, operation,
-      signal,
+      signal, ...(secrets?.length ? { secrets } : {}),
       retry: this.#retry,
       report: (r) => emitReport({ emit, now: this.#now }, address, operation, started, r),
     };
@@ -435,7 +443,7 @@ export class Engine {
     const { out, failures } = await readAll({
       state, names: Object.keys(state.resources).filter((n) => !scope || scope.has(n)),
       resolve: (t) => this.#resources.get(t), parallelism: this.#parallelism,
-      context: (r, address, token) => this.#context(r.provider, address, token, 'read', signal),
+      context: (r, address, token, prior) => this.#context(r.provider, address, token, 'read', signal, prior ? recordSecrets(prior) : undefined),
       emit: this.#emitter(undefined), now: this.#now,
     });
     if (failures.length) {
@@ -459,16 +467,6 @@ function outputOf(outputs: ApplyResult['outputs'], name: string | undefined): Re
   const o = name === undefined ? undefined : own(outputs, name);
   if (!o) throw new ConvergeError(`'${String(name)}' is not in the state after this apply, so it has no outputs.`);
   return o as Record<string, unknown>;
-}
-
-/** Outputs of every resource, secrets replaced by the sensitive marker. */
-function publicOutputs(state: State): Record<string, Record<string, unknown>> {
-  const out: Record<string, Record<string, unknown>> = {};
-  for (const [name, r] of Object.entries(state.resources)) {
-    const outs = strip('outputs.', r.secrets);
-    out[name] = { id: r.id, ...(redactPaths(r.outputs, outs) as Record<string, unknown>) };
-  }
-  return out;
 }
 
 function stripUnknowns(value: unknown): unknown {

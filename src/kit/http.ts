@@ -7,7 +7,7 @@ import { request as undiciRequest, type Dispatcher } from 'undici';
 import { ProviderError } from '../engine/errors.js';
 import { withRetry, isTransient, defaultRetryPolicy } from '../engine/apply/retry.js';
 import type { OperationContext } from '../engine/provider/context.js';
-import { redactBody, redactText } from '../engine/values/redact.js';
+import { redactBody, redactStrings, redactText } from '../engine/values/redact.js';
 import { RequestBudget, retryAfterMs, type RequestRate } from './budget.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -56,7 +56,7 @@ export type HttpClientOptions = {
   readonly rateLimit?: RequestRate | RequestBudget;
 };
 
-type CallContext = Pick<OperationContext, 'signal' | 'retry' | 'report'>;
+type CallContext = Pick<OperationContext, 'signal' | 'retry' | 'report'> & Partial<Pick<OperationContext, 'secrets'>>;
 
 export class HttpClient {
   readonly #opts: HttpClientOptions;
@@ -81,7 +81,7 @@ export class HttpClient {
       signal: ctx.signal,
       // A request that may have taken effect is repeated only when repeating it is harmless.
       shouldRetry: (error) => idempotent || !(error instanceof ProviderError && error.outcomeUnknown),
-      onRetry: (info) => ctx.report({ kind: 'retry', attempt: info.attempt, retriesLeft: info.retriesLeft, delayMs: info.delayMs, error: this.#scrub(info.error.message.split('\n')[0] ?? '') }),
+      onRetry: (info) => ctx.report({ kind: 'retry', attempt: info.attempt, retriesLeft: info.retriesLeft, delayMs: info.delayMs, error: this.#scrub(info.error.message.split('\n')[0] ?? '', ctx) }),
     });
   }
 
@@ -118,7 +118,7 @@ export class HttpClient {
         pathTemplate: req.pathTemplate,
         retryable: isTransient(error) || notSent,
         outcomeUnknown: !notSent,
-        detail: this.#scrub(`connection failed: ${code ?? (error as Error).message}`),
+        detail: this.#scrub(`connection failed: ${code ?? (error as Error).message}`, ctx),
       }, { cause: error });
     }
     const resHeaders = flattenHeaders(res.headers);
@@ -132,7 +132,9 @@ export class HttpClient {
       try { parsed = JSON.parse(text); } catch { parsed = text; }
     } else parsed = undefined;
     if (res.statusCode >= 200 && res.statusCode < 300) return { status: res.statusCode, headers: resHeaders, body: parsed as T };
-    const vendor = this.#opts.parseError(res.statusCode, parsed, resHeaders);
+    // A vendor body may echo the request (Gcore quotes a rejected sslPrivateKey): the step's secret
+    // values are scrubbed out of it before the parser sees it, and out of what the parser makes.
+    const vendor = this.#opts.parseError(res.statusCode, redactStrings(parsed, this.#secrets(ctx)), resHeaders);
     const wait = retryAfterMs(resHeaders);
     const retryAfter = wait === undefined ? undefined : wait / 1000;
     const transient = res.statusCode === 429 || res.statusCode >= 500;
@@ -142,14 +144,14 @@ export class HttpClient {
       method: req.method,
       pathTemplate: req.pathTemplate,
       status: res.statusCode,
-      vendorCode: vendor.vendorCode,
       requestId: vendor.requestId,
       retryable: vendor.retryable ?? transient,
       // A 429 was refused before any work; a 5xx after a POST may have done the work.
       outcomeUnknown: res.statusCode >= 500,
       retryAfterSeconds: retryAfter,
       notFound: vendor.notFound ?? res.statusCode === 404,
-      detail: this.#scrub(vendor.detail),
+      vendorCode: vendor.vendorCode === undefined ? undefined : this.#scrub(vendor.vendorCode, ctx),
+      detail: this.#scrub(vendor.detail, ctx),
     });
   }
 
@@ -168,8 +170,13 @@ export class HttpClient {
     return url.href;
   }
 
-  #scrub(text: string): string {
-    return redactText(text, this.#opts.secrets?.() ?? []);
+  /** The client's own secrets (credentials) and the operation's (the step's secret values). */
+  #secrets(ctx: CallContext): string[] {
+    return [...(this.#opts.secrets?.() ?? []), ...(ctx.secrets ?? [])];
+  }
+
+  #scrub(text: string, ctx: CallContext): string {
+    return redactText(text, this.#secrets(ctx));
   }
 }
 

@@ -127,33 +127,73 @@ export function stateHasSecrets(state: State): boolean {
   return false;
 }
 
-/** 'outputs.kubeconfig' → ['outputs','kubeconfig']; a pending operation's bare 'password' means inputs.password. */
+/**
+ * 'outputs.kubeconfig' → ['outputs','kubeconfig']; a pending operation's bare 'password' means
+ * inputs.password. The engine's path grammar: 'a.b', 'rules[0].value', 'pools.*.size' ('*' is any
+ * key or index) and quoted keys 'config["user.token"]' (a secret that followed a reference may land
+ * in a list or under a key with a dot).
+ */
 function secretPath(item: ResourceState | PendingOperation, path: string): string[] {
-  const parts = path.split('.');
+  const parts = splitPath(path);
   if (parts[0] === 'inputs' || parts[0] === 'outputs') return parts;
   return ['inputs', ...parts];
 }
 
+function splitPath(path: string): string[] {
+  const out: string[] = [];
+  let i = 0;
+  while (i < path.length) {
+    if (path[i] === '.') { i++; continue; }
+    if (path[i] === '[' && path[i + 1] === '"') {
+      let j = i + 2;
+      while (j < path.length && path[j] !== '"') j += path[j] === '\\' ? 2 : 1;
+      out.push(JSON.parse(path.slice(i + 1, j + 1)) as string);
+      i = j + 2;
+    } else if (path[i] === '[') {
+      const j = path.indexOf(']', i);
+      out.push(path.slice(i + 1, j < 0 ? path.length : j));
+      i = j < 0 ? path.length : j + 1;
+    } else {
+      let j = i;
+      while (j < path.length && path[j] !== '.' && path[j] !== '[') j++;
+      out.push(path.slice(i, j));
+      i = j;
+    }
+  }
+  return out;
+}
+
+/** The value at `parts`; with a '*' segment, any value the wildcard reaches that is set (else undefined). */
 function getPath(obj: unknown, parts: readonly string[]): unknown {
   let cur: unknown = obj;
-  for (const p of parts) {
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i]!;
     if (typeof cur !== 'object' || cur === null) return undefined;
+    if (p === '*') {
+      for (const v of Object.values(cur)) { const x = getPath(v, parts.slice(i + 1)); if (x !== undefined && !isSealed(x)) return x; }
+      return undefined;
+    }
     cur = (cur as Record<string, unknown>)[p];
   }
   return cur;
 }
 
-/** Copies along the path only (structural sharing); the same object when the value is unchanged. */
+/** Copies along the path only (structural sharing); the same object when the value is unchanged. '*' maps every key. */
 function setPath<T>(obj: T, parts: readonly string[], fn: (v: unknown) => unknown): T {
   if (parts.length === 0) return fn(obj) as T;
   if (typeof obj !== 'object' || obj === null) return obj;
   const [head, ...rest] = parts;
   const rec = obj as Record<string, unknown>;
-  if (!(head in rec)) return obj;
-  const child = rec[head];
-  const next = setPath(child, rest, fn);
-  if (next === child) return obj;
-  return (Array.isArray(obj) ? Object.assign([...obj], { [head]: next }) : { ...rec, [head]: next }) as T;
+  const keys = head === '*' ? Object.keys(rec) : head! in rec ? [head!] : [];
+  let out: unknown = obj;
+  for (const k of keys) {
+    const child = rec[k];
+    const next = setPath(child, rest, fn);
+    if (next === child) continue;
+    const cur = out as Record<string, unknown>;
+    out = Array.isArray(cur) ? Object.assign([...cur], { [k]: next }) : { ...cur, [k]: next };
+  }
+  return out as T;
 }
 
 function mapSecrets<T extends ResourceState | PendingOperation>(item: T, fn: (v: unknown) => unknown): T {

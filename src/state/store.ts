@@ -48,5 +48,11 @@ export interface StateStore {
   forceUnlock?(lockId: string): Promise<boolean>;
   /** Warnings the store has for the user (secrets stored in clear, ...), each given once. */
   takeWarnings?(): readonly string[];
+  /**
+   * The warning a write of secret values would give: set when this store keeps them in clear at
+   * rest (no passphrase), undefined when it encrypts them. The engine shows it in the first plan
+   * and before apply writes anything.
+   */
+  secretsWarning?(): string | undefined;
   close(): Promise<void>;
 }

@@ -87,7 +87,7 @@ describe('the README', () => {
     const p = await import('../../examples/providers.js');
     expect(p.labLxd().terraformConfig()).toMatchObject({ remote: [{ name: 'lab', address: 'https://lxd.lab.example:8443', default: true }], accept_remote_certificate: true, generate_client_certificates: true });
     expect(p.localLxd().name).toBe('prova');
-    expect(p.civo().terraformConfig()).toEqual({ api_endpoint: 'https://api.civo.com', region: 'LON1' });
+    expect(p.civo().terraformConfig()).toEqual({ api_endpoint: 'https://api.civo.com', token: { '@converge': 'sensitive' }, region: 'LON1' });
     vi.stubEnv('PROVB_TOKEN', 'from-env');
     expect(p.civoFromEnv().config.tokenSource).toBe('PROVB_TOKEN');
     expect(p.gcore().terraformConfig()).toMatchObject({ cloud_project_id: 1, cloud_region_id: 76 });

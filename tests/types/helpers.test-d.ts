@@ -2,7 +2,7 @@
 // inferred from each resource's and lookup's zod schemas; a misspelt field, a value of the wrong type,
 // or out() of a name the resource does not have fails to compile.
 import { describe, expectTypeOf, it } from 'vitest';
-import { Engine, ref, type LookupCall, type Ref, type TypedDecl, type TypedRef } from 'converge';
+import { Engine, ref, type LookupCall, type Ref, type TypedDecl, type TypedRef, type Secret } from 'converge';
 import { prova } from 'converge/providers/a';
 import { provb } from 'converge/providers/b';
 import { provc } from 'converge/providers/c';
@@ -29,10 +29,10 @@ describe('every helper of every provider', () => {
 describe('resource helpers', () => {
   it('infer required and optional inputs with their types', () => {
     type WebInputs = Parameters<typeof provb.instance>[1];
-    expectTypeOf<WebInputs['diskImage']>().toEqualTypeOf<string | TypedRef<string>>();
+    expectTypeOf<WebInputs['diskImage']>().toEqualTypeOf<string | TypedRef<string> | Secret<string | TypedRef<string>>>();
     expectTypeOf<WebInputs>().toHaveProperty('size');
-    expectTypeOf<Parameters<typeof prova.instance>[1]['type']>().toEqualTypeOf<'container' | 'virtual-machine' | undefined | TypedRef<'container' | 'virtual-machine' | undefined>>();
-    expectTypeOf<Parameters<typeof provc.cdnResource>[1]['originGroup']>().toEqualTypeOf<number | undefined | TypedRef<number | undefined>>();
+    expectTypeOf<Parameters<typeof prova.instance>[1]['type']>().toEqualTypeOf<'container' | 'virtual-machine' | undefined | TypedRef<'container' | 'virtual-machine' | undefined> | Secret<'container' | 'virtual-machine' | undefined | TypedRef<'container' | 'virtual-machine' | undefined>>>();
+    expectTypeOf<Parameters<typeof provc.cdnResource>[1]['originGroup']>().toEqualTypeOf<number | undefined | TypedRef<number | undefined> | Secret<number | undefined | TypedRef<number | undefined>>>();
   });
 
   it('accept a correct declaration with references between providers', () => {
@@ -94,7 +94,7 @@ describe('resource helpers', () => {
 
   it('accept an untyped ref() anywhere, for paths out() cannot name', () => {
     const rec = provb.dnsDomainRecord('rec', { domainId: ref('zone', 'id'), type: 'a', name: 'app', value: ref('app', 'interfaces.eth0.ipv4Address') });
-    expectTypeOf(rec.inputs.value).toMatchTypeOf<string | Ref>();
+    expectTypeOf(rec.inputs.value).toMatchTypeOf<string | Ref | Secret<string | Ref>>();
   });
 });
 

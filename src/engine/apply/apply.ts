@@ -13,8 +13,7 @@ import { runDelete, runDeleteDeposed } from './steps/delete.js';
 import { runForget } from './steps/forget.js';
 import type { FailedStep, SkippedStep, StepOutcome } from './result.js';
 import { ConvergeError } from '../errors.js';
-import { getPath, parsePath } from '../values/path.js';
-import { redactText, secretStrings } from '../values/redact.js';
+import { redactText } from '../values/redact.js';
 
 export type { ApplyContext } from './steps/context.js';
 export { emitReport } from './steps/context.js';
@@ -53,10 +52,11 @@ export async function applySteps(work: readonly StepWork[], given: ApplyContext)
       if (ctx.listening) ctx.emit({ type: 'step_start', at: p.started, address, action, resourceType: type });
     }
     const defer = awaited.has(task.id) ? undefined : (durable: Promise<void>) => { deferred.push({ index: task.index, durable }); durable.catch(() => {}); };
+    const run = new StepRun(w, ctx, defer);
     try {
-      await runNode(task.node, new StepRun(w, ctx, defer), p);
+      await runNode(task.node, run, p);
     } catch (error) {
-      const err = scrubError(error, w);
+      const err = scrubError(error, run.secretValues());
       p.failed = true;
       const elapsedMs = ctx.now() - p.started;
       failed.push({ address, action, elapsedMs, error: err });
@@ -102,26 +102,41 @@ async function runNode(node: ExecNode, run: StepRun, p: Progress): Promise<void>
 }
 
 /**
- * A provider's error with every secret value of the resource scrubbed from its text, keeping its
- * class, code and facts (a scrubbed ProviderError is still a ProviderError with its status).
+ * An error with every secret value of the step scrubbed from its text (message, stack, string
+ * fields, nested objects and causes), keeping its class, code and facts: a scrubbed ProviderError
+ * is still a ProviderError with its status. The same error when nothing leaks.
  */
-export function scrubError(error: unknown, w: StepWork): Error {
+export function scrubError(error: unknown, secrets: ReadonlySet<string>): Error {
   const err = error instanceof Error ? error : new Error(String(error));
-  if (!w.secrets.length) return err;
-  const secrets = new Set<string>();
-  for (const p of w.secrets) {
-    const [root, ...rest] = parsePath(p);
-    const source = root === 'inputs' ? { ...(w.prior?.inputs ?? {}), ...(w.inputs ?? w.decl?.inputs ?? {}) } : w.prior?.outputs;
-    secretStrings(getPath(source, rest), secrets);
+  if (secrets.size === 0 || !leaks(err, secrets, new Set())) return err;
+  return scrubDeep(err, secrets, new Map()) as Error;
+}
+
+function leaks(value: unknown, secrets: ReadonlySet<string>, seen: Set<unknown>): boolean {
+  if (typeof value === 'string') return redactText(value, secrets) !== value;
+  if (value === null || typeof value !== 'object' || seen.has(value)) return false;
+  seen.add(value);
+  const keys = value instanceof Error ? Object.getOwnPropertyNames(value) : Object.keys(value);
+  return keys.some((k) => leaks((value as Record<string, unknown>)[k], secrets, seen));
+}
+
+function scrubDeep(value: unknown, secrets: ReadonlySet<string>, seen: Map<unknown, unknown>): unknown {
+  if (typeof value === 'string') return redactText(value, secrets);
+  if (value === null || typeof value !== 'object') return value;
+  if (seen.has(value)) return seen.get(value);
+  if (Array.isArray(value)) {
+    const out: unknown[] = [];
+    seen.set(value, out);
+    for (const v of value) out.push(scrubDeep(v, secrets, seen));
+    return out;
   }
-  const text = (s: string) => redactText(s, secrets);
-  const leaks = (e: Error) => [...secrets].some((s) => e.message.includes(s) || (e.stack ?? '').includes(s) || Object.values(e).some((v) => typeof v === 'string' && v.includes(s)));
-  if (secrets.size === 0 || !leaks(err)) return err;
-  const clone = Object.create(Object.getPrototypeOf(err)) as Error;
-  for (const key of Object.getOwnPropertyNames(err)) {
-    const d = Object.getOwnPropertyDescriptor(err, key)!;
-    if (typeof d.value === 'string') d.value = text(d.value);
-    else if (key === 'cause' && d.value instanceof Error) d.value = leaks(d.value) ? scrubError(d.value, w) : d.value;
+  const proto = Object.getPrototypeOf(value);
+  if (!(value instanceof Error) && proto !== Object.prototype && proto !== null) return value;
+  const clone = Object.create(proto) as Record<string, unknown>;
+  seen.set(value, clone);
+  for (const key of Object.getOwnPropertyNames(value)) {
+    const d = Object.getOwnPropertyDescriptor(value, key)!;
+    if ('value' in d) d.value = scrubDeep(d.value, secrets, seen);
     Object.defineProperty(clone, key, d);
   }
   return clone;

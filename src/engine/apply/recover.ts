@@ -59,7 +59,7 @@ export async function recoverPending(state: State, ledger: Ledger, deps: Recover
       const at = deps.now();
       const made = {
         type: op.type, name: op.name, provider: provider.name, id: found.id, inputs: op.inputs, outputs: found.outputs,
-        dependencies: [...(op.dependencies ?? [])], options: op.options ?? {}, secrets: secretPathsOf(def), createdAt: at, updatedAt: at,
+        dependencies: [...(op.dependencies ?? [])], options: op.options ?? {}, secrets: [...new Set([...secretPathsOf(def), ...(op.secrets ?? [])])], createdAt: at, updatedAt: at,
       };
       if (op.deposedKey && current && current.id !== found.id) {
         await ledger.commit((s) => recordDeposed(s, made, { ...current, deposedKey: op.deposedKey!, deposedAt: at }, op.id));

@@ -1,9 +1,14 @@
 // What apply returns (and ApplyError carries): every step that succeeded, failed (with its cause)
 // or was skipped because something it depends on failed.
 import type { Action } from '../plan/action.js';
-import type { State } from '../../state/model.js';
 import type { TypedDecl } from '../decl/helper.js';
 import type { ResourceDecl } from '../decl/resource-decl.js';
+import type { ResourceState, State } from '../../state/model.js';
+import { redactPaths, secretStrings } from '../values/redact.js';
+import { mapPath, parsePath, type PathSegment } from '../values/path.js';
+import { valueOfRecord } from '../decl/resolve.js';
+import { strip } from '../plan/secrets.js';
+import { own } from '../../state/keys.js';
 
 export type StepOutcome = {
   readonly address: string;
@@ -21,6 +26,10 @@ export type ApplyResult = {
   readonly skipped: readonly SkippedStep[];
   /** Outputs of every resource in the state after apply, secrets redacted. */
   readonly outputs: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /**
+   * The state after apply with every secret path (the schema's, a secret(), a reference to a secret)
+   * holding the sensitive marker: safe to log or serialise. `engine.state()` reads the real one.
+   */
   readonly state: State;
   readonly elapsedMs: number;
   /**
@@ -30,4 +39,68 @@ export type ApplyResult = {
    */
   output<O>(decl: TypedDecl<any, O>): Readonly<O> & { readonly id: string }; // eslint-disable-line @typescript-eslint/no-explicit-any
   output(declOrName: ResourceDecl | string): Readonly<Record<string, unknown>> & { readonly id: string };
+  /**
+   * The real value at `path` of resource `address` (an output, else an input; 'id' is the id),
+   * for a caller who needs a secret on purpose: `result.secret('db', 'password')`. Undefined when
+   * the resource or path is absent. Not enumerable: JSON and util.inspect never show it.
+   */
+  secret(address: string, path: string): unknown;
 };
+
+type Outcome = Pick<ApplyResult, 'succeeded' | 'failed' | 'skipped'>;
+
+/**
+ * Builds what apply returns: `outputs` and `state` redacted (built on first read: a 10,000-resource
+ * apply need not pay unless someone looks), the real state reachable only through `secret()`.
+ */
+export function applyResult(outcome: Outcome, finalState: State, elapsedMs: number): ApplyResult {
+  const result = { ...outcome, elapsedMs } as Record<string, unknown>;
+  let outputs: ApplyResult['outputs'] | undefined;
+  let state: State | undefined;
+  Object.defineProperty(result, 'outputs', { enumerable: true, get: () => (outputs ??= publicOutputs(finalState)) });
+  Object.defineProperty(result, 'state', { enumerable: true, get: () => (state ??= redactState(finalState)) });
+  Object.defineProperty(result, 'secret', {
+    enumerable: false,
+    value: (address: string, path: string): unknown => {
+      if (typeof address !== 'string' || typeof path !== 'string' || !path) throw new TypeError('Expected `address` and `path` to be non-empty strings');
+      const r = own(finalState.resources, address);
+      return r ? valueOfRecord(r, parsePath(path)) : undefined;
+    },
+  });
+  return result as unknown as ApplyResult;
+}
+
+/** Outputs of every resource, secrets replaced by the sensitive marker. */
+export function publicOutputs(state: State): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const [name, r] of Object.entries(state.resources)) {
+    out[name] = { id: r.id, ...(redactPaths(r.outputs, strip('outputs.', r.secrets)) as Record<string, unknown>) };
+  }
+  return out;
+}
+
+/** The state with every record's secret inputs and outputs replaced by the sensitive marker. */
+export function redactState(state: State): State {
+  const redact = <T extends { inputs: unknown; outputs?: unknown; secrets: readonly string[] }>(r: T): T => ({
+    ...r,
+    inputs: redactPaths(r.inputs, strip('inputs.', r.secrets ?? [])),
+    ...(r.outputs !== undefined ? { outputs: redactPaths(r.outputs, strip('outputs.', r.secrets ?? [])) } : {}),
+  });
+  const map = <T extends { inputs: unknown; outputs?: unknown; secrets: readonly string[] }>(o: Readonly<Record<string, T>>) =>
+    Object.fromEntries(Object.entries(o).map(([k, v]) => [k, redact(v)]));
+  return { ...state, resources: map(state.resources), deposed: map(state.deposed), pending: map(state.pending) } as State;
+}
+
+/** The secret strings a record holds (for scrubbing a read's errors): the values at its secret paths. */
+export function recordSecrets(r: Pick<ResourceState, 'inputs' | 'outputs' | 'secrets'>): string[] {
+  const out = new Set<string>();
+  for (const p of r.secrets ?? []) {
+    const [root, ...rest] = parsePath(p);
+    if (root === 'inputs' || root === 'outputs') collectAt(r[root], rest, out);
+  }
+  return [...out];
+}
+
+function collectAt(value: unknown, path: readonly PathSegment[], into: Set<string>): void {
+  mapPath(value, path, (v) => { secretStrings(v, into); return v; });
+}

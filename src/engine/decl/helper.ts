@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { ResourceDefinition, LookupDefinition } from '../provider/define.js';
 import type { ResourceDecl, ResourceOptions } from './resource-decl.js';
 import { ref, type Ref } from './ref.js';
+import type { Secret } from '../values/secret.js';
 
 /**
  * A reference that remembers the type of what it points at (types only: at run time it is a plain
@@ -11,8 +12,8 @@ import { ref, type Ref } from './ref.js';
  */
 export type TypedRef<T> = Ref & { readonly '@type'?: T };
 
-/** A field value given directly or as a reference of the same type, at any depth. */
-export type TypedInputs<T> = InputShape<T> | TypedRef<T>;
+/** A field value given directly, as a reference of the same type, or wrapped in secret(), at any depth. */
+export type TypedInputs<T> = InputShape<T> | TypedRef<T> | Secret<InputShape<T> | TypedRef<T>>;
 type InputShape<T> = T extends readonly (infer E)[]
   ? readonly TypedInputs<E>[]
   : T extends object

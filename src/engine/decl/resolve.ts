@@ -1,33 +1,86 @@
-// The one way a reference becomes a value, used by plan, apply and import. `resolveRefs` walks a
-// declaration's inputs and asks `lookup` for each reference; `valueOfRecord` is what a reference
+// The one way a reference becomes a value, used by plan, apply and import. `resolveInputs` walks a
+// declaration's inputs, asks `lookup` for each reference, unwraps secret() values and notes the
+// paths where a secret lands (a secret(), or a reference to a secret path); `valueOfRecord` is what a reference
 // means against a recorded object, so plan (against the prior object) and apply (against the object
 // just made) give the same value for the same record.
 import { isRef, type Ref } from './ref.js';
 import type { ResourceState } from '../../state/model.js';
-import { getPath, type PathSegment } from '../values/path.js';
+import { formatPathExact, getPath, parsePath, type PathSegment } from '../values/path.js';
+import { isSecret } from '../values/secret.js';
 
-/** A copy of `value` with every reference replaced by `lookup(ref)`; the same value when it holds none. */
+/** A copy of `value` with every reference replaced by `lookup(ref)` and every secret() unwrapped; the same value when it holds neither. */
 export function resolveRefs(value: unknown, lookup: (ref: Ref) => unknown): unknown {
-  if (value === null || typeof value !== 'object') return value;
-  if (isRef(value)) return lookup(value);
-  if (Array.isArray(value)) {
-    let out: unknown[] | undefined;
-    for (let i = 0; i < value.length; i++) {
-      const v = resolveRefs(value[i], lookup);
-      if (v !== value[i]) (out ??= value.slice())[i] = v;
+  return resolveInputs(value, lookup).value;
+}
+
+export type ResolvedInputs = {
+  readonly value: unknown;
+  /** Paths (relative to `value`, e.g. 'records[0].value') that hold a secret: a secret() or a reference `isSecretRef` calls secret. */
+  readonly secrets: readonly string[];
+};
+
+/**
+ * Resolves references and unwraps secret() values in one walk, noting where each secret lands: a
+ * `secret(v)` marks its own path; a reference marks the path it stands at when `isSecretRef` says
+ * the referenced value is secret (so a secret follows references, as in Pulumi).
+ */
+export function resolveInputs(value: unknown, lookup: (ref: Ref) => unknown, isSecretRef: (ref: Ref) => boolean = () => false): ResolvedInputs {
+  const secrets: string[] = [];
+  const at: PathSegment[] = [];
+  const walk = (v: unknown, inSecret: boolean): unknown => {
+    if (v === null || typeof v !== 'object') return v;
+    if (isSecret(v)) {
+      if (!inSecret) secrets.push(formatPathExact(at));
+      return walk(v.value, true);
     }
-    return out ?? value;
-  }
-  let out: Record<string, unknown> | undefined;
-  for (const k of Object.keys(value)) {
-    const before = (value as Record<string, unknown>)[k];
-    const v = resolveRefs(before, lookup);
-    if (v !== before) {
-      out ??= { ...(value as Record<string, unknown>) };
-      Object.defineProperty(out, k, { value: v, writable: true, enumerable: true, configurable: true });
+    if (isRef(v)) {
+      if (!inSecret && isSecretRef(v)) secrets.push(formatPathExact(at));
+      return lookup(v);
     }
+    if (Array.isArray(v)) {
+      let out: unknown[] | undefined;
+      for (let i = 0; i < v.length; i++) {
+        at.push(i);
+        const r = walk(v[i], inSecret);
+        at.pop();
+        if (r !== v[i]) (out ??= v.slice())[i] = r;
+      }
+      return out ?? v;
+    }
+    let out: Record<string, unknown> | undefined;
+    for (const k of Object.keys(v)) {
+      const before = (v as Record<string, unknown>)[k];
+      at.push(k);
+      const r = walk(before, inSecret);
+      at.pop();
+      if (r !== before) {
+        out ??= { ...(v as Record<string, unknown>) };
+        Object.defineProperty(out, k, { value: r, writable: true, enumerable: true, configurable: true });
+      }
+    }
+    return out ?? v;
+  };
+  const resolved = walk(value, false);
+  return { value: resolved, secrets };
+}
+
+/**
+ * Whether a reference to `path` of a record whose secret paths are `secretPaths` ('inputs.x',
+ * 'outputs.y') reads a secret: the path is under a secret path, or holds one below it.
+ */
+export function refReadsSecret(secretPaths: readonly string[], path: string): boolean {
+  if (!secretPaths.length) return false;
+  const segs = parsePath(path);
+  for (const p of secretPaths) {
+    const [root, ...rest] = parsePath(p);
+    if (root !== 'inputs' && root !== 'outputs') continue;
+    if (rest.length === 0) return true;
+    const n = Math.min(rest.length, segs.length);
+    let same = true;
+    for (let i = 0; i < n && same; i++) same = rest[i] === '*' || String(rest[i]) === String(segs[i]);
+    if (same) return true;
   }
-  return out ?? value;
+  return false;
 }
 
 /**

@@ -54,15 +54,17 @@ export class Plan implements PlanView {
   readonly mode: PlanMode;
   /** Objects refresh found changed or deleted outside converge (empty without refresh). */
   readonly drift: readonly DriftEntry[];
-  readonly [planWork]: readonly StepWork[] | undefined;
-  readonly [planSaved]: { readonly work: SavedWork; readonly providers: readonly ProviderPrint[]; readonly where: string } | undefined;
-  readonly [planOrigin]: PlanOrigin | undefined;
+  declare readonly [planWork]: readonly StepWork[] | undefined;
+  declare readonly [planSaved]: { readonly work: SavedWork; readonly providers: readonly ProviderPrint[]; readonly where: string } | undefined;
+  declare readonly [planOrigin]: PlanOrigin | undefined;
 
   constructor(fields: PlanFields & { work: readonly StepWork[]; origin?: PlanOrigin } | PlanFields & { saved: { work: SavedWork; providers: readonly ProviderPrint[]; where: string } }) {
     const work = 'work' in fields ? fields.work : undefined;
-    this[planWork] = work;
-    this[planSaved] = 'saved' in fields ? fields.saved : undefined;
-    this[planOrigin] = 'origin' in fields ? fields.origin : undefined;
+    // Not enumerable, and util.inspect shows the public view only: the work list holds the real
+    // (unredacted) inputs and the providers with their credentials.
+    Object.defineProperty(this, planWork, { value: work, enumerable: false, writable: false });
+    Object.defineProperty(this, planSaved, { value: 'saved' in fields ? fields.saved : undefined, enumerable: false, writable: false });
+    Object.defineProperty(this, planOrigin, { value: 'origin' in fields ? fields.origin : undefined, enumerable: false, writable: false });
     this.steps = work ? work.map((w) => w.step) : (fields as { saved: { work: SavedWork } }).saved.work.steps.map((s) => s.step);
     const counts: Record<Action, number> = { create: 0, update: 0, replace: 0, delete: 0, noop: 0, forget: 0 };
     for (const s of this.steps) counts[s.action]++;
@@ -94,6 +96,15 @@ export class Plan implements PlanView {
   /** The plan's graph as a Mermaid flowchart, one node per step styled by its action. */
   toMermaid(): string {
     return planToMermaid(this);
+  }
+
+  /** What util.inspect (and so a printed plan) shows: the public fields, never the internal work list. */
+  [Symbol.for('nodejs.util.inspect.custom')](depth: number, options: { stylize?: unknown }, inspect: (v: unknown, o?: unknown) => string): string {
+    const view = {
+      steps: this.steps, summary: this.summary, hasChanges: this.hasChanges, warnings: this.warnings, lineage: this.lineage,
+      serial: this.serial, createdAt: this.createdAt, refresh: this.refresh, targets: this.targets, destroy: this.destroy, mode: this.mode, drift: this.drift,
+    };
+    return `Plan ${inspect(view, { ...options, depth: options && 'depth' in options ? (options as { depth: number | null }).depth : depth })}`;
   }
 
   /** The machine-readable form: stable keys, secrets redacted, unknowns tagged. */

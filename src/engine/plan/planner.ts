@@ -3,8 +3,8 @@
 // (aliases), what each reference means at plan time, the choice of action (choose.ts), orphans
 // (orphans.ts) and the execution graph (execution.ts).
 import type { ResourceDecl } from '../decl/resource-decl.js';
-import { hasRefs, type Ref } from '../decl/ref.js';
-import { resolveRefs, valueOfRecord } from '../decl/resolve.js';
+import type { Ref } from '../decl/ref.js';
+import { refReadsSecret, resolveInputs, valueOfRecord } from '../decl/resolve.js';
 import type { AnyResource, Provider } from '../provider/define.js';
 import type { ResourceState, State } from '../../state/model.js';
 import { own } from '../../state/keys.js';
@@ -13,9 +13,9 @@ import type { Issue } from '../validate/issue.js';
 import { buildGraph, topoOrder, type Graph } from '../graph/graph.js';
 import { parseWithUnknowns, schemaKeys } from '../validate/schema.js';
 import type { Change } from '../diff/diff.js';
-import { formatPath, getPath, parsePath, pathCovers } from '../values/path.js';
+import { formatPath, formatPathExact, getPath, mapPath, parsePath, pathCovers } from '../values/path.js';
 import { containsUnknown, isUnknown, unknown } from '../values/unknown.js';
-import { redactPaths } from '../values/redact.js';
+import { redactPaths, redactText, secretStrings } from '../values/redact.js';
 import { isSensitive, sensitive } from '../values/secret.js';
 import type { Step, StepChange } from './step.js';
 import type { StepWork } from './work.js';
@@ -48,7 +48,7 @@ export type PlanInput = {
 export type PlanOutput = { readonly work: StepWork[]; readonly warnings: string[] };
 
 /** What the planner knows of a declared resource once its action is chosen: for references to it. */
-type Planned = { readonly choice: Choice; readonly prior?: ResourceState; readonly def: AnyResource };
+type Planned = { readonly choice: Choice; readonly prior?: ResourceState; readonly def: AnyResource; readonly secrets: readonly string[] };
 
 export function planSteps(input: PlanInput): PlanOutput {
   const { state, resolve } = input;
@@ -85,11 +85,18 @@ export function planSteps(input: PlanInput): PlanOutput {
     const gone = refreshed === null;
     const prior = gone ? undefined : refreshed ?? recorded;
 
-    const raw = (hasRefs(decl.inputs) ? resolveRefs(decl.inputs, (r) => plannedValue(r, planned)) : decl.inputs) as Record<string, unknown>;
+    // A secret() and a reference to a secret path make the destination path secret (propagation).
+    const resolvedInputs = resolveInputs(decl.inputs, (r) => plannedValue(r, planned), (r) => refReadsSecret(planned.get(r.resource)?.secrets ?? [], r.path));
+    const raw = resolvedInputs.value as Record<string, unknown>;
+    const secrets = withPropagated(secretPathsOf(def), resolvedInputs.secrets);
     const parsed = parseWithUnknowns(def.inputs, raw);
+    const issuesBefore = issues.length;
+    const warningsBefore = warnings.length;
     for (const i of parsed.issues) issues.push({ resource: name, path: i.path, code: i.code, message: i.message });
     const desired = parsed.data as Record<string, unknown>;
     if (parsed.issues.length === 0) runChecks(name, def, provider, desired, issues, warnings);
+    // A schema or check message may quote the value it refuses (an enum's "received 'x'"): never a secret.
+    if (issues.length > issuesBefore || warnings.length > warningsBefore) scrubMessages(raw, secrets, issues, issuesBefore, warnings, warningsBefore);
 
     const priorResolved = prior && prior.type !== decl.type ? resolve(prior.type) : undefined;
     if (prior && prior.type !== decl.type && !priorResolved) {
@@ -98,17 +105,18 @@ export function planSteps(input: PlanInput): PlanOutput {
     }
     const options = storedOptions(decl.options);
     const deps = graph.deps.get(name) ?? [];
-    const choice = chooseAction({
+    const chosen = chooseAction({
       prior, gone, type: decl.type, desired,
       replaceOn: [...(def.replaceOn ?? []), ...(decl.options?.replaceOnChanges ?? [])],
       canUpdate: !!def.update, ignoreChanges: decl.options?.ignoreChanges, options, dependencies: deps,
       moved: stateName !== undefined && stateName !== name, replaceRequested: replaceRequested.has(name), keyedLists: def.keyedLists,
     });
+    const choice = withNewSecrets(chosen, prior, secrets);
     if (decl.options?.protect && choice.action === 'replace') protectedHits.push({ address: name, action: 'replace' });
-    planned.set(name, { choice, prior, def });
-
-    const secrets = secretPathsOf(def);
+    planned.set(name, { choice, prior, def, secrets });
     const secretInputs = strip('inputs.', secrets);
+    // The old values of paths the prior record held secret stay hidden in the diff, too.
+    const hiddenInputs = [...new Set([...secretInputs, ...strip('inputs.', prior?.secrets ?? [])])];
     const forcing = [...(def.replaceOn ?? []), ...(decl.options?.replaceOnChanges ?? [])].map(parsePath);
     const step: Step = {
       address: name,
@@ -117,7 +125,7 @@ export function planSteps(input: PlanInput): PlanOutput {
       action: choice.action,
       reasons: choice.reasons,
       cause: choice.cause,
-      changes: [...redactChanges(choice.changes, secretInputs, new Set(choice.reasons), forcing), ...choice.stateChanges.map(stateChange)],
+      changes: [...redactChanges(choice.changes, hiddenInputs, new Set(choice.reasons), forcing), ...choice.stateChanges.map(stateChange)],
       before: prior ? (redactPaths(prior.inputs, strip('inputs.', prior.secrets)) as Record<string, unknown>) : undefined,
       after: redactPaths(choice.inputs, secretInputs) as Record<string, unknown>,
       dependsOn: [],
@@ -151,6 +159,30 @@ export function planSteps(input: PlanInput): PlanOutput {
   const newKey = () => { const k = newDeposedKey(Object.fromEntries([...used].map((u) => [u, true]))); used.add(k); return k; };
   const execution = buildExecution({ drafts, graph, targets: input.targets, destroy: input.destroy ?? false, newDeposedKey: newKey });
   return { work: execution.work, warnings: [...warnings, ...execution.warnings] };
+}
+
+/** The definition's secret paths and the input paths a secret() or a secret reference lands on. */
+function withPropagated(own: readonly string[], landed: readonly string[]): string[] {
+  const out = [...own];
+  for (const p of landed) if (p && !out.includes(`inputs.${p}`)) out.push(`inputs.${p}`);
+  return out;
+}
+
+/**
+ * A resource whose values stay as they are but whose secret paths grow (a value newly wrapped in
+ * secret(), a reference newly pointing at a secret) is recorded again, so the state seals it.
+ */
+function withNewSecrets(choice: Choice, prior: ResourceState | undefined, secrets: readonly string[]): Choice {
+  if (!prior || choice.action !== 'noop' || secrets.every((p) => prior.secrets.includes(p))) return choice;
+  return { ...choice, action: 'update', cause: 'options_changed', stateChanges: [{ path: ['secrets'], before: [...prior.secrets], after: [...secrets] }] };
+}
+
+function scrubMessages(raw: Record<string, unknown>, secrets: readonly string[], issues: Issue[], fromIssue: number, warnings: string[], fromWarning: number): void {
+  const values = new Set<string>();
+  for (const p of strip('inputs.', secrets)) mapPath(raw, parsePath(p), (v) => { secretStrings(v, values); return v; });
+  if (!values.size) return;
+  for (let i = fromIssue; i < issues.length; i++) issues[i] = { ...issues[i]!, message: redactText(issues[i]!.message, values) };
+  for (let i = fromWarning; i < warnings.length; i++) warnings[i] = redactText(warnings[i]!, values);
 }
 
 /** Which record each declaration takes over: its own name, else its first alias in the state. */
@@ -213,7 +245,7 @@ function redactChanges(changes: readonly Change[], secretInputs: string[], force
     const secret = secretPatterns.some((p) => pathCovers(p, c.path));
     const path = formatPath(c.path);
     // Secret paths below this change's path (the change holds a whole object or list).
-    const below = secretPatterns.filter((p) => p.length > c.path.length && pathCovers(c.path, p)).map((p) => formatPath(p.slice(c.path.length)));
+    const below = secretPatterns.filter((p) => p.length > c.path.length && pathCovers(c.path, p)).map((p) => formatPathExact(p.slice(c.path.length)));
     return {
       path,
       before: secret && c.before !== undefined ? sensitive : redactPaths(redactNested(c.before), below),

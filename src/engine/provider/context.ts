@@ -27,6 +27,11 @@ export type OperationContext<C = unknown> = {
   readonly operationId?: string;
   /** The step's time limit in ms, when one is set (for TimeoutError facts). */
   readonly timeoutMs?: number;
+  /**
+   * The step's secret values (secret inputs, secret outputs of the prior object): the HTTP kit
+   * scrubs them out of every error and event text, e.g. a vendor error body echoing the request.
+   */
+  readonly secrets?: readonly string[];
   /** How transient failures are retried (the engine's one mechanism, see apply/retry.ts). */
   readonly retry: RetryPolicy;
   /** Emits a poll, progress, retry or warning event for this operation. */

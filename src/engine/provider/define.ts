@@ -145,12 +145,22 @@ export function defineProvider<C = undefined>(spec: ProviderSpec<C>): Provider<C
     if (lookups.has(l.token)) throw new TypeError(`Lookup token ${l.token} is listed twice in provider ${spec.name}`);
     lookups.set(l.token, l);
   }
-  return Object.freeze({
+  const terraformConfig = spec.terraformConfig ?? (() => ({}));
+  const provider = {
     name: spec.name,
     config: spec.config as C,
     resources,
     lookups,
-    terraformConfig: spec.terraformConfig ?? (() => ({})),
+    terraformConfig,
     close: spec.close ?? (async () => {}),
+  };
+  // JSON and util.inspect show the name and terraformConfig() (credentials as the sensitive
+  // marker), never `config`, which holds credentials and clients.
+  const view = () => ({ name: spec.name, config: terraformConfig(), resources: [...resources.keys()].length, lookups: [...lookups.keys()].length });
+  Object.defineProperty(provider, 'toJSON', { value: view, enumerable: false });
+  Object.defineProperty(provider, Symbol.for('nodejs.util.inspect.custom'), {
+    value: (_depth: number, options: object, inspect: (v: unknown, o?: object) => string) => `Provider ${inspect(view(), options)}`,
+    enumerable: false,
   });
+  return Object.freeze(provider);
 }

@@ -16,7 +16,8 @@ export type ReadAllDeps = {
   readonly names: readonly string[];
   readonly resolve: (token: string) => Resolved | undefined;
   readonly parallelism: number;
-  readonly context: (resolved: Resolved, address: string, token: string) => OperationContext;
+  /** The operation context; `prior` is the record read, whose secret values the context scrubs from what it reports. */
+  readonly context: (resolved: Resolved, address: string, token: string, prior?: ResourceState) => OperationContext;
   readonly emit: (event: Event) => void;
   readonly now: () => number;
 };
@@ -56,7 +57,7 @@ export async function readAll(deps: ReadAllDeps): Promise<ReadAllResult> {
     const resolved = deps.resolve(prior.type)!;
     const started = deps.now();
     try {
-      settle(name, await resolved.def.read(deps.context(resolved, name, prior.type), prior.id, { inputs: prior.inputs, outputs: prior.outputs }), started);
+      settle(name, await resolved.def.read(deps.context(resolved, name, prior.type, prior), prior.id, { inputs: prior.inputs, outputs: prior.outputs }), started);
     } catch (error) {
       failures.push({ address: name, error: error as Error });
     }

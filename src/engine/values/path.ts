@@ -5,12 +5,26 @@ export type PathSegment = string | number;
 
 export function parsePath(path: string): PathSegment[] {
   const out: PathSegment[] = [];
-  for (const part of path.split('.')) {
-    const re = /([^[\]]+)|\[(\d+|\*)\]/g;
-    let m: RegExpExecArray | null;
-    while ((m = re.exec(part))) {
-      if (m[1] !== undefined) out.push(m[1]);
-      else out.push(m[2] === '*' ? '*' : Number(m[2]));
+  let i = 0;
+  while (i < path.length) {
+    const c = path[i];
+    if (c === '.') { i++; continue; }
+    if (c === '[' && path[i + 1] === '"') {
+      // A quoted key (formatPathExact): ["user.token"], JSON string syntax.
+      let j = i + 2;
+      while (j < path.length && path[j] !== '"') j += path[j] === '\\' ? 2 : 1;
+      out.push(JSON.parse(path.slice(i + 1, j + 1)) as string);
+      i = j + 2;
+    } else if (c === '[') {
+      const j = path.indexOf(']', i);
+      const t = path.slice(i + 1, j < 0 ? path.length : j);
+      out.push(t === '*' ? '*' : /^\d+$/.test(t) ? Number(t) : t);
+      i = j < 0 ? path.length : j + 1;
+    } else {
+      let j = i;
+      while (j < path.length && path[j] !== '.' && path[j] !== '[') j++;
+      out.push(path.slice(i, j));
+      i = j;
     }
   }
   return out;
@@ -19,6 +33,17 @@ export function parsePath(path: string): PathSegment[] {
 export function formatPath(path: readonly PathSegment[]): string {
   let s = '';
   for (const p of path) s += typeof p === 'number' ? `[${p}]` : s ? `.${p}` : p;
+  return s;
+}
+
+/** Like formatPath, but a key holding '.', '[', ']' or '"' is quoted (["user.token"]), so parsePath gives the same segments back. */
+export function formatPathExact(path: readonly PathSegment[]): string {
+  let s = '';
+  for (const p of path) {
+    if (typeof p === 'number') s += `[${p}]`;
+    else if (p === '' || /[.[\]"]/.test(p)) s += `[${JSON.stringify(p)}]`;
+    else s += s ? `.${p}` : p;
+  }
   return s;
 }
 

@@ -20,11 +20,39 @@ export function secretStrings(value: unknown, into: Set<string> = new Set()): Se
   return into;
 }
 
-/** Replaces each occurrence of each secret in `text` with '(sensitive)'. */
+/**
+ * Replaces each occurrence of each secret in `text` with '(sensitive)': as is, JSON-escaped (a
+ * vendor body quoting a multi-line key) and URL-encoded. Longer secrets go first, so a secret that
+ * holds another is replaced whole.
+ */
 export function redactText(text: string, secrets: Iterable<string>): string {
   let out = text;
-  for (const s of secrets) if (s && out.includes(s)) out = out.split(s).join('(sensitive)');
+  const forms = new Set<string>();
+  for (const s of secrets) {
+    if (!s) continue;
+    forms.add(s);
+    forms.add(JSON.stringify(s).slice(1, -1));
+    forms.add(encodeURIComponent(s));
+  }
+  for (const f of [...forms].sort((a, b) => b.length - a.length)) if (f && out.includes(f)) out = out.split(f).join('(sensitive)');
   return out;
+}
+
+/** A copy of `value` (plain data) with every secret string scrubbed from every string in it. */
+export function redactStrings(value: unknown, secrets: Iterable<string>): unknown {
+  const list = [...secrets];
+  if (!list.length) return value;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return redactText(v, list);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v)) out[k] = walk(x);
+      return out;
+    }
+    return v;
+  };
+  return walk(value);
 }
 
 const SECRET_KEY = /(pass(word)?|secret|token|api[_-]?key|private[_-]?key|kubeconfig|credential|authorization|cert(ificate)?_?key)/i;

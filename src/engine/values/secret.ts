@@ -8,3 +8,22 @@ export const sensitive: Sensitive = Object.freeze({ '@converge': 'sensitive' as 
 export function isSensitive(value: unknown): value is Sensitive {
   return value === sensitive || (typeof value === 'object' && value !== null && (value as { '@converge'?: unknown })['@converge'] === 'sensitive');
 }
+
+/**
+ * A value the user marks secret: `secret(value)` in any input. The resolver unwraps it and marks the
+ * path it stands at secret (plan, state, events, errors), and every reference to that path onward.
+ * Plain data like a Ref: {"@converge":"secret","value":…}; util.inspect shows the marker only.
+ */
+export type Secret<T = unknown> = { readonly '@converge': 'secret'; readonly value: T };
+
+const inspectCustom = Symbol.for('nodejs.util.inspect.custom');
+
+export function secret<T>(value: T): Secret<T> {
+  const wrapped = { '@converge': 'secret' as const, value };
+  Object.defineProperty(wrapped, inspectCustom, { value: () => '[secret (sensitive)]', enumerable: false });
+  return Object.freeze(wrapped);
+}
+
+export function isSecret(value: unknown): value is Secret {
+  return typeof value === 'object' && value !== null && (value as { '@converge'?: unknown })['@converge'] === 'secret';
+}

@@ -7,6 +7,7 @@ import { homedir } from 'node:os';
 import { z } from 'zod';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from '../../engine/errors.js';
+import { sensitive } from '../../engine/values/secret.js';
 
 export const remoteSchema = z.object({
   name: z.string().min(1),
@@ -154,14 +155,15 @@ export function resolveSettings(args: ProvaArgs, env: Readonly<Record<string, st
   };
 }
 
-/** The configuration under the upstream provider's key names; secrets only where upstream keeps them. */
+/** The configuration under the upstream provider's key names; a secret (password, token) shows as the sensitive marker. */
 export function toTerraformConfig(s: ResolvedSettings): Record<string, unknown> {
   const remote = [...s.remotes.values()].filter((r) => r.declared).map((r) => ({
     name: r.name,
     address: r.address,
     protocol: r.protocol,
-    ...(r.password !== undefined ? { password: r.password } : {}),
-    ...(r.token !== undefined ? { token: r.token } : {}),
+    // The seed marks password and token secret: the key stays, the value is the sensitive marker.
+    ...(r.password !== undefined ? { password: sensitive } : {}),
+    ...(r.token !== undefined ? { token: sensitive } : {}),
     default: r.isDefault,
   }));
   return {

@@ -3,6 +3,7 @@
 // resolveConfig, which the factory calls.
 import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
+import { sensitive } from '../../engine/values/secret.js';
 import { ConfigError } from '../../engine/errors.js';
 import { ProvbClient } from './client.js';
 import { WAIT_LIMITS_MS, type WaitKind } from './wait.js';
@@ -104,12 +105,13 @@ export function readCredentialsFile(path: string, field: string): string {
 }
 
 /**
- * The configuration under the upstream provider's key names. The token is left out: the upstream
- * provider deprecates `token` in configuration in favour of its environment variable, and a
- * configuration map must never carry a secret. `credentials_file` names the file, not its content.
+ * The configuration under the upstream provider's key names. The token is a secret in the seed: its
+ * key stays (when the token came from the configuration), its value is the sensitive marker, as in
+ * provider A and C. `credentials_file` names the file, not its content.
  */
 export function terraformConfigOf(config: ProvbConfig): Record<string, unknown> {
   const out: Record<string, unknown> = { api_endpoint: config.apiEndpoint };
+  if (config.tokenSource === 'token' || config.tokenSource === 'PROVB_TOKEN') out.token = sensitive;
   if (config.credentialsFile) out.credentials_file = config.credentialsFile;
   if (config.region) out.region = config.region;
   return out;

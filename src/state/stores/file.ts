@@ -98,6 +98,10 @@ export class FileStateStore implements StateStore {
     return { info: lock.info, warnings: lock.warnings, release: async () => { this.#locks.delete(lock); await lock.release(); } };
   }
 
+  secretsWarning(): string | undefined {
+    return this.#passphrase === undefined ? CLEAR_WARNING(this.location) : undefined;
+  }
+
   takeWarnings(): readonly string[] {
     const w = this.#warnings;
     this.#warnings = [];

@@ -106,6 +106,10 @@ export class PostgresStateStore implements StateStore {
     return forcePgUnlock({ connectionString: this.#options.connectionString, tables: this.#tables, stack: this.stack, location: this.location }, lockId);
   }
 
+  secretsWarning(): string | undefined {
+    return this.#passphrase === undefined ? CLEAR_WARNING(this.location) : undefined;
+  }
+
   takeWarnings(): readonly string[] {
     const w = this.#warnings;
     this.#warnings = [];

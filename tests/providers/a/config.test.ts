@@ -71,7 +71,7 @@ describe('configuration', () => {
     const dir = tmp();
     mkdirSync(join(dir, 'x'));
     const s = resolveSettings({ configDir: dir, generateClientCertificates: true, remotes: [{ name: 'r', address: '1.2.3.4', token: 'tok' }] }, {});
-    expect(toTerraformConfig(s)).toEqual({ remote: [{ name: 'r', address: 'https://1.2.3.4:8443', protocol: 'lxd', token: 'tok', default: false }], accept_remote_certificate: false, generate_client_certificates: true, config_dir: dir });
+    expect(toTerraformConfig(s)).toEqual({ remote: [{ name: 'r', address: 'https://1.2.3.4:8443', protocol: 'lxd', token: { '@converge': 'sensitive' }, default: false }], accept_remote_certificate: false, generate_client_certificates: true, config_dir: dir });
   });
 });
 

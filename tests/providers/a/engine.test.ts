@@ -67,10 +67,10 @@ describe('prova through the Engine', () => {
     expect(got).toMatchObject({ name: 'cvt-imp', running: true });
   });
 
-  it('returns terraformConfig with upstream key names and secrets as upstream keeps them', () => {
+  it('returns terraformConfig with upstream key names and the password as the sensitive marker', () => {
     const p = prova({ socketPath: env.sim.socketPath, configDir: env.dir, remotes: [{ name: 'r1', address: '10.0.0.1', password: 'pw', default: true }], acceptRemoteCertificate: true });
     expect(p.terraformConfig()).toEqual({
-      remote: [{ name: 'r1', address: 'https://10.0.0.1:8443', protocol: 'lxd', password: 'pw', default: true }],
+      remote: [{ name: 'r1', address: 'https://10.0.0.1:8443', protocol: 'lxd', password: { '@converge': 'sensitive' }, default: true }],
       accept_remote_certificate: true, generate_client_certificates: false, config_dir: env.dir,
     });
   });

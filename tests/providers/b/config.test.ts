@@ -49,10 +49,10 @@ describe('provb configuration', () => {
     expect(p.config.tokenSource).toBe('PROVB_TOKEN');
   });
 
-  it('gives terraformConfig() the upstream key names and never the token', () => {
+  it('gives terraformConfig() the upstream key names and the token as the sensitive marker', () => {
     const p = file('tf.json', JSON.stringify({ apikeys: { main: 'secret-token-xyz' }, meta: { current_apikey: 'main' } }));
     const cfg = provb({ token: 'secret-token-abc', credentialsFile: p, region: 'FRA1', apiEndpoint: 'http://127.0.0.1:1' }).terraformConfig();
-    expect(cfg).toEqual({ api_endpoint: 'http://127.0.0.1:1', credentials_file: p, region: 'FRA1' });
+    expect(cfg).toEqual({ api_endpoint: 'http://127.0.0.1:1', token: { '@converge': 'sensitive' }, credentials_file: p, region: 'FRA1' });
     expect(JSON.stringify(cfg)).not.toContain('secret-token');
   });
 });

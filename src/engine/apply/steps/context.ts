@@ -12,11 +12,11 @@ import type { AnyResource, Provider } from '../../provider/define.js';
 import { raceSignal, stepSignal } from '../timeout.js';
 import { parseDuration } from '../../values/duration.js';
 import { storedOptions } from '../../plan/options.js';
-import { hasRefs } from '../../decl/ref.js';
-import { resolveRefs, valueOfRecord } from '../../decl/resolve.js';
+import { refReadsSecret, resolveInputs, valueOfRecord } from '../../decl/resolve.js';
+import { redactText, secretStrings } from '../../values/redact.js';
 import { applyIgnoreChanges } from '../../diff/ignore.js';
 import { containsUnknown } from '../../values/unknown.js';
-import { parsePath } from '../../values/path.js';
+import { mapPath, parsePath } from '../../values/path.js';
 import { ConvergeError, TimeoutError } from '../../errors.js';
 
 export type ApplyContext = {
@@ -53,8 +53,28 @@ export const MAX_TIMER_MS = 2_147_483_647;
 /** One node's view of its step. */
 export class StepRun {
   readonly stamp: string;
+  /** The step's secret paths: the plan's, and those references resolved now make secret. */
+  #secrets: readonly string[];
+  /** The values the step sends, once resolved (for the secret strings errors are scrubbed of). */
+  #desired: Record<string, unknown> | undefined;
   constructor(readonly w: StepWork, readonly ctx: ApplyContext, readonly defer?: (durable: Promise<void>) => void) {
     this.stamp = new Date(ctx.now()).toISOString();
+    this.#secrets = w.secrets;
+  }
+
+  /** Secret paths ('inputs.x', 'outputs.y') recorded with the object. */
+  get secrets(): readonly string[] { return this.#secrets; }
+
+  /** Every secret string this step knows (its secret inputs and the prior's secret outputs): scrubbed from errors and vendor text. */
+  secretValues(): Set<string> {
+    const { w } = this;
+    const out = new Set<string>();
+    for (const p of this.#secrets) {
+      const [root, ...rest] = parsePath(p);
+      const sources = root === 'inputs' ? [w.prior?.inputs, w.deposed?.inputs, w.inputs, this.#desired] : root === 'outputs' ? [w.prior?.outputs, w.deposed?.outputs] : [];
+      for (const src of sources) if (src) mapPath(src, rest, (v) => { secretStrings(v, out); return v; });
+    }
+    return out;
   }
 
   get address(): string { return this.w.step.address; }
@@ -67,13 +87,17 @@ export class StepRun {
   /** What a create or update sends: the plan's values, or the declaration resolved against the live state. */
   desired(prior?: ResourceState): Record<string, unknown> {
     const { w } = this;
-    if (w.inputs) return w.inputs as Record<string, unknown>;
+    if (w.inputs) return (this.#desired = w.inputs as Record<string, unknown>);
     const decl = w.decl!;
-    const raw = (hasRefs(decl.inputs) ? resolveRefs(decl.inputs, (ref) => {
+    const resolved = resolveInputs(decl.inputs, (ref) => {
       const r = this.ctx.ledger.get(ref.resource);
       if (!r) throw new ConvergeError(`${this.address}: the referenced resource '${ref.resource}' is not in the state (its step did not run).`);
       return valueOfRecord(r, parsePath(ref.path));
-    }) : decl.inputs) as Record<string, unknown>;
+    }, (ref) => refReadsSecret(this.ctx.ledger.get(ref.resource)?.secrets ?? [], ref.path));
+    // A reference to what the live record holds secret makes the destination secret here as at plan.
+    const landed = resolved.secrets.map((p) => `inputs.${p}`).filter((p) => !this.#secrets.includes(p));
+    if (landed.length) this.#secrets = [...this.#secrets, ...landed];
+    const raw = resolved.value as Record<string, unknown>;
     const parsed = w.def.inputs.safeParse(raw);
     if (!parsed.success) {
       const first = parsed.error.issues[0];
@@ -82,7 +106,7 @@ export class StepRun {
     // ignoreChanges holds for updates only: a replacement's new object is made from the declaration.
     const data = w.step.action === 'update' ? applyIgnoreChanges(parsed.data as Record<string, unknown>, prior?.inputs as Record<string, unknown> | undefined, decl.options?.ignoreChanges) : parsed.data as Record<string, unknown>;
     if (containsUnknown(data)) throw new ConvergeError(`${this.address}: an input is still unknown at apply time.`);
-    return data;
+    return (this.#desired = data);
   }
 
   /** The record of the object under `name` with the declaration's options and dependencies. */
@@ -92,7 +116,7 @@ export class StepRun {
       type: w.step.type, name, provider: w.provider.name, id, inputs, outputs,
       dependencies: [...w.deps],
       options: w.decl ? storedOptions(w.decl.options) : prior?.options ?? {},
-      secrets: w.secrets,
+      secrets: this.#secrets,
       createdAt: prior?.createdAt ?? this.stamp,
       updatedAt: this.stamp,
     };
@@ -109,10 +133,11 @@ export class StepRun {
     const address = this.w.step.address;
     const ctx = this.ctx;
     const started = ctx.now();
+    const secrets = [...this.secretValues()];
     return {
       operationId, config: provider.config, provider: provider.name, address, token: this.w.step.type, operation, signal,
-      timeoutMs: limitMs, retry: ctx.retry,
-      report: (r: Report) => emitReport(ctx, address, operation, started, r),
+      timeoutMs: limitMs, retry: ctx.retry, secrets,
+      report: (r: Report) => emitReport(ctx, address, operation, started, secrets.length ? scrubReport(r, secrets) : r),
     };
   }
 
@@ -141,6 +166,12 @@ export function emitReport(ctx: Pick<ApplyContext, 'emit' | 'now'>, address: str
   else if (r.kind === 'retry') ctx.emit({ type: 'retry', at, address, operation, attempt: r.attempt, retriesLeft: r.retriesLeft, delayMs: r.delayMs, error: r.error, elapsedMs });
   else if (r.kind === 'progress') ctx.emit({ type: 'progress', at, address, operation, message: r.message, elapsedMs });
   else ctx.emit({ type: 'warning', at, address, message: r.message });
+}
+
+/** A provider's report with the step's secret values scrubbed from its text (poll, progress, retry and warning messages). */
+export function scrubReport(r: Report, secrets: readonly string[]): Report {
+  if (r.kind === 'retry') return { ...r, error: redactText(r.error, secrets) };
+  return { ...r, message: redactText(r.message, secrets) };
 }
 
 /** The handler and provider that own the step's recorded object (the old type's, after a type change). */

@@ -48,7 +48,7 @@ export async function runCreate(run: StepRun, replacingRecord?: ResourceState): 
     await ctx.ledger.commit((serial) => {
       const m = markPending(serial, {
         startedAt: run.stamp, kind: 'create', type: w.step.type, name,
-        provider: w.provider.name, inputs, secrets: w.secrets.filter((s) => s.startsWith('inputs.')),
+        provider: w.provider.name, inputs, secrets: run.secrets.filter((s) => s.startsWith('inputs.')),
         dependencies: [...w.deps], options: storedOptions(w.decl?.options),
         ...(replacing ? { resourceId: replacing.id, deposedKey } : {}),
       });
