@@ -6,6 +6,7 @@ import type { CheckIssue } from '../provider/define.js';
 import { hasRefs, isRef } from '../decl/ref.js';
 import { getPath, type PathSegment } from '../values/path.js';
 import { containsUnknown, unknown } from '../values/unknown.js';
+import { hasSecrets, isSecret } from '../values/secret.js';
 import { parseWithUnknowns } from './schema.js';
 import { unknownKeyIssues } from './keys.js';
 import { cutMessage } from './suggest.js';
@@ -17,9 +18,10 @@ export type InputRules = {
   readonly config: unknown;
 };
 
-/** References replaced by the unknown marker (their values are known only later). */
+/** References replaced by the unknown marker (their values are known only later); secret() values unwrapped. */
 export function refsAsUnknown(value: unknown): unknown {
   if (isRef(value)) return unknown;
+  if (isSecret(value)) return refsAsUnknown(value.value);
   if (Array.isArray(value)) return value.map(refsAsUnknown);
   if (value && typeof value === 'object') {
     const o: Record<string, unknown> = {};
@@ -58,7 +60,7 @@ export function inputIssues(rules: InputRules, value: unknown): ValueIssue[] {
   const out: ValueIssue[] = unknownKeyIssues(rules.schema, value);
   const seen = new Set(out.map((i) => key(i.path)));
   // Unknown keys are reported above; without them a strict schema still judges the rest.
-  let probe = hasRefs(value) ? refsAsUnknown(value) : value;
+  let probe = hasRefs(value) || hasSecrets(value) ? refsAsUnknown(value) : value;
   for (const i of out) probe = withoutKey(probe, i.path);
   let parsed: ReturnType<typeof parseWithUnknowns>;
   try {

@@ -58,8 +58,15 @@ function walk(value: unknown, at: PathSegment[], ancestors: Set<object>, into: V
   if ((proto !== Object.prototype && proto !== null) || typeof (obj as { then?: unknown }).then === 'function') {
     return issue(into, at, 'not_json', `${kindOf(obj)} is not JSON data; give plain objects, lists, strings, numbers, booleans or null`);
   }
-  if (Object.getOwnPropertySymbols(obj).length) return issue(into, at, 'not_json', 'Symbol keys are not JSON data');
   const tag = (obj as Record<string, unknown>)['@converge'];
+  // secret(value): the wrapped value is what must be JSON (the wrapper's own symbol key is for util.inspect).
+  if (tag === 'secret' && Object.keys(obj).every((k) => k === '@converge' || k === 'value')) {
+    ancestors.add(obj); at.push('value');
+    walk((obj as { value?: unknown }).value, at.slice(0, -1), ancestors, into);
+    at.pop(); ancestors.delete(obj);
+    return;
+  }
+  if (Object.getOwnPropertySymbols(obj).length) return issue(into, at, 'not_json', 'Symbol keys are not JSON data');
   if (tag !== undefined) {
     const problem = taggedProblem(obj as Record<string, unknown>, tag);
     if (problem) issue(into, at, problem[0], problem[1]);

@@ -6,6 +6,9 @@ import { collectRefs } from '../decl/ref.js';
 import type { AnyResource } from '../provider/define.js';
 import { parsePath, type PathSegment } from '../values/path.js';
 import { unknown } from '../values/unknown.js';
+import { isSecret } from '../values/secret.js';
+import { redactText, secretStrings } from '../values/redact.js';
+import { getPath } from '../values/path.js';
 import { findCycle } from '../graph/cycle.js';
 import { buildGraph, type Graph } from '../graph/graph.js';
 import { schemaKeys } from './schema.js';
@@ -66,7 +69,11 @@ export function validateStack(decls: readonly unknown[], resolve: ResourceResolv
       for (const v of bad) add(label, 'inputs', v.path, v.code, v.message);
       // Values that are not data stand as unknowns from here on, so the schema still judges the rest.
       for (const v of bad) inputs = replaceAt(inputs, v.path, unknown);
-      if (def) for (const v of inputIssues({ schema: def.inputs, check: def.check, config }, inputs)) add(label, 'inputs', v.path, v.code, v.message);
+      if (def) {
+        // A check may quote the value it refuses: never a secret one (schema-marked, or secret()).
+        const values = secretValuesOf(def, inputs);
+        for (const v of inputIssues({ schema: def.inputs, check: def.check, config }, inputs)) add(label, 'inputs', v.path, v.code, values.size ? redactText(v.message, values) : v.message);
+      }
     }
     if (hasName) {
       if (seen.has(label)) { declIssue([], 'duplicate_name', `the name '${cut(label)}' is declared more than once`); ok = false; }
@@ -153,4 +160,17 @@ export function validateLookupArgs(token: string, def: { readonly args: AnyResou
 export function unknownLookupMessage(token: unknown, tokens: readonly string[]): string {
   if (typeof token !== 'string' || !token) return `a lookup token like 'provb:index/getInstance:getInstance' is expected, not ${preview(token)}`;
   return unknownTypeMessage(token, tokens).replace('the resource type', 'the lookup').replace('(type ', '(lookup ');
+}
+
+/** The strings at a resource's schema-marked secret inputs and inside its secret() values. */
+function secretValuesOf(def: AnyResource, inputs: unknown): Set<string> {
+  const values = new Set<string>();
+  for (const p of def.secrets ?? []) secretStrings(getPath(inputs, parsePath(p)), values);
+  const walk = (v: unknown): void => {
+    if (v === null || typeof v !== 'object') return;
+    if (isSecret(v)) { secretStrings(v.value, values); return; }
+    for (const x of Array.isArray(v) ? v : Object.values(v)) walk(x);
+  };
+  walk(inputs);
+  return values;
 }

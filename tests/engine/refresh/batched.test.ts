@@ -47,7 +47,7 @@ describe('refresh by the page', () => {
     const view = (p: typeof viaPages) => p.steps.map((s) => ({ address: s.address, action: s.action, cause: s.cause, changes: s.changes }));
     expect(view(viaPages)).toEqual(view(viaReads));
     expect(Object.fromEntries(viaPages.steps.filter((s) => s.action !== 'noop').map((s) => [s.address, [s.action, s.cause]]))).toEqual({
-      vm1: ['update', 'changed'], vm2: ['create', 'gone'], net3: ['update', 'changed'], net4: ['create', 'gone'],
+      vm1: ['update', 'drift'], vm2: ['create', 'gone'], net3: ['update', 'drift'], net4: ['create', 'gone'],
     });
     expect(readRequests).toBe(12);
     expect(pageRequests).toBeLessThanOrEqual(3);
