@@ -1,9 +1,9 @@
 // PostgreSQL store against a real server: CONVERGE_TEST_PG_URL, else the file scripts/pg-test-env.sh
 // writes. In CI a missing server fails; elsewhere the suite is skipped with a loud warning.
-import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import pg from 'pg';
+import { pgTestUrl, unreachable } from '../helpers/pg-env.js';
 import { describeStateStore } from '../conformance/state-store.js';
 import { PostgresStateStore } from '../../src/state/stores/postgres.js';
 import { StateLockedError } from '../../src/engine/errors.js';
@@ -12,32 +12,8 @@ import { resource } from '../conformance/state-store.js';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-export function pgTestUrl(): string | undefined {
-  if (process.env.CONVERGE_TEST_PG_URL) return process.env.CONVERGE_TEST_PG_URL;
-  try {
-    const m = /^CONVERGE_TEST_PG_URL=(.+)$/m.exec(readFileSync('/tmp/converge-pg-env', 'utf8'));
-    return m?.[1].trim();
-  } catch {
-    return undefined;
-  }
-}
-
-async function reachable(url: string | undefined): Promise<string | undefined> {
-  if (!url) return 'CONVERGE_TEST_PG_URL is not set and /tmp/converge-pg-env does not exist';
-  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
-  try {
-    await c.connect();
-    await c.query('SELECT 1');
-    return undefined;
-  } catch (e) {
-    return `cannot connect to ${url.replace(/:[^:@/]*@/, ':***@')}: ${(e as Error).message}`;
-  } finally {
-    await c.end().catch(() => {});
-  }
-}
-
 const url = pgTestUrl();
-const problem = await reachable(url);
+const problem = await unreachable(url);
 
 if (problem && process.env.CI === 'true') {
   describe('PostgresStateStore', () => {

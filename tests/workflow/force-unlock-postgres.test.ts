@@ -5,21 +5,12 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { Engine, PostgresStateStore, StateLockedError } from 'converge';
-import { readFileSync } from 'node:fs';
+import { pgTestUrl, unreachable } from '../helpers/pg-env.js';
 import { TestCloud, testProvider } from '../helpers/test-provider.js';
 import { thing } from '../helpers/builders.js';
 
-function pgTestUrl(): string | undefined {
-  if (process.env.CONVERGE_TEST_PG_URL) return process.env.CONVERGE_TEST_PG_URL;
-  try { return /^CONVERGE_TEST_PG_URL=(.+)$/m.exec(readFileSync('/tmp/converge-pg-env', 'utf8'))?.[1]!.trim(); } catch { return undefined; }
-}
 const url = pgTestUrl();
-async function reachable(): Promise<string | undefined> {
-  if (!url) return 'CONVERGE_TEST_PG_URL is not set';
-  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
-  try { await c.connect(); return undefined; } catch (e) { return (e as Error).message; } finally { await c.end().catch(() => {}); }
-}
-const problem = await reachable();
+const problem = await unreachable(url);
 if (problem && process.env.CI === 'true') throw new Error(`PostgreSQL is required in CI: ${problem}`);
 if (problem) console.warn(`\n!!! SKIPPING PostgreSQL force-unlock test: ${problem}\n`);
 
