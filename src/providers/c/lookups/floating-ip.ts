@@ -12,9 +12,9 @@ import {
 export const floatingIpStatuses = ['ACTIVE', 'DOWN', 'ERROR'] as const;
 
 const filters = {
-  status: z.enum(floatingIpStatuses).optional(),
+  status: z.enum(floatingIpStatuses).optional().describe('Only floating IPs in this status: ACTIVE (assigned), DOWN (unassigned) or ERROR.'),
   tagKeyValue: tagKeyValueArg,
-  tagKeys: z.array(z.string().min(1).max(255).regex(/^[^\s=]+$/)).optional(),
+  tagKeys: z.array(z.string().min(1).max(255).regex(/^[^\s=]+$/)).optional().describe('Only floating IPs that have tags with these keys.'),
 };
 
 export function floatingIpShape(w: Wire): Record<string, unknown> {
@@ -26,7 +26,12 @@ const T_LIST = 'provc:index/getCloudFloatingIps:getCloudFloatingIps';
 
 export const getCloudFloatingIp = provcLookup({
   token: T_ONE,
-  args: z.object({ ...scopeArgs, floatingIpId: z.string().optional(), findOneBy: z.object(filters).strict().optional() }),
+  args: z.object({
+    ...scopeArgs,
+    floatingIpId: z.string().optional().describe('UUID of the floating IP. Exactly one of floatingIpId and findOneBy must be set.'),
+    findOneBy: z.object(filters).strict().optional()
+      .describe('List filters that must match exactly one floating IP on the first page of results (then read by id). Exactly one of floatingIpId and findOneBy must be set.'),
+  }).describe('Reads one floating IP, by id or by filters that match exactly one.'),
   check: (a, c) => [...checkScope(a, c), ...exactlyOneOf(a, 'floatingIpId', 'findOneBy')],
   run: async (ctx, a) => {
     const s = requireScope(a, ctx.config);
@@ -41,7 +46,7 @@ export const getCloudFloatingIp = provcLookup({
 
 export const getCloudFloatingIps = provcLookup({
   token: T_LIST,
-  args: z.object({ ...scopeArgs, ...filters, maxItems: maxItemsArg }),
+  args: z.object({ ...scopeArgs, ...filters, maxItems: maxItemsArg }).describe('Lists the floating IPs of a project and region that match the filters, up to maxItems.'),
   check: (a, c) => checkScope(a, c),
   run: async (ctx, a) => {
     const s = requireScope(a, ctx.config);

@@ -17,18 +17,23 @@ const clusterShape = (kind: GpuKind) => (w: Wire, s: Scope) => withSeedFields(
 );
 const imageShape = (w: Wire, s: Scope) => withSeedFields({ ...(camelize(w) as Record<string, unknown>), imageId: w.id, projectId: s.projectId, regionId: s.regionId }, SEED_FIELDS.gpuImage);
 /** Cluster and image ids are UUID strings (wire notes: TF inputs `cluster_id` / `image_id`). */
-const uuidArg = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a UUID');
+// `format: 'uuid'` only tells the docs (JSON Schema) what the pattern is; parsing is the regex's.
+const uuidArg = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a UUID').meta({ format: 'uuid' });
 const T = (fn: string) => `provc:index/${fn}:${fn}`;
+const words = (kind: GpuKind) => (kind === 'baremetal' ? 'bare metal' : kind);
 
 const bmFindOneBy = z.object({
-  /** Exact name (case-insensitive on the server). */
-  name: z.string().optional(),
-  managedBies: z.array(z.enum(managedBies)).optional(),
+  name: z.string().optional().describe('Exact cluster name (case-insensitive on the server).'),
+  managedBies: z.array(z.enum(managedBies)).optional().describe("Only clusters managed by these: 'k8s' (managed Kubernetes) or 'user'; the server defaults to user."),
 }).strict();
 
 export const getCloudGpuBaremetalCluster = provcLookup({
   token: T('getCloudGpuBaremetalCluster'),
-  args: z.object({ ...scopeArgs, clusterId: uuidArg.optional(), findOneBy: bmFindOneBy.optional() }),
+  args: z.object({
+    ...scopeArgs,
+    clusterId: uuidArg.optional().describe('UUID of the GPU bare metal cluster. Exactly one of clusterId and findOneBy must be set.'),
+    findOneBy: bmFindOneBy.optional().describe('Filters that must match exactly one cluster on the first page of results (then read by id). Exactly one of clusterId and findOneBy must be set.'),
+  }).describe('Reads one GPU bare metal cluster, by id or by filters that match exactly one.'),
   check: (a, c) => [...checkScope(a, c), ...exactlyOneOf(a, 'clusterId', 'findOneBy')],
   run: async (ctx, a) => {
     const s = requireScope(a, ctx.config);
@@ -44,7 +49,7 @@ export const getCloudGpuBaremetalCluster = provcLookup({
 
 const singleCluster = (kind: GpuKind, fn: string) => provcLookup({
   token: T(fn),
-  args: z.object({ ...scopeArgs, clusterId: uuidArg }),
+  args: z.object({ ...scopeArgs, clusterId: uuidArg.describe(`UUID of the GPU ${words(kind)} cluster.`) }).describe(`Reads one GPU ${words(kind)} cluster by id.`),
   check: (a, c) => checkScope(a, c),
   run: async (ctx, a) => {
     const s = requireScope(a, ctx.config);
@@ -54,7 +59,7 @@ const singleCluster = (kind: GpuKind, fn: string) => provcLookup({
 
 const singleImage = (kind: GpuKind, fn: string) => provcLookup({
   token: T(fn),
-  args: z.object({ ...scopeArgs, imageId: uuidArg }),
+  args: z.object({ ...scopeArgs, imageId: uuidArg.describe(`UUID of the GPU ${words(kind)} cluster image.`) }).describe(`Reads one image for GPU ${words(kind)} clusters by id.`),
   check: (a, c) => checkScope(a, c),
   run: async (ctx, a) => {
     const s = requireScope(a, ctx.config);
@@ -68,7 +73,11 @@ export const getCloudGpuVirtualClusterImage = singleImage('virtual', 'getCloudGp
 
 export const getCloudGpuBaremetalClusters = provcLookup({
   token: T('getCloudGpuBaremetalClusters'),
-  args: z.object({ ...scopeArgs, managedBies: z.array(z.enum(managedBies)).optional(), maxItems: maxItemsArg }),
+  args: z.object({
+    ...scopeArgs,
+    managedBies: z.array(z.enum(managedBies)).optional().describe("Only clusters managed by these: 'k8s' (managed Kubernetes) or 'user'; the server defaults to user."),
+    maxItems: maxItemsArg,
+  }).describe('Lists the GPU bare metal clusters of a project and region, up to maxItems.'),
   check: (a, c) => checkScope(a, c),
   run: async (ctx, a) => {
     const s = requireScope(a, ctx.config);
@@ -80,7 +89,7 @@ export const getCloudGpuBaremetalClusters = provcLookup({
 
 export const getCloudGpuVirtualClusters = provcLookup({
   token: T('getCloudGpuVirtualClusters'),
-  args: z.object({ ...scopeArgs, maxItems: maxItemsArg }),
+  args: z.object({ ...scopeArgs, maxItems: maxItemsArg }).describe('Lists the GPU virtual clusters of a project and region, up to maxItems.'),
   check: (a, c) => checkScope(a, c),
   run: async (ctx, a) => {
     const s = requireScope(a, ctx.config);

@@ -9,12 +9,12 @@ import { scopeIssues, type Scope } from '../config.js';
 import type { ProvcConfig } from '../client.js';
 
 export const scopeArgs = {
-  projectId: z.number().int().positive().optional(),
-  regionId: z.number().int().positive().optional(),
+  projectId: z.number().int().positive().optional().describe("Cloud project id; absent uses the provider's cloudProjectId (or PROVC_CLOUD_PROJECT_ID)."),
+  regionId: z.number().int().positive().optional().describe("Cloud region id; absent uses the provider's cloudRegionId (or PROVC_CLOUD_REGION_ID)."),
 };
 
 /** maxItems: an integer >= 0; 0 or absent means 1000. */
-export const maxItemsArg = z.number().int().min(0).optional();
+export const maxItemsArg = z.number().int().min(0).optional().describe('Most items to return; 0 or absent means 1000.');
 export const effectiveMax = (n: number | undefined): number => (n ? n : 1000);
 
 type Scoped = { readonly projectId?: number; readonly regionId?: number };

@@ -11,22 +11,26 @@ import { createdSince } from '../activity.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
 
 const inputs = z.object({
-  name: z.string().min(1),
-  /** PEM certificate chain (secret). */
-  sslCertificate: z.string().min(1).optional(),
-  /** PEM private key (secret). */
-  sslPrivateKey: z.string().min(1).optional(),
-  validateRootCa: z.boolean().default(false),
-  /** Let Gcore issue a Let's Encrypt certificate instead of uploading one. */
-  automated: z.boolean().default(false),
-});
+  name: z.string().min(1).describe('Certificate name, unique in the account.'),
+  sslCertificate: z.string().min(1).optional().describe('PEM certificate chain to upload (secret; the API never returns it). Required unless automated is true, and must not be set when it is.'),
+  sslPrivateKey: z.string().min(1).optional().describe('PEM private key of the certificate (secret; the API never returns it). Required unless automated is true, and must not be set when it is.'),
+  validateRootCa: z.boolean().default(false).describe('Ask the CDN to check that the uploaded chain leads to a trusted root CA. Not read back: the declared value is kept.'),
+  automated: z.boolean().default(false).describe("Let Gcore issue and renew a Let's Encrypt certificate instead of uploading one. Changing it forces replacement; an automated certificate cannot be updated in place."),
+}).describe("An SSL certificate for CDN resources (/cdn/sslData): either uploaded (certificate and private key, both secret) or issued by Let's Encrypt (automated). find reads the CDN activity log for this create's request, so another stack's certificate is never adopted.");
 type Inputs = z.output<typeof inputs>;
 
 const outputs = z.object({
-  sslId: z.number(), name: z.string(), automated: z.boolean().optional(), certIssuer: z.string().optional(),
-  certSubjectCn: z.string().optional(), certSubjectAlt: z.string().optional(), validityNotBefore: z.string().optional(),
-  validityNotAfter: z.string().optional(), hasRelatedResources: z.boolean().optional(), deleted: z.boolean().optional(),
-  sslCertificateChain: z.string().optional(),
+  sslId: z.number().describe('Integer id of the certificate (the resource id); CDN resources refer to it as sslData.'),
+  name: z.string().describe('Certificate name.'),
+  automated: z.boolean().optional().describe("True when Gcore issues the certificate through Let's Encrypt."),
+  certIssuer: z.string().optional().describe('Issuer of the certificate.'),
+  certSubjectCn: z.string().optional().describe('Common name (CN) of the certificate subject.'),
+  certSubjectAlt: z.string().optional().describe('Subject alternative names (SANs) of the certificate.'),
+  validityNotBefore: z.string().optional().describe('Start of validity, an RFC 3339 time.'),
+  validityNotAfter: z.string().optional().describe('End of validity, an RFC 3339 time.'),
+  hasRelatedResources: z.boolean().optional().describe('True while a CDN resource uses the certificate.'),
+  deleted: z.boolean().optional().describe('Deprecated deletion flag; false for a live certificate.'),
+  sslCertificateChain: z.string().optional().describe('Deprecated: the certificate chain as the API returns it.'),
 });
 
 const outputsOf = (w: Wire) => ({ ...certificateShape(w), sslId: w.id });

@@ -10,27 +10,33 @@ import { cdnId, defined, findCdnCreated, ignoreGone, orNull, provcResource } fro
 export const protocols = ['HTTPS', 'HTTP', 'MATCH'] as const;
 
 const inputs = z.object({
-  resourceId: z.number().int().positive(),
-  name: z.string().min(1).max(255),
-  /** Path pattern; the server adds a leading '/'. */
-  rule: z.string().min(1).max(300),
-  /** 0: regular expression starting with '^/' or '/'; 1: legacy regex with an implicit '/'. */
-  ruleType: z.union([z.literal(0), z.literal(1)]).default(0),
-  active: z.boolean().default(true),
-  weight: z.number().int().min(1).max(2147483647).optional(),
-  originGroup: z.number().int().positive().optional(),
-  overrideOriginProtocol: z.enum(protocols).optional(),
-  options: z.record(z.string(), z.unknown()).default({}),
-});
+  resourceId: z.number().int().positive().describe('Id of the CDN resource the rule belongs to. Changing it forces replacement.'),
+  name: z.string().min(1).max(255).describe('Rule name, unique within the resource.'),
+  rule: z.string().min(1).max(300).describe("Path pattern the rule applies to (a regular expression); the server adds a leading '/' when it is missing."),
+  ruleType: z.union([z.literal(0), z.literal(1)]).default(0).describe("How rule is read: 0, a regular expression starting with '^/' or '/'; 1, a legacy regular expression with an implicit leading '/'."),
+  active: z.boolean().default(true).describe('Whether the rule is applied; delete switches it off first, as the API refuses to delete an active rule.'),
+  weight: z.number().int().min(1).max(2147483647).optional().describe('Evaluation order, lowest first: when a URI matches several rules, the one with the lowest weight applies. The server picks one when absent.'),
+  originGroup: z.number().int().positive().optional().describe("Id of the origin group for matching requests; absent uses the resource's origin group."),
+  overrideOriginProtocol: z.enum(protocols).optional().describe("Protocol to reach the origin for matching requests (MATCH: the request's protocol); absent inherits the resource's originProtocol."),
+  options: z.record(z.string(), z.unknown()).default({}).describe("CDN options for matching requests by the vendor's names ({ gzipOn: { enabled: true, value: true } }); an option not set inherits the resource's."),
+}).describe("A rule of one CDN resource: settings for the paths that match a pattern. The id (and import id) is '<resourceId>/<ruleId>'. find reads the CDN activity log for this create's request, so a same-named rule made by someone else is never adopted.");
 type Inputs = z.output<typeof inputs>;
-
 const outputs = z.object({
-  ruleId: z.number(), resourceId: z.number(), name: z.string(), rule: z.string(), ruleType: z.number(),
-  weight: z.number().optional(), active: z.boolean(), deleted: z.boolean().optional(), originProtocol: z.string().optional(),
-  presetApplied: z.boolean().optional(), primaryRule: z.number().nullable().optional(), options: z.record(z.string(), z.unknown()).optional(),
-  originGroup: z.number().nullable(), overrideOriginProtocol: z.enum(protocols).nullable(),
+  ruleId: z.number().describe('Integer id of the rule within its resource.'),
+  resourceId: z.number().describe('Id of the CDN resource the rule belongs to.'),
+  name: z.string().describe('Rule name.'),
+  rule: z.string().describe("Path pattern as the server keeps it (with a leading '/')."),
+  ruleType: z.number().describe('0: regular expression starting with ^/ or /; 1: legacy regular expression with an implicit /.'),
+  weight: z.number().optional().describe('Evaluation order, lowest first.'),
+  active: z.boolean().describe('Whether the rule is applied.'),
+  deleted: z.boolean().optional().describe('Deletion flag; false for a live rule.'),
+  originProtocol: z.string().optional().describe('Protocol the CDN uses to reach the origin for matching requests (HTTP, HTTPS or MATCH).'),
+  presetApplied: z.boolean().optional().describe('True when a Gcore preset is applied to the rule.'),
+  primaryRule: z.number().nullable().optional().describe('Id of the primary rule this one derives from (shared cache), or null.'),
+  options: z.record(z.string(), z.unknown()).optional().describe("The rule's CDN options as the API returns them (null for an option the rule inherits)."),
+  originGroup: z.number().nullable().describe("Id of the rule's origin group; null uses the resource's."),
+  overrideOriginProtocol: z.enum(protocols).nullable().describe("Origin protocol of the rule; null inherits the resource's originProtocol."),
 });
-
 export const toRuleWire = (i: Omit<Inputs, 'resourceId' | 'active'> & { active?: boolean }): Wire => defined({
   name: i.name, rule: i.rule, ruleType: i.ruleType, active: i.active, weight: i.weight,
   originGroup: i.originGroup, overrideOriginProtocol: i.overrideOriginProtocol, options: i.options,

@@ -11,28 +11,35 @@ import { cdnId, defined, findCdnCreated, ignoreGone, orNull, provcResource } fro
 const protocols = ['HTTP', 'HTTPS', 'MATCH'] as const;
 
 const inputs = z.object({
-  cname: z.string().min(1).max(255),
-  originGroup: z.number().int().positive().optional(),
-  origin: z.string().min(1).optional(),
-  originProtocol: z.enum(protocols).default('HTTP'),
-  name: z.string().optional(),
-  description: z.string().default(''),
-  active: z.boolean().default(true),
-  secondaryHostnames: z.array(z.string()).default([]),
-  sslEnabled: z.boolean().default(false),
-  sslData: z.number().int().positive().optional(),
-  proxySslEnabled: z.boolean().default(false),
-  proxySslCa: z.number().int().positive().optional(),
-  proxySslData: z.number().int().positive().optional(),
-  /** CDN options by the vendor's names ({ gzipOn: { enabled: true, value: true } }). */
-  options: z.record(z.string(), z.unknown()).default({}),
-});
+  cname: z.string().min(1).max(255).describe('Delivery domain of the resource (cdn.example.com); unique across the CDN. Changing it forces replacement.'),
+  originGroup: z.number().int().positive().optional().describe('Id of the origin group to pull content from. Exactly one of originGroup and origin must be set.'),
+  origin: z.string().min(1).optional().describe('A single origin host (or IP) instead of an origin group; the CDN makes a group for it. Exactly one of originGroup and origin must be set; changing it forces replacement.'),
+  originProtocol: z.enum(protocols).default('HTTP').describe('Protocol the CDN uses to reach the origin; MATCH uses the protocol of the request (the origin must serve both).'),
+  name: z.string().optional().describe('Optional display name of the resource.'),
+  description: z.string().default('').describe('Free-text description of the resource.'),
+  active: z.boolean().default(true).describe('Whether the resource delivers content; delete switches it off first, as the API refuses to delete an active resource.'),
+  secondaryHostnames: z.array(z.string()).default([]).describe('Additional delivery domains (CNAMEs) of the resource.'),
+  sslEnabled: z.boolean().default(false).describe('Deliver content over HTTPS, with the certificate given in sslData.'),
+  sslData: z.number().int().positive().optional().describe('Id of the CDN certificate (CdnCertificate sslId) used for HTTPS delivery.'),
+  proxySslEnabled: z.boolean().default(false).describe("Verify the origin's SSL certificate before connecting to it over HTTPS."),
+  proxySslCa: z.number().int().positive().optional().describe('Id of the trusted CA certificate (CdnTrustedCaCertificate) that verifies the origin; used only with proxySslEnabled.'),
+  proxySslData: z.number().int().positive().optional().describe('Id of the SSL certificate used to verify the origin; used only with proxySslEnabled.'),
+  options: z.record(z.string(), z.unknown()).default({}).describe("CDN options by the vendor's names, each an object with enabled and its payload ({ gzipOn: { enabled: true, value: true } }); options not set are left out."),
+}).describe("A CDN resource: a delivery domain (cname) in front of an origin group or one origin host. Updates replace the settings (PUT); delete deactivates it first. find reads the CDN activity log for this create's request, so a resource someone else made with the same cname is never adopted.");
 type Inputs = z.output<typeof inputs>;
 
 const outputs = z.object({
-  resourceId: z.number(), cname: z.string(), originGroup: z.number(), originGroupName: z.string().optional(), status: z.string(),
-  enabled: z.boolean().optional(), client: z.number().optional(), created: z.string().optional(), updated: z.string().optional(),
-  rules: z.array(z.string()), options: z.record(z.string(), z.unknown()).optional(),
+  resourceId: z.number().describe('Integer id of the CDN resource (the resource id); rules refer to it.'),
+  cname: z.string().describe('Delivery domain of the resource.'),
+  originGroup: z.number().describe('Id of the origin group in use (the one made for origin, when origin was given).'),
+  originGroupName: z.string().optional().describe('Name of the origin group in use.'),
+  status: z.string().describe("Resource status: 'active', 'processed', 'suspended' or 'deleted'."),
+  enabled: z.boolean().optional().describe('Whether the account may use the resource (set by Gcore, read-only).'),
+  client: z.number().optional().describe('Id of the account that owns the resource.'),
+  created: z.string().optional().describe('Creation time, an ISO 8601 timestamp.'),
+  updated: z.string().optional().describe('Time of the last change, an ISO 8601 timestamp.'),
+  rules: z.array(z.string()).describe("The resource's rules, each as a JSON string (as the API returns them)."),
+  options: z.record(z.string(), z.unknown()).optional().describe("All CDN options as the API returns them, by the vendor's names (null for an option not set)."),
 });
 
 function settings(i: Inputs, originGroup: number | undefined): Wire {

@@ -7,21 +7,27 @@ import { declaredRule, protocols, setOptions, toRuleWire } from './cdn-resource-
 import { cdnId, defined, findCdnCreated, ignoreGone, orNull, provcResource } from './shared.js';
 
 const inputs = z.object({
-  name: z.string().min(1).optional(),
-  rule: z.string().min(1).max(300),
-  ruleType: z.union([z.literal(0), z.literal(1)]).default(0),
-  weight: z.number().int().min(1).max(2147483647).optional(),
-  overrideOriginProtocol: z.enum(protocols).optional(),
-  options: z.record(z.string(), z.unknown()).default({}),
-});
+  name: z.string().min(1).optional().describe('Template name; neither required nor unique.'),
+  rule: z.string().min(1).max(300).describe("Path pattern of the template (a regular expression); the server adds a leading '/' when it is missing."),
+  ruleType: z.union([z.literal(0), z.literal(1)]).default(0).describe("How rule is read: 0, a regular expression starting with '^/' or '/'; 1, a legacy regular expression with an implicit leading '/'."),
+  weight: z.number().int().min(1).max(2147483647).optional().describe('Evaluation order, lowest first, of rules made from the template. The server picks one when absent.'),
+  overrideOriginProtocol: z.enum(protocols).optional().describe("Protocol to reach the origin (MATCH: the request's protocol); absent inherits the resource's originProtocol."),
+  options: z.record(z.string(), z.unknown()).default({}).describe("CDN options by the vendor's names ({ gzipOn: { enabled: true, value: true } }); an option not set inherits the resource's."),
+}).describe("A reusable rule (pattern plus options) of the account, under /cdn/resources/rule_templates. find reads the CDN activity log for this create's request, since names are neither required nor unique.");
 type Inputs = z.output<typeof inputs>;
-
 const outputs = z.object({
-  ruleTemplateId: z.number(), name: z.string().optional(), rule: z.string(), ruleType: z.number(), weight: z.number().optional(),
-  client: z.number().optional(), default: z.boolean().optional(), template: z.boolean().optional(), deleted: z.boolean().optional(),
-  options: z.record(z.string(), z.unknown()).optional(), overrideOriginProtocol: z.enum(protocols).nullable(),
+  ruleTemplateId: z.number().describe('Integer id of the rule template (the resource id).'),
+  name: z.string().optional().describe('Template name.'),
+  rule: z.string().describe("Path pattern as the server keeps it (with a leading '/')."),
+  ruleType: z.number().describe('0: regular expression starting with ^/ or /; 1: legacy regular expression with an implicit /.'),
+  weight: z.number().optional().describe('Evaluation order, lowest first.'),
+  client: z.number().optional().describe('Id of the account that owns the template.'),
+  default: z.boolean().optional().describe('True for a system template available to all accounts (read-only for users).'),
+  template: z.boolean().optional().describe('True for a rule template.'),
+  deleted: z.boolean().optional().describe('Deletion flag; false for a live template.'),
+  options: z.record(z.string(), z.unknown()).optional().describe("The template's CDN options as the API returns them (null for an option not set)."),
+  overrideOriginProtocol: z.enum(protocols).nullable().describe("Origin protocol of the template; null inherits the resource's originProtocol."),
 });
-
 const wire = (i: Inputs) => toRuleWire({ ...i, name: i.name as string });
 
 export const cdnRuleTemplate = provcResource({

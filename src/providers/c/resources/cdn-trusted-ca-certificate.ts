@@ -8,15 +8,20 @@ import { caCertificateShape } from '../lookups/cdn.js';
 import { cdnId, findCdnCreated, ignoreGone, orNull, provcResource } from './shared.js';
 
 const inputs = z.object({
-  name: z.string().min(1),
-  /** PEM CA certificate. */
-  sslCertificate: z.string().min(1),
-});
+  name: z.string().min(1).describe('Name of the CA certificate; the only field that changes in place.'),
+  sslCertificate: z.string().min(1).describe('PEM CA certificate used to verify origins. Changing it forces replacement.'),
+}).describe("A trusted CA certificate (/cdn/sslCertificates, not /cdn/sslData) that CDN resources use to verify their origins over HTTPS (proxySslCa). find reads the CDN activity log for this create's request, so a same-named certificate made by someone else is never adopted.");
 
 const outputs = z.object({
-  name: z.string(), certIssuer: z.string().optional(), certSubjectCn: z.string().optional(), certSubjectAlt: z.string().optional(),
-  validityNotBefore: z.string().optional(), validityNotAfter: z.string().optional(), hasRelatedResources: z.boolean().optional(),
-  deleted: z.boolean().optional(), sslCertificateChain: z.string().optional(),
+  name: z.string().describe('Name of the CA certificate.'),
+  certIssuer: z.string().optional().describe('Issuer of the CA certificate.'),
+  certSubjectCn: z.string().optional().describe('Common name (CN) of the certificate subject.'),
+  certSubjectAlt: z.string().optional().describe('Subject alternative names (SANs) of the certificate.'),
+  validityNotBefore: z.string().optional().describe('Start of validity, an RFC 3339 time.'),
+  validityNotAfter: z.string().optional().describe('End of validity, an RFC 3339 time.'),
+  hasRelatedResources: z.boolean().optional().describe('True while a CDN resource uses the certificate.'),
+  deleted: z.boolean().optional().describe('Deprecated deletion flag; false for a live certificate.'),
+  sslCertificateChain: z.string().optional().describe('Deprecated: the certificate chain as the API returns it.'),
 });
 
 const outputsOf = (w: Wire) => caCertificateShape(w);

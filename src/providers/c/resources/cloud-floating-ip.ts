@@ -15,33 +15,33 @@ import { waitForCreated, waitForFirst, waitForTask } from '../tasks.js';
 import { defined, ignoreGone, orNull, provcResource } from './shared.js';
 
 const inputs = z.object({
-  projectId: z.number().int().positive().optional(),
-  regionId: z.number().int().positive().optional(),
-  /** The port to assign the IP to; absent leaves it unassigned (status DOWN). */
-  portId: z.string().uuid().optional(),
-  /** Which of the port's fixed IPs to map; needs portId. */
-  fixedIpAddress: z.ipv4().optional(),
-  tags: z.record(z.string().min(1).max(255), z.string().min(1).max(255)).default({}),
-});
+  projectId: z.number().int().positive().optional().describe("Cloud project id; absent uses the provider's cloudProjectId. Changing it forces replacement."),
+  regionId: z.number().int().positive().optional().describe("Cloud region id; absent uses the provider's cloudRegionId. Changing it forces replacement."),
+  portId: z.string().uuid().optional().describe('UUID of the port to assign the IP to; absent leaves it unassigned (status DOWN). Changes in place.'),
+  fixedIpAddress: z.ipv4().optional().describe("Which of the port's fixed IPv4 addresses to map the floating IP to; needs portId."),
+  tags: z.record(z.string().min(1).max(255), z.string().min(1).max(255)).default({}).describe("Tags as key-value pairs (1 to 255 characters each; keys without whitespace or '='), for filtering and cost reports."),
+}).describe("A public (floating) IP in a project and region, optionally assigned to a port. Create, update and delete are Cloud tasks, polled until they finish. The id is the IP's UUID; import takes '<uuid>' or '<projectId>/<regionId>/<uuid>'. find looks for the create task tagged with this operation's id.");
 type Inputs = z.output<typeof inputs>;
-
-const tag = z.object({ key: z.string(), value: z.string(), readOnly: z.boolean() });
-const outputs = z.object({
-  floatingIpId: z.string(),
-  floatingIpAddress: z.string().nullable(),
-  fixedIpAddress: z.string().nullable(),
-  portId: z.string().nullable(),
-  routerId: z.string().nullable(),
-  status: z.string().nullable(),
-  tags: z.array(tag),
-  projectId: z.number(),
-  regionId: z.number(),
-  region: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  creatorTaskId: z.string().nullable(),
+const tag = z.object({
+  key: z.string().describe('Tag key.'),
+  value: z.string().describe('Tag value.'),
+  readOnly: z.boolean().describe('True for a tag set by the platform, which users cannot change.'),
 });
-
+const outputs = z.object({
+  floatingIpId: z.string().describe('UUID of the floating IP (the resource id).'),
+  floatingIpAddress: z.string().nullable().describe('The public IPv4 address.'),
+  fixedIpAddress: z.string().nullable().describe('Fixed IP address of the assigned port the floating IP maps to; null when unassigned.'),
+  portId: z.string().nullable().describe('UUID of the assigned port; null when unassigned.'),
+  routerId: z.string().nullable().describe('UUID of the router that carries the mapping; null when unassigned.'),
+  status: z.string().nullable().describe('ACTIVE (assigned to a port, in use), DOWN (unassigned, available) or ERROR.'),
+  tags: z.array(tag).describe('Tags of the floating IP, read-only ones included.'),
+  projectId: z.number().describe('Cloud project id.'),
+  regionId: z.number().describe('Cloud region id.'),
+  region: z.string().describe('Region name.'),
+  createdAt: z.string().describe('Creation time, an ISO 8601 timestamp.'),
+  updatedAt: z.string().describe('Time of the last change, an ISO 8601 timestamp.'),
+  creatorTaskId: z.string().nullable().describe('UUID of the Cloud task that created the floating IP.'),
+});
 /** The tag a create writes the converge operation id in; read, outputs and updates leave it alone. */
 export const OPERATION_TAG = 'converge-operation';
 
