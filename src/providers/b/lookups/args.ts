@@ -1,4 +1,5 @@
 // Argument rules shared by the single lookups: which of id / name (or hostname, label) must be given.
+import { z } from 'zod';
 import type { CheckIssue } from '../../../engine/provider/define.js';
 import type { ProvbConfig } from '../config.js';
 import { checkRegion } from '../region.js';
@@ -23,4 +24,15 @@ export const regional = (rule: (args: Record<string, unknown>) => CheckIssue[]) 
 export function criteria(args: Record<string, unknown>, keys: readonly string[], region?: string): string {
   const parts = keys.filter((k) => args[k] !== undefined && args[k] !== '').map((k) => `${k} '${String(args[k])}'`);
   return `${parts.join(' and ') || '(nothing)'}${region ? ` in ${region}` : ''}`;
+}
+
+/** The region argument every regional lookup takes. */
+export const regionArg = () => z.string().optional().describe('Civo region code (e.g. LON1) to search in; defaults to the provider\'s region.');
+
+/** `id`, `name` (and `region` when regional) arguments, described for the object `what`. */
+export function idNameArgs(what: string, rule = 'give exactly one of id and name') {
+  return {
+    id: z.string().optional().describe(`Id of the ${what}; ${rule}. An exact match on id or name wins, else a single partial match.`),
+    name: z.string().optional().describe(`Name of the ${what}; ${rule}. Several partial matches are ambiguous (an error).`),
+  };
 }

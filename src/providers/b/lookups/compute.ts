@@ -7,15 +7,18 @@ import { defineLookup } from '../../../engine/provider/define.js';
 import { LookupError } from '../../../engine/errors.js';
 import type { Wire } from '../client.js';
 import { regionOf, type ProvbContext } from '../region.js';
-import { atLeastOne, criteria, exactlyOne, regional } from './args.js';
+import { atLeastOne, criteria, exactlyOne, idNameArgs, regional, regionArg } from './args.js';
 import { findOne } from './find.js';
 
-const idName = { id: z.string().optional(), name: z.string().optional(), region: z.string().optional() };
 const tokenOf = (fn: string) => `provb:index/${fn}:${fn}`;
 
 export const getInstance = defineLookup({
   token: tokenOf('getInstance'),
-  args: z.strictObject({ id: z.string().optional(), hostname: z.string().optional(), region: z.string().optional() }),
+  args: z.strictObject({
+    id: z.string().optional().describe('Id of the instance; give exactly one of id and hostname.'),
+    hostname: z.string().optional().describe('Hostname of the instance; give exactly one of id and hostname. Several exact matches are ambiguous (an error).'),
+    region: regionArg(),
+  }).describe('Reads one instance by id or hostname.'),
   check: regional((a) => exactlyOne(a, ['id', 'hostname'])),
   run: async (ctx: ProvbContext, args) => {
     const region = regionOf(ctx, args);
@@ -33,7 +36,7 @@ export const getInstance = defineLookup({
 function firewallLookup(fn: string) {
   return defineLookup({
     token: tokenOf(fn),
-    args: z.strictObject(idName),
+    args: z.strictObject({ ...idNameArgs('firewall'), region: regionArg() }).describe('Reads one firewall by id or name.'),
     check: regional((a) => exactlyOne(a, ['id', 'name'])),
     run: async (ctx: ProvbContext, args) => {
       const region = regionOf(ctx, args);
@@ -48,7 +51,11 @@ export const getVpcFirewall = firewallLookup('getVpcFirewall');
 function networkLookup(fn: string) {
   return defineLookup({
     token: tokenOf(fn),
-    args: z.strictObject({ id: z.string().optional(), label: z.string().optional(), region: z.string().optional() }),
+    args: z.strictObject({
+      id: z.string().optional().describe('Id of the network; give id, label or both (id is searched first).'),
+      label: z.string().optional().describe('Label (or name) of the network; an exact match wins, else a single partial match.'),
+      region: regionArg(),
+    }).describe('Reads one private network by id or label.'),
     check: regional((a) => atLeastOne(a, ['id', 'label'])),
     run: async (ctx: ProvbContext, args) => {
       const region = regionOf(ctx, args);
@@ -62,7 +69,11 @@ export const getVpcNetwork = networkLookup('getVpcNetwork');
 
 export const getVpcSubnet = defineLookup({
   token: tokenOf('getVpcSubnet'),
-  args: z.strictObject({ networkId: z.string().min(1), ...idName }),
+  args: z.strictObject({
+    networkId: z.string().min(1).describe('Id of the network whose subnets are searched (required).'),
+    ...idNameArgs('subnet'),
+    region: regionArg(),
+  }).describe('Reads one subnet of a private network by id or name.'),
   check: regional((a) => exactlyOne(a, ['id', 'name'])),
   run: async (ctx: ProvbContext, args) => {
     const region = regionOf(ctx, args);
@@ -74,7 +85,7 @@ export const getVpcSubnet = defineLookup({
 function reservedIpLookup(fn: string) {
   return defineLookup({
     token: tokenOf(fn),
-    args: z.strictObject(idName),
+    args: z.strictObject({ ...idNameArgs('reserved IP', 'give exactly one of id and name (name also matches the address)'), region: regionArg() }).describe('Reads one reserved IP by id, name or address.'),
     check: regional((a) => exactlyOne(a, ['id', 'name'])),
     run: async (ctx: ProvbContext, args) => {
       const region = regionOf(ctx, args);
@@ -88,7 +99,7 @@ export const getVpcReservedIp = reservedIpLookup('getVpcReservedIp');
 
 export const getVolume = defineLookup({
   token: tokenOf('getVolume'),
-  args: z.strictObject(idName),
+  args: z.strictObject({ ...idNameArgs('volume'), region: regionArg() }).describe('Reads one volume by id or name.'),
   check: regional((a) => exactlyOne(a, ['id', 'name'])),
   run: async (ctx: ProvbContext, args) => {
     const region = regionOf(ctx, args);
@@ -99,7 +110,7 @@ export const getVolume = defineLookup({
 
 export const getSshKey = defineLookup({
   token: tokenOf('getSshKey'),
-  args: z.strictObject({ id: z.string().optional(), name: z.string().optional() }),
+  args: z.strictObject(idNameArgs('SSH key')).describe('Reads one SSH key by id or name (SSH keys are account-wide, not regional).'),
   check: (a) => exactlyOne(a, ['id', 'name']),
   run: async (ctx: ProvbContext, args) => {
     const k = findOne(await ctx.config.client.listSshKeys(ctx), args.id ?? args.name ?? '', { token: tokenOf('getSshKey'), criteria: criteria(args, ['id', 'name']), keys: (x) => [x.name, x.id] });
@@ -117,7 +128,7 @@ const lbOutputs = (lb: Wire, region: string) => ({
 function loadBalancerLookup(fn: string, rule: (a: Record<string, unknown>) => ReturnType<typeof exactlyOne>, nameWins: boolean) {
   return defineLookup({
     token: tokenOf(fn),
-    args: z.strictObject(idName),
+    args: z.strictObject({ ...idNameArgs('load balancer', nameWins ? 'give id, name or both (name wins)' : 'give exactly one of id and name'), region: regionArg() }).describe('Reads one load balancer by id or name.'),
     check: regional(rule),
     run: async (ctx: ProvbContext, args) => {
       const region = regionOf(ctx, args);

@@ -11,16 +11,22 @@ export type FieldTypes = Readonly<Record<string, FieldType>>;
 export type Row = Record<string, unknown>;
 
 export const filterSchema = z.strictObject({
-  key: z.string().min(1),
-  values: z.array(z.string()).min(1),
-  matchBy: z.enum(['exact', 'substring', 're']).default('exact'),
-  all: z.boolean().default(false),
-});
-export const sortSchema = z.strictObject({ key: z.string().min(1), direction: z.enum(['asc', 'desc']).optional() });
+  key: z.string().min(1).describe('Record field to filter on; must be one of the lookup\'s fields.'),
+  values: z.array(z.string()).min(1).describe('Values to match (at least one), written as strings; a record is kept when any value matches (every value with `all`).'),
+  matchBy: z.enum(['exact', 'substring', 're']).default('exact').describe('How values match: `exact` (case-insensitive equality, the default), `substring` (case-sensitive contains) or `re` (unanchored regular expression).'),
+  all: z.boolean().default(false).describe('When true, a record must match every value instead of any one. Default false.'),
+}).describe('One filter; filters are ANDed, and list fields match on any element.');
+export const sortSchema = z.strictObject({
+  key: z.string().min(1).describe('Record field to sort on; list fields cannot be sorted.'),
+  direction: z.enum(['asc', 'desc']).optional().describe('Sort direction, `asc` (default) or `desc`.'),
+}).describe('One sort key; sorts apply in order and are stable.');
 export type Filter = z.output<typeof filterSchema>;
 export type Sort = z.output<typeof sortSchema>;
 
-export const listArgs = { filters: z.array(filterSchema).default([]), sorts: z.array(sortSchema).default([]) };
+export const listArgs = {
+  filters: z.array(filterSchema).default([]).describe('Filters that records must all pass; none (the default) keeps every record.'),
+  sorts: z.array(sortSchema).default([]).describe('Sort keys applied in order; none (the default) keeps the API order.'),
+};
 
 const parseBool = (v: string): boolean | undefined => (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v) ? true : ['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(v) ? false : undefined);
 

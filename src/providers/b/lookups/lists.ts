@@ -13,6 +13,8 @@ type ListSpec<K extends string> = {
   readonly result: K;
   readonly fields: FieldTypes;
   readonly regional: boolean;
+  /** The lookup's summary for the reference page. */
+  readonly summary: string;
   readonly rows: (ctx: ProvbContext, region: string | undefined) => Promise<Row[]>;
 };
 
@@ -24,7 +26,11 @@ function listLookup<K extends string>(spec: ListSpec<K>) {
   return defineLookup({
     token,
     // `region` is accepted by every list lookup; only the regional ones use it.
-    args: z.strictObject({ ...listArgs, id: z.string().optional(), region: z.string().optional() }),
+    args: z.strictObject({
+      ...listArgs,
+      id: z.string().optional().describe('Id to give the result; by default a stable hash of the arguments.'),
+      region: z.string().optional().describe('Civo region code (e.g. LON1) to list in; defaults to the provider\'s region. Ignored by non-regional lists.'),
+    }).describe(spec.summary),
     check: (args, config: ProvbConfig) => [...(spec.regional ? checkRegion(args, config) : []), ...checkListArgs(args, spec.fields)],
     run: async (ctx: ProvbContext, args): Promise<ListResult<K>> => {
       const region = spec.regional ? regionOf(ctx, args) : undefined;
@@ -35,7 +41,7 @@ function listLookup<K extends string>(spec: ListSpec<K>) {
 }
 
 export const getInstances = listLookup({
-  fn: 'getInstances', result: 'instances', regional: true,
+  fn: 'getInstances', summary: 'Lists the instances in a region, with filters and sorts; no match gives an empty list.', result: 'instances', regional: true,
   fields: {
     id: 'string', hostname: 'string', region: 'string', reverseDns: 'string', size: 'string', cpuCores: 'int', ramMb: 'int', diskGb: 'int', networkId: 'string',
     template: 'string', initialUser: 'string', notes: 'string', sshkeyId: 'string', firewallId: 'string', tags: 'list', script: 'string', initialPassword: 'string',
@@ -50,7 +56,7 @@ export const getInstances = listLookup({
 });
 
 export const getSize = listLookup({
-  fn: 'getSize', result: 'sizes', regional: false,
+  fn: 'getSize', summary: 'Lists the selectable instance, Kubernetes and database sizes, with filters and sorts.', result: 'sizes', regional: false,
   fields: { name: 'string', type: 'string', cpu: 'int', ram: 'int', disk: 'int', gpu: 'int', gpuType: 'string', description: 'string', selectable: 'bool' },
   rows: async (ctx) => (await ctx.config.client.sizes(ctx)).filter((s: Wire) => s.selectable).map((s: Wire) => ({
     name: s.name, type: String(s.type).toLowerCase(), cpu: s.cpu_cores, ram: s.ram_mb, disk: s.disk_gb, gpu: s.gpu_count ?? 0, gpuType: s.gpu_type ?? '', description: s.description ?? '', selectable: s.selectable === true,
@@ -58,7 +64,7 @@ export const getSize = listLookup({
 });
 
 export const getDiskImage = listLookup({
-  fn: 'getDiskImage', result: 'diskimages', regional: true,
+  fn: 'getDiskImage', summary: 'Lists the disk images (templates) available in a region, with filters and sorts.', result: 'diskimages', regional: true,
   fields: { id: 'string', name: 'string', version: 'string', label: 'string' },
   rows: async (ctx, region) => (await ctx.config.client.diskImages(ctx, region))
     .filter((i: Wire) => !/k3s|talos/.test(String(i.name)))
@@ -66,19 +72,19 @@ export const getDiskImage = listLookup({
 });
 
 export const getKubernetesVersion = listLookup({
-  fn: 'getKubernetesVersion', result: 'versions', regional: false,
+  fn: 'getKubernetesVersion', summary: 'Lists the Kubernetes versions Civo offers, with filters and sorts.', result: 'versions', regional: false,
   fields: { version: 'string', label: 'string', type: 'string', default: 'bool' },
   rows: async (ctx) => (await ctx.config.client.kubernetesVersions(ctx)).map((v: Wire) => ({ version: v.version, label: v.label ?? '', type: v.clusterType ?? v.type ?? '', default: v.default === true })),
 });
 
 export const getRegion = listLookup({
-  fn: 'getRegion', result: 'regions', regional: false,
+  fn: 'getRegion', summary: 'Lists the Civo regions, with filters and sorts.', result: 'regions', regional: false,
   fields: { code: 'string', name: 'string', country: 'string', default: 'bool' },
   rows: async (ctx) => (await ctx.config.client.regions(ctx)).map((r: Wire) => ({ code: r.code, name: r.name, country: r.country ?? '', default: r.default === true })),
 });
 
 export const getDatabaseVersion = listLookup({
-  fn: 'getDatabaseVersion', result: 'versions', regional: false,
+  fn: 'getDatabaseVersion', summary: 'Lists the database engines and versions Civo offers, with filters and sorts.', result: 'versions', regional: false,
   fields: { engine: 'string', version: 'string', default: 'bool' },
   rows: async (ctx) => Object.entries(await ctx.config.client.databaseVersions(ctx))
     .flatMap(([engine, versions]) => (versions ?? []).map((v: Wire) => ({ engine, version: String(v.software_version), default: v.default === true }))),

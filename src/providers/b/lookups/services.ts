@@ -6,10 +6,9 @@ import { LookupError } from '../../../engine/errors.js';
 import type { Wire } from '../client.js';
 import { orNull } from '../client.js';
 import { regionOf, type ProvbContext } from '../region.js';
-import { atLeastOne, criteria, exactlyOne, regional } from './args.js';
+import { atLeastOne, criteria, exactlyOne, regional, idNameArgs, regionArg } from './args.js';
 import { findOne } from './find.js';
 
-const idName = { id: z.string().optional(), name: z.string().optional(), region: z.string().optional() };
 const tokenOf = (fn: string) => `provb:index/${fn}:${fn}`;
 
 /** `id` overrides `name` when both are set (the upstream rule for these lookups). */
@@ -17,7 +16,7 @@ const searchOf = (a: { id?: string; name?: string }) => a.id || a.name || '';
 
 export const getDatabase = defineLookup({
   token: tokenOf('getDatabase'),
-  args: z.strictObject(idName),
+  args: z.strictObject({ ...idNameArgs('database', 'give id or name (id wins)'), region: regionArg() }).describe('Reads one database by id or name (case-insensitive); several exact matches are ambiguous.'),
   check: regional((a) => atLeastOne(a, ['id', 'name'])),
   run: async (ctx: ProvbContext, args) => {
     const region = regionOf(ctx, args);
@@ -31,7 +30,7 @@ export const getDatabase = defineLookup({
 
 export const getKubernetesCluster = defineLookup({
   token: tokenOf('getKubernetesCluster'),
-  args: z.strictObject(idName),
+  args: z.strictObject({ ...idNameArgs('Kubernetes cluster'), region: regionArg() }).describe('Reads one Kubernetes cluster by id or name (case-insensitive); several exact matches are ambiguous.'),
   check: regional((a) => exactlyOne(a, ['id', 'name'])),
   run: async (ctx: ProvbContext, args) => {
     const region = regionOf(ctx, args);
@@ -49,7 +48,7 @@ export const getKubernetesCluster = defineLookup({
 
 export const getDnsDomainName = defineLookup({
   token: tokenOf('getDnsDomainName'),
-  args: z.strictObject({ id: z.string().optional(), name: z.string().optional() }),
+  args: z.strictObject(idNameArgs('DNS domain')).describe('Reads one DNS domain by id or name (domains are account-wide).'),
   check: (a) => exactlyOne(a, ['id', 'name']),
   run: async (ctx: ProvbContext, args) => {
     const d = findOne(await ctx.config.client.listDomains(ctx), searchOf(args), { token: tokenOf('getDnsDomainName'), criteria: criteria(args, ['id', 'name']), keys: (x) => [x.name, x.id] });
@@ -59,7 +58,11 @@ export const getDnsDomainName = defineLookup({
 
 export const getDnsDomainRecord = defineLookup({
   token: tokenOf('getDnsDomainRecord'),
-  args: z.strictObject({ domainId: z.string().min(1), name: z.string().min(1), id: z.string().optional() }),
+  args: z.strictObject({
+    domainId: z.string().min(1).describe('Id of the DNS domain that holds the record (required).'),
+    name: z.string().min(1).describe('Record name, matched exactly (e.g. `www`, or `@` for the apex); several records with that name are ambiguous unless `id` narrows them.'),
+    id: z.string().optional().describe('Id of the record, to pick one among several with the same name.'),
+  }).describe('Reads one DNS record of a domain by name.'),
   run: async (ctx: ProvbContext, args) => {
     const what = `name '${args.name}' in domain '${args.domainId}'`;
     const records = await orNull(() => ctx.config.client.listRecords(ctx, args.domainId));
@@ -74,7 +77,7 @@ export const getDnsDomainRecord = defineLookup({
 
 export const getObjectStore = defineLookup({
   token: tokenOf('getObjectStore'),
-  args: z.strictObject(idName),
+  args: z.strictObject({ ...idNameArgs('object store', 'give id or name (id wins)'), region: regionArg() }).describe('Reads one object store (bucket) by id or name.'),
   check: regional((a) => atLeastOne(a, ['id', 'name'])),
   run: async (ctx: ProvbContext, args) => {
     const region = regionOf(ctx, args);
@@ -85,7 +88,7 @@ export const getObjectStore = defineLookup({
 
 export const getObjectStoreCredential = defineLookup({
   token: tokenOf('getObjectStoreCredential'),
-  args: z.strictObject(idName),
+  args: z.strictObject({ ...idNameArgs('object store credential', 'give id or name (id wins)'), region: regionArg() }).describe('Reads one object store credential by id, name or access key id.'),
   check: regional((a) => atLeastOne(a, ['id', 'name'])),
   run: async (ctx: ProvbContext, args) => {
     const region = regionOf(ctx, args);

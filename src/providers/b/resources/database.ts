@@ -13,21 +13,21 @@ import { afterCreated, waitUntil } from '../wait.js';
 import { defined, reporter } from './reported.js';
 
 export const databaseInputs = z.strictObject({
-  engine: z.string().min(1),
-  nodes: z.number().int().min(1),
-  size: z.string().min(1),
-  version: z.string().min(1),
-  name: z.string().min(1).optional(),
-  networkId: z.string().optional(),
+  engine: z.string().min(1).describe('Database engine (software), e.g. `mysql` or `postgresql`; see getDatabaseVersion. Changing it forces replacement.'),
+  nodes: z.number().int().min(1).describe('Number of nodes (at least 1). Updates in place.'),
+  size: z.string().min(1).describe('Node size name, e.g. `g3.db.small`; see getSize. Changing it forces replacement.'),
+  version: z.string().min(1).describe('Engine version, e.g. `8.0`; see getDatabaseVersion. Changing it forces replacement.'),
+  name: z.string().min(1).optional().describe('Database name; derived from the operation id when omitted. Updates in place.'),
+  networkId: z.string().optional().describe('Private network to attach to; the default network when omitted. Changing it forces replacement.'),
   /** Blank: the network's default firewall (open to all). */
-  firewallId: z.string().optional(),
-  region: z.string().optional(),
-});
+  firewallId: z.string().optional().describe('Firewall to apply; when blank, the network\'s default firewall (open to all) is used. Updates in place.'),
+  region: z.string().optional().describe('Civo region code (e.g. LON1); defaults to the provider\'s region. Changing it forces replacement.'),
+}).describe('A managed database (MySQL or PostgreSQL), Pending until Ready. Name, node count and firewall update in place; engine, version, size, network and region force replacement.');
 type DatabaseInputs = z.output<typeof databaseInputs>;
 
 export const databaseOutputs = z.object({
-  databaseId: z.string(), name: z.string(), dnsEndpoint: z.string(), endpoint: z.string(), password: z.string(), port: z.number(),
-  privateIpv4: z.string(), status: z.string(), username: z.string(), networkId: z.string(), firewallId: z.string(),
+  databaseId: z.string().describe('Id of the database (the resource id; import by it).'), name: z.string().describe('Database name as the API reports it.'), dnsEndpoint: z.string().describe('DNS name of the database endpoint.'), endpoint: z.string().describe('Public IP address to connect to.'), password: z.string().describe('Password of the database\'s administrative user (secret).'), port: z.number().describe('TCP port the database listens on.'),
+  privateIpv4: z.string().describe('Private IPv4 address on the database\'s network.'), status: z.string().describe('Database status, e.g. `Pending` or `Ready`.'), username: z.string().describe('Administrative user name.'), networkId: z.string().describe('Id of the network the database is on.'), firewallId: z.string().describe('Id of the firewall applied to the database.'),
 });
 
 const outputsOf = (d: Wire): z.output<typeof databaseOutputs> => ({

@@ -8,10 +8,10 @@ import { orNull, type Wire } from '../client.js';
 import type { ProvbContext } from '../region.js';
 
 export const dnsDomainNameInputs = z.strictObject({
-  name: z.string().min(1).regex(/^\S+$/, 'must not contain whitespace'),
-});
+  name: z.string().min(1).regex(/^\S+$/, 'must not contain whitespace').describe('Domain name, e.g. `example.com` (no whitespace). Updates in place.'),
+}).describe('A DNS domain managed by Civo DNS; import by domain name.');
 
-export const dnsDomainNameOutputs = z.object({ dnsDomainNameId: z.string(), accountId: z.string() });
+export const dnsDomainNameOutputs = z.object({ dnsDomainNameId: z.string().describe('Id of the domain (the resource id).'), accountId: z.string().describe('Id of the Civo account that owns the domain.') });
 
 const outputsOf = (d: Wire) => ({ dnsDomainNameId: d.id, accountId: d.account_id ?? '' });
 

@@ -13,19 +13,19 @@ const TYPES = ['a', 'cname', 'mx', 'txt', 'srv', 'ns'] as const;
 const HOSTNAME = /^(?=.{1,253}\.?$)(?:[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9])?\.)*[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9])?\.?$/;
 
 export const dnsDomainRecordInputs = z.strictObject({
-  domainId: z.string().min(1),
+  domainId: z.string().min(1).describe('Id of the DNS domain that holds the record. Changing it forces replacement.'),
   /** `a`, `cname`, `mx` or `txt` (also `srv`, `ns`); any case. */
-  type: z.preprocess((v) => (typeof v === 'string' ? v.toLowerCase() : v), z.enum(TYPES)),
-  value: z.string().min(1),
-  ttl: z.number().int().min(600).default(600),
+  type: z.preprocess((v) => (typeof v === 'string' ? v.toLowerCase() : v), z.enum(TYPES)).describe('Record type: `a`, `cname`, `mx` or `txt` (also `srv`, `ns`); any case, stored lower-case.'),
+  value: z.string().min(1).describe('Record value: an IP address (A or MX), a hostname (CNAME or MX) or text (TXT).'),
+  ttl: z.number().int().min(600).default(600).describe('Time to live in seconds; minimum 600, default 600.'),
   /** The part before the domain name, or '@' for the apex. */
-  name: z.string().min(1).default('@'),
+  name: z.string().min(1).default('@').describe('The part before the domain name, or `@` (the default) for the apex; an A record cannot be used at the apex.'),
   /** MX only; the API uses 10 when none is given. */
-  priority: z.number().int().positive().optional(),
-});
+  priority: z.number().int().positive().optional().describe('MX priority (MX records only); the API uses 10 when omitted.'),
+}).describe('A record in a DNS domain; every field but the domain updates in place. Import by `<domainId>:<recordId>`.');
 type RecordInputs = z.output<typeof dnsDomainRecordInputs>;
 
-export const dnsDomainRecordOutputs = z.object({ dnsDomainRecordId: z.string(), accountId: z.string(), createdAt: z.string(), updatedAt: z.string(), priority: z.number() });
+export const dnsDomainRecordOutputs = z.object({ dnsDomainRecordId: z.string().describe('Id of the record (the resource id is `<domainId>:<recordId>`).'), accountId: z.string().describe('Id of the Civo account that owns the record.'), createdAt: z.string().describe('When the record was created (timestamp).'), updatedAt: z.string().describe('When the record was last updated (timestamp).'), priority: z.number().describe('MX priority as stored (0 for other types).') });
 
 const outputsOf = (r: Wire) => ({ dnsDomainRecordId: r.id, accountId: r.account_id ?? '', createdAt: r.created_at ?? '', updatedAt: r.updated_at ?? '', priority: r.priority ?? 0 });
 const body = (i: RecordInputs) => ({ type: i.type.toUpperCase(), name: i.name, value: i.value, priority: i.priority ?? (i.type === 'mx' ? 10 : 0), ttl: i.ttl });

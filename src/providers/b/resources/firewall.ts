@@ -10,28 +10,28 @@ import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../region
 import { defined, reporter } from './reported.js';
 
 export const firewallRule = z.strictObject({
-  label: z.string().min(1).optional(),
-  protocol: z.enum(['tcp', 'udp', 'icmp']).default('tcp'),
+  label: z.string().min(1).optional().describe('Free-form label of the rule.'),
+  protocol: z.enum(['tcp', 'udp', 'icmp']).default('tcp').describe('Protocol: `tcp` (default), `udp` or `icmp`.'),
   /** '80' or '80-443'; required unless the protocol is icmp. */
-  portRange: z.string().regex(/^\d{1,5}(-\d{1,5})?$/, "must be a port ('80') or a range ('80-443')").optional(),
-  cidrs: z.array(z.string().min(1)).min(1),
-  action: z.enum(['allow', 'deny']),
-});
+  portRange: z.string().regex(/^\d{1,5}(-\d{1,5})?$/, "must be a port ('80') or a range ('80-443')").optional().describe('Port (`80`) or range (`80-443`); required unless the protocol is `icmp`.'),
+  cidrs: z.array(z.string().min(1)).min(1).describe('Source (ingress) or destination (egress) CIDR blocks, at least one, e.g. `0.0.0.0/0`.'),
+  action: z.enum(['allow', 'deny']).describe('`allow` or `deny`.'),
+}).describe('One firewall rule; a changed rule is deleted and created again.');
 type Rule = z.output<typeof firewallRule>;
 type Direction = 'ingress' | 'egress';
 
 export const firewallInputs = z.strictObject({
-  name: z.string().min(1).regex(/^\S+$/, 'must not contain whitespace'),
-  networkId: z.string().optional(),
-  region: z.string().optional(),
+  name: z.string().min(1).regex(/^\S+$/, 'must not contain whitespace').describe('Name of the firewall (no whitespace). Updates in place.'),
+  networkId: z.string().optional().describe('Network the firewall belongs to; the default network when omitted. Changing it forces replacement.'),
+  region: z.string().optional().describe('Civo region code (e.g. LON1); defaults to the provider\'s region. Changing it forces replacement.'),
   /** The API's default rules (SSH, HTTP, HTTPS from anywhere); must be false when rules are given. */
-  createDefaultRules: z.boolean().default(true),
-  ingressRules: z.array(firewallRule).default([]),
-  egressRules: z.array(firewallRule).default([]),
-});
+  createDefaultRules: z.boolean().default(true).describe('Create the API\'s default rules (SSH, HTTP and HTTPS from anywhere); default true, and must be false when rules are given. Changing it forces replacement.'),
+  ingressRules: z.array(firewallRule).default([]).describe('Inbound rules; default none. With `createDefaultRules` false, give at least one ingress or egress rule.'),
+  egressRules: z.array(firewallRule).default([]).describe('Outbound rules; default none.'),
+}).describe('A firewall in a network, with ingress and egress rules. Rules are never updated by the API: a changed rule is deleted and recreated.');
 type FirewallInputs = z.output<typeof firewallInputs>;
 
-export const firewallOutputs = z.object({ firewallId: z.string(), networkId: z.string() });
+export const firewallOutputs = z.object({ firewallId: z.string().describe('Id of the firewall (the resource id).'), networkId: z.string().describe('Id of the firewall\'s network.') });
 
 const DEFAULTS = new Set(['22', '80', '443'].map((p) => `ingress|tcp|${p}|0.0.0.0/0|allow`));
 const isDefaultRule = (r: Wire) => DEFAULTS.has(`${r.direction}|${r.protocol}|${r.ports || r.start_port}|${(r.cidr ?? []).join(',')}|${r.action}`);

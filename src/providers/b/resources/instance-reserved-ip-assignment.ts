@@ -13,12 +13,12 @@ import { waitUntil } from '../wait.js';
 import { defined } from './reported.js';
 
 export const assignmentInputs = z.strictObject({
-  instanceId: z.string().min(1),
-  reservedIpId: z.string().min(1),
-  region: z.string().optional(),
-});
+  instanceId: z.string().min(1).describe('Id of the instance to assign the address to. Changing it forces replacement.'),
+  reservedIpId: z.string().min(1).describe('Id of the reserved IP to assign; it must not be assigned elsewhere. Changing it forces replacement.'),
+  region: z.string().optional().describe('Civo region code (e.g. LON1); defaults to the provider\'s region. Changing it forces replacement.'),
+}).describe('Assigns a reserved IP to an instance (id `<reservedIpId>:<instanceId>`). The instance\'s `publicIp` shows the address only after its next refresh.');
 
-export const assignmentOutputs = z.object({ ip: z.string() });
+export const assignmentOutputs = z.object({ ip: z.string().describe('The assigned IPv4 address.') });
 
 function split(id: string): [string, string] {
   const i = id.indexOf(':');

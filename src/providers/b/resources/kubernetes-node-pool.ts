@@ -14,19 +14,19 @@ import { defined, reporter } from './reported.js';
 import { poolLabel, taint, userLabels, waitCluster, waitPool, wireTaints } from './kubernetes-shared.js';
 
 export const nodePoolInputs = z.strictObject({
-  clusterId: z.string().min(1),
-  nodeCount: z.number().int().min(1),
-  size: z.string().min(1),
+  clusterId: z.string().min(1).describe('Id of the cluster the pool belongs to. Changing it forces replacement.'),
+  nodeCount: z.number().int().min(1).describe('Number of nodes (at least 1). Updates in place.'),
+  size: z.string().min(1).describe('Node size name, e.g. `g4s.kube.medium`. Changing it forces replacement.'),
   /** The pool's id; generated when omitted. */
-  label: poolLabel.optional(),
-  labels: z.record(z.string(), z.string()).optional(),
-  publicIpNodePool: z.boolean().optional(),
-  taints: z.array(taint).optional(),
-  region: z.string().optional(),
-});
+  label: poolLabel.optional().describe('Label (id) of the pool: letters, digits, `-`, `_` and `.`; generated when omitted. Changing it forces replacement.'),
+  labels: z.record(z.string(), z.string()).optional().describe('Kubernetes labels on the pool\'s nodes. Update in place.'),
+  publicIpNodePool: z.boolean().optional().describe('Give each node a public IP. Changing it forces replacement.'),
+  taints: z.array(taint).optional().describe('Taints on the pool\'s nodes. Update in place.'),
+  region: z.string().optional().describe('Civo region code (e.g. LON1); defaults to the provider\'s region. Changing it forces replacement.'),
+}).describe('An extra node pool of a Kubernetes cluster; id and import id `<clusterId>:<poolId>`. Count, labels and taints update in place.');
 type NodePoolInputs = z.output<typeof nodePoolInputs>;
 
-export const nodePoolOutputs = z.object({ poolId: z.string(), instanceNames: z.array(z.string()) });
+export const nodePoolOutputs = z.object({ poolId: z.string().describe('Id of the pool.'), instanceNames: z.array(z.string()).describe('Names of the pool\'s nodes.') });
 
 const outputsOf = (p: Wire) => ({ poolId: p.id, instanceNames: p.instance_names ?? [] });
 

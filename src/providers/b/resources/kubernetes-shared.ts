@@ -5,7 +5,7 @@ import type { Wire } from '../client.js';
 import type { ProvbContext } from '../region.js';
 import { waitUntil } from '../wait.js';
 
-export const taint = z.strictObject({ key: z.string().min(1), value: z.string(), effect: z.enum(['NoSchedule', 'PreferNoSchedule', 'NoExecute']) });
+export const taint = z.strictObject({ key: z.string().min(1).describe('Taint key.'), value: z.string().describe('Taint value (may be empty).'), effect: z.enum(['NoSchedule', 'PreferNoSchedule', 'NoExecute']).describe('Taint effect: `NoSchedule`, `PreferNoSchedule` or `NoExecute`.') }).describe('A Kubernetes taint put on the pool\'s nodes.');
 export type Taint = z.output<typeof taint>;
 export const poolLabel = z.string().regex(/^[a-zA-Z0-9-_.]+$/, 'may hold only letters, digits, "-", "_" and "."');
 

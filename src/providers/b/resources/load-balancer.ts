@@ -12,29 +12,29 @@ import { afterCreated, waitUntil } from '../wait.js';
 import { defined, reporter } from './reported.js';
 
 export const backend = z.strictObject({
-  ip: z.string().min(1),
-  protocol: z.enum(['TCP', 'UDP', 'HTTP', 'HTTPS']).default('TCP'),
-  sourcePort: z.number().int().min(1).max(65535),
-  targetPort: z.number().int().min(1).max(65535),
-  healthCheckPort: z.number().int().min(0).max(65535).optional(),
-});
+  ip: z.string().min(1).describe('IP address of the backend.'),
+  protocol: z.enum(['TCP', 'UDP', 'HTTP', 'HTTPS']).default('TCP').describe('Backend protocol: `TCP` (default), `UDP`, `HTTP` or `HTTPS`.'),
+  sourcePort: z.number().int().min(1).max(65535).describe('Port the load balancer listens on (1-65535).'),
+  targetPort: z.number().int().min(1).max(65535).describe('Port on the backend that traffic goes to (1-65535).'),
+  healthCheckPort: z.number().int().min(0).max(65535).optional().describe('Port of the backend\'s health check (0-65535); none when omitted.'),
+}).describe('One backend the load balancer forwards to.');
 
 export const loadBalancerInputs = z.strictObject({
-  name: z.string().min(1).regex(/^\S+$/, 'must not contain whitespace'),
-  networkId: z.string().optional(),
-  firewallId: z.string().optional(),
-  algorithm: z.enum(['round_robin', 'least_connections']).default('round_robin'),
-  externalTrafficPolicy: z.enum(['Cluster', 'Local']).default('Cluster'),
-  sessionAffinity: z.string().optional(),
-  sessionAffinityConfigTimeout: z.number().int().nonnegative().optional(),
-  enableProxyProtocol: z.string().optional(),
-  maxConcurrentRequests: z.number().int().positive().optional(),
-  backends: z.array(backend).default([]),
-  region: z.string().optional(),
-});
+  name: z.string().min(1).regex(/^\S+$/, 'must not contain whitespace').describe('Name of the load balancer (no whitespace). Updates in place.'),
+  networkId: z.string().optional().describe('Network of the load balancer; the default network when omitted. Changing it forces replacement.'),
+  firewallId: z.string().optional().describe('Firewall to apply; the API\'s default when omitted. Updates in place.'),
+  algorithm: z.enum(['round_robin', 'least_connections']).default('round_robin').describe('Balancing algorithm: `round_robin` (default) or `least_connections`.'),
+  externalTrafficPolicy: z.enum(['Cluster', 'Local']).default('Cluster').describe('`Cluster` (default) or `Local`, as for a Kubernetes service.'),
+  sessionAffinity: z.string().optional().describe('Session affinity, e.g. `ClientIP`; none when omitted.'),
+  sessionAffinityConfigTimeout: z.number().int().nonnegative().optional().describe('Session affinity timeout in seconds.'),
+  enableProxyProtocol: z.string().optional().describe('PROXY protocol mode sent to backends (e.g. `send-proxy`); off when omitted.'),
+  maxConcurrentRequests: z.number().int().positive().optional().describe('Maximum concurrent requests; the API\'s default when omitted.'),
+  backends: z.array(backend).default([]).describe('Backends traffic is forwarded to; default none.'),
+  region: z.string().optional().describe('Civo region code (e.g. LON1); defaults to the provider\'s region. Changing it forces replacement.'),
+}).describe('A load balancer in front of fixed backends. Name, firewall and traffic settings update in place; network and region force replacement.');
 type LoadBalancerInputs = z.output<typeof loadBalancerInputs>;
 
-export const loadBalancerOutputs = z.object({ loadBalancerId: z.string(), publicIp: z.string(), privateIp: z.string(), state: z.string(), firewallId: z.string(), networkId: z.string() });
+export const loadBalancerOutputs = z.object({ loadBalancerId: z.string().describe('Id of the load balancer (the resource id).'), publicIp: z.string().describe('Public IPv4 address; empty until assigned.'), privateIp: z.string().describe('Private IPv4 address on the network.'), state: z.string().describe('Load balancer state, e.g. `available`.'), firewallId: z.string().describe('Id of the firewall applied.'), networkId: z.string().describe('Id of the load balancer\'s network.') });
 
 const outputsOf = (lb: Wire) => ({ loadBalancerId: lb.id, publicIp: lb.public_ip ?? '', privateIp: lb.private_ip ?? '', state: lb.state ?? '', firewallId: lb.firewall_id ?? '', networkId: lb.network_id ?? '' });
 

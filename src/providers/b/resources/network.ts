@@ -12,20 +12,20 @@ import { waitGone } from '../wait.js';
 import { defined, reporter } from './reported.js';
 
 export const networkInputs = z.strictObject({
-  label: z.string().min(1).regex(/^\S+$/, 'must not contain whitespace'),
-  cidrV4: z.string().optional(),
-  nameserversV4s: z.array(z.string()).optional(),
-  region: z.string().optional(),
-  vlanId: z.number().int().nonnegative().optional(),
-  vlanAllocationPoolV4Start: z.string().optional(),
-  vlanAllocationPoolV4End: z.string().optional(),
-  vlanCidrV4: z.string().optional(),
-  vlanGatewayIpV4: z.string().optional(),
-  vlanPhysicalInterface: z.string().optional(),
-});
+  label: z.string().min(1).regex(/^\S+$/, 'must not contain whitespace').describe('Label (display name) of the network, no whitespace. Updates in place.'),
+  cidrV4: z.string().optional().describe('IPv4 CIDR of the network, e.g. `10.0.0.0/24`; chosen by the API when omitted. Changing it forces replacement.'),
+  nameserversV4s: z.array(z.string()).optional().describe('IPv4 nameservers handed to instances; the API\'s defaults when omitted. Update in place.'),
+  region: z.string().optional().describe('Civo region code (e.g. LON1); defaults to the provider\'s region. Changing it forces replacement.'),
+  vlanId: z.number().int().nonnegative().optional().describe('VLAN id, for a network bridged to a physical VLAN. Changing it forces replacement.'),
+  vlanAllocationPoolV4Start: z.string().optional().describe('First IPv4 address the VLAN network hands out. Changing it forces replacement.'),
+  vlanAllocationPoolV4End: z.string().optional().describe('Last IPv4 address the VLAN network hands out. Changing it forces replacement.'),
+  vlanCidrV4: z.string().optional().describe('IPv4 CIDR of the VLAN. Changing it forces replacement.'),
+  vlanGatewayIpV4: z.string().optional().describe('Gateway IPv4 address of the VLAN. Changing it forces replacement.'),
+  vlanPhysicalInterface: z.string().optional().describe('Physical interface the VLAN is on, e.g. `eth1`. Changing it forces replacement.'),
+}).describe('A private network. The label and nameservers update in place; the CIDR, region and VLAN settings force replacement.');
 type NetworkInputs = z.output<typeof networkInputs>;
 
-export const networkOutputs = z.object({ networkId: z.string(), name: z.string(), default: z.boolean(), cidrV4: z.string() });
+export const networkOutputs = z.object({ networkId: z.string().describe('Id of the network (the resource id).'), name: z.string().describe('Name of the network as the API reports it.'), default: z.boolean().describe('Whether this is the region\'s default network.'), cidrV4: z.string().describe('IPv4 CIDR of the network.') });
 
 const outputsOf = (n: Wire) => ({ networkId: n.id, name: n.name ?? n.label, default: n.default === true, cidrV4: n.cidr ?? '' });
 

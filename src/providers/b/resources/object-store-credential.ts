@@ -12,14 +12,14 @@ import { afterCreated, waitUntil } from '../wait.js';
 import { defined, reporter } from './reported.js';
 
 export const credentialInputs = z.strictObject({
-  name: z.string().min(1),
-  region: z.string().optional(),
-  accessKeyId: z.string().optional(),
-  secretAccessKey: z.string().optional(),
-});
+  name: z.string().min(1).describe('Name of the credential. Changing it forces replacement.'),
+  region: z.string().optional().describe('Civo region code (e.g. LON1); defaults to the provider\'s region. Changing it forces replacement.'),
+  accessKeyId: z.string().optional().describe('Access key id to use; generated when omitted. Updates in place.'),
+  secretAccessKey: z.string().optional().describe('Secret access key to use (secret); generated when omitted. Updates in place.'),
+}).describe('An object store access key pair (pending → ready). The keys update in place.');
 type CredentialInputs = z.output<typeof credentialInputs>;
 
-export const credentialOutputs = z.object({ objectStoreCredentialId: z.string(), accessKeyId: z.string(), secretAccessKey: z.string(), status: z.string() });
+export const credentialOutputs = z.object({ objectStoreCredentialId: z.string().describe('Id of the credential (the resource id).'), accessKeyId: z.string().describe('The access key id.'), secretAccessKey: z.string().describe('The secret access key (secret).'), status: z.string().describe('Credential status, e.g. `ready`.') });
 
 const outputsOf = (c: Wire) => ({ objectStoreCredentialId: c.id, accessKeyId: c.access_key_id ?? '', secretAccessKey: c.secret_access_key_id ?? '', status: c.status });
 

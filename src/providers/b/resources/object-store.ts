@@ -11,15 +11,15 @@ import { afterCreated, waitUntil } from '../wait.js';
 import { defined, reporter } from './reported.js';
 
 export const objectStoreInputs = z.strictObject({
-  name: z.string().min(1).max(63).regex(/^\S+$/, 'must not contain whitespace'),
-  maxSizeGb: z.number().int().positive().default(500),
-  region: z.string().optional(),
+  name: z.string().min(1).max(63).regex(/^\S+$/, 'must not contain whitespace').describe('Bucket name, at most 63 characters, no whitespace. Changing it forces replacement.'),
+  maxSizeGb: z.number().int().positive().default(500).describe('Size limit in GB; default 500. Updates in place.'),
+  region: z.string().optional().describe('Civo region code (e.g. LON1); defaults to the provider\'s region. Changing it forces replacement.'),
   /** An existing credential's access key; a new credential is made when omitted. */
-  accessKeyId: z.string().optional(),
-});
+  accessKeyId: z.string().optional().describe('Access key id of an existing object store credential to own the bucket; a new credential is made when omitted. Changing it forces replacement.'),
+}).describe('An S3-compatible object store bucket (creating → ready). Its size limit updates in place.');
 type ObjectStoreInputs = z.output<typeof objectStoreInputs>;
 
-export const objectStoreOutputs = z.object({ objectStoreId: z.string(), accessKeyId: z.string(), bucketUrl: z.string(), status: z.string() });
+export const objectStoreOutputs = z.object({ objectStoreId: z.string().describe('Id of the object store (the resource id).'), accessKeyId: z.string().describe('Access key id of the owning credential; usable as the id of getObjectStoreCredential.'), bucketUrl: z.string().describe('Endpoint URL of the bucket.'), status: z.string().describe('Object store status, e.g. `ready`.') });
 
 const outputsOf = (o: Wire) => ({ objectStoreId: o.id, accessKeyId: o.owner_info?.access_key_id ?? '', bucketUrl: o.objectstore_endpoint ?? '', status: o.status });
 

@@ -11,11 +11,11 @@ import { afterCreated, waitUntil } from '../wait.js';
 import { defined } from './reported.js';
 
 export const reservedIpInputs = z.strictObject({
-  name: z.string().min(1).regex(/^\S+$/, 'must not contain whitespace'),
-  region: z.string().optional(),
-});
+  name: z.string().min(1).regex(/^\S+$/, 'must not contain whitespace').describe('Name of the reserved IP (no whitespace). Updates in place.'),
+  region: z.string().optional().describe('Civo region code (e.g. LON1); defaults to the provider\'s region. Changing it forces replacement.'),
+}).describe('A reserved public IPv4 address that can be assigned to an instance or load balancer.');
 
-export const reservedIpOutputs = z.object({ reservedIpId: z.string(), ip: z.string(), instanceId: z.string(), instanceName: z.string() });
+export const reservedIpOutputs = z.object({ reservedIpId: z.string().describe('Id of the reserved IP (the resource id).'), ip: z.string().describe('The reserved IPv4 address.'), instanceId: z.string().describe('Id of the instance the address is assigned to; empty when unassigned.'), instanceName: z.string().describe('Name of the instance the address is assigned to; empty when unassigned.') });
 
 const outputsOf = (ip: Wire) => ({ reservedIpId: ip.id, ip: ip.ip ?? '', instanceId: ip.assigned_to?.id ?? '', instanceName: ip.assigned_to?.name ?? '' });
 

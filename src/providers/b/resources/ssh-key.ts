@@ -8,11 +8,11 @@ import { orNull, type Wire } from '../client.js';
 import type { ProvbContext } from '../region.js';
 
 export const sshKeyInputs = z.strictObject({
-  name: z.string().min(1).regex(/^\S+$/, 'must not contain whitespace'),
-  publicKey: z.string().min(1),
-});
+  name: z.string().min(1).regex(/^\S+$/, 'must not contain whitespace').describe('Name of the SSH key (no whitespace). Updates in place.'),
+  publicKey: z.string().min(1).describe('Public key in OpenSSH format (e.g. `ssh-ed25519 AAAA...`). Changing it forces replacement.'),
+}).describe('An SSH public key stored in the account, for instances\' `sshkeyId`.');
 
-export const sshKeyOutputs = z.object({ sshKeyId: z.string(), fingerprint: z.string() });
+export const sshKeyOutputs = z.object({ sshKeyId: z.string().describe('Id of the SSH key (the resource id).'), fingerprint: z.string().describe('Fingerprint of the public key as the API reports it.') });
 
 const outputsOf = (k: Wire) => ({ sshKeyId: k.id, fingerprint: k.fingerprint ?? '' });
 const byId = async (ctx: ProvbContext, id: string) => (await ctx.config.client.listSshKeys(ctx)).find((k) => k.id === id) ?? null;

@@ -12,14 +12,14 @@ import { rememberAttachAtBoot, waitVolume } from './volume.js';
 import { defined } from './reported.js';
 
 export const volumeAttachmentInputs = z.strictObject({
-  instanceId: z.string().min(1),
-  volumeId: z.string().min(1),
-  region: z.string().optional(),
+  instanceId: z.string().min(1).describe('Id of the instance to attach to. Changing it forces replacement.'),
+  volumeId: z.string().min(1).describe('Id of the volume to attach. Changing it forces replacement.'),
+  region: z.string().optional().describe('Civo region code (e.g. LON1); defaults to the provider\'s region. Changing it forces replacement.'),
   /** Attach again when the instance boots; the instance needs a reboot to see it. */
-  attachAtBoot: z.boolean().default(false),
-});
+  attachAtBoot: z.boolean().default(false).describe('Attach when the instance next boots instead of live; the instance must then be rebooted to see the volume. Default false; changing it forces replacement.'),
+}).describe('Attaches a volume to an instance (attaching → attached); id `<instanceId>:<volumeId>`. Every input forces replacement.');
 
-export const volumeAttachmentOutputs = z.object({ mountPoint: z.string(), status: z.string() });
+export const volumeAttachmentOutputs = z.object({ mountPoint: z.string().describe('Device path of the volume on the instance (e.g. `/dev/vdb`).'), status: z.string().describe('Volume status, `attached` once done.') });
 
 function split(id: string): [string, string] {
   const i = id.indexOf(':');

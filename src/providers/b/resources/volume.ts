@@ -14,15 +14,15 @@ import { tolerate } from './tolerate.js';
 import { missingObject } from '../errors.js';
 
 export const volumeInputs = z.strictObject({
-  name: z.string().min(1).regex(/^\S+$/, 'must not contain whitespace'),
-  sizeGb: z.number().int().positive(),
-  networkId: z.string().optional(),
-  region: z.string().optional(),
-  volumeType: z.string().optional(),
-});
+  name: z.string().min(1).regex(/^\S+$/, 'must not contain whitespace').describe('Name of the volume (no whitespace). Changing it forces replacement.'),
+  sizeGb: z.number().int().positive().describe('Size in GB (positive integer); it can only grow, in place (an attached volume is detached, resized and re-attached).'),
+  networkId: z.string().optional().describe('Network of the volume; the default network when omitted. Changing it forces replacement.'),
+  region: z.string().optional().describe('Civo region code (e.g. LON1); defaults to the provider\'s region. Changing it forces replacement.'),
+  volumeType: z.string().optional().describe('Volume type (storage class); the region\'s default when omitted. Changing it forces replacement.'),
+}).describe('A block storage volume (creating → available); attach it with VolumeAttachment.');
 type VolumeInputs = z.output<typeof volumeInputs>;
 
-export const volumeOutputs = z.object({ volumeId: z.string(), mountPoint: z.string(), networkId: z.string(), status: z.string(), createdAt: z.string() });
+export const volumeOutputs = z.object({ volumeId: z.string().describe('Id of the volume (the resource id).'), mountPoint: z.string().describe('Device path on the instance while attached (e.g. `/dev/vdb`); empty when detached.'), networkId: z.string().describe('Id of the volume\'s network.'), status: z.string().describe('Volume status, e.g. `available` or `attached`.'), createdAt: z.string().describe('When the volume was created (timestamp).') });
 
 const outputsOf = (v: Wire) => ({ volumeId: v.id, mountPoint: v.mountpoint && v.mountpoint !== 'null' ? v.mountpoint : '', networkId: v.network_id, status: v.status, createdAt: v.created_at ?? '' });
 
