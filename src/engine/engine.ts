@@ -136,7 +136,7 @@ export class Engine {
   async #plan(decls: readonly ResourceDecl[], options: PlanOptions, destroy: boolean): Promise<Plan> {
     const resolve = (t: string) => this.#resources.get(t);
     // Everything that needs no remote data is checked before the lock, the state and any request.
-    const { issues, graph } = validateStack(decls as unknown[], resolve, { tokens: this.#resources.keys() });
+    const { issues, graph, parsed } = validateStack(decls as unknown[], resolve, { tokens: this.#resources.keys() });
     if (options.targets !== undefined && !Array.isArray(options.targets)) issues.push({ resource: '', field: 'plan', path: ['targets'], code: 'invalid_type', message: 'targets must be a list of resource names' });
     else (options.targets ?? []).forEach((t, i) => {
       if (typeof t !== 'string' || !t) issues.push({ resource: '', field: 'plan', path: ['targets', i], code: 'invalid_type', message: 'targets must be resource names' });
@@ -165,14 +165,16 @@ export class Engine {
       const refreshed = refresh ? await this.#readAll(state, signal.signal, targeting ? this.#refreshScope(state, decls, targets ?? []) : undefined) : new Map<string, ResourceState | null>();
       const drift = findDrift(state, refreshed);
       const fields = { lineage: state.lineage, serial: state.serial, refresh, targets: options.targets, exclude: options.exclude, destroy, drift };
-      const origin = { providers: providerPrints(this.#providers), declarations: declarationsDigest(decls) };
+      // The declarations' digest is needed only when the plan is saved or checked: computed on first use.
+      let digest: string | undefined;
+      const origin = { providers: providerPrints(this.#providers), get declarations() { return (digest ??= declarationsDigest(decls)); } };
       if (targeting) warnings.push(TARGETING_WARNING);
       if (refreshOnly) {
         warnings.push(...(this.#store.takeWarnings?.() ?? []));
         return new Plan({ ...fields, work: refreshOnlyWork(state, refreshed, resolve), warnings, mode: 'refresh-only', origin });
       }
       if (targets !== undefined && targets.length === 0 && targeting) return new Plan({ ...fields, work: [], warnings, origin });
-      const { work, warnings: planWarnings } = planSteps({ decls, state, refreshed, resolve, targets, replace: options.replace, destroy, graph });
+      const { work, warnings: planWarnings } = planSteps({ decls, state, refreshed, resolve, targets, replace: options.replace, destroy, graph, parsed });
       warnings.push(...planWarnings, ...(this.#store.takeWarnings?.() ?? []));
       const clear = this.#clearTextWarning(work);
       if (clear && !warnings.includes(clear)) warnings.push(clear);

@@ -43,6 +43,8 @@ export type PlanInput = {
   readonly destroy?: boolean;
   /** The declarations' graph, when validation built it already. */
   readonly graph?: Graph;
+  /** Parsed inputs of declarations without references, from validation (parsed once, not twice). */
+  readonly parsed?: ReadonlyMap<object, unknown>;
 };
 
 export type PlanOutput = { readonly work: StepWork[]; readonly warnings: string[] };
@@ -89,7 +91,8 @@ export function planSteps(input: PlanInput): PlanOutput {
     const resolvedInputs = resolveInputs(decl.inputs, (r) => plannedValue(r, planned), (r) => refReadsSecret(planned.get(r.resource)?.secrets ?? [], r.path));
     const raw = resolvedInputs.value as Record<string, unknown>;
     const secrets = withPropagated(secretPathsOf(def), resolvedInputs.secrets);
-    const parsed = parseWithUnknowns(def.inputs, raw);
+    const validated = raw === decl.inputs ? input.parsed?.get(decl) : undefined;
+    const parsed = validated !== undefined ? { data: validated, issues: [] } : parseWithUnknowns(def.inputs, raw);
     const issuesBefore = issues.length;
     const warningsBefore = warnings.length;
     for (const i of parsed.issues) issues.push({ resource: name, path: i.path, code: i.code, message: i.message });

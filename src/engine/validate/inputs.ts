@@ -56,7 +56,7 @@ function withoutKey(value: unknown, path: readonly PathSegment[]): unknown {
 }
 
 /** Every schema, unknown-key and check issue of `value` (JSON data whose refs may stand anywhere). */
-export function inputIssues(rules: InputRules, value: unknown): ValueIssue[] {
+export function inputIssues(rules: InputRules, value: unknown, onParsed?: (data: unknown) => void): ValueIssue[] {
   const out: ValueIssue[] = unknownKeyIssues(rules.schema, value);
   const seen = new Set(out.map((i) => key(i.path)));
   // Unknown keys are reported above; without them a strict schema still judges the rest.
@@ -69,6 +69,8 @@ export function inputIssues(rules: InputRules, value: unknown): ValueIssue[] {
     if (!containsUnknown(probe)) out.push({ path: [], code: 'custom', message: cutMessage(`the schema could not read these inputs: ${(error as Error)?.message ?? String(error)}`) });
     return out;
   }
+  // A value holding no reference, parsed without an issue, is what planning would parse again: hand it over.
+  if (onParsed && out.length === 0 && parsed.issues.length === 0 && probe === value) onParsed(parsed.data);
   for (const i of parsed.issues) {
     const raw = i as { keys?: unknown };
     if (i.code === 'unrecognized_keys' && Array.isArray(raw.keys)) {

@@ -23,7 +23,12 @@ export type ResourceResolver = (token: string) => { readonly def: AnyResource; r
 /** What the engine can tell about types it does not have: every token it does serve. */
 export type Catalog = { readonly tokens?: Iterable<string> };
 
-export type StackCheck = { readonly issues: Issue[]; readonly graph: Graph };
+export type StackCheck = {
+  readonly issues: Issue[];
+  readonly graph: Graph;
+  /** Declarations (by object) whose inputs hold no reference, with their parsed, defaulted inputs: planning reuses them. */
+  readonly parsed: ReadonlyMap<object, unknown>;
+};
 
 const DECL_KEYS = ['type', 'name', 'inputs', 'options'];
 /** The factories of the providers shipped with converge, by the package name in their tokens. */
@@ -37,10 +42,11 @@ function isPlain(v: unknown): v is Record<string, unknown> {
 
 export function validateStack(decls: readonly unknown[], resolve: ResourceResolver, catalog: Catalog = {}): StackCheck {
   const issues: Issue[] = [];
+  const parsed = new Map<object, unknown>();
   const add = (resource: string, field: IssueField, path: PathSegment[], code: string, message: string) => issues.push({ resource, field, path, code, message });
   if (!Array.isArray(decls)) {
     add('', 'plan', [], 'invalid_type', 'expected a list of resource declarations');
-    return { issues, graph: buildGraph([]) };
+    return { issues, graph: buildGraph([]), parsed: new Map() };
   }
   const tokens = [...(catalog.tokens ?? [])];
   const named = new Map<string, { decl: ResourceDecl; def?: AnyResource }>();
@@ -72,7 +78,7 @@ export function validateStack(decls: readonly unknown[], resolve: ResourceResolv
       if (def) {
         // A check may quote the value it refuses: never a secret one (schema-marked, or secret()).
         const values = secretValuesOf(def, inputs);
-        for (const v of inputIssues({ schema: def.inputs, check: def.check, config }, inputs)) add(label, 'inputs', v.path, v.code, values.size ? redactText(v.message, values) : v.message);
+        for (const v of inputIssues({ schema: def.inputs, check: def.check, config }, inputs, inputs === d.inputs ? (data) => parsed.set(raw as object, data) : undefined)) add(label, 'inputs', v.path, v.code, values.size ? redactText(v.message, values) : v.message);
       }
     }
     if (hasName) {
@@ -92,7 +98,7 @@ export function validateStack(decls: readonly unknown[], resolve: ResourceResolv
   const graph = buildGraph(graphDecls);
   const cycle = findCycle(graph.deps);
   if (cycle) add(cycle[0]!, 'declaration', [], 'dependency_cycle', `dependency cycle: ${cycle.join(' -> ')}`);
-  return { issues, graph };
+  return { issues, graph, parsed };
 }
 
 function checkReferences(decls: readonly ResourceDecl[], named: Map<string, { decl: ResourceDecl; def?: AnyResource }>, seen: Set<string>, add: (r: string, f: IssueField, p: PathSegment[], c: string, m: string) => void): void {
