@@ -19,7 +19,7 @@ const inputs = z.object({
   name: z.string().min(1).describe('Device name, unique within the instance. Changing it replaces the device.'),
   type: z.enum(deviceTypes).describe('Device type: `none`, `disk`, `nic`, `unix-char`, `unix-block`, `usb`, `gpu`, `infiniband`, `proxy`, `unix-hotplug`, `tpm` or `pci`.'),
   properties: z.record(z.string(), z.string()).describe('Device properties as LXD key/value strings (for a disk e.g. `source`, `path`, `pool`); the valid keys depend on `type`.'),
-  project: z.string().optional().describe('Project the device lives in; when omitted, the remote\'s `default` project is used. Changing it replaces the device.'),
+  project: z.string().optional().describe('Project of the instance; when omitted, the remote\'s `default` project is used. Changing it replaces the device.'),
   remote: z.string().optional().describe('Name of the remote that holds the device; when omitted, the provider\'s default remote is used. Changing it replaces the device.'),
   target: z.string().optional().describe('Cluster member (or group) of the instance; ignored on a standalone server. Changing it replaces the device.'),
 }).describe('One device (disk, NIC, proxy, ...) attached to an existing instance, managed separately from the instance\'s own `devices` list.');
@@ -36,6 +36,7 @@ export const instanceDevice = defineResource({
   inputs,
   outputs: z.object({}),
   replaceOn: ['instanceName', 'name', 'project', 'remote', 'target'],
+  docs: { importIdFormats: ['`[<remote>:][<project>]/<instance>/<device>`: the project segment may be empty (e.g. `/web1/eth1`)'] },
   check: checkScope,
   async create(ctx: Ctx, i) {
     const client = await ctx.config.client(ctx, i.remote);
