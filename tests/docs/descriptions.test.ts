@@ -21,8 +21,7 @@ function undescribed(): string[] {
   return missing;
 }
 
-// Enabled once descriptions are written (issue 18, item 1): remove `.skip`.
-describe.skip('provider schema descriptions', () => {
+describe('provider schema descriptions', () => {
   it('cover every resource input, resource output and lookup argument', () => {
     expect(undescribed()).toEqual([]);
   });

@@ -5,15 +5,15 @@ import { ProviderError } from '../../engine/errors.js';
 import { failedOperation, type Ctx, type LxdClient, type Operation } from './client.js';
 
 export const execSchema = z.object({
-  command: z.array(z.string()).min(1),
-  environment: z.record(z.string(), z.string()).default({}),
-  workingDir: z.string().default(''),
-  trigger: z.enum(['on_change', 'on_start', 'once']).default('on_change'),
-  enabled: z.boolean().default(true),
-  recordOutput: z.boolean().default(false),
-  failOnError: z.boolean().default(false),
-  uid: z.number().int().nonnegative().optional(),
-  gid: z.number().int().nonnegative().optional(),
+  command: z.array(z.string()).min(1).describe('Command and its arguments, run directly (no shell); at least one element.'),
+  environment: z.record(z.string(), z.string()).default({}).describe('Environment variables for the command; default none.'),
+  workingDir: z.string().default('').describe('Working directory inside the instance; default empty (the server\'s default).'),
+  trigger: z.enum(['on_change', 'on_start', 'once']).default('on_change').describe('When the command runs: `on_change` on every create or update (default), `on_start` when this apply starts the instance, `once` only on its first run.'),
+  enabled: z.boolean().default(true).describe('Whether the command runs at all; default `true`.'),
+  recordOutput: z.boolean().default(false).describe('Record stdout and stderr into `execResults`; default `false`.'),
+  failOnError: z.boolean().default(false).describe('Fail the apply when the command exits non-zero; default `false` (the exit code is only recorded).'),
+  uid: z.number().int().nonnegative().optional().describe('Numeric user id to run the command as; when omitted, root.'),
+  gid: z.number().int().nonnegative().optional().describe('Numeric group id to run the command as; when omitted, root.'),
 });
 export type Exec = z.output<typeof execSchema>;
 export type ExecResult = { readonly exitCode: number; readonly stdout: string; readonly stderr: string; readonly runCount: number };

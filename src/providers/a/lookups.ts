@@ -19,10 +19,10 @@ import type { WirePool } from './resources/storage-pool.js';
 import { isRunning, readState } from './runtime.js';
 
 type Ctx = OperationContext<ProvaConfig>;
-const remote = z.string().optional();
+const remote = z.string().optional().describe('Name of the remote to read from; when omitted, the provider\'s default remote is used.');
 /** Every lookup: an unknown `remote` is an error before any request. */
 const check = (a: { remote?: string }, config: ProvaConfig) => scopeIssues({ remote: a.remote }, config);
-const project = z.string().optional();
+const project = z.string().optional().describe('Project to look in; when omitted, the remote\'s `default` project is used.');
 
 function notFound(token: string, criteria: string): LookupError {
   return new LookupError(token, 'not_found', [], criteria);
@@ -31,7 +31,7 @@ function notFound(token: string, criteria: string): LookupError {
 export const getAuthGroup = defineLookup({
   token: 'prova:index/getAuthGroup:getAuthGroup',
   check,
-  args: z.object({ name: z.string().min(1), remote }),
+  args: z.object({ name: z.string().min(1).describe('Name of the authorization group.'), remote }).describe('Reads an authorization group (its description and permissions) by name.'),
   async run(ctx: Ctx, a) {
     const client = await authClient(ctx, ctx.config, a.remote, 'auth group lookups');
     const got = await getObject<WireGroup>(ctx, client, { path: `/1.0/auth/groups/${enc(a.name)}`, template: '/1.0/auth/groups/{name}', what: 'auth group' });
@@ -45,7 +45,7 @@ type WireIdentity = { authentication_method: string; type?: string; id: string; 
 export const getAuthIdentity = defineLookup({
   token: 'prova:index/getAuthIdentity:getAuthIdentity',
   check,
-  args: z.object({ authMethod: z.enum(['tls', 'bearer', 'oidc']), name: z.string().min(1), remote }),
+  args: z.object({ authMethod: z.enum(['tls', 'bearer', 'oidc']).describe('How the identity authenticates: `tls` (client certificate), `bearer` or `oidc`.'), name: z.string().min(1).describe('Name of the identity.'), remote }).describe('Reads an authentication identity (its groups, identifier and, for TLS identities, its certificate) by method and name.'),
   async run(ctx: Ctx, a) {
     const client = await authClient(ctx, ctx.config, a.remote, 'auth identity lookups');
     const got = await getObject<WireIdentity>(ctx, client, { path: `/1.0/auth/identities/${a.authMethod}/${enc(a.name)}`, template: '/1.0/auth/identities/{method}/{name}', what: 'auth identity' });
@@ -63,7 +63,7 @@ type WireImage = { fingerprint: string; architecture: string; type?: string; cre
 export const getImage = defineLookup({
   token: 'prova:index/getImage:getImage',
   check,
-  args: z.object({ architecture: z.string().optional(), fingerprint: z.string().optional(), name: z.string().optional(), project, remote, type: z.enum(['container', 'virtual-machine']).optional() }),
+  args: z.object({ architecture: z.string().optional().describe('Architecture the image must have, such as `x86_64` or `aarch64`; when omitted, any.'), fingerprint: z.string().optional().describe('Image fingerprint (SHA-256 of the image, or a unique prefix of it).'), name: z.string().optional().describe('Image alias to look up.'), project, remote, type: z.enum(['container', 'virtual-machine']).optional().describe('Image type, `container` or `virtual-machine`; when omitted, any.') }).describe('Reads one image (aliases, architecture, fingerprint, type) by name (alias) or fingerprint; every criterion is optional.'),
   async run(ctx: Ctx, a) {
     const client = await ctx.config.client(ctx, a.remote);
     const p = projectOf(a.project);
@@ -92,7 +92,7 @@ type WireMember = { server_name: string; url: string; status: string; message?: 
 export const getInfo = defineLookup({
   token: 'prova:index/getInfo:getInfo',
   check,
-  args: z.object({ remote }),
+  args: z.object({ remote }).describe('Reads facts about the remote\'s server: API extensions, cluster members and supported instance types.'),
   async run(ctx: Ctx, a) {
     const client = await ctx.config.client(ctx, a.remote);
     const s = await client.server(ctx, true);
@@ -112,7 +112,7 @@ export const getInfo = defineLookup({
 export const getInstance = defineLookup({
   token: 'prova:index/getInstance:getInstance',
   check,
-  args: z.object({ name: z.string().min(1), project, remote }),
+  args: z.object({ name: z.string().min(1).describe('Name of the instance.'), project, remote }).describe('Reads an instance (config, devices, addresses, status) by name.'),
   async run(ctx: Ctx, a) {
     const client = await ctx.config.client(ctx, a.remote);
     const got = await fetchInstance(ctx, client, a.name, projectOf(a.project));
@@ -133,7 +133,7 @@ export const getInstance = defineLookup({
 export const getNetwork = defineLookup({
   token: 'prova:index/getNetwork:getNetwork',
   check,
-  args: z.object({ name: z.string().min(1), project, remote }),
+  args: z.object({ name: z.string().min(1).describe('Name of the network.'), project, remote }).describe('Reads a network (type, config, addresses, managed) by name.'),
   async run(ctx: Ctx, a) {
     const client = await ctx.config.client(ctx, a.remote);
     const got = await getObject<WireNetwork>(ctx, client, { path: `/1.0/networks/${enc(a.name)}`, template: '/1.0/networks/{name}', what: 'network', project: projectOf(a.project) });
@@ -149,7 +149,7 @@ export const getNetwork = defineLookup({
 export const getProfile = defineLookup({
   token: 'prova:index/getProfile:getProfile',
   check,
-  args: z.object({ name: z.string().min(1), devices: z.array(z.unknown()).optional(), project, remote }),
+  args: z.object({ name: z.string().min(1).describe('Name of the profile.'), devices: z.array(z.unknown()).optional().describe('Device entries accepted for compatibility with the upstream lookup; the profile\'s own devices are read from the server.'), project, remote }).describe('Reads a profile (config and devices) by name.'),
   async run(ctx: Ctx, a) {
     const client = await ctx.config.client(ctx, a.remote);
     const got = await getObject<WireProfile>(ctx, client, { path: `/1.0/profiles/${enc(a.name)}`, template: '/1.0/profiles/{name}', what: 'profile', project: projectOf(a.project) });
@@ -162,7 +162,7 @@ export const getProfile = defineLookup({
 export const getProject = defineLookup({
   token: 'prova:index/getProject:getProject',
   check,
-  args: z.object({ name: z.string().min(1), remote }),
+  args: z.object({ name: z.string().min(1).describe('Name of the project.'), remote }).describe('Reads a project (description and config) by name.'),
   async run(ctx: Ctx, a) {
     const client = await ctx.config.client(ctx, a.remote);
     const got = await getObject<WireProject>(ctx, client, { path: `/1.0/projects/${enc(a.name)}`, template: '/1.0/projects/{name}', what: 'project' });
@@ -174,7 +174,7 @@ export const getProject = defineLookup({
 export const getStoragePool = defineLookup({
   token: 'prova:index/getStoragePool:getStoragePool',
   check,
-  args: z.object({ name: z.string().min(1), project, remote }),
+  args: z.object({ name: z.string().min(1).describe('Name of the storage pool.'), project, remote }).describe('Reads a storage pool (driver, config, status, cluster locations) by name.'),
   async run(ctx: Ctx, a) {
     const client = await ctx.config.client(ctx, a.remote);
     const got = await getObject<WirePool>(ctx, client, { path: `/1.0/storage-pools/${enc(a.name)}`, template: '/1.0/storage-pools/{name}', what: 'storage pool' });

@@ -11,20 +11,20 @@ import { formatId, parseId, scopeInputs } from '../ids.js';
 import { createObject, deleteObject, enc, getObject, replaceObject, type Where } from '../objects.js';
 
 export const permissionSchema = z.object({
-  entitlement: z.string().min(1),
-  entityType: z.string().min(1),
-  entityArgs: z.record(z.string(), z.string()).default({}),
+  entitlement: z.string().min(1).describe('Entitlement granted on the entity, such as `can_view` or `admin`; the server defines the valid entitlements per entity type.'),
+  entityType: z.string().min(1).describe('Type of the entity the permission applies to, such as `server`, `project` or `instance`; defined by the server.'),
+  entityArgs: z.record(z.string(), z.string()).default({}).describe('Arguments that identify the entity (for example `name` and `project`); default empty, for server-wide entities.'),
 });
 export type Permission = z.output<typeof permissionSchema>;
 export type WirePermission = { entity_type: string; url: string; entitlement: string };
 export type WireGroup = { name: string; description: string; permissions: WirePermission[] | null; identities?: Record<string, string[]> };
 
 const inputs = z.object({
-  name: z.string().min(1),
-  description: z.string().default(''),
-  permissions: z.array(permissionSchema).default([]),
-  remote: z.string().optional(),
-});
+  name: z.string().min(1).describe('Name of the authorization group. Changing it replaces the authorization group.'),
+  description: z.string().default('').describe('Free-text description of the group; default empty.'),
+  permissions: z.array(permissionSchema).default([]).describe('Permissions granted to the group\'s members; when omitted, the group has no permissions.'),
+  remote: z.string().optional().describe('Name of the remote that holds the group; when omitted, the provider\'s default remote is used. Changing it replaces the group.'),
+}).describe('An authorization group: a named set of permissions that identities gain by membership.');
 
 type Ctx = OperationContext<ProvaConfig>;
 const where = (name: string): Where => ({ path: `/1.0/auth/groups/${enc(name)}`, template: '/1.0/auth/groups/{name}', what: `auth group ${name}` });

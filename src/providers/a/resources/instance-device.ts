@@ -15,14 +15,14 @@ import { enc, getObject, projectOf, replaceObject, type Where } from '../objects
 import type { WireInstance } from '../runtime.js';
 
 const inputs = z.object({
-  instanceName: z.string().min(1),
-  name: z.string().min(1),
-  type: z.enum(deviceTypes),
-  properties: z.record(z.string(), z.string()),
-  project: z.string().optional(),
-  remote: z.string().optional(),
-  target: z.string().optional(),
-});
+  instanceName: z.string().min(1).describe('Name of the existing instance the device is attached to. Changing it replaces the device.'),
+  name: z.string().min(1).describe('Device name, unique within the instance. Changing it replaces the device.'),
+  type: z.enum(deviceTypes).describe('Device type: `none`, `disk`, `nic`, `unix-char`, `unix-block`, `usb`, `gpu`, `infiniband`, `proxy`, `unix-hotplug`, `tpm` or `pci`.'),
+  properties: z.record(z.string(), z.string()).describe('Device properties as LXD key/value strings (for a disk e.g. `source`, `path`, `pool`); the valid keys depend on `type`.'),
+  project: z.string().optional().describe('Project of the instance; when omitted, the remote\'s `default` project is used. Changing it replaces the device.'),
+  remote: z.string().optional().describe('Name of the remote that holds the device; when omitted, the provider\'s default remote is used. Changing it replaces the device.'),
+  target: z.string().optional().describe('Cluster member (or group) of the instance; ignored on a standalone server. Changing it replaces the device.'),
+}).describe('One device (disk, NIC, proxy, ...) attached to an existing instance, managed separately from the instance\'s own `devices` list.');
 
 type Ctx = OperationContext<ProvaConfig>;
 const where = (instance: string, project?: string): Where => ({ path: `/1.0/instances/${enc(instance)}`, template: '/1.0/instances/{name}', what: `instance ${instance}`, project: projectOf(project) });
@@ -36,6 +36,7 @@ export const instanceDevice = defineResource({
   inputs,
   outputs: z.object({}),
   replaceOn: ['instanceName', 'name', 'project', 'remote', 'target'],
+  docs: { importIdFormats: ['`[<remote>:][<project>]/<instance>/<device>`: the project segment may be empty (e.g. `/web1/eth1`)'] },
   check: checkScope,
   async create(ctx: Ctx, i) {
     const client = await ctx.config.client(ctx, i.remote);

@@ -12,29 +12,29 @@ import { computedKeys, desiredConfig, observedConfigFor, taggedConfig } from '..
 import { createObject, deleteObject, enc, getObject, projectOf, replaceObject, type Where } from '../objects.js';
 
 export const ruleSchema = z.object({
-  action: z.enum(['allow', 'drop', 'reject']),
-  state: z.enum(['enabled', 'disabled', 'logged']),
-  source: z.string().default(''),
-  destination: z.string().default(''),
-  destinationPort: z.string().default(''),
-  protocol: z.enum(['', 'tcp', 'udp', 'icmp4', 'icmp6']).default(''),
-  icmpType: z.string().default(''),
-  icmpCode: z.string().default(''),
-  description: z.string().default(''),
+  action: z.enum(['allow', 'drop', 'reject']).describe('What to do with matching traffic: `allow`, `drop` or `reject`.'),
+  state: z.enum(['enabled', 'disabled', 'logged']).describe('Rule state: `enabled`, `disabled` or `logged` (enabled, and matches are logged).'),
+  source: z.string().default('').describe('Comma-separated sources (CIDRs, IP ranges, ACL names or `@internal`/`@external`); default empty (any).'),
+  destination: z.string().default('').describe('Comma-separated destinations (CIDRs, IP ranges or ACL names); default empty (any).'),
+  destinationPort: z.string().default('').describe('Comma-separated destination ports or ranges (e.g. `22,8000-8080`) for `tcp`/`udp`; default empty (any).'),
+  protocol: z.enum(['', 'tcp', 'udp', 'icmp4', 'icmp6']).default('').describe('Protocol to match: `tcp`, `udp`, `icmp4`, `icmp6`, or empty (default) for any.'),
+  icmpType: z.string().default('').describe('ICMP message type number, for `icmp4`/`icmp6` only; default empty (any).'),
+  icmpCode: z.string().default('').describe('ICMP message code number, for `icmp4`/`icmp6` only; default empty (any).'),
+  description: z.string().default('').describe('Free-text description of the rule; default empty.'),
 });
 export type Rule = z.output<typeof ruleSchema>;
 type WireRule = Record<string, string | undefined>;
 export type WireAcl = { name: string; description: string; config: Record<string, string>; ingress: WireRule[] | null; egress: WireRule[] | null; used_by?: string[] };
 
 const inputs = z.object({
-  name: z.string().min(1),
-  description: z.string().default(''),
-  config: z.record(z.string(), z.string()).default({}),
-  ingresses: z.array(ruleSchema).default([]),
-  egresses: z.array(ruleSchema).default([]),
-  project: z.string().optional(),
-  remote: z.string().optional(),
-});
+  name: z.string().min(1).describe('Name of the ACL. Changing it replaces the ACL.'),
+  description: z.string().default('').describe('Free-text description of the ACL; default empty.'),
+  config: z.record(z.string(), z.string()).default({}).describe('ACL config settings as LXD key/value strings; default empty.'),
+  ingresses: z.array(ruleSchema).default([]).describe('Rules for traffic coming into the instances the ACL is applied to; default none.'),
+  egresses: z.array(ruleSchema).default([]).describe('Rules for traffic leaving the instances the ACL is applied to; default none.'),
+  project: z.string().optional().describe('Project the ACL lives in; when omitted, the remote\'s `default` project is used. Changing it replaces the ACL.'),
+  remote: z.string().optional().describe('Name of the remote that holds the ACL; when omitted, the provider\'s default remote is used. Changing it replaces the ACL.'),
+}).describe('A network ACL: named ingress and egress rules that networks and NICs can reference by name.');
 
 type Ctx = OperationContext<ProvaConfig>;
 const isComputed = computedKeys(['volatile.']);

@@ -13,25 +13,25 @@ import { computedKeys, desiredConfig, observedConfigFor, taggedConfig } from '..
 import { createObject, deleteObject, enc, getObject, projectOf, replaceObject, type Where } from '../objects.js';
 
 const portSchema = z.object({
-  protocol: z.enum(['tcp', 'udp']),
-  listenPort: z.string().min(1),
-  targetAddress: z.string().min(1),
-  targetPort: z.string().default(''),
-  description: z.string().default(''),
+  protocol: z.enum(['tcp', 'udp']).describe('Protocol forwarded: `tcp` or `udp`.'),
+  listenPort: z.string().min(1).describe('Port(s) to listen on, as a number, a range or a comma-separated list (e.g. `80,8000-8010`).'),
+  targetAddress: z.string().min(1).describe('IP address traffic is forwarded to (usually an instance\'s address on the network).'),
+  targetPort: z.string().default('').describe('Target port(s), in the same form as `listenPort`; default empty (the same as `listenPort`).'),
+  description: z.string().default('').describe('Free-text description of the port rule; default empty.'),
 });
 type Port = z.output<typeof portSchema>;
 type WirePort = { protocol: string; listen_port: string; target_address: string; target_port?: string; description?: string };
 type WireForward = { listen_address: string; description: string; config: Record<string, string>; ports: WirePort[] | null; location?: string };
 
 const inputs = z.object({
-  network: z.string().min(1),
-  listenAddress: z.string().min(1),
-  description: z.string().default(''),
-  config: z.record(z.string(), z.string()).default({}),
-  ports: z.array(portSchema).default([]),
-  project: z.string().optional(),
-  remote: z.string().optional(),
-});
+  network: z.string().min(1).describe('Name of the network the forward belongs to. Changing it replaces the forward.'),
+  listenAddress: z.string().min(1).describe('IP address to listen on; identifies the forward within its network. Changing it replaces the forward.'),
+  description: z.string().default('').describe('Free-text description of the forward; default empty.'),
+  config: z.record(z.string(), z.string()).default({}).describe('Forward config settings as LXD key/value strings (e.g. `target_address` for a default target); default empty.'),
+  ports: z.array(portSchema).default([]).describe('Port forwarding rules; default none.'),
+  project: z.string().optional().describe('Project the forward lives in; when omitted, the remote\'s `default` project is used. Changing it replaces the forward.'),
+  remote: z.string().optional().describe('Name of the remote that holds the forward; when omitted, the provider\'s default remote is used. Changing it replaces the forward.'),
+}).describe('A network forward: traffic to a listen address on a network is forwarded to internal addresses, per port.');
 
 type Ctx = OperationContext<ProvaConfig>;
 const isComputed = computedKeys(['volatile.']);

@@ -12,15 +12,19 @@ import { computedKeys, desiredConfig, observedConfigFor, taggedConfig } from '..
 import { createObject, deleteObject, enc, getObject, projectOf, replaceObject, type Where } from '../objects.js';
 
 const inputs = z.object({
-  name: z.string().min(1),
-  type: z.enum(['bridge', 'macvlan', 'sriov', 'ovn', 'physical']).default('bridge'),
-  description: z.string().default(''),
-  config: z.record(z.string(), z.string()).default({}),
-  project: z.string().optional(),
-  remote: z.string().optional(),
-  target: z.string().optional(),
+  name: z.string().min(1).describe('Name of the network, usually the device name instances see. Changing it replaces the network.'),
+  type: z.enum(['bridge', 'macvlan', 'sriov', 'ovn', 'physical']).default('bridge').describe('Network type: `bridge` (default), `macvlan`, `sriov`, `ovn` or `physical`. Changing it replaces the network.'),
+  description: z.string().default('').describe('Free-text description of the network; default empty.'),
+  config: z.record(z.string(), z.string()).default({}).describe('Network config settings as LXD key/value strings (e.g. `ipv4.address`, `ipv4.nat`); default empty.'),
+  project: z.string().optional().describe('Project the network lives in; when omitted, the remote\'s `default` project is used. Changing it replaces the network.'),
+  remote: z.string().optional().describe('Name of the remote that holds the network; when omitted, the provider\'s default remote is used. Changing it replaces the network.'),
+  target: z.string().optional().describe('Cluster member to create the network on; ignored on a standalone server. Changing it replaces the network.'),
+}).describe('A network (by default a managed bridge) that instances attach to through `nic` devices.');
+const outputs = z.object({
+  managed: z.boolean().describe('Whether the network is managed by the server (as opposed to a host interface it only reports).'),
+  ipv4Address: z.string().describe('The network\'s IPv4 address in CIDR notation (`ipv4.address`); empty string when none.'),
+  ipv6Address: z.string().describe('The network\'s IPv6 address in CIDR notation (`ipv6.address`); empty string when none.'),
 });
-const outputs = z.object({ managed: z.boolean(), ipv4Address: z.string(), ipv6Address: z.string() });
 
 export type WireNetwork = { name: string; description: string; type: string; managed: boolean; status?: string; config: Record<string, string>; used_by?: string[] | null };
 type Ctx = OperationContext<ProvaConfig>;

@@ -12,13 +12,13 @@ import { computedKeys, desiredConfig, observedConfigFor, taggedConfig } from '..
 import { createObject, deleteObject, enc, getObject, projectOf, replaceObject, type Where } from '../objects.js';
 
 const inputs = z.object({
-  name: z.string().min(1),
-  description: z.string().default(''),
-  config: z.record(z.string(), z.string()).default({}),
-  devices: z.array(deviceSchema).default([]).transform(sortDevices),
-  project: z.string().optional(),
-  remote: z.string().optional(),
-});
+  name: z.string().min(1).describe('Name of the profile. Changing it replaces the profile.'),
+  description: z.string().default('').describe('Free-text description of the profile; default empty.'),
+  config: z.record(z.string(), z.string()).default({}).describe('Profile config settings as LXD key/value strings (instance config keys, e.g. `limits.cpu`); default empty.'),
+  devices: z.array(deviceSchema).default([]).transform(sortDevices).describe('Devices every instance using the profile gets; default none.'),
+  project: z.string().optional().describe('Project the profile lives in; when omitted, the remote\'s `default` project is used. Changing it replaces the profile.'),
+  remote: z.string().optional().describe('Name of the remote that holds the profile; when omitted, the provider\'s default remote is used. Changing it replaces the profile.'),
+}).describe('A profile: config and devices shared by the instances that list it.');
 
 export type WireProfile = { name: string; description: string; config: Record<string, string>; devices: WireDevices; used_by?: string[] };
 type Ctx = OperationContext<ProvaConfig>;

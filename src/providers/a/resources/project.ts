@@ -11,11 +11,11 @@ import { computedKeys, desiredConfig, observedConfigFor, taggedConfig } from '..
 import { createObject, deleteObject, enc, getObject, replaceObject, type Where } from '../objects.js';
 
 const inputs = z.object({
-  name: z.string().min(1),
-  description: z.string().default(''),
-  config: z.record(z.string(), z.string()).default({}),
-  remote: z.string().optional(),
-});
+  name: z.string().min(1).describe('Name of the project. Changing it replaces the project.'),
+  description: z.string().default('').describe('Free-text description of the project; default empty.'),
+  config: z.record(z.string(), z.string()).default({}).describe('Project config settings as LXD key/value strings (e.g. `features.images`, `limits.instances`); default empty.'),
+  remote: z.string().optional().describe('Name of the remote that holds the project; when omitted, the provider\'s default remote is used. Changing it replaces the project.'),
+}).describe('A project: a namespace of instances, profiles, networks and volumes, with its own features and limits.');
 
 export type WireProject = { name: string; description: string; config: Record<string, string>; used_by?: string[] };
 type Ctx = OperationContext<ProvaConfig>;

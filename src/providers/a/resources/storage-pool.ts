@@ -11,16 +11,19 @@ import { computedKeys, desiredConfig, observedConfigFor, taggedConfig, type KeyP
 import { createObject, deleteObject, enc, getObject, projectOf, replaceObject, type Where } from '../objects.js';
 
 const inputs = z.object({
-  name: z.string().min(1),
-  driver: z.enum(['dir', 'zfs', 'lvm', 'btrfs', 'ceph', 'cephfs', 'cephobject']),
-  description: z.string().default(''),
-  source: z.string().optional(),
-  config: z.record(z.string(), z.string()).default({}),
-  project: z.string().optional(),
-  remote: z.string().optional(),
-  target: z.string().optional(),
+  name: z.string().min(1).describe('Name of the storage pool. Changing it replaces the storage pool.'),
+  driver: z.enum(['dir', 'zfs', 'lvm', 'btrfs', 'ceph', 'cephfs', 'cephobject']).describe('Storage driver: `dir`, `zfs`, `lvm`, `btrfs`, `ceph`, `cephfs` or `cephobject`. Changing it replaces the pool.'),
+  description: z.string().default('').describe('Free-text description of the storage pool; default empty.'),
+  source: z.string().optional().describe('Where the pool\'s data lives (a directory, block device or existing pool/volume group, by driver); when omitted, the server creates a loop file or directory. Changing it replaces the pool.'),
+  config: z.record(z.string(), z.string()).default({}).describe('Storage pool config settings as LXD key/value strings (vary by driver, e.g. `size`); default empty.'),
+  project: z.string().optional().describe('Project the storage pool lives in; when omitted, the remote\'s `default` project is used. Changing it replaces the storage pool.'),
+  remote: z.string().optional().describe('Name of the remote that holds the storage pool; when omitted, the provider\'s default remote is used. Changing it replaces the storage pool.'),
+  target: z.string().optional().describe('Cluster member to create the pool on; ignored on a standalone server. Changing it replaces the pool.'),
+}).describe('A storage pool that holds instance root disks, images and custom volumes.');
+const outputs = z.object({
+  status: z.string().describe('Pool status as the server reports it, such as `Created`.'),
+  locations: z.array(z.string()).describe('Cluster members the pool is defined on; empty on a standalone server.'),
 });
-const outputs = z.object({ status: z.string(), locations: z.array(z.string()) });
 
 export type WirePool = { name: string; description: string; driver: string; status: string; config: Record<string, string> | null; locations?: string[]; used_by?: string[] };
 type Ctx = OperationContext<ProvaConfig>;

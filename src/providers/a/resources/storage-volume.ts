@@ -11,17 +11,17 @@ import { computedKeys, desiredConfig, observedConfigFor, taggedConfig } from '..
 import { createObject, deleteObject, enc, getObject, projectOf, replaceObject, type Where } from '../objects.js';
 
 const inputs = z.object({
-  pool: z.string().min(1),
-  name: z.string().min(1),
-  type: z.literal('custom').default('custom'),
-  contentType: z.enum(['filesystem', 'block']).default('filesystem'),
-  description: z.string().default(''),
-  config: z.record(z.string(), z.string()).default({}),
-  project: z.string().optional(),
-  remote: z.string().optional(),
-  target: z.string().optional(),
-});
-const outputs = z.object({ location: z.string() });
+  pool: z.string().min(1).describe('Name of the storage pool that holds the volume. Changing it replaces the volume.'),
+  name: z.string().min(1).describe('Name of the volume. Changing it replaces the volume.'),
+  type: z.literal('custom').default('custom').describe('Volume type; only `custom` volumes are managed. Changing it replaces the volume.'),
+  contentType: z.enum(['filesystem', 'block']).default('filesystem').describe('`filesystem` (default) or `block`. Changing it replaces the volume.'),
+  description: z.string().default('').describe('Free-text description of the volume; default empty.'),
+  config: z.record(z.string(), z.string()).default({}).describe('Volume config settings as LXD key/value strings (e.g. `size`); default empty.'),
+  project: z.string().optional().describe('Project the volume lives in; when omitted, the remote\'s `default` project is used. Changing it replaces the volume.'),
+  remote: z.string().optional().describe('Name of the remote that holds the volume; when omitted, the provider\'s default remote is used. Changing it replaces the volume.'),
+  target: z.string().optional().describe('Cluster member to create the volume on; ignored on a standalone server. Changing it replaces the volume.'),
+}).describe('A custom storage volume in a pool, attachable to instances as a `disk` device.');
+const outputs = z.object({ location: z.string().describe('Cluster member holding the volume; empty on a standalone server.') });
 
 type WireVolume = { name: string; type: string; content_type?: string; description: string; config: Record<string, string>; location?: string };
 type Ctx = OperationContext<ProvaConfig>;
