@@ -15,6 +15,8 @@ function oneByOne(p: Provider<unknown>): Provider<unknown> {
 }
 
 const stack = () => [
+  ...Array.from({ length: 3 }, (_, i) => provb.sshKey(`key${i}`, { name: `key${i}`, publicKey: `ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI${i} k${i}` })),
+  ...Array.from({ length: 3 }, (_, i) => provb.dnsDomainName(`zone${i}`, { name: `zone${i}.example.com` })),
   ...Array.from({ length: 6 }, (_, i) => provb.network(`net${i}`, { label: `net-${i}` })),
   ...Array.from({ length: 6 }, (_, i) => provb.instance(`vm${i}`, { hostname: `vm${i}`, diskImage: 'ubuntu-jammy', firewallId: '' })),
 ];
@@ -29,12 +31,14 @@ describe('refresh by the page', () => {
 
     // Another stack's objects in the same listings, and changes made outside converge.
     const other = new Engine({ providers: [provider], state: new MemoryStateStore() });
-    await other.apply(await other.plan([provb.network('theirs', { label: 'theirs' }), provb.instance('theirs-vm', { hostname: 'theirs', diskImage: 'ubuntu-jammy', firewallId: '' })]));
+    await other.apply(await other.plan([provb.network('theirs', { label: 'theirs' }), provb.instance('theirs-vm', { hostname: 'theirs', diskImage: 'ubuntu-jammy', firewallId: '' }), provb.sshKey('theirs-key', { name: 'theirs', publicKey: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIt theirs' })]));
     const state = await batched.state();
     sim.store.instances.get(state.resources.vm1!.id)!.tags = ['drifted'];
     sim.store.instances.delete(state.resources.vm2!.id);
     sim.store.networks.get(state.resources.net3!.id)!.label = 'renamed';
     sim.store.networks.delete(state.resources.net4!.id);
+    sim.store.sshkeys.delete(state.resources.key1!.id);
+    sim.store.domains.get(state.resources.zone2!.id)!.name = 'renamed.example.com';
 
     const single = new Engine({ providers: [oneByOne(provider)], state: new MemoryStateStore(location) });
     sim.clearLog();
@@ -48,8 +52,9 @@ describe('refresh by the page', () => {
     expect(view(viaPages)).toEqual(view(viaReads));
     expect(Object.fromEntries(viaPages.steps.filter((s) => s.action !== 'noop').map((s) => [s.address, [s.action, s.cause]]))).toEqual({
       vm1: ['update', 'drift'], vm2: ['create', 'gone'], net3: ['update', 'drift'], net4: ['create', 'gone'],
+      key1: ['create', 'gone'], zone2: ['update', 'drift'],
     });
-    expect(readRequests).toBe(12);
-    expect(pageRequests).toBeLessThanOrEqual(3);
+    expect(readRequests).toBe(18);
+    expect(pageRequests).toBeLessThanOrEqual(5);
   });
 });

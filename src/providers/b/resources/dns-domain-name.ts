@@ -1,5 +1,6 @@
 // provb:index/dnsDomainName:DnsDomainName: an account-global DNS domain. It is renamed in place and
 // imported by its domain name (read resolves a name to the domain's id).
+import { readByList } from './read-many.js';
 import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
@@ -21,6 +22,8 @@ async function lookup(ctx: ProvbContext, idOrName: string): Promise<Wire | null>
   return all.find((d) => d.id === idOrName) ?? all.find((d) => d.name === idOrName) ?? null;
 }
 
+const readResult = (d: Wire) => ({ id: d.id as string, inputs: { name: d.name }, outputs: outputsOf(d) });
+
 export const dnsDomainName = defineResource({
   token: 'provb:index/dnsDomainName:DnsDomainName',
   inputs: dnsDomainNameInputs,
@@ -32,8 +35,10 @@ export const dnsDomainName = defineResource({
   },
   read: async (ctx, id) => {
     const d = await lookup(ctx, id);
-    return d ? { id: d.id, inputs: { name: d.name }, outputs: outputsOf(d) } : null;
+    return d ? readResult(d) : null;
   },
+  // An id may be the domain's name (an import by name): the listing is searched by name too, as read does.
+  readMany: readByList((ctx) => ctx.config.client.listDomains(ctx), (d) => readResult(d), (d, id) => d.name === id),
   update: async (ctx, id, _olds, news) => {
     const d = await ctx.config.client.renameDomain(ctx, (await lookup(ctx, id))?.id ?? id, news.name);
     return { outputs: outputsOf(d) };

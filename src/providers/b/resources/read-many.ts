@@ -21,3 +21,17 @@ export function readByRegion(list: (ctx: ProvbContext, region: string) => Promis
     return out;
   };
 }
+
+/** The same for account-wide lists (SSH keys, DNS domains): one listing for every object asked for. */
+export function readByList(list: (ctx: ProvbContext) => Promise<readonly Wire[]>, toResult: (w: Wire, prior: Prior) => ReadResult, matches: (w: Wire, id: string) => boolean = (w, id) => String(w.id) === id) {
+  return async (ctx: ProvbContext, items: readonly ReadItem[]): Promise<ReadonlyMap<string, ReadResult | null>> => {
+    const all = await list(ctx);
+    const byId = new Map(all.map((w) => [String(w.id), w]));
+    const out = new Map<string, ReadResult | null>();
+    for (const it of items) {
+      const w = byId.get(it.id) ?? all.find((x) => matches(x, it.id));
+      out.set(it.id, w ? toResult(w, it.prior) : null);
+    }
+    return out;
+  };
+}

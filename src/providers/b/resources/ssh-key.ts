@@ -1,5 +1,6 @@
 // provb:index/sshKey:SshKey: an account-global SSH public key. The name updates in place; a new
 // public key forces replacement.
+import { readByList } from './read-many.js';
 import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
@@ -17,6 +18,8 @@ export const sshKeyOutputs = z.object({ sshKeyId: z.string().describe('Id of the
 const outputsOf = (k: Wire) => ({ sshKeyId: k.id, fingerprint: k.fingerprint ?? '' });
 const byId = async (ctx: ProvbContext, id: string) => (await ctx.config.client.listSshKeys(ctx)).find((k) => k.id === id) ?? null;
 
+const readResult = (k: Wire) => ({ inputs: { name: k.name, publicKey: k.public_key }, outputs: outputsOf(k) });
+
 export const sshKey = defineResource({
   token: 'provb:index/sshKey:SshKey',
   inputs: sshKeyInputs,
@@ -29,8 +32,9 @@ export const sshKey = defineResource({
   },
   read: async (ctx, id) => {
     const k = await byId(ctx, id);
-    return k ? { inputs: { name: k.name, publicKey: k.public_key }, outputs: outputsOf(k) } : null;
+    return k ? readResult(k) : null;
   },
+  readMany: readByList((ctx) => ctx.config.client.listSshKeys(ctx), (k) => readResult(k)),
   update: async (ctx, id, _olds, news) => {
     await ctx.config.client.renameSshKey(ctx, id, news.name);
     const k = await byId(ctx, id);
