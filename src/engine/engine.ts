@@ -37,7 +37,7 @@ import { diffValues, type Change } from './diff/diff.js';
 import { redactPaths } from './values/redact.js';
 import { parseWithUnknowns } from './validate/schema.js';
 import { isUnknown, unknown } from './values/unknown.js';
-import { formatPath, getPath, parsePath, pathCovers } from './values/path.js';
+import { formatPath, parsePath, pathCovers } from './values/path.js';
 import { sensitive } from './values/secret.js';
 import { ApplyError, ConvergeError, LookupError, StalePlanError, ValidationError } from './errors.js';
 import type { Issue } from './validate/issue.js';

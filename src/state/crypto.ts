@@ -2,6 +2,7 @@
 // sealed with AES-256-GCM under a key derived by scrypt from the user's passphrase and a per-state
 // salt, a fresh 12-byte nonce per value. A sealed value is the tagged object
 // {"@converge":"encrypted","v":1,"n":…,"c":…,"t":…}. Without a passphrase values stay in clear.
+import { parsePath } from './path.js';
 import { createCipheriv, createDecipheriv, randomBytes, scrypt } from 'node:crypto';
 import type { PendingOperation, ResourceState, State } from './model.js';
 import { SecretsPassphraseError } from './errors.js';
@@ -139,28 +140,9 @@ function secretPath(item: ResourceState | PendingOperation, path: string): strin
   return ['inputs', ...parts];
 }
 
+/** A secret path's segments as property keys ('rules[0].x' → ['rules', '0', 'x']). */
 function splitPath(path: string): string[] {
-  const out: string[] = [];
-  let i = 0;
-  while (i < path.length) {
-    if (path[i] === '.') { i++; continue; }
-    if (path[i] === '[' && path[i + 1] === '"') {
-      let j = i + 2;
-      while (j < path.length && path[j] !== '"') j += path[j] === '\\' ? 2 : 1;
-      out.push(JSON.parse(path.slice(i + 1, j + 1)) as string);
-      i = j + 2;
-    } else if (path[i] === '[') {
-      const j = path.indexOf(']', i);
-      out.push(path.slice(i + 1, j < 0 ? path.length : j));
-      i = j < 0 ? path.length : j + 1;
-    } else {
-      let j = i;
-      while (j < path.length && path[j] !== '.' && path[j] !== '[') j++;
-      out.push(path.slice(i, j));
-      i = j;
-    }
-  }
-  return out;
+  return parsePath(path).map(String);
 }
 
 /** The value at `parts`; with a '*' segment, any value the wildcard reaches that is set (else undefined). */

@@ -1,34 +1,9 @@
 // Input and output paths: 'interfaces.eth0.ipv4Address', 'rules[0].cidrs', 'pools.*.size'.
 // A path is parsed once into segments; '*' matches any one key or index.
 
-export type PathSegment = string | number;
+import { parsePath, type PathSegment } from '../../state/path.js';
 
-export function parsePath(path: string): PathSegment[] {
-  const out: PathSegment[] = [];
-  let i = 0;
-  while (i < path.length) {
-    const c = path[i];
-    if (c === '.') { i++; continue; }
-    if (c === '[' && path[i + 1] === '"') {
-      // A quoted key (formatPathExact): ["user.token"], JSON string syntax.
-      let j = i + 2;
-      while (j < path.length && path[j] !== '"') j += path[j] === '\\' ? 2 : 1;
-      out.push(JSON.parse(path.slice(i + 1, j + 1)) as string);
-      i = j + 2;
-    } else if (c === '[') {
-      const j = path.indexOf(']', i);
-      const t = path.slice(i + 1, j < 0 ? path.length : j);
-      out.push(t === '*' ? '*' : /^\d+$/.test(t) ? Number(t) : t);
-      i = j < 0 ? path.length : j + 1;
-    } else {
-      let j = i;
-      while (j < path.length && path[j] !== '.' && path[j] !== '[') j++;
-      out.push(path.slice(i, j));
-      i = j;
-    }
-  }
-  return out;
-}
+export { parsePath, type PathSegment };
 
 export function formatPath(path: readonly PathSegment[]): string {
   let s = '';

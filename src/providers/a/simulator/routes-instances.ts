@@ -3,7 +3,7 @@
 // a delay, the files API (octal modes, append, one directory level at a time) and exec.
 import { posix } from 'node:path';
 import type { Route, SimRequest } from '../../../kit/sim/router.js';
-import { etagOf, scoped, sha256, type File, type Instance, type LxdStore } from './store.js';
+import { etagOf, scoped, type File, type Instance, type LxdStore } from './store.js';
 import { asyncOp, error, etagMismatch, map, projectOf, recursion, str, sync, type Body } from './wire.js';
 import { execRoute } from './exec.js';
 import { onCreate, onStart, onStop } from './volatile.js';
