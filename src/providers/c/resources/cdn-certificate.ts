@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { ProviderError } from '../../../engine/errors.js';
 import type { Ctx, ProvcConfig, Wire } from '../client.js';
 import { certificateShape } from '../lookups/cdn.js';
-import { cdnId, findCdnCreated, ignoreGone, orNull, provcResource } from './shared.js';
+import { cdnId, certificateOutputFields, findCdnCreated, ignoreGone, orNull, provcResource } from './shared.js';
 import { createdSince } from '../activity.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
 
@@ -24,13 +24,7 @@ const outputs = z.object({
   name: z.string().describe('Certificate name.'),
   automated: z.boolean().optional().describe("True when Gcore issues the certificate through Let's Encrypt."),
   certIssuer: z.string().optional().describe('Issuer of the certificate.'),
-  certSubjectCn: z.string().optional().describe('Common name (CN) of the certificate subject.'),
-  certSubjectAlt: z.string().optional().describe('Subject alternative names (SANs) of the certificate.'),
-  validityNotBefore: z.string().optional().describe('Start of validity, an RFC 3339 time.'),
-  validityNotAfter: z.string().optional().describe('End of validity, an RFC 3339 time.'),
-  hasRelatedResources: z.boolean().optional().describe('True while a CDN resource uses the certificate.'),
-  deleted: z.boolean().optional().describe('Deprecated deletion flag; false for a live certificate.'),
-  sslCertificateChain: z.string().optional().describe('Deprecated: the certificate chain as the API returns it.'),
+  ...certificateOutputFields,
 });
 
 const outputsOf = (w: Wire) => ({ ...certificateShape(w), sslId: w.id });

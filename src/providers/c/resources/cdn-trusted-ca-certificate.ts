@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { Wire } from '../client.js';
 import { caCertificateShape } from '../lookups/cdn.js';
-import { cdnId, findCdnCreated, ignoreGone, orNull, provcResource } from './shared.js';
+import { cdnId, certificateOutputFields, findCdnCreated, ignoreGone, orNull, provcResource } from './shared.js';
 
 const inputs = z.object({
   name: z.string().min(1).describe('Name of the CA certificate; the only field that changes in place.'),
@@ -15,13 +15,7 @@ const inputs = z.object({
 const outputs = z.object({
   name: z.string().describe('Name of the CA certificate.'),
   certIssuer: z.string().optional().describe('Issuer of the CA certificate.'),
-  certSubjectCn: z.string().optional().describe('Common name (CN) of the certificate subject.'),
-  certSubjectAlt: z.string().optional().describe('Subject alternative names (SANs) of the certificate.'),
-  validityNotBefore: z.string().optional().describe('Start of validity, an RFC 3339 time.'),
-  validityNotAfter: z.string().optional().describe('End of validity, an RFC 3339 time.'),
-  hasRelatedResources: z.boolean().optional().describe('True while a CDN resource uses the certificate.'),
-  deleted: z.boolean().optional().describe('Deprecated deletion flag; false for a live certificate.'),
-  sslCertificateChain: z.string().optional().describe('Deprecated: the certificate chain as the API returns it.'),
+  ...certificateOutputFields,
 });
 
 const outputsOf = (w: Wire) => caCertificateShape(w);

@@ -1,6 +1,6 @@
 // What the managed resources share: defineResource typed with provc's configuration, the reading of
 // a vanished object as null, deletes that treat "already gone" as done, and integer CDN ids.
-import type { z } from 'zod';
+import { z } from 'zod';
 import { defineResource, type ResourceDefinition } from '../../../engine/provider/define.js';
 import { ProviderError } from '../../../engine/errors.js';
 import { isCannotTell, type CreateResult, type FindHint, type FindResult } from '../../../engine/provider/define.js';
@@ -49,3 +49,14 @@ export function cdnId(id: string, what: string): number {
 export function defined<T extends Record<string, unknown>>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
+
+/** Output fields every CDN certificate answer carries (client certificates and trusted CAs alike). */
+export const certificateOutputFields = {
+  certSubjectCn: z.string().optional().describe('Common name (CN) of the certificate subject.'),
+  certSubjectAlt: z.string().optional().describe('Subject alternative names (SANs) of the certificate.'),
+  validityNotBefore: z.string().optional().describe('Start of validity, an RFC 3339 time.'),
+  validityNotAfter: z.string().optional().describe('End of validity, an RFC 3339 time.'),
+  hasRelatedResources: z.boolean().optional().describe('True while a CDN resource uses the certificate.'),
+  deleted: z.boolean().optional().describe('Deprecated deletion flag; false for a live certificate.'),
+  sslCertificateChain: z.string().optional().describe('Deprecated: the certificate chain as the API returns it.'),
+};
