@@ -103,5 +103,5 @@ export async function forceUnlock(ctx: StateOpsContext, lockId: string): Promise
 
 function notInState(address: string, known: readonly string[]): ValidationError {
   const near = closest(address, known);
-  return new ValidationError([{ resource: address, path: ['address'], code: 'unknown_name', message: `'${address}' is not in the state${near ? `; did you mean '${near}'?` : ''}` }]);
+  return new ValidationError([{ resource: address, path: ['address'], code: 'unknown_name', message: `'${address}' is not in the state${near ? `; did you mean '${near}'?` : ''}`, ...(near ? { suggestion: near } : {}) }]);
 }

@@ -50,7 +50,7 @@ describe('state operations', () => {
     const serial = (await engine.state()).serial;
     const err = await engine.stateRm(['wbe']).catch((e) => e);
     expect(err).toBeInstanceOf(ValidationError);
-    expect(err.issues[0].message).toContain("'web'");
+    expect(err.issues[0]).toMatchObject({ code: 'unknown_name', suggestion: 'web' });
     expect((await engine.state()).serial).toBe(serial);
   });
 
