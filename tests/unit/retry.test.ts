@@ -84,6 +84,13 @@ describe('withRetry', () => {
     expect(calls).toEqual([1, 2, 3, 4]);
   });
 
+  it('reports no retry after the last attempt fails', async () => {
+    const { fn } = failing(providerError(true), providerError(true), providerError(true));
+    const infos: RetryInfo[] = [];
+    await withRetry(fn, { policy: { ...instant, retries: 2 }, onRetry: (i) => infos.push(i) }).catch(() => {});
+    expect(infos.map((i) => i.retriesLeft)).toEqual([2, 1]);
+  });
+
   it('makes one attempt when retries is 0', async () => {
     const first = providerError(true);
     const { fn, calls } = failing(first);
