@@ -467,7 +467,7 @@ function redactChanges(changes: Change[], secrets: readonly string[]): { path: s
 
 function outputOf(outputs: ApplyResult['outputs'], name: string | undefined): Record<string, unknown> {
   const o = name === undefined ? undefined : own(outputs, name);
-  if (!o) throw new ConvergeError(`'${String(name)}' is not in the state after this apply, so it has no outputs.`);
+  if (!o) throw new ConvergeError(`'${String(name)}' is not in the state after this apply, so it has no outputs.`, { code: 'CONVERGE_NOT_IN_STATE' });
   return o as Record<string, unknown>;
 }
 

@@ -95,9 +95,9 @@ export async function moveState(ctx: StateOpsContext, from: string, to: string):
 
 export async function forceUnlock(ctx: StateOpsContext, lockId: string): Promise<void> {
   if (typeof lockId !== 'string' || !lockId) throw new TypeError('Expected `lockId` to be a lock id');
-  if (!ctx.store.forceUnlock) throw new ConvergeError(`The state store at ${ctx.store.location} cannot force-unlock.`);
+  if (!ctx.store.forceUnlock) throw new ConvergeError(`The state store at ${ctx.store.location} cannot force-unlock.`, { code: 'CONVERGE_LOCK_NOT_FOUND' });
   if (!(await ctx.store.forceUnlock(lockId))) {
-    throw new ConvergeError(`No lock with id ${lockId} is held on the state at ${ctx.store.location}; nothing was unlocked.\nThe id is in the StateLockedError (lockId) or its message.`);
+    throw new ConvergeError(`No lock with id ${lockId} is held on the state at ${ctx.store.location}; nothing was unlocked.\nThe id is in the StateLockedError (lockId) or its message.`, { code: 'CONVERGE_LOCK_NOT_FOUND' });
   }
 }
 

@@ -23,7 +23,7 @@ describe.skipIf(!!problem)('forceUnlock on PostgresStateStore', () => {
     try {
       const held = await holder.lock({ operation: 'apply' });
       await expect(engine.plan([thing('a')])).rejects.toBeInstanceOf(StateLockedError);
-      await expect(engine.forceUnlock('not-a-lock')).rejects.toMatchObject({ code: 'CONVERGE_ERROR' });
+      await expect(engine.forceUnlock('not-a-lock')).rejects.toMatchObject({ code: 'CONVERGE_LOCK_NOT_FOUND' });
       await engine.forceUnlock(held.info.id);
       await expect(engine.plan([thing('a')])).resolves.toBeDefined();
       await held.release().catch(() => {});

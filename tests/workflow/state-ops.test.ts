@@ -85,7 +85,7 @@ describe('state operations', () => {
     const held = await store.lock({ operation: 'apply' });
     const err = await engine.stateRm(['x']).catch((e) => e);
     expect(err).toBeInstanceOf(StateLockedError);
-    await expect(engine.forceUnlock('not-a-lock')).rejects.toMatchObject({ code: 'CONVERGE_ERROR' });
+    await expect(engine.forceUnlock('not-a-lock')).rejects.toMatchObject({ code: 'CONVERGE_LOCK_NOT_FOUND' });
     await engine.forceUnlock(err.lockId);
     expect(err.lockId).toBe(held.info.id);
     await expect(engine.plan([thing('a')])).resolves.toBeDefined();
