@@ -8,14 +8,14 @@ const task = (id: string, ...waitFor: string[]): Task => ({ id, waitFor });
 /** A run function that records start/end order and lets the test settle each task. */
 function controlled() {
   const started: string[] = [];
-  const pending = new Map<string, { resolve: () => void; reject: (e: unknown) => void }>();
+  const pending = new Map<string, { resolve: () => void; reject: (e: Error) => void }>();
   let active = 0;
   let peak = 0;
   const run = (t: Task) => new Promise<void>((resolve, reject) => {
     started.push(t.id);
     active++;
     peak = Math.max(peak, active);
-    pending.set(t.id, { resolve: () => { active--; resolve(); }, reject: (e) => { active--; reject(e); } });
+    pending.set(t.id, { resolve: () => { active--; resolve(); }, reject: (e: Error) => { active--; reject(e); } });
   });
   return { started, pending, run, peak: () => peak };
 }
@@ -70,6 +70,7 @@ describe('schedule', () => {
   });
 
   it('wraps a thrown non-Error in an Error', async () => {
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- a task that rejects with a non-Error is the case under test
     const outcomes = await schedule([task('a')], 1, () => Promise.reject('text'), () => {});
     const o = outcomes.get('a')!;
     expect(o.status === 'failed' && o.error).toBeInstanceOf(Error);

@@ -3,7 +3,6 @@
 // Needs a server (CONVERGE_TEST_PG_URL): fails in CI without one, skips loudly elsewhere.
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import pg from 'pg';
 import { Engine, PostgresStateStore, StateLockedError } from 'converge';
 import { pgTestUrl, unreachable } from '../helpers/pg-env.js';
 import { TestCloud, testProvider } from '../helpers/test-provider.js';
