@@ -25,6 +25,17 @@ describe('applyIgnoreChanges', () => {
     expect(applyIgnoreChanges({ rules: [{ port: 80 }, { port: 443 }] }, { rules: [{ port: 8080 }, { port: 443 }] }, ['rules[0].port'])).toEqual({ rules: [{ port: 8080 }, { port: 443 }] });
   });
 
+  it('takes a whole list from the prior value with a wildcard, however long either is', () => {
+    expect(applyIgnoreChanges({ ports: [80, 443, 8080] }, { ports: [80] }, ['ports[*]'])).toEqual({ ports: [80] });
+    expect(applyIgnoreChanges({ ports: [80] }, { ports: [1, 2] }, ['ports.*'])).toEqual({ ports: [1, 2] });
+  });
+
+  it('leaves no undefined element (null on the wire) where the prior list ends', () => {
+    const out = applyIgnoreChanges({ rules: [{ p: 1 }, { p: 2 }] }, { rules: [{ p: 9 }] }, ['rules[1]']);
+    expect(out).toEqual({ rules: [{ p: 1 }] });
+    expect((out.rules as unknown[]).length).toBe(1);
+  });
+
   it('drops a desired key the prior value does not have', () => {
     expect(applyIgnoreChanges({ a: 1, b: 2 }, { b: 2 }, ['a'])).toEqual({ b: 2 });
   });

@@ -23,6 +23,8 @@ function copyFrom(value: unknown, prior: unknown, pattern: readonly PathSegment[
   if (Array.isArray(value)) {
     const copy = [...value];
     for (const k of keys) copy[Number(k)] = copyFrom(copy[Number(k)], prior, rest, [...at, Number(k)]);
+    // Elements the prior list does not have are dropped, as absent keys are: no undefined (null on the wire) at the end.
+    while (copy.length && copy[copy.length - 1] === undefined) copy.pop();
     return copy;
   }
   const obj: Record<string, unknown> = { ...((value as Record<string, unknown>) ?? {}) };
