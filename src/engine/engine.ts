@@ -9,7 +9,7 @@ import type { StateStore, Lock } from '../state/store.js';
 import type { ResourceState, State } from '../state/model.js';
 import { FileStateStore } from '../state/stores/file.js';
 import { clearPendingMany, recordDelete, recordResource } from '../state/ops.js';
-import { unknownLookupMessage, validateLookupArgs, validateStack } from './validate/validate.js';
+import { unknownLookupMessage, unknownTypeFacts, validateLookupArgs, validateStack } from './validate/validate.js';
 import { planSteps, type Resolved } from './plan/planner.js';
 import { secretPathsOf, strip } from './plan/secrets.js';
 import { storedOptions } from './plan/options.js';
@@ -378,7 +378,7 @@ export class Engine {
     const token = typeof call === 'string' ? call : (call as { token?: string } | null)?.token;
     const rawArgs = typeof call === 'string' ? args ?? {} : (call as { args?: unknown } | null)?.args ?? {};
     const found = typeof token === 'string' ? this.#lookups.get(token) : undefined;
-    if (typeof token !== 'string' || !found) throw new ValidationError([{ resource: '', field: 'plan', path: ['token'], code: 'unknown_type', message: unknownLookupMessage(token, [...this.#lookups.keys()]) }]);
+    if (typeof token !== 'string' || !found) throw new ValidationError([{ resource: '', field: 'plan', path: ['token'], code: 'unknown_type', message: unknownLookupMessage(token, [...this.#lookups.keys()]), ...(typeof token === 'string' ? unknownTypeFacts(token, [...this.#lookups.keys()]) : {}) }]);
     // Arguments are checked whole (JSON data, unknown keys, schema, the provider's check) before any request.
     const argIssues = validateLookupArgs(token, found.def, found.provider.config, rawArgs);
     if (argIssues.length) throw new ValidationError(argIssues);
@@ -467,7 +467,7 @@ function redactChanges(changes: Change[], secrets: readonly string[]): { path: s
 
 function outputOf(outputs: ApplyResult['outputs'], name: string | undefined): Record<string, unknown> {
   const o = name === undefined ? undefined : own(outputs, name);
-  if (!o) throw new ConvergeError(`'${String(name)}' is not in the state after this apply, so it has no outputs.`);
+  if (!o) throw new ConvergeError(`'${String(name)}' is not in the state after this apply, so it has no outputs.`, { code: 'CONVERGE_NOT_IN_STATE' });
   return o as Record<string, unknown>;
 }
 

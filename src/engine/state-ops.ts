@@ -95,13 +95,13 @@ export async function moveState(ctx: StateOpsContext, from: string, to: string):
 
 export async function forceUnlock(ctx: StateOpsContext, lockId: string): Promise<void> {
   if (typeof lockId !== 'string' || !lockId) throw new TypeError('Expected `lockId` to be a lock id');
-  if (!ctx.store.forceUnlock) throw new ConvergeError(`The state store at ${ctx.store.location} cannot force-unlock.`);
+  if (!ctx.store.forceUnlock) throw new ConvergeError(`The state store at ${ctx.store.location} cannot force-unlock.`, { code: 'CONVERGE_LOCK_NOT_FOUND' });
   if (!(await ctx.store.forceUnlock(lockId))) {
-    throw new ConvergeError(`No lock with id ${lockId} is held on the state at ${ctx.store.location}; nothing was unlocked.\nThe id is in the StateLockedError (lockId) or its message.`);
+    throw new ConvergeError(`No lock with id ${lockId} is held on the state at ${ctx.store.location}; nothing was unlocked.\nThe id is in the StateLockedError (lockId) or its message.`, { code: 'CONVERGE_LOCK_NOT_FOUND' });
   }
 }
 
 function notInState(address: string, known: readonly string[]): ValidationError {
   const near = closest(address, known);
-  return new ValidationError([{ resource: address, path: ['address'], code: 'unknown_name', message: `'${address}' is not in the state${near ? `; did you mean '${near}'?` : ''}` }]);
+  return new ValidationError([{ resource: address, path: ['address'], code: 'unknown_name', message: `'${address}' is not in the state${near ? `; did you mean '${near}'?` : ''}`, ...(near ? { suggestion: near } : {}) }]);
 }

@@ -15,7 +15,7 @@ export type PathParams = Readonly<Record<string, string | number>>;
  */
 export function fillPath(template: string, params: PathParams = {}): string {
   return template.replace(/\{(\w+)\}/g, (_match, name: string) => {
-    const value = params[name];
+    const value = Object.prototype.hasOwnProperty.call(params, name) ? params[name] : undefined; // never Object.prototype's
     if (value === undefined) throw new TypeError(`Expected path parameter \`${name}\` for ${template}`);
     return encodeURIComponent(String(value));
   });

@@ -16,13 +16,19 @@ export type ErrorCode =
   | 'CONVERGE_CONFIG'
   | 'CONVERGE_PARTIAL_CREATE'
   | 'CONVERGE_PLAN_FILE'
+  /** A name asked for (result.output) is not in the state. */
+  | 'CONVERGE_NOT_IN_STATE'
+  /** forceUnlock: no lock with that id is held, or the store cannot force-unlock. */
+  | 'CONVERGE_LOCK_NOT_FOUND'
   | 'CONVERGE_ERROR';
 
 export class ConvergeError extends Error {
   override readonly name: string = 'ConvergeError';
-  readonly code: ErrorCode = 'CONVERGE_ERROR';
-  constructor(message: string, options?: { cause?: unknown }) {
+  readonly code: ErrorCode;
+  /** `code` is for the failures without a subclass of their own; a subclass sets its own. */
+  constructor(message: string, options?: { cause?: unknown; code?: ErrorCode }) {
     super(message, options);
+    this.code = options?.code ?? 'CONVERGE_ERROR';
   }
 }
 

@@ -31,6 +31,7 @@ function inPty(args: readonly string[], env: Env, input = ''): Promise<Run> {
   });
 }
 
+// eslint-disable-next-line no-control-regex -- ANSI escape sequences (ESC) are what this strips
 const plain = (s: string) => s.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
 
 describe.skipIf(!hasScript)('converge in a pseudo-terminal (B simulator)', () => {

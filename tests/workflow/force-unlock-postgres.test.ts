@@ -3,7 +3,6 @@
 // Needs a server (CONVERGE_TEST_PG_URL): fails in CI without one, skips loudly elsewhere.
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import pg from 'pg';
 import { Engine, PostgresStateStore, StateLockedError } from 'converge';
 import { pgTestUrl, unreachable } from '../helpers/pg-env.js';
 import { TestCloud, testProvider } from '../helpers/test-provider.js';
@@ -23,7 +22,7 @@ describe.skipIf(!!problem)('forceUnlock on PostgresStateStore', () => {
     try {
       const held = await holder.lock({ operation: 'apply' });
       await expect(engine.plan([thing('a')])).rejects.toBeInstanceOf(StateLockedError);
-      await expect(engine.forceUnlock('not-a-lock')).rejects.toMatchObject({ code: 'CONVERGE_ERROR' });
+      await expect(engine.forceUnlock('not-a-lock')).rejects.toMatchObject({ code: 'CONVERGE_LOCK_NOT_FOUND' });
       await engine.forceUnlock(held.info.id);
       await expect(engine.plan([thing('a')])).resolves.toBeDefined();
       await held.release().catch(() => {});

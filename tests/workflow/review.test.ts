@@ -50,7 +50,7 @@ describe('typed outputs', () => {
     expect(result.output('web').address).toBe('web.example');
     expect(result.output(web).id).toMatch(/^thing-/);
     expect(result.output('web').token).toEqual({ '@converge': 'sensitive' });
-    expect(() => result.output('nope')).toThrow(/not in the state/);
+    expect(() => result.output('nope')).toThrow(expect.objectContaining({ code: 'CONVERGE_NOT_IN_STATE' }));
   });
 
   it('types the outputs of a provider helper declaration (compile-time)', () => {

@@ -50,7 +50,7 @@ describe('state operations', () => {
     const serial = (await engine.state()).serial;
     const err = await engine.stateRm(['wbe']).catch((e) => e);
     expect(err).toBeInstanceOf(ValidationError);
-    expect(err.issues[0].message).toContain("'web'");
+    expect(err.issues[0]).toMatchObject({ code: 'unknown_name', suggestion: 'web' });
     expect((await engine.state()).serial).toBe(serial);
   });
 
@@ -85,7 +85,7 @@ describe('state operations', () => {
     const held = await store.lock({ operation: 'apply' });
     const err = await engine.stateRm(['x']).catch((e) => e);
     expect(err).toBeInstanceOf(StateLockedError);
-    await expect(engine.forceUnlock('not-a-lock')).rejects.toMatchObject({ code: 'CONVERGE_ERROR' });
+    await expect(engine.forceUnlock('not-a-lock')).rejects.toMatchObject({ code: 'CONVERGE_LOCK_NOT_FOUND' });
     await engine.forceUnlock(err.lockId);
     expect(err.lockId).toBe(held.info.id);
     await expect(engine.plan([thing('a')])).resolves.toBeDefined();

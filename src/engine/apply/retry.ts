@@ -76,6 +76,7 @@ export async function withRetry<T>(
       randomize: true,
       signal,
       onFailedAttempt: (err) => {
+        if (err.retriesLeft <= 0) return; // the last attempt failed: no retry follows, so none is reported
         options.onRetry?.({
           attempt: err.attemptNumber,
           retriesLeft: err.retriesLeft,

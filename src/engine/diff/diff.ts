@@ -9,6 +9,8 @@ import { parsePath, pathCovers, type PathSegment } from '../values/path.js';
 
 export type Change = { readonly path: readonly PathSegment[]; readonly before: unknown; readonly after: unknown };
 
+const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && !isUnknown(v);
 }
@@ -55,14 +57,16 @@ function walk(before: unknown, after: unknown, at: PathSegment[], out: Change[],
   if (isUnknown(after)) { out.push({ path: at.slice(), before, after }); return; }
   if (before === after) return;
   if (isPlainObject(before) && isPlainObject(after)) {
+    // Own keys only: a key named like Object.prototype's members ('constructor', '__proto__') is data.
     for (const k in before) {
+      if (!hasOwn(before, k)) continue;
       const b = before[k];
-      const a = after[k];
+      const a = hasOwn(after, k) ? after[k] : undefined;
       if (b === undefined && a === undefined) continue;
       at.push(k); walk(b, a, at, out, keyed); at.pop();
     }
     for (const k in after) {
-      if (k in before) continue;
+      if (!hasOwn(after, k) || hasOwn(before, k)) continue;
       const a = after[k];
       if (a === undefined) continue;
       at.push(k); walk(undefined, a, at, out, keyed); at.pop();

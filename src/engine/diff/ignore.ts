@@ -14,6 +14,8 @@ export function applyIgnoreChanges(desired: Record<string, unknown>, prior: Reco
 
 function copyFrom(value: unknown, prior: unknown, pattern: readonly PathSegment[], at: PathSegment[]): unknown {
   if (pattern.length === 0) return getPath(prior, at);
+  // Neither side has anything here: nothing to copy, and no empty object is made on the way down.
+  if (!isObject(value) && !isObject(getPath(prior, at))) return value;
   const [head, ...rest] = pattern;
   const keys = head === '*'
     ? new Set([...Object.keys((value as object) ?? {}), ...Object.keys((getPath(prior, at) as object) ?? {})])
@@ -21,12 +23,19 @@ function copyFrom(value: unknown, prior: unknown, pattern: readonly PathSegment[
   if (Array.isArray(value)) {
     const copy = [...value];
     for (const k of keys) copy[Number(k)] = copyFrom(copy[Number(k)], prior, rest, [...at, Number(k)]);
+    // Elements the prior list does not have are dropped, as absent keys are: no undefined (null on the wire) at the end.
+    while (copy.length && copy[copy.length - 1] === undefined) copy.pop();
     return copy;
   }
   const obj: Record<string, unknown> = { ...((value as Record<string, unknown>) ?? {}) };
   for (const k of keys) {
     const v = copyFrom(obj[k], prior, rest, [...at, k]);
-    if (v === undefined) delete obj[k]; else obj[k] = v;
+    // defineProperty, not assignment: a key '__proto__' is data and must not set the prototype.
+    if (v === undefined) delete obj[k]; else Object.defineProperty(obj, k, { value: v, writable: true, enumerable: true, configurable: true });
   }
   return obj;
+}
+
+function isObject(v: unknown): v is object {
+  return typeof v === 'object' && v !== null;
 }

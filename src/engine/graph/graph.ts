@@ -3,6 +3,7 @@
 import type { ResourceDecl } from '../decl/resource-decl.js';
 import { collectRefs } from '../decl/ref.js';
 import { findCycle } from './cycle.js';
+import { ValidationError } from '../errors.js';
 
 export type Graph = {
   /** name → the names it depends on (deduplicated, declared ones only). */
@@ -27,7 +28,7 @@ export function buildGraph(decls: readonly ResourceDecl[]): Graph {
   return { deps, dependents };
 }
 
-/** Names in an order where each comes after everything it depends on; throws if there is a cycle (validate first). */
+/** Names in an order where each comes after everything it depends on; throws a ValidationError (dependency_cycle) if there is a cycle (validate first). */
 export function topoOrder(graph: Graph): string[] {
   const order: string[] = [];
   const indegree = new Map<string, number>();
@@ -43,7 +44,10 @@ export function topoOrder(graph: Graph): string[] {
       if (k === 0) queue.push(m);
     }
   }
-  if (order.length !== graph.deps.size) throw new Error(`dependency cycle: ${findCycle(graph.deps)?.join(' -> ')}`);
+  if (order.length !== graph.deps.size) {
+    const cycle = findCycle(graph.deps) ?? [];
+    throw new ValidationError([{ resource: cycle[0] ?? '', field: 'declaration', path: [], code: 'dependency_cycle', message: `dependency cycle: ${cycle.join(' -> ')}`, cycle }]);
+  }
   return order;
 }
 

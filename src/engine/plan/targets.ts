@@ -17,7 +17,7 @@ export function unknownNames(option: 'targets' | 'exclude' | 'replace', names: r
     if (typeof n !== 'string' || !n) { issues.push({ resource: '', path: [option, i], code: 'invalid_type', message: `${option} must be resource names` }); return; }
     if (known.has(n)) return;
     const near = closest(n, known);
-    issues.push({ resource: n, path: [option, i], code: 'unknown_name', message: `'${n}' names nothing ${what}${near ? `; did you mean '${near}'?` : ''}` });
+    issues.push({ resource: n, path: [option, i], code: 'unknown_name', message: `'${n}' names nothing ${what}${near ? `; did you mean '${near}'?` : ''}`, ...(near ? { suggestion: near } : {}) });
   });
   return issues;
 }

@@ -12,7 +12,27 @@ export type IssueCode = (typeof issueCodes)[number] | (string & {});
 export const issueFields = ['inputs', 'options', 'declaration', 'args', 'plan'] as const;
 export type IssueField = (typeof issueFields)[number];
 
-export type Issue = {
+/** Facts an issue carries beside its code (its message is built from them); absent when they do not apply. */
+export type IssueFacts = {
+  /** The declared name, key, option or type closest to a misspelt one (the message's "did you mean"). */
+  readonly suggestion?: string;
+  /** A dependency cycle, its first name repeated at the end ('dependency_cycle'). */
+  readonly cycle?: readonly string[];
+  /** The module of the shipped provider that serves an unknown type's package ('converge/providers/c'). */
+  readonly providerModule?: string;
+};
+
+/** Only the facts of `from` that are set (nothing else of it), so an issue without one has no such key. */
+export function issueFacts(from: IssueFacts): IssueFacts {
+  const { suggestion, cycle, providerModule } = from;
+  return {
+    ...(suggestion !== undefined ? { suggestion } : {}),
+    ...(cycle !== undefined ? { cycle } : {}),
+    ...(providerModule !== undefined ? { providerModule } : {}),
+  };
+}
+
+export type Issue = IssueFacts & {
   /** The resource's name (or its index `[3]` when it has none), the lookup token, or '' for plan options. */
   readonly resource: string;
   /**

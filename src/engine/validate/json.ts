@@ -3,8 +3,9 @@
 // every hand-built reference that is malformed, and every literal engine marker in user input.
 import { formatPath, parsePath, type PathSegment } from '../values/path.js';
 import { preview } from './suggest.js';
+import type { IssueFacts } from './issue.js';
 
-export type ValueIssue = { readonly path: PathSegment[]; readonly code: string; readonly message: string };
+export type ValueIssue = IssueFacts & { readonly path: PathSegment[]; readonly code: string; readonly message: string };
 
 const MAX_DEPTH = 64;
 const REF_KEYS = new Set(['@converge', 'resource', 'path']);

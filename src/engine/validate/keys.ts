@@ -5,7 +5,8 @@ import type { z } from 'zod';
 import { isRef } from '../decl/ref.js';
 import { isUnknown } from '../values/unknown.js';
 import type { PathSegment } from '../values/path.js';
-import { didYouMean, preview } from './suggest.js';
+import { closest, didYouMean, preview } from './suggest.js';
+import { issueFacts } from './issue.js';
 import type { ValueIssue } from './json.js';
 
 type Def = {
@@ -99,7 +100,7 @@ export function unknownKeyIssues(schema: z.ZodType, value: unknown, at: PathSegm
     at.push(k);
     if (field) unknownKeyIssues(field, obj[k], at, into);
     else if (view.catchall) unknownKeyIssues(view.catchall, obj[k], at, into);
-    else if (!view.open) into.push({ path: at.slice(), code: 'unrecognized_keys', message: `${preview(k)} is not expected here.${didYouMean(k, allowed)}${allowed.length && allowed.length <= 12 ? ` Allowed: ${allowed.join(', ')}.` : ''}` });
+    else if (!view.open) into.push({ path: at.slice(), code: 'unrecognized_keys', message: `${preview(k)} is not expected here.${didYouMean(k, allowed)}${allowed.length && allowed.length <= 12 ? ` Allowed: ${allowed.join(', ')}.` : ''}`, ...issueFacts({ suggestion: closest(k, allowed) }) });
     at.pop();
   }
   return into;

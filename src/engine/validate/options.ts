@@ -6,7 +6,8 @@ import { parseDuration } from '../apply/timeout.js';
 import { formatMs } from '../errors.js';
 import { parsePath } from '../values/path.js';
 import { pathInSchema, objectView } from './keys.js';
-import { didYouMean, preview } from './suggest.js';
+import { closest, didYouMean, preview } from './suggest.js';
+import { issueFacts, type IssueFacts } from './issue.js';
 import type { ValueIssue } from './json.js';
 
 export const OPTION_KEYS = ['dependsOn', 'protect', 'ignoreChanges', 'replaceOnChanges', 'createBeforeDestroy', 'retainOnDelete', 'aliases', 'timeouts'] as const;
@@ -19,12 +20,12 @@ export type OptionContext = { readonly name: string; readonly schema?: z.ZodType
 
 export function optionIssues(options: unknown, ctx: OptionContext): ValueIssue[] {
   const out: ValueIssue[] = [];
-  const add = (path: (string | number)[], message: string, code = 'invalid_option') => out.push({ path, code, message });
+  const add = (path: (string | number)[], message: string, code = 'invalid_option', facts: IssueFacts = {}) => out.push({ path, code, message, ...issueFacts(facts) });
   if (options === undefined || options === null) return out;
   if (typeof options !== 'object' || Array.isArray(options)) { add([], 'options must be an object'); return out; }
   const o = options as Record<string, unknown>;
   for (const k of Object.keys(o)) {
-    if (!(OPTION_KEYS as readonly string[]).includes(k)) add([k], `${preview(k)} is not an option.${didYouMean(k, OPTION_KEYS)} Allowed: ${OPTION_KEYS.join(', ')}.`);
+    if (!(OPTION_KEYS as readonly string[]).includes(k)) add([k], `${preview(k)} is not an option.${didYouMean(k, OPTION_KEYS)} Allowed: ${OPTION_KEYS.join(', ')}.`, undefined, { suggestion: closest(k, OPTION_KEYS) });
   }
   for (const k of ['protect', 'createBeforeDestroy', 'retainOnDelete']) {
     if (o[k] !== undefined && typeof o[k] !== 'boolean') add([k], `${k} must be true or false, not ${preview(o[k])}`);
@@ -46,14 +47,14 @@ export function optionIssues(options: unknown, ctx: OptionContext): ValueIssue[]
       if (!ctx.schema || pathInSchema(ctx.schema, parsePath(p)) !== 'no') return;
       const head = String(parsePath(p)[0]);
       const keys = Object.keys(objectView(ctx.schema)?.shape ?? {});
-      add([k, i], `${preview(p)} names no input of ${ctx.type ?? 'this resource'}.${keys.includes(head) ? '' : didYouMean(head, keys)}`);
+      add([k, i], `${preview(p)} names no input of ${ctx.type ?? 'this resource'}.${keys.includes(head) ? '' : didYouMean(head, keys)}`, undefined, { suggestion: keys.includes(head) ? undefined : closest(head, keys) });
     });
   }
   if (o.timeouts !== undefined) {
     if (!o.timeouts || typeof o.timeouts !== 'object' || Array.isArray(o.timeouts)) add(['timeouts'], "timeouts must be an object like { create: '10m' }");
     else {
       for (const [k, v] of Object.entries(o.timeouts as Record<string, unknown>)) {
-        if (!TIMEOUT_KEYS.includes(k)) { add(['timeouts', k], `${preview(k)} is not a timeout.${didYouMean(k, TIMEOUT_KEYS)} Allowed: create, update, delete.`); continue; }
+        if (!TIMEOUT_KEYS.includes(k)) { add(['timeouts', k], `${preview(k)} is not a timeout.${didYouMean(k, TIMEOUT_KEYS)} Allowed: create, update, delete.`, undefined, { suggestion: closest(k, TIMEOUT_KEYS) }); continue; }
         if (v === undefined) continue;
         const ms = typeof v === 'string' ? parseDuration(v) : undefined;
         if (ms === undefined) add(['timeouts', k], `${preview(v)} is not a duration like '30s', '5m' or '1h30m'`);

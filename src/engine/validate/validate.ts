@@ -16,7 +16,7 @@ import { valueIssues, type ValueIssue } from './json.js';
 import { inputIssues, replaceAt } from './inputs.js';
 import { optionIssues } from './options.js';
 import { closest, cut, didYouMean, preview } from './suggest.js';
-import type { Issue, IssueField } from './issue.js';
+import { issueFacts, type Issue, type IssueFacts, type IssueField } from './issue.js';
 
 export type ResourceResolver = (token: string) => { readonly def: AnyResource; readonly provider?: { readonly config: unknown } } | undefined;
 
@@ -43,7 +43,7 @@ function isPlain(v: unknown): v is Record<string, unknown> {
 export function validateStack(decls: readonly unknown[], resolve: ResourceResolver, catalog: Catalog = {}): StackCheck {
   const issues: Issue[] = [];
   const parsed = new Map<object, unknown>();
-  const add = (resource: string, field: IssueField, path: PathSegment[], code: string, message: string) => issues.push({ resource, field, path, code, message });
+  const add = (resource: string, field: IssueField, path: PathSegment[], code: string, message: string, facts: IssueFacts = {}) => issues.push({ resource, field, path, code, message, ...issueFacts(facts) });
   if (!Array.isArray(decls)) {
     add('', 'plan', [], 'invalid_type', 'expected a list of resource declarations');
     return { issues, graph: buildGraph([]), parsed: new Map() };
@@ -56,29 +56,29 @@ export function validateStack(decls: readonly unknown[], resolve: ResourceResolv
     const d = raw as Record<string, unknown>;
     const hasName = isPlain(d) && typeof d.name === 'string' && d.name !== '';
     const label = hasName ? (d.name as string) : `[${i}]`;
-    const declIssue = (path: PathSegment[], code: string, message: string) => add(label, 'declaration', path, code, message);
+    const declIssue = (path: PathSegment[], code: string, message: string, facts?: IssueFacts) => add(label, 'declaration', path, code, message, facts);
     if (!isPlain(d)) return declIssue([], 'invalid_type', `expected a resource declaration { type, name, inputs }, not ${preview(raw)}`);
     let ok = true;
-    for (const k of Object.keys(d)) if (!DECL_KEYS.includes(k)) declIssue([k], 'unrecognized_keys', `${preview(k)} is not part of a declaration.${didYouMean(k, DECL_KEYS)} Allowed: ${DECL_KEYS.join(', ')}.`);
+    for (const k of Object.keys(d)) if (!DECL_KEYS.includes(k)) declIssue([k], 'unrecognized_keys', `${preview(k)} is not part of a declaration.${didYouMean(k, DECL_KEYS)} Allowed: ${DECL_KEYS.join(', ')}.`, { suggestion: closest(k, DECL_KEYS) });
     if (!hasName) { declIssue(['name'], 'invalid_type', 'name must be a non-empty string'); ok = false; }
     let def: AnyResource | undefined;
     let config: unknown;
     if (typeof d.type !== 'string' || !d.type) { declIssue(['type'], 'invalid_type', "type must be an operation token like 'provb:index/instance:Instance'"); ok = false; }
     else {
       const found = resolve(d.type);
-      if (found) { def = found.def; config = found.provider?.config; } else { declIssue(['type'], 'unknown_type', unknownTypeMessage(d.type, tokens)); ok = false; }
+      if (found) { def = found.def; config = found.provider?.config; } else { declIssue(['type'], 'unknown_type', unknownTypeMessage(d.type, tokens), unknownTypeFacts(d.type, tokens)); ok = false; }
     }
     let inputs: unknown = d.inputs;
     if (!isPlain(d.inputs)) { declIssue(['inputs'], 'invalid_type', `inputs must be a plain object, not ${preview(d.inputs)}`); ok = false; inputs = {}; }
     else {
       const bad = valueIssues(d.inputs);
-      for (const v of bad) add(label, 'inputs', v.path, v.code, v.message);
+      for (const v of bad) add(label, 'inputs', v.path, v.code, v.message, v);
       // Values that are not data stand as unknowns from here on, so the schema still judges the rest.
       for (const v of bad) inputs = replaceAt(inputs, v.path, unknown);
       if (def) {
         // A check may quote the value it refuses: never a secret one (schema-marked, or secret()).
         const values = secretValuesOf(def, inputs);
-        for (const v of inputIssues({ schema: def.inputs, check: def.check, config }, inputs, inputs === d.inputs ? (data) => parsed.set(raw as object, data) : undefined)) add(label, 'inputs', v.path, v.code, values.size ? redactText(v.message, values) : v.message);
+        for (const v of inputIssues({ schema: def.inputs, check: def.check, config }, inputs, inputs === d.inputs ? (data) => parsed.set(raw as object, data) : undefined)) add(label, 'inputs', v.path, v.code, values.size ? redactText(v.message, values) : v.message, v);
       }
     }
     if (hasName) {
@@ -86,7 +86,7 @@ export function validateStack(decls: readonly unknown[], resolve: ResourceResolv
       seen.add(label);
     }
     const options = d.options;
-    for (const v of optionIssues(options, { name: label, schema: def?.inputs, type: typeof d.type === 'string' ? d.type : undefined })) add(label, 'options', v.path, v.code, v.message);
+    for (const v of optionIssues(options, { name: label, schema: def?.inputs, type: typeof d.type === 'string' ? d.type : undefined })) add(label, 'options', v.path, v.code, v.message, v);
     if (!ok) return;
     const o = isPlain(options) ? options : {};
     const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x !== '') : undefined);
@@ -97,11 +97,11 @@ export function validateStack(decls: readonly unknown[], resolve: ResourceResolv
   checkReferences(graphDecls, named, seen, add);
   const graph = buildGraph(graphDecls);
   const cycle = findCycle(graph.deps);
-  if (cycle) add(cycle[0]!, 'declaration', [], 'dependency_cycle', `dependency cycle: ${cycle.join(' -> ')}`);
+  if (cycle) add(cycle[0]!, 'declaration', [], 'dependency_cycle', `dependency cycle: ${cycle.join(' -> ')}`, { cycle });
   return { issues, graph, parsed };
 }
 
-function checkReferences(decls: readonly ResourceDecl[], named: Map<string, { decl: ResourceDecl; def?: AnyResource }>, seen: Set<string>, add: (r: string, f: IssueField, p: PathSegment[], c: string, m: string) => void): void {
+function checkReferences(decls: readonly ResourceDecl[], named: Map<string, { decl: ResourceDecl; def?: AnyResource }>, seen: Set<string>, add: (r: string, f: IssueField, p: PathSegment[], c: string, m: string, facts?: IssueFacts) => void): void {
   const aliasOwner = new Map<string, string>();
   for (const d of decls) {
     d.options?.aliases?.forEach((alias, i) => {
@@ -111,18 +111,18 @@ function checkReferences(decls: readonly ResourceDecl[], named: Map<string, { de
       else aliasOwner.set(alias, d.name);
     });
     d.options?.dependsOn?.forEach((n, i) => {
-      if (!seen.has(n)) add(d.name, 'options', ['dependsOn', i], 'missing_reference', `dependsOn names ${preview(n)}, which is not declared.${didYouMean(n, seen)}`);
+      if (!seen.has(n)) add(d.name, 'options', ['dependsOn', i], 'missing_reference', `dependsOn names ${preview(n)}, which is not declared.${didYouMean(n, seen)}`, { suggestion: closest(n, seen) });
     });
     for (const { ref, at } of collectRefs(d.inputs)) {
       if (ref.resource === d.name) { add(d.name, 'inputs', at, 'invalid_reference', 'a resource cannot reference itself'); continue; }
-      if (!seen.has(ref.resource)) { add(d.name, 'inputs', at, 'missing_reference', `references ${preview(ref.resource)}, which is not declared.${didYouMean(ref.resource, seen)}`); continue; }
+      if (!seen.has(ref.resource)) { add(d.name, 'inputs', at, 'missing_reference', `references ${preview(ref.resource)}, which is not declared.${didYouMean(ref.resource, seen)}`, { suggestion: closest(ref.resource, seen) }); continue; }
       const target = named.get(ref.resource);
       const def = target?.def;
       if (!def) continue;
       const head = String(parsePath(ref.path)[0] ?? '');
       const { outs, ins } = referable(def);
       if (head !== 'id' && outs && ins && !outs.has(head) && !ins.has(head)) {
-        add(d.name, 'inputs', at, 'missing_output', `references '${ref.resource}.${cut(ref.path)}', but ${target!.decl.type} has no output or input '${cut(head)}'.${didYouMean(head, [...outs, ...ins])}`);
+        add(d.name, 'inputs', at, 'missing_output', `references '${ref.resource}.${cut(ref.path)}', but ${target!.decl.type} has no output or input '${cut(head)}'.${didYouMean(head, [...outs, ...ins])}`, { suggestion: closest(head, [...outs, ...ins]) });
       }
     }
   }
@@ -134,6 +134,13 @@ function referable(def: AnyResource): { outs?: Set<string>; ins?: Set<string> } 
   let r = referableCache.get(def);
   if (!r) referableCache.set(def, (r = { outs: schemaKeys(def.outputs), ins: schemaKeys(def.inputs) }));
   return r;
+}
+
+/** The facts of an unknown type: the closest served token, and the shipped provider to add. */
+export function unknownTypeFacts(type: string, tokens: readonly string[]): IssueFacts {
+  const pkg = type.split(':')[0] ?? '';
+  const served = tokens.some((t) => t.startsWith(`${pkg}:`));
+  return issueFacts({ suggestion: closest(type, tokens), providerModule: served ? undefined : SHIPPED[pkg] });
 }
 
 function unknownTypeMessage(type: string, tokens: readonly string[]): string {

@@ -19,7 +19,7 @@ export function manualClock(startMs: number = Date.now()): ManualClock {
     now += ms;
   };
   clock.set = (ms: number) => {
-    if (ms < now) throw new RangeError(`A clock never goes back: ${ms} < ${now}`);
+    if (!(ms >= now)) throw new RangeError(`A clock never goes back: ${ms} < ${now}`);
     now = ms;
   };
   return clock;

@@ -12,6 +12,7 @@ export class FakeTty {
 
   write(chunk: string): boolean {
     this.writes.push(chunk);
+    // eslint-disable-next-line no-control-regex -- ANSI escape sequences (ESC) are what the fake terminal reads
     const re = /\x1b\[(\d*)([A-Za-z])|\r|\n|[^\x1b\r\n]+/g;
     for (const m of chunk.matchAll(re)) {
       const t = m[0];

@@ -268,7 +268,7 @@ describe('plan and apply semantics', () => {
           await engine.apply(plan);
         } catch (e) { error = e; }
         if (stage.throws) expect(error, `stage ${i}: throws`).toBeInstanceOf(stage.throws);
-        else if (error) throw error;
+        else if (error) throw error instanceof Error ? error : new Error('a stage threw a non-Error', { cause: error });
         if (stage.calls) expect(cloud.calls.filter((c) => c.op !== 'read').map((c) => `${c.op} ${c.name}`), `stage ${i}: calls`).toEqual(stage.calls);
         await stage.check?.(world);
       }
