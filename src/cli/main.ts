@@ -66,5 +66,5 @@ export async function main(argv: readonly string[]): Promise<number> {
 
 const invoked = process.argv[1] ?? '';
 if (/[\\/]cli[\\/]main\.(ts|js|mjs)$/.test(invoked) || process.env.CONVERGE_CLI_MAIN === '1') {
-  main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
+  void main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
 }

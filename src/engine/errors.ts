@@ -3,6 +3,7 @@
 // holds a secret value.
 import { fieldOf, type Issue } from './validate/issue.js';
 import { ConvergeError } from '../state/errors.js';
+import type { ApplyResult } from './apply/result.js';
 
 export {
   ConvergeError, StateLockedError, StateConflictError, StateCorruptError, SecretsPassphraseError,
@@ -190,7 +191,7 @@ export type StepFailure = { readonly address: string; readonly action: string; r
 export class ApplyError extends ConvergeError {
   override readonly name = 'ApplyError';
   override readonly code = 'CONVERGE_APPLY';
-  constructor(readonly result: import('./apply/result.js').ApplyResult) {
+  constructor(readonly result: ApplyResult) {
     super(
       `${result.failed.length} step${result.failed.length === 1 ? '' : 's'} failed, ${result.skipped.length} skipped, ${result.succeeded.length} succeeded:\n` +
         result.failed.map((f) => `  ${f.action} ${f.address}: ${f.error.message.split('\n')[0]}`).join('\n') +

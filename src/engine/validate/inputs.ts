@@ -48,7 +48,7 @@ function withoutKey(value: unknown, path: readonly PathSegment[]): unknown {
   const [head, ...rest] = path;
   if (!rest.length) {
     if (Array.isArray(value) || !(String(head) in value)) return value;
-    const { [String(head)]: _gone, ...kept } = value as Record<string, unknown>; // eslint-disable-line @typescript-eslint/no-unused-vars
+    const { [String(head)]: _gone, ...kept } = value as Record<string, unknown>;
     return kept;
   }
   const child = (value as Record<string | number, unknown>)[head!];

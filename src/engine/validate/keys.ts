@@ -119,7 +119,7 @@ export function pathInSchema(schema: z.ZodType, path: readonly PathSegment[]): P
     if (d.type === 'record') { s = d.valueType; continue; }
     const view = objectView(s);
     if (view) {
-      if (seg === '*') { if (view.open) return 'unsure'; s = undefined; return 'unsure'; }
+      if (seg === '*') { return 'unsure'; }
       const next = view.shape[String(seg)];
       if (next) { s = next; continue; }
       return view.open ? 'unsure' : 'no';

@@ -145,7 +145,7 @@ export class PostgresStateStore implements StateStore {
         continue;
       }
       this.#queue.shift();
-      await head.run().then(head.done.resolve, (e) => { this.#known = undefined; head.done.reject(e); });
+      await head.run().then((v) => head.done.resolve(v), (e) => { this.#known = undefined; head.done.reject(e); });
     }
     this.#draining = undefined;
   }
