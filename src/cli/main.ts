@@ -7,7 +7,7 @@ import { terminal, type Io } from './io.js';
 
 const many = (v: string, prev: string[] = []) => [...prev, ...v.split(',').map((s) => s.trim()).filter(Boolean)];
 
-export function program(io: Io, done: (code: number) => void): Command {
+function program(io: Io, done: (code: number) => void): Command {
   const cmd = new Command('converge').description('Plan and apply a converge stack').showHelpAfterError()
     .addOption(new Option('-s, --stack <file>', 'the stack module').env('CONVERGE_STACK').default('converge.stack.ts'));
   const run = (f: () => Promise<number>) => async () => { done(await f()); };

@@ -8,7 +8,6 @@ import type { ApplyResult } from './apply/result.js';
 export {
   ConvergeError, StateLockedError, StateConflictError, StateCorruptError, SecretsPassphraseError,
 } from '../state/errors.js';
-export type { ErrorCode, LockHolder } from '../state/errors.js';
 
 /** Invalid declarations or arguments, every problem at once. Nothing was read or changed. */
 export class ValidationError extends ConvergeError {
@@ -59,7 +58,7 @@ export class StalePlanError extends ConvergeError {
   }
 }
 
-export type ProtectedAction = 'delete' | 'replace';
+type ProtectedAction = 'delete' | 'replace';
 
 export class ProtectedResourceError extends ConvergeError {
   override readonly name = 'ProtectedResourceError';
@@ -83,7 +82,7 @@ export class TimeoutError extends ConvergeError {
   }
 }
 
-export type LookupFailure = 'not_found' | 'ambiguous';
+type LookupFailure = 'not_found' | 'ambiguous';
 
 export class LookupError extends ConvergeError {
   override readonly name = 'LookupError';
@@ -102,7 +101,7 @@ export class LookupError extends ConvergeError {
   }
 }
 
-export type ProviderErrorFacts = {
+type ProviderErrorFacts = {
   readonly provider: string;
   readonly operation: string;
   readonly method?: string;
@@ -184,8 +183,6 @@ export class ConfigError extends ConvergeError {
     super(`${subject}: ${field} ${reason}.`, options);
   }
 }
-
-export type StepFailure = { readonly address: string; readonly action: string; readonly error: Error };
 
 /** One or more steps failed. `result` says what succeeded, what failed (with causes) and what was skipped. */
 export class ApplyError extends ConvergeError {

@@ -1,7 +1,7 @@
 // Errors of the state layer, and ConvergeError, the base of every error converge throws on purpose.
 // The state layer sits below the engine, so the base class lives here and the engine re-exports it.
 
-export type ErrorCode =
+type ErrorCode =
   | 'CONVERGE_VALIDATION'
   | 'CONVERGE_STALE_PLAN'
   | 'CONVERGE_STATE_LOCKED'
@@ -26,7 +26,7 @@ export class ConvergeError extends Error {
   }
 }
 
-export type LockHolder = { readonly pid: number; readonly host: string; readonly operation: string; readonly since: string; readonly id: string };
+type LockHolder = { readonly pid: number; readonly host: string; readonly operation: string; readonly since: string; readonly id: string };
 
 export class StateLockedError extends ConvergeError {
   override readonly name = 'StateLockedError';

@@ -7,7 +7,6 @@ export const STATE_VERSION = 2;
 
 /** The keyed collections of a state; stores persist each as a map of whole records. */
 export const collections = ['resources', 'pending', 'deposed'] as const;
-export type Collection = (typeof collections)[number];
 
 export type StoredOptions = {
   readonly protect?: boolean;
@@ -48,7 +47,7 @@ export type DeposedObject = ResourceState & {
   readonly deposedAt: string;
 };
 
-export type PendingKind = 'create' | 'delete' | 'update';
+type PendingKind = 'create' | 'delete' | 'update';
 
 /** An operation that was started but not confirmed: recorded before the provider call, cleared after. */
 export type PendingOperation = {

@@ -20,7 +20,7 @@ import { secretPathsOf } from '../plan/secrets.js';
 import type { OperationContext } from '../provider/context.js';
 import { isCannotTell } from '../provider/define.js';
 
-export type RecoverDeps = {
+type RecoverDeps = {
   readonly resolve: (token: string) => Resolved | undefined;
   readonly context: (resolved: Resolved, address: string, operation: 'find' | 'read') => OperationContext;
   readonly now: () => string;

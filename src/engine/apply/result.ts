@@ -80,7 +80,7 @@ export function publicOutputs(state: State): Record<string, Record<string, unkno
 }
 
 /** The state with every record's secret inputs and outputs replaced by the sensitive marker. */
-export function redactState(state: State): State {
+function redactState(state: State): State {
   const redact = <T extends { inputs: unknown; outputs?: unknown; secrets: readonly string[] }>(r: T): T => ({
     ...r,
     inputs: redactPaths(r.inputs, strip('inputs.', r.secrets ?? [])),

@@ -5,10 +5,10 @@ import pRetry, { AbortError } from 'p-retry';
 import { ProviderError } from '../errors.js';
 import { abortReason } from '../abort.js';
 
-export { defaultRetryPolicy, type RetryPolicy } from '../provider/retry-policy.js';
+export { defaultRetryPolicy } from '../provider/retry-policy.js';
 import { type RetryPolicy } from '../provider/retry-policy.js';
 
-export type RetryInfo = { readonly attempt: number; readonly retriesLeft: number; readonly delayMs: number; readonly error: Error };
+type RetryInfo = { readonly attempt: number; readonly retriesLeft: number; readonly delayMs: number; readonly error: Error };
 
 const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED', 'EAI_AGAIN']);
 

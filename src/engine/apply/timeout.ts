@@ -5,7 +5,7 @@ import { abortReason } from '../abort.js';
 
 export { parseDuration } from '../values/duration.js';
 
-export type StepSignal = { readonly signal: AbortSignal; dispose(): void };
+type StepSignal = { readonly signal: AbortSignal; dispose(): void };
 
 /**
  * A signal for one operation: `parent` (the engine's own signal, see signal.ts) or, with a limit,

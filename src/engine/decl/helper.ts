@@ -21,7 +21,7 @@ type InputShape<T> = T extends readonly (infer E)[]
     : T;
 
 /** The type of the value `out(key)` refers to: the output's, else the input's; 'id' is a string. */
-export type OutValue<I, O, K> = K extends keyof O ? O[K] : K extends keyof I ? I[K] : string;
+type OutValue<I, O, K> = K extends keyof O ? O[K] : K extends keyof I ? I[K] : string;
 
 export type TypedDecl<I, O> = ResourceDecl & {
   readonly inputs: { readonly [K in keyof I]: TypedInputs<I[K]> };

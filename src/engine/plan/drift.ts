@@ -36,7 +36,7 @@ export function findDrift(state: State, refreshed: ReadonlyMap<string, ResourceS
 }
 
 /** Drift changes with secret input paths replaced by the sensitive marker. */
-export function redactDrift(changes: readonly DriftChange[], secrets: readonly string[]): DriftChange[] {
+function redactDrift(changes: readonly DriftChange[], secrets: readonly string[]): DriftChange[] {
   const ins = strip('inputs.', secrets).map(parsePath);
   return changes.map((c) => {
     const secret = ins.some((s) => pathCovers(s, parsePath(c.path)));

@@ -25,7 +25,7 @@ export const planSaved: unique symbol = Symbol('converge.planSaved');
 /** Internal: where an engine-made plan came from (providers, declarations digest). */
 export const planOrigin: unique symbol = Symbol('converge.planOrigin');
 
-export type PlanFields = {
+type PlanFields = {
   readonly warnings: readonly string[];
   readonly lineage: string;
   readonly serial: number;

@@ -1,16 +1,28 @@
 // A validation issue: which resource, which part of its declaration, which path, which rule.
 // `ValidationError` carries a list.
 
-export const issueCodes = [
-  'invalid_type', 'invalid_value', 'too_small', 'too_big', 'invalid_format', 'unrecognized_keys', 'custom',
-  'unknown_type', 'duplicate_name', 'missing_reference', 'missing_output', 'dependency_cycle',
-  'invalid_option', 'missing_region', 'invalid_reference', 'not_json', 'unknown_marker',
-] as const;
-export type IssueCode = (typeof issueCodes)[number] | (string & {});
+export type IssueCode =
+  | 'invalid_type'
+  | 'invalid_value'
+  | 'too_small'
+  | 'too_big'
+  | 'invalid_format'
+  | 'unrecognized_keys'
+  | 'custom'
+  | 'unknown_type'
+  | 'duplicate_name'
+  | 'missing_reference'
+  | 'missing_output'
+  | 'dependency_cycle'
+  | 'invalid_option'
+  | 'missing_region'
+  | 'invalid_reference'
+  | 'not_json'
+  | 'unknown_marker'
+  | (string & {});
 
 /** Which part of a declaration an issue's path is inside. */
-export const issueFields = ['inputs', 'options', 'declaration', 'args', 'plan'] as const;
-export type IssueField = (typeof issueFields)[number];
+export type IssueField = 'inputs' | 'options' | 'declaration' | 'args' | 'plan';
 
 export type Issue = {
   /** The resource's name (or its index `[3]` when it has none), the lookup token, or '' for plan options. */

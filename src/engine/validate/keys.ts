@@ -105,7 +105,7 @@ export function unknownKeyIssues(schema: z.ZodType, value: unknown, at: PathSegm
   return into;
 }
 
-export type PathCheck = 'yes' | 'no' | 'unsure';
+type PathCheck = 'yes' | 'no' | 'unsure';
 
 /** Whether an input path ('files[*].mode', 'config.x') can name something the schema accepts. */
 export function pathInSchema(schema: z.ZodType, path: readonly PathSegment[]): PathCheck {

@@ -1,7 +1,7 @@
 // The twin of unknown.ts: a marker that stands in for a sensitive value wherever values leave the
 // engine (plan steps, JSON, events, errors). In JSON it is {"@converge":"sensitive"}.
 
-export type Sensitive = { readonly '@converge': 'sensitive' };
+type Sensitive = { readonly '@converge': 'sensitive' };
 
 export const sensitive: Sensitive = Object.freeze({ '@converge': 'sensitive' as const });
 

@@ -2,7 +2,7 @@
 // only after apply". Diff, graph and render test it with isUnknown(); only render.ts writes the words.
 // In JSON it is the tagged object {"@converge":"unknown"}.
 
-export type Unknown = { readonly '@converge': 'unknown' };
+type Unknown = { readonly '@converge': 'unknown' };
 
 export const unknown: Unknown = Object.freeze({ '@converge': 'unknown' as const });
 

@@ -170,7 +170,7 @@ export function emitReport(ctx: Pick<ApplyContext, 'emit' | 'now'>, address: str
 }
 
 /** A provider's report with the step's secret values scrubbed from its text (poll, progress, retry and warning messages). */
-export function scrubReport(r: Report, secrets: readonly string[]): Report {
+function scrubReport(r: Report, secrets: readonly string[]): Report {
   if (r.kind === 'retry') return { ...r, error: redactText(r.error, secrets) };
   return { ...r, message: redactText(r.message, secrets) };
 }
