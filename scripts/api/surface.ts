@@ -14,6 +14,8 @@ export interface SurfaceItem {
   readonly description: string;
   /** Whether the item (or, for an overloaded function, one of its signatures) has an `@example`. */
   readonly hasExample: boolean;
+  /** The code of its `@example` blocks (the fenced code when fenced). */
+  readonly examples: readonly string[];
   /** `src/engine/engine.ts:42`, for error messages. */
   readonly at: string;
 }
@@ -33,10 +35,14 @@ function where(node: ts.Node): string {
   return `${sf.fileName.slice(root.length + 1)}:${line + 1}`;
 }
 
-function docOf(checker: ts.TypeChecker, symbol: ts.Symbol, decl: ts.Node): { description: string; hasExample: boolean } {
+function docOf(checker: ts.TypeChecker, symbol: ts.Symbol, decl: ts.Node): { description: string; hasExample: boolean; examples: string[] } {
   const description = ts.displayPartsToString(symbol.getDocumentationComment(checker)).trim();
-  const tags = [...symbol.getJsDocTags(checker), ...ts.getJSDocTags(decl).map((t) => ({ name: t.tagName.text }))];
-  return { description, hasExample: tags.some((t) => t.name === 'example') };
+  const examples = ts
+    .getJSDocTags(decl)
+    .filter((t) => t.tagName.text === 'example')
+    .map((t) => ts.getTextOfJSDocComment(t.comment) ?? '')
+    .map((text) => [...text.matchAll(/```(?:ts|typescript)?\n([\s\S]*?)```/g)].map((m) => m[1]!).join('\n') || text);
+  return { description, hasExample: examples.length > 0, examples };
 }
 
 const isPublicMember = (m: ts.ClassElement): boolean => {
@@ -69,6 +75,29 @@ export function publicSurface(prog: ts.Program = program()): SurfaceItem[] {
     }
   };
 
+  const exportedNames = new Set(checker.getExportsOfModule(moduleSymbol).map((e) => e.name));
+  // The object types a public type is made of: its literal members, and the unexported named
+  // types it is a union or intersection of (`Event = StepStartEvent | ...`), which users read too.
+  const walkType = (owner: string, t: ts.TypeNode): void => {
+    if (ts.isTypeLiteralNode(t)) fieldsOf(owner, t.members);
+    else if (ts.isIntersectionTypeNode(t) || ts.isUnionTypeNode(t)) t.types.forEach((x) => walkType(owner, x));
+    else if (ts.isParenthesizedTypeNode(t)) walkType(owner, t.type);
+    else if (ts.isTypeReferenceNode(t)) {
+      const sym = checker.getSymbolAtLocation(t.typeName);
+      const target = sym && sym.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(sym) : sym;
+      const d = target?.declarations?.[0];
+      if (!target || !d || d.getSourceFile().fileName.includes('/node_modules/')) return;
+      if (exportedNames.has(target.name) || seen.has(target.name)) return;
+      if (ts.isTypeAliasDeclaration(d)) {
+        push({ name: target.name, kind: 'type', ...docOf(checker, target, d), at: where(d) });
+        walkType(target.name, d.type);
+      } else if (ts.isInterfaceDeclaration(d)) {
+        push({ name: target.name, kind: 'interface', ...docOf(checker, target, d), at: where(d) });
+        fieldsOf(target.name, d.members);
+      }
+    }
+  };
+
   for (const exported of checker.getExportsOfModule(moduleSymbol)) {
     const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
     const name = exported.name;
@@ -76,7 +105,17 @@ export function publicSurface(prog: ts.Program = program()): SurfaceItem[] {
       if (ts.isClassDeclaration(decl)) {
         push({ name, kind: 'class', ...docOf(checker, symbol, decl), at: where(decl) });
         for (const m of decl.members) {
-          if (ts.isConstructorDeclaration(m) || !isPublicMember(m) || !m.name) continue;
+          if (ts.isConstructorDeclaration(m)) {
+            // Parameter properties (`constructor(readonly where: string)`) are public fields too.
+            for (const p of m.parameters) {
+              const mods = ts.getCombinedModifierFlags(p);
+              if (!(mods & (ts.ModifierFlags.Readonly | ts.ModifierFlags.Public)) || mods & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)) continue;
+              const sym = checker.getSymbolAtLocation(p.name);
+              if (sym) push({ name: `${name}.${sym.name}`, kind: 'member', ...docOf(checker, sym, p), at: where(p) });
+            }
+            continue;
+          }
+          if (!isPublicMember(m) || !m.name || ts.isComputedPropertyName(m.name)) continue;
           const sym = checker.getSymbolAtLocation(m.name);
           if (!sym) continue;
           push({ name: `${name}.${sym.name}`, kind: 'member', ...docOf(checker, sym, m), at: where(m) });
@@ -85,7 +124,7 @@ export function publicSurface(prog: ts.Program = program()): SurfaceItem[] {
         const doc = docOf(checker, symbol, decl);
         const prior = items.find((i) => i.name === name);
         if (prior && (doc.description || doc.hasExample)) {
-          items[items.indexOf(prior)] = { ...prior, description: prior.description || doc.description, hasExample: prior.hasExample || doc.hasExample };
+          items[items.indexOf(prior)] = { ...prior, description: prior.description || doc.description, hasExample: prior.hasExample || doc.hasExample, examples: [...prior.examples, ...doc.examples] };
         } else push({ name, kind: 'function', ...doc, at: where(decl) });
       } else if (ts.isVariableDeclaration(decl)) {
         push({ name, kind: 'const', ...docOf(checker, symbol, decl), at: where(decl) });
@@ -94,12 +133,7 @@ export function publicSurface(prog: ts.Program = program()): SurfaceItem[] {
         fieldsOf(name, decl.members);
       } else if (ts.isTypeAliasDeclaration(decl)) {
         push({ name, kind: 'type', ...docOf(checker, symbol, decl), at: where(decl) });
-        const visit = (t: ts.TypeNode) => {
-          if (ts.isTypeLiteralNode(t)) fieldsOf(name, t.members);
-          else if (ts.isIntersectionTypeNode(t)) t.types.forEach(visit);
-          else if (ts.isParenthesizedTypeNode(t)) visit(t.type);
-        };
-        visit(decl.type);
+        walkType(name, decl.type);
       }
     }
   }

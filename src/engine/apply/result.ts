@@ -10,19 +10,44 @@ import { valueOfRecord } from '../decl/resolve.js';
 import { strip } from '../plan/secrets.js';
 import { own } from '../../state/keys.js';
 
+/** A step that completed: its result is in the state. */
 export type StepOutcome = {
+  /** The resource's address. */
   readonly address: string;
+  /** What the step did. */
   readonly action: Action;
+  /** How long it took, retries and polls included. */
   readonly elapsedMs: number;
   /** An update whose inputs, resolved at apply, were exactly the recorded ones: no provider call was made. */
   readonly unchanged?: boolean;
 };
-export type FailedStep = StepOutcome & { readonly error: Error };
-export type SkippedStep = { readonly address: string; readonly action: Action; readonly because: string };
+/** A step that failed, with its error (a {@link ProviderError}, {@link TimeoutError}, {@link PartialCreateError}, …; secrets redacted). */
+export type FailedStep = StepOutcome & {
+  /** Why it failed. */
+  readonly error: Error;
+};
 
+/** A step that was not run because a step it depends on failed, or the apply was stopped. */
+export type SkippedStep = {
+  /** The resource's address. */
+  readonly address: string;
+  /** What the step would have done. */
+  readonly action: Action;
+  /** The address of the failed step it waited for, or why the apply stopped. */
+  readonly because: string;
+};
+
+/**
+ * What `engine.apply()` and `engine.destroy()` return (and {@link ApplyError} carries as `result`):
+ * every step that succeeded, failed or was skipped, and the outputs and state afterwards, secrets
+ * redacted.
+ */
 export type ApplyResult = {
+  /** Steps that completed, in the order they finished. */
   readonly succeeded: readonly StepOutcome[];
+  /** Steps that failed. */
   readonly failed: readonly FailedStep[];
+  /** Steps not run. */
   readonly skipped: readonly SkippedStep[];
   /** Outputs of every resource in the state after apply, secrets redacted. */
   readonly outputs: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
@@ -31,6 +56,7 @@ export type ApplyResult = {
    * holding the sensitive marker: safe to log or serialise. `engine.state()` reads the real one.
    */
   readonly state: State;
+  /** How long the apply took. */
   readonly elapsedMs: number;
   /**
    * One resource's outputs (and id) after apply, typed from its helper's declaration:

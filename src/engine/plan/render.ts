@@ -9,6 +9,7 @@ import { actionSymbols } from './action.js';
 import { parsePath, type PathSegment } from '../values/path.js';
 import { diffNode, keyText, prefixesOf, scalarText, showValue, type DiffInput, type Sym, type ValueStyle } from './render-value.js';
 
+/** Options of `plan.render()`. */
 export type RenderOptions = {
   /** ANSI colours; default: on when stdout is a TTY. */
   readonly color?: boolean;

@@ -34,13 +34,18 @@ type PlanFile = {
   readonly work: SavedWork | SealedValue;
 };
 
+/** Options of `plan.save()` and `plan.serialize()`. */
 export type SaveOptions = {
   /** Encrypts the plan's work list; default CONVERGE_SECRETS_PASSPHRASE. */
   readonly passphrase?: string;
   /** Writes secret values in clear when no passphrase is given (else such a plan is refused). */
   readonly allowPlaintextSecrets?: boolean;
 };
-export type LoadOptions = { readonly passphrase?: string };
+/** Options of `Plan.load()` and `Plan.parse()`. */
+export type LoadOptions = {
+  /** The passphrase the plan's secrets were sealed with; default CONVERGE_SECRETS_PASSPHRASE. */
+  readonly passphrase?: string;
+};
 
 /** What an engine-made plan knows of where it came from, to save and to check at apply. */
 export type PlanOrigin = { readonly providers: readonly ProviderPrint[]; readonly declarations: string };

@@ -4,7 +4,14 @@
 import { fit } from './format.js';
 
 /** What the reporter writes to: process.stderr, or anything with write() (tests pass a fake TTY). */
-export type ProgressStream = { write(chunk: string): unknown; readonly isTTY?: boolean; readonly columns?: number };
+export type ProgressStream = {
+  /** Writes text. */
+  write(chunk: string): unknown;
+  /** True on a terminal: the reporter then redraws in place. */
+  readonly isTTY?: boolean;
+  /** The terminal's width; live lines are cut to it. */
+  readonly columns?: number;
+};
 
 type Tone = 'plain' | 'ok' | 'fail' | 'warn' | 'dim';
 

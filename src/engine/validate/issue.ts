@@ -1,6 +1,11 @@
 // A validation issue: which resource, which part of its declaration, which path, which rule.
 // `ValidationError` carries a list.
 
+/**
+ * The rule an {@link Issue} broke: zod's codes for schema rules (`invalid_type`, `too_small`,
+ * `unrecognized_keys`, …), converge's for the stack (`unknown_type`, `duplicate_name`,
+ * `missing_reference`, `dependency_cycle`, `invalid_option`, …), or a provider's own from `check`.
+ */
 export type IssueCode =
   | 'invalid_type'
   | 'invalid_value'
@@ -24,6 +29,7 @@ export type IssueCode =
 /** Which part of a declaration an issue's path is inside. */
 export type IssueField = 'inputs' | 'options' | 'declaration' | 'args' | 'plan';
 
+/** One problem a {@link ValidationError} lists: which resource, which part of its declaration, which path, which rule. */
 export type Issue = {
   /** The resource's name (or its index `[3]` when it has none), the lookup token, or '' for plan options. */
   readonly resource: string;
@@ -34,7 +40,9 @@ export type Issue = {
   readonly field?: IssueField;
   /** The path inside that field: ['files', 0, 'mode'], ['timeouts', 'create'], ['type']. */
   readonly path: readonly (string | number)[];
+  /** The rule broken; stable, for programs. */
   readonly code: IssueCode;
+  /** What is wrong, for a person (may change between versions; match on `code`). */
   readonly message: string;
 };
 
