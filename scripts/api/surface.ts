@@ -66,12 +66,14 @@ export function publicSurface(prog: ts.Program = program()): SurfaceItem[] {
     items.push(item);
   };
 
+  // Fields of an object type, and the fields of the object types they hold (`drifted[].address`).
   const fieldsOf = (owner: string, members: ts.NodeArray<ts.TypeElement>) => {
     for (const m of members) {
       if (!m.name || !(ts.isPropertySignature(m) || ts.isMethodSignature(m))) continue;
       const sym = checker.getSymbolAtLocation(m.name);
       if (!sym) continue;
       push({ name: `${owner}.${sym.name}`, kind: 'field', ...docOf(checker, sym, m), at: where(m) });
+      if (ts.isPropertySignature(m) && m.type) walkType(`${owner}.${sym.name}`, m.type);
     }
   };
 
@@ -81,7 +83,9 @@ export function publicSurface(prog: ts.Program = program()): SurfaceItem[] {
   const walkType = (owner: string, t: ts.TypeNode): void => {
     if (ts.isTypeLiteralNode(t)) fieldsOf(owner, t.members);
     else if (ts.isIntersectionTypeNode(t) || ts.isUnionTypeNode(t)) t.types.forEach((x) => walkType(owner, x));
-    else if (ts.isParenthesizedTypeNode(t)) walkType(owner, t.type);
+    else if (ts.isParenthesizedTypeNode(t) || ts.isTypeOperatorNode(t)) walkType(owner, t.type);
+    else if (ts.isArrayTypeNode(t)) walkType(owner, t.elementType);
+    else if (ts.isTypeReferenceNode(t) && ['Readonly', 'ReadonlyArray', 'Array', 'Partial'].includes(t.typeName.getText())) t.typeArguments?.forEach((x) => walkType(owner, x));
     else if (ts.isTypeReferenceNode(t)) {
       const sym = checker.getSymbolAtLocation(t.typeName);
       const target = sym && sym.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(sym) : sym;

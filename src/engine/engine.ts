@@ -98,7 +98,19 @@ export type DestroyOptions = ApplyOptions & {
 /** What {@link Engine.refresh} found, by resource address. Secret values in `changes` are redacted. */
 export type RefreshResult = {
   /** Resources whose inputs changed outside converge, with the changed paths; the state now records what was read. */
-  readonly drifted: readonly { readonly address: string; readonly changes: readonly { readonly path: string; readonly before: unknown; readonly after: unknown }[] }[];
+  readonly drifted: readonly {
+    /** The resource's address. */
+    readonly address: string;
+    /** The inputs that differ. */
+    readonly changes: readonly {
+      /** The input path, e.g. `rules[0].cidrs[1]`. */
+      readonly path: string;
+      /** The value that was recorded. */
+      readonly before: unknown;
+      /** The value found. */
+      readonly after: unknown;
+    }[];
+  }[];
   /** Resources that no longer exist; they were forgotten. */
   readonly gone: readonly string[];
   /** Resources that match the state. */

@@ -129,7 +129,12 @@ export class ProtectedResourceError extends ConvergeError {
     /** What the plan would do to it. */
     readonly action: ProtectedAction,
     /** Every other protected resource the plan would delete or replace. */
-    readonly others: readonly { address: string; action: ProtectedAction }[] = [],
+    readonly others: readonly {
+      /** The protected resource. */
+      address: string;
+      /** What the plan would do to it. */
+      action: ProtectedAction;
+    }[] = [],
   ) {
     super(
       `The plan would ${action} ${address}, which is protected; nothing was planned.\n` +

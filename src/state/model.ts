@@ -10,12 +10,19 @@ export const collections = ['resources', 'pending', 'deposed'] as const;
 
 /** The resource options the state records with an object (those that matter after the declaration is gone). */
 export type StoredOptions = {
+  /** A plan that would delete or replace it fails. */
   readonly protect?: boolean;
+  /** Removing it from the stack forgets it without deleting it. */
   readonly retainOnDelete?: boolean;
+  /** A replacement creates the new object first. */
   readonly createBeforeDestroy?: boolean;
+  /** Input paths whose changes are not planned. */
   readonly ignoreChanges?: readonly string[];
+  /** Input paths that force replacement beyond the schema's. */
   readonly replaceOnChanges?: readonly string[];
+  /** Names of resources it was declared to follow. */
   readonly dependsOn?: readonly string[];
+  /** Its operation limits ('30s', '5m'). */
   readonly timeouts?: Readonly<Record<string, string>>;
 };
 
@@ -59,6 +66,7 @@ export type DeposedObject = ResourceState & {
   readonly deposedAt: string;
 };
 
+/** Which operation a pending record is for. */
 type PendingKind = 'create' | 'delete' | 'update';
 
 /** An operation that was started but not confirmed: recorded before the provider call, cleared after. */

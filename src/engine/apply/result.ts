@@ -63,8 +63,16 @@ export type ApplyResult = {
    * `result.output(web).publicIp`. Secret outputs hold the sensitive marker. Throws when the
    * resource is not in the state.
    */
-  output<O>(decl: TypedDecl<any, O>): Readonly<O> & { readonly id: string }; // eslint-disable-line @typescript-eslint/no-explicit-any
-  output(declOrName: ResourceDecl | string): Readonly<Record<string, unknown>> & { readonly id: string };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  output<O>(decl: TypedDecl<any, O>): Readonly<O> & {
+    /** The object's id. */
+    readonly id: string;
+  };
+  /** One resource's outputs (and id) after apply, by name or by an untyped declaration. */
+  output(declOrName: ResourceDecl | string): Readonly<Record<string, unknown>> & {
+    /** The object's id. */
+    readonly id: string;
+  };
   /**
    * The real value at `path` of resource `address` (an output, else an input; 'id' is the id),
    * for a caller who needs a secret on purpose: `result.secret('db', 'password')`. Undefined when

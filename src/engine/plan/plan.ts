@@ -85,8 +85,11 @@ export class Plan implements PlanView {
   readonly mode: PlanMode;
   /** Objects refresh found changed or deleted outside converge (empty without refresh). */
   readonly drift: readonly DriftEntry[];
+  /** Internal: apply's work list (real values). Not part of the public contract. @hidden */
   declare readonly [planWork]: readonly StepWork[] | undefined;
+  /** Internal: a loaded plan's saved work. @hidden */
   declare readonly [planSaved]: { readonly work: SavedWork; readonly providers: readonly ProviderPrint[]; readonly where: string } | undefined;
+  /** Internal: where an engine-made plan came from. @hidden */
   declare readonly [planOrigin]: PlanOrigin | undefined;
 
   constructor(fields: PlanFields & { work: readonly StepWork[]; origin?: PlanOrigin } | PlanFields & { saved: { work: SavedWork; providers: readonly ProviderPrint[]; where: string } }) {

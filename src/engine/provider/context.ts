@@ -15,9 +15,16 @@ export type Report =
       /** For people: what is awaited, what happened. Secrets are scrubbed before it is emitted. */
       readonly message: string;
     }
-  | { readonly kind: 'progress'; readonly message: string }
   | {
+      /** A progress note. */
+      readonly kind: 'progress';
+      /** For people; secrets are scrubbed. */
+      readonly message: string;
+    }
+  | {
+      /** A retry of a transient failure. */
       readonly kind: 'retry';
+      /** The attempt that failed, from 1. */
       readonly attempt: number;
       /** How many more attempts the policy allows. */
       readonly retriesLeft: number;
@@ -26,7 +33,12 @@ export type Report =
       /** The failure being retried. */
       readonly error: string;
     }
-  | { readonly kind: 'warning'; readonly message: string };
+  | {
+      /** A warning about the operation. */
+      readonly kind: 'warning';
+      /** For people; secrets are scrubbed. */
+      readonly message: string;
+    };
 
 /**
  * What every provider operation receives: the provider's configuration, the step's

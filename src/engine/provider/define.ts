@@ -139,7 +139,14 @@ export type ResourceDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodT
   /** Maps a user's import ID (`<domain_id>:<record_id>`, ...) to the id `read` takes; throws on bad grammar. */
   readonly importId?: (importId: string, config: C) => string;
   /** For the generated reference page (scripts/gen-provider-docs.ts): import id grammars, the Terraform resource, an example. */
-  readonly docs?: { readonly importIdFormats?: readonly string[]; readonly terraform?: string; readonly example?: string };
+  readonly docs?: {
+    /** The grammars `importId` accepts, e.g. `<domain_id>:<record_id>`. */
+    readonly importIdFormats?: readonly string[];
+    /** The Terraform resource it corresponds to, e.g. `civo_instance`. */
+    readonly terraform?: string;
+    /** A TypeScript example declaring it. */
+    readonly example?: string;
+  };
 };
 
 /** One lookup (data source) of a provider: its arguments' schema and how it runs. Made with {@link defineLookup}. */
@@ -156,8 +163,10 @@ export type LookupDefinition<A extends z.ZodType = z.ZodType, R = unknown, C = u
   readonly run: (ctx: OperationContext<C>, args: z.output<A>) => Promise<R>;
 };
 
+/** A resource definition of any schemas and configuration (what a provider's `resources` map holds). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyResource = ResourceDefinition<any, any, any>;
+/** A lookup definition of any schemas and configuration (what a provider's `lookups` map holds). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyLookup = LookupDefinition<any, any, any>;
 
