@@ -144,8 +144,9 @@ export class ProtectedResourceError extends ConvergeError {
 }
 
 /**
- * A step's operation did not finish within its limit: the resource's `timeouts` option (or the
- * provider's default), or a provider's wait for an object to become ready. It is a step's failure,
+ * A step's operation did not finish within its limit: the resource's `timeouts` option (the
+ * recorded one when the resource is no longer declared), or the limit of a provider's wait for an
+ * object to become ready. It is a step's failure,
  * so it appears in {@link ApplyError}'s `result.failed`; a create that timed out is checked for
  * (`find`) so its object is not lost. Code `CONVERGE_TIMEOUT`.
  *
@@ -244,8 +245,8 @@ type ProviderErrorFacts = {
 };
 
 /**
- * A vendor API refused or failed a request (an HTTP error answer, a connection failure), after the
- * engine's retries for transient failures ran out. Thrown by providers' operations and lookups;
+ * A vendor API refused or failed a request (an HTTP error answer, a connection failure); a
+ * transient failure only once the engine's retries ran out. Thrown by providers' operations and lookups;
  * during apply it is a step's failure in {@link ApplyError}'s `result.failed`. Secrets are
  * scrubbed from `detail`. Code `CONVERGE_PROVIDER`; `vendorCode` holds the vendor's own.
  *

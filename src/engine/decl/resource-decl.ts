@@ -3,7 +3,7 @@ import type { Ref } from './ref.js';
 
 /** How long each operation of a resource may take ('30s', '5m', '1h'); past it the step fails with {@link TimeoutError}. */
 export type ResourceTimeouts = {
-  /** Limit of the create (the provider's default when absent). */
+  /** Limit of the create; no limit when absent (a provider's own waits keep theirs). */
   readonly create?: string;
   /** Limit of an update. */
   readonly update?: string;
