@@ -34,7 +34,10 @@ export {
   formatIssue,
 } from './engine/errors.js';
 export type { Issue, IssueCode, IssueField } from './engine/validate/issue.js';
-export type { Event, EventType, EventListener } from './engine/events.js';
+export type {
+  Event, EventType, EventListener, StepStartEvent, StepFinishEvent, StepFailEvent, StepSkipEvent, RetryEvent, PollEvent,
+  ProgressEvent, WarningEvent, ApplyStartEvent, ApplyFinishEvent, RefreshEvent,
+} from './engine/events.js';
 export { progressReporter } from './engine/progress/index.js';
 export type { ProgressOptions, ProgressReporter, ProgressStream } from './engine/progress/index.js';
 export type { Action } from './engine/plan/action.js';

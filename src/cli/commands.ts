@@ -10,12 +10,12 @@ import { loadStack, type StackModule } from './stack.js';
 import { confirm, interrupts, type Io } from './io.js';
 
 export type Common = { readonly stack: string };
-export type PlanFlags = Common & {
+type PlanFlags = Common & {
   readonly out?: string; readonly target?: string[]; readonly exclude?: string[]; readonly replace?: string[];
   readonly refreshOnly?: boolean; readonly refresh?: boolean; readonly detailedExitcode?: boolean; readonly markdown?: boolean;
   readonly json?: boolean; readonly destroy?: boolean; readonly allowPlaintextSecrets?: boolean;
 };
-export type ApplyFlags = PlanFlags & { readonly autoApprove?: boolean };
+type ApplyFlags = PlanFlags & { readonly autoApprove?: boolean };
 
 export async function openStack(flags: Common): Promise<{ stack: StackModule; engine: Engine }> {
   const stack = await loadStack(flags.stack);

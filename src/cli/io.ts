@@ -38,7 +38,7 @@ export async function confirm(io: Io, question: string): Promise<boolean> {
   }
 }
 
-export type Interrupts = { readonly stop: AbortSignal; readonly abort: AbortSignal; dispose(): void };
+type Interrupts = { readonly stop: AbortSignal; readonly abort: AbortSignal; dispose(): void };
 
 /** SIGINT once: stop (steps in flight finish); twice: abort. */
 export function interrupts(io: Io): Interrupts {

@@ -7,7 +7,7 @@ import { terminal, type Io } from './io.js';
 
 const many = (v: string, prev: string[] = []) => [...prev, ...v.split(',').map((s) => s.trim()).filter(Boolean)];
 
-export function program(io: Io, done: (code: number) => void): Command {
+function program(io: Io, done: (code: number) => void): Command {
   const cmd = new Command('converge').description('Plan and apply a converge stack').showHelpAfterError()
     .addOption(new Option('-s, --stack <file>', 'the stack module').env('CONVERGE_STACK').default('converge.stack.ts'));
   const run = (f: () => Promise<number>) => async () => { done(await f()); };
@@ -66,5 +66,5 @@ export async function main(argv: readonly string[]): Promise<number> {
 
 const invoked = process.argv[1] ?? '';
 if (/[\\/]cli[\\/]main\.(ts|js|mjs)$/.test(invoked) || process.env.CONVERGE_CLI_MAIN === '1') {
-  main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
+  void main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
 }

@@ -10,7 +10,7 @@ import { ConvergeError } from '../engine/errors.js';
 
 export type StackModule = EngineOptions & { readonly resources: readonly ResourceDecl[] };
 
-export class StackLoadError extends ConvergeError {
+class StackLoadError extends ConvergeError {
   override readonly name = 'StackLoadError';
   constructor(readonly path: string, reason: string, options?: { cause?: unknown }) {
     super(`Cannot load the stack module ${path}: ${reason}.\nA stack module default-exports { providers, state?, resources } or a function returning it.`, options);

@@ -42,12 +42,15 @@ import { sensitive } from './values/secret.js';
 import { ApplyError, ConvergeError, LookupError, StalePlanError, ValidationError } from './errors.js';
 import type { Issue } from './validate/issue.js';
 
+/** What `new Engine()` takes: the providers, the state store and how the engine runs. */
 export type EngineOptions = {
+  /** The provider instances whose resources and lookups the stack uses (`provb({...})`, your own `defineProvider`); one per name. */
   readonly providers: readonly Provider<any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any
   /** Where the state lives; default FileStateStore('.converge/state.json'). */
   readonly state?: StateStore;
   /** How many steps run at once; default 10. */
   readonly parallelism?: number;
+  /** How transient provider failures (429, 5xx, resets) are retried; unset fields keep their defaults. */
   readonly retry?: Partial<RetryPolicy>;
   /** How long to wait for a held state lock: ms or '30s'; default 0 (fail at once). */
   readonly lockTimeout?: number | string;
@@ -57,7 +60,9 @@ export type EngineOptions = {
   readonly now?: () => number;
 };
 
+/** Options of {@link Engine.plan} and {@link Engine.planDestroy}. */
 export type PlanOptions = {
+  /** Read every resource from its provider first, so the plan sees drift and objects deleted outside converge; default true. */
   readonly refresh?: boolean;
   /** Plan only these resources and what they depend on (a warning says the plan may be incomplete). */
   readonly targets?: readonly string[];
@@ -67,9 +72,13 @@ export type PlanOptions = {
   readonly replace?: readonly string[];
   /** 'refresh-only': show what changed outside converge; its apply records it and changes no object. */
   readonly mode?: 'normal' | 'refresh-only';
+  /** Aborts the plan's reads (and the wait for the state lock). */
   readonly signal?: AbortSignal;
 };
+
+/** Options of {@link Engine.apply} and {@link Engine.destroy}. */
 export type ApplyOptions = {
+  /** Receives this apply's events, in addition to the engine's `onEvent`. */
   readonly onEvent?: EventListener;
   /** Aborts steps in flight (their objects are then found by the next plan's recovery). */
   readonly signal?: AbortSignal;
@@ -78,14 +87,69 @@ export type ApplyOptions = {
   /** For a loaded plan: the declarations it must have been made from (PlanFileError 'declarations_mismatch' otherwise). */
   readonly declarations?: readonly ResourceDecl[];
 };
-export type DestroyOptions = ApplyOptions & { readonly refresh?: boolean; readonly targets?: readonly string[] };
+/** Options of {@link Engine.destroy}: those of apply, plus what the destroy plan reads and covers. */
+export type DestroyOptions = ApplyOptions & {
+  /** Read every resource first, so objects already gone are forgotten rather than deleted; default false. */
+  readonly refresh?: boolean;
+  /** Destroy only these resources and what depends on them. */
+  readonly targets?: readonly string[];
+};
+
+/** What {@link Engine.refresh} found, by resource address. Secret values in `changes` are redacted. */
 export type RefreshResult = {
-  readonly drifted: readonly { readonly address: string; readonly changes: readonly { readonly path: string; readonly before: unknown; readonly after: unknown }[] }[];
+  /** Resources whose inputs changed outside converge, with the changed paths; the state now records what was read. */
+  readonly drifted: readonly {
+    /** The resource's address. */
+    readonly address: string;
+    /** The inputs that differ. */
+    readonly changes: readonly {
+      /** The input path, e.g. `rules[0].cidrs[1]`. */
+      readonly path: string;
+      /** The value that was recorded. */
+      readonly before: unknown;
+      /** The value found. */
+      readonly after: unknown;
+    }[];
+  }[];
+  /** Resources that no longer exist; they were forgotten. */
   readonly gone: readonly string[];
+  /** Resources that match the state. */
   readonly unchanged: readonly string[];
 };
-export type ImportResult = { readonly address: string; readonly id: string; readonly inputs: Readonly<Record<string, unknown>>; readonly outputs: Readonly<Record<string, unknown>> };
 
+/** What {@link Engine.import} adopted: the record now in the state, secrets redacted. */
+export type ImportResult = {
+  /** The declaration's name, now the record's address. */
+  readonly address: string;
+  /** The provider's id of the adopted object. */
+  readonly id: string;
+  /** The inputs read from the object. */
+  readonly inputs: Readonly<Record<string, unknown>>;
+  /** The outputs read from the object. */
+  readonly outputs: Readonly<Record<string, unknown>>;
+};
+
+/**
+ * The engine: validates declarations, plans them against the state, applies plans, refreshes,
+ * imports and destroys, with the given providers and state store. Engines share nothing, so a
+ * process may hold several (one per stack).
+ *
+ * @example
+ * ```ts
+ * import { Engine, FileStateStore } from 'converge';
+ * import { provb } from 'converge/providers/b';
+ *
+ * const engine = new Engine({
+ *   providers: [provb({ token: 'your-civo-api-key', region: 'LON1' })],
+ *   state: new FileStateStore('.converge/state.json'), // the default
+ *   parallelism: 10,
+ * });
+ * const net = provb.network('net', { label: 'demo' });
+ * const plan = await engine.plan([net]);
+ * console.log(plan.render());
+ * await engine.apply(plan);
+ * ```
+ */
 export class Engine {
   readonly #providers: readonly Provider<unknown>[];
   readonly #resources = new Map<string, Resolved>();
@@ -97,6 +161,7 @@ export class Engine {
   readonly #onEvent: EventListener | undefined;
   readonly #now: () => number;
 
+  /** @throws TypeError when the options are malformed (no provider list, two providers of one name, a bad `parallelism` or `lockTimeout`). */
   constructor(options: EngineOptions) {
     if (!options || !Array.isArray(options.providers)) throw new TypeError('Expected `providers` to be an array of providers');
     const parallelism = options.parallelism ?? 10;
@@ -128,7 +193,28 @@ export class Engine {
   /** The providers this engine was given. */
   get providers(): readonly Provider<unknown>[] { return this.#providers; }
 
-  /** Diffs the declarations against the (refreshed) state. Changes nothing remote; may resolve pending operations. */
+  /**
+   * Diffs the declarations against the (refreshed) state and returns the plan. Changes nothing
+   * remote; may resolve pending operations an interrupted apply left. Every invalid input is
+   * reported at once, before any request, as a {@link ValidationError}; a plan that would delete
+   * or replace a protected resource throws {@link ProtectedResourceError}.
+   *
+   * @example
+   * ```ts
+   * import { Engine, ValidationError } from 'converge';
+   * import { provb } from 'converge/providers/b';
+   *
+   * const engine = new Engine({ providers: [provb({ token: 'your-civo-api-key', region: 'LON1' })] });
+   * const net = provb.network('net', { label: 'demo' });
+   * try {
+   *   const plan = await engine.plan([net], { targets: ['net'] });
+   *   console.log(plan.summary, plan.render());
+   * } catch (e) {
+   *   if (e instanceof ValidationError) for (const i of e.issues) console.error(i.resource, i.path, i.code);
+   *   else throw e;
+   * }
+   * ```
+   */
   async plan(decls: readonly ResourceDecl[], options: PlanOptions = {}): Promise<Plan> {
     return this.#plan(decls, options, false);
   }
@@ -210,7 +296,28 @@ export class Engine {
     return scope;
   }
 
-  /** Carries out a plan's steps. Throws StalePlanError if the state moved on, ApplyError if any step failed. */
+  /**
+   * Carries out a plan's steps, independent ones concurrently, and records each in the state as
+   * it completes. Throws {@link StalePlanError} (and changes nothing) if the state moved on since the
+   * plan, and {@link ApplyError} if any step failed (what succeeded is recorded; dependents of a
+   * failed step are skipped).
+   *
+   * @example
+   * ```ts
+   * import { ApplyError, Engine } from 'converge';
+   * import { provb } from 'converge/providers/b';
+   *
+   * const engine = new Engine({ providers: [provb({ token: 'your-civo-api-key', region: 'LON1' })] });
+   * const plan = await engine.plan([provb.network('net', { label: 'demo' })]);
+   * try {
+   *   const result = await engine.apply(plan, { onEvent: (e) => console.log(e.type) });
+   *   console.log(result.outputs.net);
+   * } catch (e) {
+   *   if (e instanceof ApplyError) for (const f of e.result.failed) console.error(f.address, f.error.message);
+   *   else throw e;
+   * }
+   * ```
+   */
   async apply(plan: Plan, options: ApplyOptions = {}): Promise<ApplyResult> {
     if (!(plan instanceof Plan) || !(plan[planWork] || plan[planSaved])) throw new TypeError('Expected `plan` to be a Plan returned by engine.plan() or Plan.load()');
     const work = this.#workOf(plan, options.declarations);
@@ -263,7 +370,21 @@ export class Engine {
     return restoreWork(saved.work.steps, saved.providers, this.#providers, (t) => this.#resources.get(t), saved.where);
   }
 
-  /** Reads every resource; records new outputs and inputs, and forgets what is gone. */
+  /**
+   * Reads every resource; records new outputs and inputs, and forgets what is gone. Changes no
+   * remote object.
+   *
+   * @example
+   * ```ts
+   * import { Engine } from 'converge';
+   * import { provb } from 'converge/providers/b';
+   *
+   * const engine = new Engine({ providers: [provb({ token: 'your-civo-api-key', region: 'LON1' })] });
+   * const { drifted, gone } = await engine.refresh();
+   * for (const d of drifted) console.log(d.address, d.changes.map((c) => c.path));
+   * console.log('deleted outside converge:', gone);
+   * ```
+   */
   async refresh(options: { readonly signal?: AbortSignal } = {}): Promise<RefreshResult> {
     const lock = await this.#lock('refresh', options.signal);
     try {
@@ -293,7 +414,22 @@ export class Engine {
     }
   }
 
-  /** Adopts an existing object into the state under the declaration's name. */
+  /**
+   * Adopts an existing object into the state under the declaration's name, reading it by `id`
+   * (the import id format each resource documents). Throws {@link ValidationError} for an invalid
+   * declaration or id.
+   *
+   * @example
+   * ```ts
+   * import { Engine } from 'converge';
+   * import { provb } from 'converge/providers/b';
+   *
+   * const engine = new Engine({ providers: [provb({ token: 'your-civo-api-key', region: 'LON1' })] });
+   * const legacy = provb.dnsDomainName('legacy', { name: 'legacy.example' });
+   * const { id, outputs } = await engine.import(legacy, 'legacy.example');
+   * console.log(id, outputs);
+   * ```
+   */
   async import(decl: ResourceDecl, id: string): Promise<ImportResult> {
     const resolve = (t: string) => this.#resources.get(t);
     const issues: Issue[] = validateStack([decl], resolve).issues.filter((i) => i.code !== 'missing_reference' && i.code !== 'missing_output');
@@ -362,7 +498,20 @@ export class Engine {
     }
   }
 
-  /** Plans and applies the deletion of everything in the state (honouring protect and retainOnDelete). */
+  /**
+   * Plans and applies the deletion of everything in the state (honouring `protect` and
+   * `retainOnDelete`), dependents first. Throws like {@link Engine.apply}.
+   *
+   * @example
+   * ```ts
+   * import { Engine, MemoryStateStore } from 'converge';
+   * import { provb } from 'converge/providers/b';
+   *
+   * const engine = new Engine({ providers: [provb({ token: 'your-civo-api-key', region: 'LON1' })], state: new MemoryStateStore() });
+   * const result = await engine.destroy({ refresh: true });
+   * console.log(result.succeeded.map((s) => s.address));
+   * ```
+   */
   async destroy(options: DestroyOptions = {}): Promise<ApplyResult> {
     const plan = await this.#plan([], { refresh: options.refresh ?? false, targets: options.targets, signal: options.signal }, true);
     return this.apply(plan, options);
@@ -373,7 +522,27 @@ export class Engine {
     return this.#plan([], options, true);
   }
 
-  /** Runs a provider lookup: validates the arguments, then asks the provider. */
+  /**
+   * Runs a provider lookup (a data source): validates the arguments, then asks the provider. Takes
+   * a typed call from a provider's helper (`provb.getNetwork({...})`) or a token and arguments.
+   * Throws {@link ValidationError} for unknown tokens or invalid arguments and {@link LookupError}
+   * when no object, or more than one, matches.
+   *
+   * @example
+   * ```ts
+   * import { Engine, LookupError } from 'converge';
+   * import { provb } from 'converge/providers/b';
+   *
+   * const engine = new Engine({ providers: [provb({ token: 'your-civo-api-key', region: 'LON1' })] });
+   * try {
+   *   const net = await engine.lookup(provb.getNetwork({ label: 'default' }));
+   *   console.log(net);
+   * } catch (e) {
+   *   if (e instanceof LookupError) console.error(e.reason, e.matches);
+   *   else throw e;
+   * }
+   * ```
+   */
   async lookup<R = unknown>(call: string | LookupCall<any, R>, args?: Record<string, unknown>, options: { readonly signal?: AbortSignal } = {}): Promise<R> { // eslint-disable-line @typescript-eslint/no-explicit-any
     const token = typeof call === 'string' ? call : (call as { token?: string } | null)?.token;
     const rawArgs = typeof call === 'string' ? args ?? {} : (call as { args?: unknown } | null)?.args ?? {};

@@ -3,16 +3,36 @@
 // holds a secret value.
 import { fieldOf, type Issue } from './validate/issue.js';
 import { ConvergeError } from '../state/errors.js';
+import type { ApplyResult } from './apply/result.js';
 
 export {
   ConvergeError, StateLockedError, StateConflictError, StateCorruptError, SecretsPassphraseError,
 } from '../state/errors.js';
-export type { ErrorCode, LockHolder } from '../state/errors.js';
 
-/** Invalid declarations or arguments, every problem at once. Nothing was read or changed. */
+/**
+ * Invalid declarations or arguments, every problem at once: thrown by `plan`, `planDestroy`,
+ * `import` and `lookup` before any request (schemas, unknown types and keys, duplicate names,
+ * references to missing resources or outputs, dependency cycles, bad options, unknown targets).
+ * Nothing was read or changed. Code `CONVERGE_VALIDATION`.
+ *
+ * @example
+ * ```ts
+ * import { Engine, ValidationError } from 'converge';
+ * import { provb } from 'converge/providers/b';
+ *
+ * const engine = new Engine({ providers: [provb({ token: 'your-civo-api-key', region: 'LON1' })] });
+ * try {
+ *   await engine.plan([{ type: 'provb:index/network:Network', name: 'net', inputs: { label: 42 } }]);
+ * } catch (e) {
+ *   if (!(e instanceof ValidationError)) throw e;
+ *   for (const issue of e.issues) console.error(issue.resource, issue.field, issue.path.join('.'), issue.code);
+ * }
+ * ```
+ */
 export class ValidationError extends ConvergeError {
   override readonly name = 'ValidationError';
   override readonly code = 'CONVERGE_VALIDATION';
+  /** Every problem found, each naming the resource, the part of its declaration, the path and the rule (`code`). */
   readonly issues: readonly Issue[];
   constructor(issues: readonly Issue[]) {
     super(
@@ -41,13 +61,35 @@ export function formatIssue(issue: Issue): string {
   return `${where}: ${issue.message}`;
 }
 
+/**
+ * `apply` was given a plan made against a state that has moved on since (another apply, a
+ * refresh, a state command), or against another state altogether (another lineage). Nothing was
+ * applied; plan again. Code `CONVERGE_STALE_PLAN`.
+ *
+ * @example
+ * ```ts
+ * import { Engine, MemoryStateStore, StalePlanError } from 'converge';
+ * const engine = new Engine({ providers: [], state: new MemoryStateStore() });
+ * const plan = await engine.plan([]);
+ * try {
+ *   await engine.apply(plan);
+ * } catch (e) {
+ *   if (e instanceof StalePlanError) console.error(`planned at serial ${e.planSerial}, state at ${e.stateSerial}`);
+ *   else throw e;
+ * }
+ * ```
+ */
 export class StalePlanError extends ConvergeError {
   override readonly name = 'StalePlanError';
   override readonly code = 'CONVERGE_STALE_PLAN';
   constructor(
+    /** The lineage the plan was made against. */
     readonly lineage: string,
+    /** The state's serial when the plan was made. */
     readonly planSerial: number,
+    /** The state's serial now. */
     readonly stateSerial: number,
+    /** The state's lineage now (differs from `lineage` when the plan belongs to another state). */
     readonly stateLineage: string = lineage,
   ) {
     super(
@@ -58,12 +100,42 @@ export class StalePlanError extends ConvergeError {
   }
 }
 
-export type ProtectedAction = 'delete' | 'replace';
+/** What a plan would have done to a protected resource. */
+type ProtectedAction = 'delete' | 'replace';
 
+/**
+ * A plan would delete or replace a resource whose options say `protect: true` (removed from the
+ * stack, a change that forces replacement, `destroy`). Thrown by `plan`, `planDestroy` and
+ * `destroy`; nothing was planned or changed. Code `CONVERGE_PROTECTED_RESOURCE`.
+ *
+ * @example
+ * ```ts
+ * import { Engine, MemoryStateStore, ProtectedResourceError } from 'converge';
+ * const engine = new Engine({ providers: [], state: new MemoryStateStore() });
+ * try {
+ *   await engine.destroy();
+ * } catch (e) {
+ *   if (!(e instanceof ProtectedResourceError)) throw e;
+ *   for (const p of [e, ...e.others]) console.error(`${p.action} of ${p.address} refused: it is protected`);
+ * }
+ * ```
+ */
 export class ProtectedResourceError extends ConvergeError {
   override readonly name = 'ProtectedResourceError';
   override readonly code = 'CONVERGE_PROTECTED_RESOURCE';
-  constructor(readonly address: string, readonly action: ProtectedAction, readonly others: readonly { address: string; action: ProtectedAction }[] = []) {
+  constructor(
+    /** The first protected resource the plan would touch. */
+    readonly address: string,
+    /** What the plan would do to it. */
+    readonly action: ProtectedAction,
+    /** Every other protected resource the plan would delete or replace. */
+    readonly others: readonly {
+      /** The protected resource. */
+      address: string;
+      /** What the plan would do to it. */
+      action: ProtectedAction;
+    }[] = [],
+  ) {
     super(
       `The plan would ${action} ${address}, which is protected; nothing was planned.\n` +
         'Remove `protect` from its options first if you really mean to.',
@@ -71,10 +143,38 @@ export class ProtectedResourceError extends ConvergeError {
   }
 }
 
+/**
+ * A step's operation did not finish within its limit: the resource's `timeouts` option (the
+ * recorded one when the resource is no longer declared), or the limit of a provider's wait for an
+ * object to become ready. It is a step's failure,
+ * so it appears in {@link ApplyError}'s `result.failed`; a create that timed out is checked for
+ * (`find`) so its object is not lost. Code `CONVERGE_TIMEOUT`.
+ *
+ * @example
+ * ```ts
+ * import { ApplyError, TimeoutError } from 'converge';
+ * function explain(e: unknown): void {
+ *   if (!(e instanceof ApplyError)) return;
+ *   for (const f of e.result.failed) {
+ *     if (f.error instanceof TimeoutError) console.error(`${f.error.operation} of ${f.error.address} took over ${f.error.limitMs} ms`);
+ *   }
+ * }
+ * explain(undefined);
+ * ```
+ */
 export class TimeoutError extends ConvergeError {
   override readonly name = 'TimeoutError';
   override readonly code = 'CONVERGE_TIMEOUT';
-  constructor(readonly address: string, readonly operation: string, readonly limitMs: number, readonly detail?: string) {
+  constructor(
+    /** The resource's address. */
+    readonly address: string,
+    /** What did not finish: `create`, `update`, `delete`, … */
+    readonly operation: string,
+    /** The limit, in milliseconds. */
+    readonly limitMs: number,
+    /** What was being waited for, when a provider's wait said (`status ACTIVE`). */
+    readonly detail?: string,
+  ) {
     super(
       `${operation} of ${address} did not finish within ${formatMs(limitMs)}${detail ? ` (${detail})` : ''}.\n` +
         'Raise the resource\'s timeouts if the object is just slow.',
@@ -82,15 +182,39 @@ export class TimeoutError extends ConvergeError {
   }
 }
 
-export type LookupFailure = 'not_found' | 'ambiguous';
+/** Why a lookup found no single object. */
+type LookupFailure = 'not_found' | 'ambiguous';
 
+/**
+ * A lookup (`engine.lookup`, a data source) found no object matching its arguments, or more than
+ * one where exactly one must match. Thrown by the provider's lookup; nothing was changed. Code
+ * `CONVERGE_LOOKUP`.
+ *
+ * @example
+ * ```ts
+ * import { Engine, LookupError } from 'converge';
+ * import { provb } from 'converge/providers/b';
+ *
+ * const engine = new Engine({ providers: [provb({ token: 'your-civo-api-key', region: 'LON1' })] });
+ * try {
+ *   await engine.lookup(provb.getNetwork({ label: 'default' }));
+ * } catch (e) {
+ *   if (!(e instanceof LookupError)) throw e;
+ *   console.error(e.token, e.reason === 'ambiguous' ? `matches: ${e.matches.join(', ')}` : `nothing matches ${e.criteria}`);
+ * }
+ * ```
+ */
 export class LookupError extends ConvergeError {
   override readonly name = 'LookupError';
   override readonly code = 'CONVERGE_LOOKUP';
   constructor(
+    /** The lookup's token, e.g. `provb:index/getNetwork:getNetwork`. */
     readonly token: string,
+    /** `not_found`: nothing matches; `ambiguous`: more than one does. */
     readonly reason: LookupFailure,
+    /** The ids (or names) of the objects that match, when ambiguous. */
     readonly matches: readonly string[] = [],
+    /** The arguments that were matched, as text (`label "default"`). */
     readonly criteria: string = '',
   ) {
     super(
@@ -101,7 +225,8 @@ export class LookupError extends ConvergeError {
   }
 }
 
-export type ProviderErrorFacts = {
+/** The facts a {@link ProviderError} is built from (see its fields). */
+type ProviderErrorFacts = {
   readonly provider: string;
   readonly operation: string;
   readonly method?: string;
@@ -119,20 +244,50 @@ export type ProviderErrorFacts = {
   readonly detail: string;
 };
 
+/**
+ * A vendor API refused or failed a request (an HTTP error answer, a connection failure); a
+ * transient failure only once the engine's retries ran out. Thrown by providers' operations and lookups;
+ * during apply it is a step's failure in {@link ApplyError}'s `result.failed`. Secrets are
+ * scrubbed from `detail`. Code `CONVERGE_PROVIDER`; `vendorCode` holds the vendor's own.
+ *
+ * @example
+ * ```ts
+ * import { ApplyError, ProviderError } from 'converge';
+ * function explain(e: unknown): void {
+ *   if (!(e instanceof ApplyError)) return;
+ *   for (const f of e.result.failed) {
+ *     if (f.error instanceof ProviderError) console.error(f.error.status, f.error.vendorCode, f.error.detail, f.error.requestId);
+ *   }
+ * }
+ * explain(undefined);
+ * ```
+ */
 export class ProviderError extends ConvergeError {
   override readonly name = 'ProviderError';
   override readonly code = 'CONVERGE_PROVIDER';
+  /** The provider's name (`prova`, `provb`, `provc`, yours). */
   readonly provider: string;
+  /** What the provider was doing: `create`, `read`, a lookup's name, … */
   readonly operation: string;
+  /** The HTTP method of the failed request, when there was one. */
   readonly method: string | undefined;
+  /** The request's path template (`/v2/instances/{id}`): ids are not in it. */
   readonly pathTemplate: string | undefined;
+  /** The HTTP status, when an answer came. */
   readonly status: number | undefined;
+  /** The vendor's error code from the answer's body, when it had one. */
   readonly vendorCode: string | undefined;
+  /** The vendor's request id, for its support. */
   readonly requestId: string | undefined;
+  /** Whether the failure was transient (429, 5xx, reset): it was retried, and may pass later. */
   readonly retryable: boolean;
+  /** The request may have taken effect although no answer says so (a reset after sending a POST). */
   readonly outcomeUnknown: boolean;
+  /** Seconds the vendor asked to wait (Retry-After), when it did. */
   readonly retryAfterSeconds: number | undefined;
+  /** The vendor said the object does not exist (by status or by its error code). */
   readonly notFound: boolean;
+  /** The vendor's explanation, secrets scrubbed. */
   readonly detail: string;
   constructor(facts: ProviderErrorFacts, options?: { cause?: unknown }) {
     const where = facts.method ? ` (${facts.method} ${facts.pathTemplate ?? ''}${facts.status ? ` → ${facts.status}` : ''})` : '';
@@ -161,12 +316,36 @@ export class ProviderError extends ConvergeError {
 /**
  * Thrown by a provider's `create` when the object was made but a later stage failed (it never
  * became ready, never got its address within the limit): the engine records the object as tainted,
- * so nothing is lost and the next plan replaces it. `cause` says what failed.
+ * so nothing is lost and the next plan replaces it. `cause` says what failed. Apply reports it as
+ * the step's failure in {@link ApplyError}. Code `CONVERGE_PARTIAL_CREATE`.
+ *
+ * @example
+ * ```ts
+ * import { PartialCreateError } from 'converge';
+ * async function create(address: string, makeServer: () => Promise<string>, waitReady: (id: string) => Promise<void>) {
+ *   const id = await makeServer();
+ *   try {
+ *     await waitReady(id);
+ *   } catch (cause) {
+ *     throw new PartialCreateError(address, id, { id }, { cause });
+ *   }
+ *   return { id, outputs: { id } };
+ * }
+ * void create;
+ * ```
  */
 export class PartialCreateError extends ConvergeError {
   override readonly name = 'PartialCreateError';
   override readonly code = 'CONVERGE_PARTIAL_CREATE';
-  constructor(readonly address: string, readonly id: string, readonly outputs: Readonly<Record<string, unknown>>, options: { cause: unknown }) {
+  constructor(
+    /** The resource's address. */
+    readonly address: string,
+    /** The id of the object that was made. */
+    readonly id: string,
+    /** Its outputs as far as they are known. */
+    readonly outputs: Readonly<Record<string, unknown>>,
+    options: { cause: unknown },
+  ) {
     super(
       `${address}: ${id} was created, but the create did not finish: ${(options.cause as Error)?.message?.split('\n')[0] ?? String(options.cause)}\n` +
         'It is recorded as tainted; the next plan replaces it.',
@@ -175,22 +354,52 @@ export class PartialCreateError extends ConvergeError {
   }
 }
 
-/** Wrong configuration of a provider or store, found before any request. */
+/**
+ * Wrong configuration of a provider or store, found before any request: a missing token or
+ * endpoint, an unreadable credential or certificate file, an unknown region. Thrown by provider
+ * factories and by operations that need the missing setting. Code `CONVERGE_CONFIG`.
+ */
 export class ConfigError extends ConvergeError {
   override readonly name = 'ConfigError';
   override readonly code = 'CONVERGE_CONFIG';
-  constructor(readonly subject: string, readonly field: string, readonly reason: string, options?: { cause?: unknown }) {
+  constructor(
+    /** What is misconfigured: a provider's name, a store. */
+    readonly subject: string,
+    /** The setting at fault (`token`, `apiEndpoint`, an environment variable's name). */
+    readonly field: string,
+    /** What is wrong with it. */
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
     super(`${subject}: ${field} ${reason}.`, options);
   }
 }
 
-export type StepFailure = { readonly address: string; readonly action: string; readonly error: Error };
-
-/** One or more steps failed. `result` says what succeeded, what failed (with causes) and what was skipped. */
+/**
+ * One or more steps of `apply` or `destroy` failed. Independent steps still ran; the dependents
+ * of a failed step were skipped; every step that succeeded is in the state. `cause` is the first
+ * failure. Code `CONVERGE_APPLY`.
+ *
+ * @example
+ * ```ts
+ * import { ApplyError, Engine, MemoryStateStore } from 'converge';
+ * const engine = new Engine({ providers: [], state: new MemoryStateStore() });
+ * try {
+ *   await engine.apply(await engine.plan([]));
+ * } catch (e) {
+ *   if (!(e instanceof ApplyError)) throw e;
+ *   for (const f of e.result.failed) console.error(`${f.action} ${f.address}: ${f.error.message}`);
+ *   console.error('skipped:', e.result.skipped.map((s) => `${s.address} (waits for ${s.because})`));
+ * }
+ * ```
+ */
 export class ApplyError extends ConvergeError {
   override readonly name = 'ApplyError';
   override readonly code = 'CONVERGE_APPLY';
-  constructor(readonly result: import('./apply/result.js').ApplyResult) {
+  constructor(
+    /** What succeeded (with outputs), what failed (with each error) and what was skipped. */
+    readonly result: ApplyResult,
+  ) {
     super(
       `${result.failed.length} step${result.failed.length === 1 ? '' : 's'} failed, ${result.skipped.length} skipped, ${result.succeeded.length} succeeded:\n` +
         result.failed.map((f) => `  ${f.action} ${f.address}: ${f.error.message.split('\n')[0]}`).join('\n') +
@@ -201,6 +410,7 @@ export class ApplyError extends ConvergeError {
   }
 }
 
+/** A duration as a person writes it: `2h`, `5m`, `30s`, or `1500ms`. */
 export function formatMs(ms: number): string {
   if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
   if (ms % 60_000 === 0) return `${ms / 60_000}m`;

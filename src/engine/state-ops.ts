@@ -12,11 +12,17 @@ import { strip } from './plan/secrets.js';
 import { closest } from './plan/targets.js';
 import { ConvergeError, ValidationError } from './errors.js';
 
+/** One record of the state, as `engine.stateList()` (`converge state list`) lists it. */
 export type StateEntry = {
+  /** The resource's address. */
   readonly address: string;
+  /** Its type token. */
   readonly type: string;
+  /** The provider that serves it. */
   readonly provider: string;
+  /** The object's id. */
   readonly id: string;
+  /** A create made it but then failed: the next plan replaces it. */
   readonly tainted?: boolean;
   /** A deposed object's key (an old object a create-first replacement left behind). */
   readonly deposedKey?: string;

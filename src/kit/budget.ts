@@ -4,6 +4,7 @@
 // request of a second into a 429), holds every request while the vendor says the allowance is spent
 // (x-ratelimit-remaining 0 until x-ratelimit-reset) or asks to wait (429 with Retry-After), halves
 // its rate on a 429 and wins it back gradually. Every wait is abortable by the caller's signal.
+import { abortReason } from '../engine/abort.js';
 
 export type RequestRate = {
   /** Sustained requests per second the vendor allows; omitted: no fixed rate, only what the vendor signals. */
@@ -86,7 +87,7 @@ export class RequestBudget {
 
   /** Resolves when the request may go; rejects with the signal's reason if it fires first. */
   take(signal?: AbortSignal): Promise<void> {
-    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
     this.#refill();
     if (this.#queue.length === 0 && this.#clock.now() >= this.#pausedUntil && this.#tokens >= 1) {
       this.#spend();

@@ -125,7 +125,7 @@ export class HttpClient {
     this.budget.observe(res.statusCode, resHeaders);
     const text = await res.body.text();
     if (req.rawResponse && res.statusCode >= 200 && res.statusCode < 300) return { status: res.statusCode, headers: resHeaders, body: text as T };
-    let parsed: unknown = text;
+    let parsed: unknown;
     if (text && (resHeaders['content-type'] ?? '').includes('json')) {
       try { parsed = JSON.parse(text); } catch { parsed = text; }
     } else if (text) {

@@ -1,7 +1,8 @@
 // Errors of the state layer, and ConvergeError, the base of every error converge throws on purpose.
 // The state layer sits below the engine, so the base class lives here and the engine re-exports it.
 
-export type ErrorCode =
+/** The `code` of every error converge throws on purpose, one per error class. */
+type ErrorCode =
   | 'CONVERGE_VALIDATION'
   | 'CONVERGE_STALE_PLAN'
   | 'CONVERGE_STATE_LOCKED'
@@ -22,8 +23,27 @@ export type ErrorCode =
   | 'CONVERGE_LOCK_NOT_FOUND'
   | 'CONVERGE_ERROR';
 
+/**
+ * The base of every error converge throws on purpose. Catch it to handle them all; tell them apart
+ * by class (`instanceof`) or by `code`. Each subclass carries the facts of its failure in readonly
+ * fields; messages never hold a secret value, and say what to do next.
+ *
+ * @example
+ * ```ts
+ * import { ConvergeError, Engine, MemoryStateStore } from 'converge';
+ * const engine = new Engine({ providers: [], state: new MemoryStateStore() });
+ * try {
+ *   await engine.plan([]);
+ * } catch (e) {
+ *   if (e instanceof ConvergeError) console.error(e.code, e.message);
+ *   else throw e;
+ * }
+ * ```
+ */
 export class ConvergeError extends Error {
+  /** The class's name, e.g. `'ValidationError'`; survives serialisation, unlike the class. */
   override readonly name: string = 'ConvergeError';
+  /** A stable code per class: `CONVERGE_VALIDATION`, `CONVERGE_APPLY`, `CONVERGE_STATE_LOCKED`, … (`CONVERGE_ERROR` or the given `code` here). */
   readonly code: ErrorCode;
   /** `code` is for the failures without a subclass of their own; a subclass sets its own. */
   constructor(message: string, options?: { cause?: unknown; code?: ErrorCode }) {
@@ -32,16 +52,41 @@ export class ConvergeError extends Error {
   }
 }
 
-export type LockHolder = { readonly pid: number; readonly host: string; readonly operation: string; readonly since: string; readonly id: string };
+/** Who holds a state lock, as the lock records it. */
+type LockHolder = { readonly pid: number; readonly host: string; readonly operation: string; readonly since: string; readonly id: string };
 
+/**
+ * The state is locked by another operation (another process, or another engine on the same
+ * store), and it stayed locked for the engine's `lockTimeout` (default: do not wait). Thrown by
+ * `plan`, `apply`, `refresh`, `import`, `destroy` and the state commands, with every store;
+ * nothing was read or changed. Code `CONVERGE_STATE_LOCKED`.
+ *
+ * @example
+ * ```ts
+ * import { Engine, MemoryStateStore, StateLockedError } from 'converge';
+ * const engine = new Engine({ providers: [], state: new MemoryStateStore(), lockTimeout: '30s' });
+ * try {
+ *   await engine.refresh();
+ * } catch (e) {
+ *   if (e instanceof StateLockedError) console.error(`held by ${e.holder} for ${e.operation} since ${e.since}; lock ${e.lockId}`);
+ *   else throw e;
+ * }
+ * ```
+ */
 export class StateLockedError extends ConvergeError {
   override readonly name = 'StateLockedError';
   override readonly code = 'CONVERGE_STATE_LOCKED';
+  /** The lock's id: what `engine.forceUnlock(lockId)` (`converge force-unlock`) takes once its holder is known to be gone. */
   readonly lockId: string;
+  /** `pid@host` of the holder. */
   readonly holder: string;
+  /** What the holder is doing: `plan`, `apply`, `refresh`, `destroy`, … */
   readonly operation: string;
+  /** When the holder took the lock (ISO 8601). */
   readonly since: string;
+  /** The holder's process id. */
   readonly pid: number;
+  /** The holder's host name. */
   readonly host: string;
   constructor(info: LockHolder, where: string) {
     super(
@@ -57,11 +102,22 @@ export class StateLockedError extends ConvergeError {
   }
 }
 
-/** A write whose base serial is stale: another writer got there first. */
+/**
+ * A write to the state whose base serial is stale: another writer got there first (one that
+ * bypassed the lock, or after a forced unlock). Thrown by a store's write; the write is refused
+ * whole. Plan again. Code `CONVERGE_STATE_CONFLICT`.
+ */
 export class StateConflictError extends ConvergeError {
   override readonly name = 'StateConflictError';
   override readonly code = 'CONVERGE_STATE_CONFLICT';
-  constructor(readonly where: string, readonly expectedSerial: number, readonly actualSerial: number) {
+  constructor(
+    /** The store's location (a file path, the PostgreSQL stack, the memory location's name). */
+    readonly where: string,
+    /** The serial the write was based on. */
+    readonly expectedSerial: number,
+    /** The serial the stored state is at. */
+    readonly actualSerial: number,
+  ) {
     super(
       `Refused to write the state at ${where}: this write is based on serial ${expectedSerial}, but the stored state is at serial ${actualSerial}.\n` +
         'Another writer changed the state; plan again.',
@@ -69,18 +125,40 @@ export class StateConflictError extends ConvergeError {
   }
 }
 
+/**
+ * The state cannot be read: a state file that is not JSON or lacks lineage, serial or resources,
+ * or a journal with a damaged record before valid ones, a gap in its serials, or records without
+ * a state file. Thrown by {@link FileStateStore} reads; nothing is written over it. Code
+ * `CONVERGE_STATE_CORRUPT`.
+ */
 export class StateCorruptError extends ConvergeError {
   override readonly name = 'StateCorruptError';
   override readonly code = 'CONVERGE_STATE_CORRUPT';
-  constructor(readonly where: string, readonly reason: string, options?: { cause?: unknown }) {
+  constructor(
+    /** The state file's path. */
+    readonly where: string,
+    /** What is wrong with it. */
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
     super(`The state at ${where} cannot be read: ${reason}.\nRestore it from a backup or fix the file by hand.`, options);
   }
 }
 
+/**
+ * The state holds secrets encrypted at rest and the store was given no passphrase, or a different
+ * one. Thrown when a store reads or writes such a state; nothing is decrypted or written. Code
+ * `CONVERGE_STATE_PASSPHRASE`.
+ */
 export class SecretsPassphraseError extends ConvergeError {
   override readonly name = 'SecretsPassphraseError';
   override readonly code = 'CONVERGE_STATE_PASSPHRASE';
-  constructor(readonly where: string, readonly reason: 'missing' | 'wrong') {
+  constructor(
+    /** The store's location. */
+    readonly where: string,
+    /** `missing`: no passphrase was given; `wrong`: it does not decrypt the secrets. */
+    readonly reason: 'missing' | 'wrong',
+  ) {
     super(
       reason === 'missing'
         ? `The state at ${where} holds encrypted secrets but no passphrase was given.\nPass secretsPassphrase or set CONVERGE_SECRETS_PASSPHRASE.`

@@ -8,7 +8,7 @@ import { setOwn } from './keys.js';
 import type { Patch, StateChange } from './patch.js';
 
 /** A journal record: a StateChange whose whole-resource values have their secrets sealed. */
-export type JournalRecord = StateChange;
+type JournalRecord = StateChange;
 
 /** A state as stored: plain mutable JSON with possibly sealed secret values. */
 export type RawState = {
@@ -20,7 +20,7 @@ export type RawState = {
   deposed: Record<string, DeposedObject>;
 };
 
-export type Sealer = { sealResource<T extends ResourceState | PendingOperation>(item: T): T };
+type Sealer = { sealResource<T extends ResourceState | PendingOperation>(item: T): T };
 
 /** Calls `fn` with each whole resource or pending operation a patch writes, for sealing or checks. */
 export function mapWrittenItems(patches: readonly Patch[], fn: (item: ResourceState | PendingOperation) => unknown): Patch[] {
@@ -83,7 +83,7 @@ export function encodeRecord(record: JournalRecord): Buffer {
 }
 const NEWLINE = Buffer.from('\n');
 
-export type DecodedJournal = {
+type DecodedJournal = {
   readonly records: readonly JournalRecord[];
   /** Bytes up to the end of the last whole record. */
   readonly validLength: number;
@@ -140,7 +140,7 @@ function hasValidRecordAfter(buf: Buffer, from: number): boolean {
 }
 
 /** What a dropped tail held: the start of a record (its serial and first change, when they survived), zero bytes, or neither. */
-export type TornTail =
+type TornTail =
   | { readonly kind: 'record'; readonly serial?: number; readonly firstChange?: string }
   | { readonly kind: 'zeros' }
   | { readonly kind: 'unreadable' };
@@ -159,7 +159,7 @@ export function tornTailOf(tail: Buffer): TornTail {
   };
 }
 
-export function describeTornTail(t: TornTail): string {
+function describeTornTail(t: TornTail): string {
   if (t.kind === 'zeros') return 'zero bytes (space allocated for a write that never landed)';
   if (t.kind === 'unreadable') return 'bytes that do not start a record';
   const what = t.serial !== undefined ? `the start of the record for serial ${t.serial}` : 'the start of a record whose serial was cut off';

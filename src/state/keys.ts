@@ -8,11 +8,6 @@ export function own<T>(record: Readonly<Record<string, T>> | undefined, key: str
   return record !== undefined && Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
 }
 
-/** True when `key` is stored in `record` itself. */
-export function hasOwn(record: Readonly<Record<string, unknown>> | undefined, key: string): boolean {
-  return record !== undefined && Object.prototype.hasOwnProperty.call(record, key);
-}
-
 /** Stores `value` under `key` as an own, enumerable property (`__proto__` included). */
 export function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
   // Only `__proto__` is an accessor on Object.prototype; every other name is a plain assignment

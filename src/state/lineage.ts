@@ -5,10 +5,3 @@ import { randomUUID } from 'node:crypto';
 export function newLineage(): string {
   return randomUUID();
 }
-
-export type StateVersion = { readonly lineage: string; readonly serial: number };
-
-/** True when a plan made at `plan` may be applied to a state now at `current`. */
-export function isCurrent(plan: StateVersion, current: StateVersion): boolean {
-  return plan.lineage === current.lineage && plan.serial === current.serial;
-}

@@ -7,31 +7,48 @@ export const STATE_VERSION = 2;
 
 /** The keyed collections of a state; stores persist each as a map of whole records. */
 export const collections = ['resources', 'pending', 'deposed'] as const;
-export type Collection = (typeof collections)[number];
 
+/** The resource options the state records with an object (those that matter after the declaration is gone). */
 export type StoredOptions = {
+  /** A plan that would delete or replace it fails. */
   readonly protect?: boolean;
+  /** Removing it from the stack forgets it without deleting it. */
   readonly retainOnDelete?: boolean;
+  /** A replacement creates the new object first. */
   readonly createBeforeDestroy?: boolean;
+  /** Input paths whose changes are not planned. */
   readonly ignoreChanges?: readonly string[];
+  /** Input paths that force replacement beyond the schema's. */
   readonly replaceOnChanges?: readonly string[];
+  /** Names of resources it was declared to follow. */
   readonly dependsOn?: readonly string[];
+  /** Its operation limits ('30s', '5m'). */
   readonly timeouts?: Readonly<Record<string, string>>;
 };
 
+/** What the state records of one managed object. */
 export type ResourceState = {
+  /** Its type token. */
   readonly type: string;
+  /** Its address (the declaration's name). */
   readonly name: string;
+  /** The provider that serves it. */
   readonly provider: string;
+  /** The provider's id of the object. */
   readonly id: string;
+  /** The inputs it was last applied or refreshed with (secret paths listed in `secrets`). */
   readonly inputs: Readonly<Record<string, unknown>>;
+  /** Its outputs, as last read. */
   readonly outputs: Readonly<Record<string, unknown>>;
   /** Names of the resources it referenced or depended on when last applied. */
   readonly dependencies: readonly string[];
+  /** The options it was applied with. */
   readonly options: StoredOptions;
   /** Paths, prefixed 'inputs.' or 'outputs.', whose values are secret. */
   readonly secrets: readonly string[];
+  /** When converge created (or imported) it, ISO 8601. */
   readonly createdAt: string;
+  /** When its record last changed, ISO 8601. */
   readonly updatedAt: string;
   /** A create made the object but then failed (a later stage of it): the next plan replaces it. */
   readonly tainted?: boolean;
@@ -45,17 +62,24 @@ export type ResourceState = {
 export type DeposedObject = ResourceState & {
   /** Random, fixed when the object was deposed; unique within the state. */
   readonly deposedKey: string;
+  /** When it was moved aside, ISO 8601. */
   readonly deposedAt: string;
 };
 
-export type PendingKind = 'create' | 'delete' | 'update';
+/** Which operation a pending record is for. */
+type PendingKind = 'create' | 'delete' | 'update';
 
 /** An operation that was started but not confirmed: recorded before the provider call, cleared after. */
 export type PendingOperation = {
+  /** The operation's id (for a create, also `ctx.operationId`). */
   readonly id: string;
+  /** What was started. */
   readonly kind: PendingKind;
+  /** The resource's type token. */
   readonly type: string;
+  /** The resource's address. */
   readonly name: string;
+  /** The provider that serves it. */
   readonly provider: string;
   /** The inputs that identify the object (for a create: what `find` needs). */
   readonly inputs: Readonly<Record<string, unknown>>;
@@ -68,16 +92,29 @@ export type PendingOperation = {
   readonly deposedKey?: string;
   /** A create's declared dependencies and options, recorded with the object if recovery adopts it. */
   readonly dependencies?: readonly string[];
+  /** The options recorded with the object if recovery adopts it. */
   readonly options?: StoredOptions;
+  /** Secret paths of `inputs`, as in {@link ResourceState.secrets}. */
   readonly secrets: readonly string[];
+  /** When the operation began, ISO 8601 (`find` never answers with an older object). */
   readonly startedAt: string;
 };
 
+/**
+ * The state: what converge knows of every object it manages. Readonly, JSON-serialisable data.
+ * `serial` rises by one on every committed change; `lineage` is an opaque id fixed when the state
+ * is first made. A plan records both, and apply refuses a state that moved on.
+ */
 export type State = {
+  /** The state format's version. */
   readonly version: number;
+  /** Which history this state belongs to; fixed when it is first written. */
   readonly lineage: string;
+  /** How many changes have been committed; rises by one on each. */
   readonly serial: number;
+  /** Every managed object, by address. */
   readonly resources: Readonly<Record<string, ResourceState>>;
+  /** Operations started but not confirmed (an apply was interrupted): the next plan recovers them. */
   readonly pending: Readonly<Record<string, PendingOperation>>;
   /** Deposed objects by deposedKey (see DeposedObject). */
   readonly deposed: Readonly<Record<string, DeposedObject>>;

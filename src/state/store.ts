@@ -2,23 +2,45 @@
 import type { State } from './model.js';
 import type { StateChange } from './patch.js';
 
+/** What `StateStore.lock()` takes. */
 export type LockRequest = {
   /** What the holder is doing: 'apply', 'plan', 'refresh', 'import', 'destroy'. */
   readonly operation: string;
   /** How long to wait for a held lock before StateLockedError; default 0 (fail at once). */
   readonly timeoutMs?: number;
+  /** Stops waiting for a held lock. */
   readonly signal?: AbortSignal;
 };
 
-export type LockInfo = { readonly id: string; readonly pid: number; readonly host: string; readonly operation: string; readonly since: string };
+/** Who holds a lock; {@link StateLockedError} carries the same facts. */
+export type LockInfo = {
+  /** The lock's id (what force-unlock takes). */
+  readonly id: string;
+  /** The holder's process id. */
+  readonly pid: number;
+  /** The holder's host name. */
+  readonly host: string;
+  /** What the holder is doing. */
+  readonly operation: string;
+  /** When it took the lock, ISO 8601. */
+  readonly since: string;
+};
 
+/** A held state lock. */
 export type Lock = {
+  /** Who holds it (this process). */
   readonly info: LockInfo;
   /** Warnings from taking the lock (a stale lock of a dead process taken over). */
   readonly warnings: readonly string[];
+  /** Releases the lock. */
   release(): Promise<void>;
 };
 
+/**
+ * Where the engine keeps its state. Three implementations ship: {@link MemoryStateStore} (tests),
+ * {@link FileStateStore} (the default) and {@link PostgresStateStore} (teams and CI); write your own
+ * by implementing this interface.
+ */
 export interface StateStore {
   /** Where the state lives, for messages ('file:/x/state.json', 'postgres:stack'). */
   readonly location: string;
@@ -40,6 +62,7 @@ export interface StateStore {
   write(state: State, baseSerial: number): Promise<void>;
   /** Folds any journal into the state file (end of apply). */
   compact(): Promise<void>;
+  /** Takes the state lock, waiting up to `timeoutMs` for a held one; else throws {@link StateLockedError}. */
   lock(request: LockRequest): Promise<Lock>;
   /**
    * Releases the lock with id `lockId` whatever holds it (Terraform's force-unlock), for a lock whose
@@ -54,5 +77,6 @@ export interface StateStore {
    * and before apply writes anything.
    */
   secretsWarning?(): string | undefined;
+  /** Releases the store's resources (connections, file handles); the engine never calls it implicitly. */
   close(): Promise<void>;
 }

@@ -2,7 +2,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { getEventListeners } from 'node:events';
-import { backoffFor, defaultRetryPolicy, isTransient, sleep, withRetry, type RetryInfo, type RetryPolicy } from '../../src/engine/apply/retry.js';
+import { backoffFor, defaultRetryPolicy, isTransient, sleep, withRetry, type RetryInfo } from '../../src/engine/apply/retry.js';
+import type { RetryPolicy } from '../../src/engine/provider/retry-policy.js';
 import { ProviderError } from '../../src/engine/errors.js';
 
 const instant: RetryPolicy = { retries: 3, minTimeoutMs: 0, maxTimeoutMs: 0 };

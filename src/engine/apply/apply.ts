@@ -15,10 +15,9 @@ import type { FailedStep, SkippedStep, StepOutcome } from './result.js';
 import { ConvergeError } from '../errors.js';
 import { redactText } from '../values/redact.js';
 
-export type { ApplyContext } from './steps/context.js';
 export { emitReport } from './steps/context.js';
 
-export type ApplyOutcome = { readonly succeeded: StepOutcome[]; readonly failed: FailedStep[]; readonly skipped: SkippedStep[] };
+type ApplyOutcome = { readonly succeeded: StepOutcome[]; readonly failed: FailedStep[]; readonly skipped: SkippedStep[] };
 
 type Task = { readonly id: string; readonly waitFor: readonly string[]; readonly node: ExecNode; readonly work: StepWork; readonly index: number };
 type Progress = { started: number; left: number; failed: boolean; skipped: boolean; id?: string; unchanged?: boolean };
@@ -106,7 +105,7 @@ async function runNode(node: ExecNode, run: StepRun, p: Progress): Promise<void>
  * fields, nested objects and causes), keeping its class, code and facts: a scrubbed ProviderError
  * is still a ProviderError with its status. The same error when nothing leaks.
  */
-export function scrubError(error: unknown, secrets: ReadonlySet<string>): Error {
+function scrubError(error: unknown, secrets: ReadonlySet<string>): Error {
   const err = error instanceof Error ? error : new Error(String(error));
   if (secrets.size === 0 || !leaks(err, secrets, new Set())) return err;
   return scrubDeep(err, secrets, new Map()) as Error;

@@ -6,7 +6,6 @@
 // cleared. Recovery after a crash looks at most at the marked chunks' operations (a marked delete
 // whose object still exists is simply planned again).
 import type { StepWork } from '../plan/work.js';
-import type { PendingOperation } from '../../state/model.js';
 import type { Ledger } from './ledger.js';
 import { randomUUID } from 'node:crypto';
 import { storedOptions } from '../plan/options.js';
@@ -78,7 +77,6 @@ export class CreateIntents {
   }
 }
 
-export type { PendingOperation };
 
 /** A step's key among the intents: creates by address, deletes by address and deposed key. */
 function intentKey(w: StepWork): string {

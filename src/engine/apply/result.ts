@@ -10,19 +10,44 @@ import { valueOfRecord } from '../decl/resolve.js';
 import { strip } from '../plan/secrets.js';
 import { own } from '../../state/keys.js';
 
+/** A step that completed: its result is in the state. */
 export type StepOutcome = {
+  /** The resource's address. */
   readonly address: string;
+  /** What the step did. */
   readonly action: Action;
+  /** How long it took, retries and polls included. */
   readonly elapsedMs: number;
   /** An update whose inputs, resolved at apply, were exactly the recorded ones: no provider call was made. */
   readonly unchanged?: boolean;
 };
-export type FailedStep = StepOutcome & { readonly error: Error };
-export type SkippedStep = { readonly address: string; readonly action: Action; readonly because: string };
+/** A step that failed, with its error (a {@link ProviderError}, {@link TimeoutError}, {@link PartialCreateError}, …; secrets redacted). */
+export type FailedStep = StepOutcome & {
+  /** Why it failed. */
+  readonly error: Error;
+};
 
+/** A step that was not run because a step it depends on failed, or the apply was stopped. */
+export type SkippedStep = {
+  /** The resource's address. */
+  readonly address: string;
+  /** What the step would have done. */
+  readonly action: Action;
+  /** The address of the failed step it waited for, or why the apply stopped. */
+  readonly because: string;
+};
+
+/**
+ * What `engine.apply()` and `engine.destroy()` return (and {@link ApplyError} carries as `result`):
+ * every step that succeeded, failed or was skipped, and the outputs and state afterwards, secrets
+ * redacted.
+ */
 export type ApplyResult = {
+  /** Steps that completed, in the order they finished. */
   readonly succeeded: readonly StepOutcome[];
+  /** Steps that failed. */
   readonly failed: readonly FailedStep[];
+  /** Steps not run. */
   readonly skipped: readonly SkippedStep[];
   /** Outputs of every resource in the state after apply, secrets redacted. */
   readonly outputs: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
@@ -31,14 +56,23 @@ export type ApplyResult = {
    * holding the sensitive marker: safe to log or serialise. `engine.state()` reads the real one.
    */
   readonly state: State;
+  /** How long the apply took. */
   readonly elapsedMs: number;
   /**
    * One resource's outputs (and id) after apply, typed from its helper's declaration:
    * `result.output(web).publicIp`. Secret outputs hold the sensitive marker. Throws when the
    * resource is not in the state.
    */
-  output<O>(decl: TypedDecl<any, O>): Readonly<O> & { readonly id: string }; // eslint-disable-line @typescript-eslint/no-explicit-any
-  output(declOrName: ResourceDecl | string): Readonly<Record<string, unknown>> & { readonly id: string };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  output<O>(decl: TypedDecl<any, O>): Readonly<O> & {
+    /** The object's id. */
+    readonly id: string;
+  };
+  /** One resource's outputs (and id) after apply, by name or by an untyped declaration. */
+  output(declOrName: ResourceDecl | string): Readonly<Record<string, unknown>> & {
+    /** The object's id. */
+    readonly id: string;
+  };
   /**
    * The real value at `path` of resource `address` (an output, else an input; 'id' is the id),
    * for a caller who needs a secret on purpose: `result.secret('db', 'password')`. Undefined when
@@ -80,7 +114,7 @@ export function publicOutputs(state: State): Record<string, Record<string, unkno
 }
 
 /** The state with every record's secret inputs and outputs replaced by the sensitive marker. */
-export function redactState(state: State): State {
+function redactState(state: State): State {
   const redact = <T extends { inputs: unknown; outputs?: unknown; secrets: readonly string[] }>(r: T): T => ({
     ...r,
     inputs: redactPaths(r.inputs, strip('inputs.', r.secrets ?? [])),

@@ -3,8 +3,9 @@
 // honours Retry-After, wakes on abort, and reports each retry.
 import pRetry, { AbortError } from 'p-retry';
 import { ProviderError } from '../errors.js';
+import { abortReason } from '../abort.js';
 
-export { defaultRetryPolicy, type RetryPolicy } from '../provider/retry-policy.js';
+export { defaultRetryPolicy } from '../provider/retry-policy.js';
 import { type RetryPolicy } from '../provider/retry-policy.js';
 
 export type RetryInfo = { readonly attempt: number; readonly retriesLeft: number; readonly delayMs: number; readonly error: Error };
@@ -96,9 +97,9 @@ export function backoffFor(policy: RetryPolicy, attempt: number): number {
 /** An abortable sleep; the one place in the engine that waits on a timer. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
+    if (signal?.aborted) return reject(abortReason(signal));
     const timer = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
-    const onAbort = () => { clearTimeout(timer); reject(signal!.reason); };
+    const onAbort = () => { clearTimeout(timer); reject(abortReason(signal!)); };
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

@@ -3,7 +3,7 @@
 // named. O(1) work per task besides the task itself.
 
 export type Task = { readonly id: string; readonly waitFor: readonly string[] };
-export type TaskOutcome = { readonly status: 'ok' } | { readonly status: 'failed'; readonly error: Error } | { readonly status: 'skipped'; readonly because: string };
+type TaskOutcome = { readonly status: 'ok' } | { readonly status: 'failed'; readonly error: Error } | { readonly status: 'skipped'; readonly because: string };
 
 export async function schedule<T extends Task>(
   tasks: readonly T[],

@@ -3,7 +3,7 @@
 // has no listener limit, so Node never prints MaxListenersExceededWarning (nor anything else).
 import { setMaxListeners } from 'node:events';
 
-export type OwnSignal = { readonly signal: AbortSignal; dispose(): void };
+type OwnSignal = { readonly signal: AbortSignal; dispose(): void };
 
 export function ownSignal(caller: AbortSignal | undefined): OwnSignal {
   const controller = new AbortController();

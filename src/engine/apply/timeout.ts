@@ -1,10 +1,11 @@
 // Per-step time limits: parsing '30s' / '5m' / '1h', and a signal that fires with a TimeoutError
 // naming the resource, the operation and the limit, combined with the caller's signal.
 import { TimeoutError } from '../errors.js';
+import { abortReason } from '../abort.js';
 
 export { parseDuration } from '../values/duration.js';
 
-export type StepSignal = { readonly signal: AbortSignal; dispose(): void };
+type StepSignal = { readonly signal: AbortSignal; dispose(): void };
 
 /**
  * A signal for one operation: `parent` (the engine's own signal, see signal.ts) or, with a limit,
@@ -21,10 +22,10 @@ export function stepSignal(parent: AbortSignal, address: string, operation: stri
 /** Settles with `work`, or rejects with the signal's reason as soon as it fires (for providers that ignore it). */
 export function raceSignal<T>(work: Promise<T>, signal: AbortSignal, canAbort = true): Promise<T> {
   if (!canAbort) return work;
-  if (signal.aborted) { work.catch(() => {}); return Promise.reject(signal.reason); }
+  if (signal.aborted) { work.catch(() => {}); return Promise.reject(abortReason(signal)); }
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => { work.catch(() => {}); reject(signal.reason); };
+    const onAbort = () => { work.catch(() => {}); reject(abortReason(signal)); };
     signal.addEventListener('abort', onAbort, { once: true });
-    work.then((v) => { signal.removeEventListener('abort', onAbort); resolve(v); }, (e) => { signal.removeEventListener('abort', onAbort); reject(e); });
+    work.finally(() => signal.removeEventListener('abort', onAbort)).then(resolve, reject);
   });
 }

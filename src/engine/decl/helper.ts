@@ -10,10 +10,14 @@ import type { Secret } from '../values/secret.js';
  * A reference that remembers the type of what it points at (types only: at run time it is a plain
  * Ref). An untyped `ref(name, path)` fits any field; `x.out('field')` fits only fields of its type.
  */
-export type TypedRef<T> = Ref & { readonly '@type'?: T };
+export type TypedRef<T> = Ref & {
+  /** Types only: the type of the value referred to. Never set at run time. */
+  readonly '@type'?: T;
+};
 
 /** A field value given directly, as a reference of the same type, or wrapped in secret(), at any depth. */
 export type TypedInputs<T> = InputShape<T> | TypedRef<T> | Secret<InputShape<T> | TypedRef<T>>;
+/** A value of type T whose fields (at any depth) may each be given directly, as a typed reference or as a secret. */
 type InputShape<T> = T extends readonly (infer E)[]
   ? readonly TypedInputs<E>[]
   : T extends object
@@ -21,21 +25,48 @@ type InputShape<T> = T extends readonly (infer E)[]
     : T;
 
 /** The type of the value `out(key)` refers to: the output's, else the input's; 'id' is a string. */
-export type OutValue<I, O, K> = K extends keyof O ? O[K] : K extends keyof I ? I[K] : string;
+type OutValue<I, O, K> = K extends keyof O ? O[K] : K extends keyof I ? I[K] : string;
 
+/**
+ * What a provider's resource helper returns (`provb.instance('web', {...})`): a plain
+ * {@link ResourceDecl} whose inputs are typed from the resource's schema, with `out()` for typed
+ * references to its outputs.
+ */
 export type TypedDecl<I, O> = ResourceDecl & {
+  /** The inputs, typed from the resource's input schema. */
   readonly inputs: { readonly [K in keyof I]: TypedInputs<I[K]> };
   /** A reference to one of this resource's outputs (or inputs, or 'id'); a misspelt name does not compile. */
   out<K extends Extract<keyof O | keyof I | 'id', string>>(key: K): TypedRef<OutValue<I, O, K>>;
 };
 
+/** A provider's typed builder for one resource type: `(name, inputs, options?) => TypedDecl`. */
 export type ResourceHelper<I extends z.ZodType, O extends z.ZodType> = (
   name: string,
   inputs: { readonly [K in keyof z.input<I>]: TypedInputs<z.input<I>[K]> },
   options?: ResourceOptions,
 ) => TypedDecl<z.input<I>, z.output<O>>;
 
-/** Makes the typed helper for one resource definition. */
+/**
+ * Makes the typed helper for one resource definition, as the shipped providers export theirs.
+ *
+ * @example
+ * ```ts
+ * import { z } from 'zod';
+ * import { defineResource, resourceHelper } from 'converge';
+ *
+ * const bucket = defineResource({
+ *   token: 'mine:index/bucket:Bucket',
+ *   inputs: z.object({ name: z.string() }),
+ *   outputs: z.object({ url: z.string() }),
+ *   create: async (_ctx, inputs) => ({ id: inputs.name, outputs: { url: `https://example.test/${inputs.name}` } }),
+ *   read: async (_ctx, id, prior) => ({ inputs: prior.inputs, outputs: prior.outputs }),
+ *   delete: async () => {},
+ * });
+ * export const mineBucket = resourceHelper(bucket);
+ * const logs = mineBucket('logs', { name: 'logs' });
+ * console.log(logs.out('url')); // a reference, typed string
+ * ```
+ */
 export function resourceHelper<I extends z.ZodType, O extends z.ZodType, C>(def: ResourceDefinition<I, O, C>): ResourceHelper<I, O> {
   return (name, inputs, options) => {
     const decl = { type: def.token, name, inputs: inputs as Record<string, unknown>, ...(options ? { options } : {}) };
@@ -45,7 +76,15 @@ export function resourceHelper<I extends z.ZodType, O extends z.ZodType, C>(def:
   };
 }
 
-export type LookupCall<A extends z.ZodType, R> = { readonly token: string; readonly args: z.input<A>; readonly __result?: R };
+/** A lookup call built by a provider's lookup helper (`provb.getNetwork({...})`), for `engine.lookup()`. */
+export type LookupCall<A extends z.ZodType, R> = {
+  /** The lookup's token. */
+  readonly token: string;
+  /** Its arguments, typed from the lookup's schema. */
+  readonly args: z.input<A>;
+  /** Types only: what the lookup answers. Never set at run time. */
+  readonly __result?: R;
+};
 
 /** Makes the typed helper for one lookup: `provb.getInstance({ hostname })` → a call `engine.lookup()` accepts. */
 export function lookupHelper<A extends z.ZodType, R, C>(def: LookupDefinition<A, R, C>): (args: z.input<A>) => LookupCall<A, R> {

@@ -1,15 +1,39 @@
 // A reference to another resource's output: plain data, and a dependency edge.
 // In JSON: {"@converge":"ref","resource":"net","path":"networkId"}.
 
-export type Ref = { readonly '@converge': 'ref'; readonly resource: string; readonly path: string };
+/** A reference to another resource's output, as `ref()` makes it: plain JSON data and a dependency edge. */
+export type Ref = {
+  /** Marks the object as a reference: always `'ref'`. */
+  readonly '@converge': 'ref';
+  /** The name of the resource referred to. */
+  readonly resource: string;
+  /** The output's path in it: `networkId`, `interfaces.eth0.ipv4Address`, `records[0].value`. */
+  readonly path: string;
+};
 
-/** Stands for the output at `path` of resource `name` ('networkId', 'interfaces.eth0.ipv4Address'). */
+/**
+ * Stands for the output at `path` of resource `name` ('networkId', 'interfaces.eth0.ipv4Address'):
+ * the referring resource is created after it, and the value is filled in at apply (a plan shows
+ * `(known after apply)` until then). Typed helpers offer the same as `decl.out('field')`.
+ *
+ * @example
+ * ```ts
+ * import { ref, type ResourceDecl } from 'converge';
+ *
+ * const stack: ResourceDecl[] = [
+ *   { type: 'provb:index/network:Network', name: 'net', inputs: { label: 'demo' } },
+ *   { type: 'provb:index/firewall:Firewall', name: 'fw', inputs: { name: 'web', networkId: ref('net', 'networkId') } },
+ * ];
+ * console.log(JSON.stringify(stack[1])); // {"@converge":"ref","resource":"net","path":"networkId"} inside
+ * ```
+ */
 export function ref(name: string, path: string): Ref {
   if (typeof name !== 'string' || !name) throw new TypeError('Expected `name` to be a non-empty string');
   if (typeof path !== 'string' || !path) throw new TypeError('Expected `path` to be a non-empty string');
   return Object.freeze({ '@converge': 'ref' as const, resource: name, path });
 }
 
+/** True when `value` is a reference made by {@link ref} (or its JSON form). */
 export function isRef(value: unknown): value is Ref {
   return typeof value === 'object' && value !== null && (value as { '@converge'?: unknown })['@converge'] === 'ref';
 }

@@ -8,12 +8,7 @@ import type { ResourceState } from '../../state/model.js';
 import { formatPathExact, getPath, parsePath, type PathSegment } from '../values/path.js';
 import { isSecret } from '../values/secret.js';
 
-/** A copy of `value` with every reference replaced by `lookup(ref)` and every secret() unwrapped; the same value when it holds neither. */
-export function resolveRefs(value: unknown, lookup: (ref: Ref) => unknown): unknown {
-  return resolveInputs(value, lookup).value;
-}
-
-export type ResolvedInputs = {
+type ResolvedInputs = {
   readonly value: unknown;
   /** Paths (relative to `value`, e.g. 'records[0].value') that hold a secret: a secret() or a reference `isSecretRef` calls secret. */
   readonly secrets: readonly string[];

@@ -1,8 +1,17 @@
 // A desired resource: plain, JSON-serialisable data (DESIGN.md, "Declaring resources").
 import type { Ref } from './ref.js';
 
-export type ResourceTimeouts = { readonly create?: string; readonly update?: string; readonly delete?: string };
+/** How long each operation of a resource may take ('30s', '5m', '1h'); past it the step fails with {@link TimeoutError}. */
+export type ResourceTimeouts = {
+  /** Limit of the create; no limit when absent (a provider's own waits keep theirs). */
+  readonly create?: string;
+  /** Limit of an update. */
+  readonly update?: string;
+  /** Limit of the delete. */
+  readonly delete?: string;
+};
 
+/** How the engine treats a resource, beyond its inputs (Terraform's `lifecycle`, Pulumi's resource options). */
 export type ResourceOptions = {
   /** Names of other resources this one must follow. */
   readonly dependsOn?: readonly string[];
@@ -22,12 +31,18 @@ export type ResourceOptions = {
   readonly timeouts?: ResourceTimeouts;
 };
 
+/**
+ * A desired resource: plain, JSON-serialisable data. A provider's typed helper builds the same
+ * (`provb.instance('web', {...})`); a list of them is what `engine.plan()` takes.
+ */
 export type ResourceDecl = {
   /** Operation token, e.g. 'provb:index/instance:Instance'. */
   readonly type: string;
   /** Unique within the stack; it is the resource's address. */
   readonly name: string;
+  /** The resource's inputs, checked against its schema; values may be references ({@link ref}) or secrets ({@link secret}). */
   readonly inputs: Readonly<Record<string, unknown>>;
+  /** How the engine treats it (protect, ignoreChanges, timeouts, …). */
   readonly options?: ResourceOptions;
 };
 

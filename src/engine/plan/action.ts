@@ -1,7 +1,7 @@
 // What a step does to one resource, and the symbol a person sees for it.
 
-export const actions = ['create', 'update', 'replace', 'delete', 'noop', 'forget'] as const;
-export type Action = (typeof actions)[number];
+/** What a step does to one resource, and how a rendered plan shows it: `+` create, `~` update, `-/+` replace, `-` delete, blank noop, `.` forget. */
+export type Action = 'create' | 'update' | 'replace' | 'delete' | 'noop' | 'forget';
 
 export const actionSymbols: Readonly<Record<Action, string>> = Object.freeze({
   create: '+',
@@ -11,8 +11,3 @@ export const actionSymbols: Readonly<Record<Action, string>> = Object.freeze({
   noop: ' ',
   forget: '.',
 });
-
-/** True when the action removes or recreates the remote object. */
-export function isDestructive(action: Action): boolean {
-  return action === 'delete' || action === 'replace';
-}

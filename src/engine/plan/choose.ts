@@ -25,7 +25,7 @@ import { applyIgnoreChanges } from '../diff/ignore.js';
 import { formatPath, parsePath, pathCovers } from '../values/path.js';
 import { stateChanges } from './options.js';
 
-export type ChooseInput = {
+type ChooseInput = {
   /** The object as refresh saw it (or as recorded); undefined when there is none. */
   readonly prior: ResourceState | undefined;
   /** Refresh found the recorded object deleted outside converge. */

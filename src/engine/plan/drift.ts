@@ -9,13 +9,25 @@ import { sensitive } from '../values/secret.js';
 import { strip } from './secrets.js';
 import type { StepWork } from './work.js';
 
-export type DriftChange = { readonly path: string; readonly before: unknown; readonly after: unknown };
+/** One input that changed outside converge. */
+export type DriftChange = {
+  /** The input path, e.g. `rules[0].cidrs[1]`. */
+  readonly path: string;
+  /** The value recorded in the state. */
+  readonly before: unknown;
+  /** The value refresh found. */
+  readonly after: unknown;
+};
 
 /** One object refresh found different from its record: changed (inputs) or deleted outside converge. */
 export type DriftEntry = {
+  /** The resource's address. */
   readonly address: string;
+  /** Its type token. */
   readonly type: string;
+  /** The object's id. */
   readonly id: string;
+  /** `update`: its inputs changed; `delete`: it is gone. */
   readonly action: 'update' | 'delete';
   /** The inputs that differ, recorded → found (empty for a deletion). */
   readonly changes: readonly DriftChange[];
@@ -36,7 +48,7 @@ export function findDrift(state: State, refreshed: ReadonlyMap<string, ResourceS
 }
 
 /** Drift changes with secret input paths replaced by the sensitive marker. */
-export function redactDrift(changes: readonly DriftChange[], secrets: readonly string[]): DriftChange[] {
+function redactDrift(changes: readonly DriftChange[], secrets: readonly string[]): DriftChange[] {
   const ins = strip('inputs.', secrets).map(parsePath);
   return changes.map((c) => {
     const secret = ins.some((s) => pathCovers(s, parsePath(c.path)));

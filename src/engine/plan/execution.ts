@@ -25,7 +25,7 @@ import { ConvergeError } from '../errors.js';
 /** A step before it has nodes; `base` orders steps that the graph leaves unordered. */
 export type Draft = Omit<StepWork, 'nodes'> & { readonly base: number };
 
-export type ExecutionInput = {
+type ExecutionInput = {
   readonly drafts: readonly Draft[];
   /** The declarations' graph (rule 1 and 6). */
   readonly graph: Graph;

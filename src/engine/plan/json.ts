@@ -7,20 +7,38 @@ import type { DriftEntry } from './drift.js';
 
 export const PLAN_FORMAT_VERSION = 1;
 
+/**
+ * The machine-readable plan (`plan.toJSON()`, `JSON.stringify(plan)`): stable keys in a fixed
+ * order, secrets redacted, unknowns as `{"@converge":"unknown"}`. `schema/plan.v1.json` describes it.
+ */
 export type PlanJSON = {
+  /** The format's version; 1. */
   readonly formatVersion: number;
+  /** {@link Plan.mode}. */
   readonly mode: PlanMode;
+  /** {@link Plan.lineage}. */
   readonly lineage: string;
+  /** {@link Plan.serial}. */
   readonly serial: number;
+  /** {@link Plan.createdAt}. */
   readonly createdAt: string;
+  /** {@link Plan.refresh}. */
   readonly refresh: boolean;
+  /** {@link Plan.destroy}. */
   readonly destroy: boolean;
+  /** {@link Plan.targets}, null when none. */
   readonly targets: readonly string[] | null;
+  /** {@link Plan.exclude}, null when none. */
   readonly exclude: readonly string[] | null;
+  /** {@link Plan.hasChanges}. */
   readonly hasChanges: boolean;
+  /** {@link Plan.summary}. */
   readonly summary: PlanSummary;
+  /** {@link Plan.warnings}. */
   readonly warnings: readonly string[];
+  /** {@link Plan.drift}. */
   readonly drift: readonly DriftEntry[];
+  /** {@link Plan.steps}. */
   readonly steps: readonly Step[];
 };
 

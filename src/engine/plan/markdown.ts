@@ -6,6 +6,7 @@ import type { Step } from './step.js';
 import { actionSymbols } from './action.js';
 import { driftLines, renderStepText, stepHeadline, summaryLine } from './render.js';
 
+/** Options of `plan.renderMarkdown()`. */
 export type MarkdownOptions = {
   /** The heading; default 'converge plan'. */
   readonly title?: string;

@@ -11,7 +11,7 @@ import type { Resolved } from './work.js';
 import { redactPaths } from '../values/redact.js';
 import { strip } from './secrets.js';
 
-export type OrphanInput = {
+type OrphanInput = {
   readonly state: State;
   /** State names some declaration claims (its own name or an alias). */
   readonly claimed: ReadonlySet<string>;
@@ -21,7 +21,7 @@ export type OrphanInput = {
   readonly base: number;
 };
 
-export type OrphanOutput = {
+type OrphanOutput = {
   readonly drafts: Draft[];
   readonly issues: Issue[];
   readonly protectedHits: { address: string; action: 'delete' | 'replace' }[];

@@ -2,6 +2,7 @@
 // StalePlanError; everything else about a plan file is PlanFileError.
 import { ConvergeError } from '../errors.js';
 
+/** Why a plan file (or a plan given to apply) was refused: the `problem` of a {@link PlanFileError}. */
 export type PlanFileProblem =
   /** The file's format or formatVersion is not one this version of converge reads. */
   | 'unknown_version'
@@ -16,10 +17,34 @@ export type PlanFileProblem =
   /** The plan was not made by engine.plan() or Plan.load(). */
   | 'not_a_plan';
 
+/**
+ * A saved plan cannot be written, read or applied: thrown by `Plan.save`/`serialize` (secrets and
+ * no passphrase), `Plan.load`/`parse` (an unknown version, a damaged file) and `engine.apply` of a
+ * loaded plan (other providers, other declarations). A stale state is {@link StalePlanError}
+ * instead. Nothing was changed. Code `CONVERGE_PLAN_FILE`.
+ *
+ * @example
+ * ```ts
+ * import { Plan, PlanFileError } from 'converge';
+ * try {
+ *   await Plan.load('plan.json', { passphrase: process.env.CONVERGE_SECRETS_PASSPHRASE });
+ * } catch (e) {
+ *   if (e instanceof PlanFileError) console.error(e.problem, e.where, e.detail);
+ *   else throw e;
+ * }
+ * ```
+ */
 export class PlanFileError extends ConvergeError {
   override readonly name = 'PlanFileError';
   override readonly code = 'CONVERGE_PLAN_FILE';
-  constructor(readonly problem: PlanFileProblem, readonly where: string, readonly detail: string) {
+  constructor(
+    /** What is wrong, e.g. `corrupt`, `providers_mismatch`, `secrets_in_clear`. */
+    readonly problem: PlanFileProblem,
+    /** The plan file's path (or `plan` for one in memory). */
+    readonly where: string,
+    /** The specifics: which provider or field differs, what is damaged. */
+    readonly detail: string,
+  ) {
     super(`${HEAD[problem]} (${where}): ${detail}; nothing was changed.\n${HINT[problem]}`);
   }
 }

@@ -25,7 +25,7 @@ export const planSaved: unique symbol = Symbol('converge.planSaved');
 /** Internal: where an engine-made plan came from (providers, declarations digest). */
 export const planOrigin: unique symbol = Symbol('converge.planOrigin');
 
-export type PlanFields = {
+type PlanFields = {
   readonly warnings: readonly string[];
   readonly lineage: string;
   readonly serial: number;
@@ -38,24 +38,58 @@ export type PlanFields = {
   readonly createdAt?: string;
 };
 
+/**
+ * What `engine.plan()` returns: a complete, immutable value. `steps` in execution order, a
+ * `summary`, `warnings`, the `drift` refresh found, and the lineage and serial of the state it was
+ * made against (so a stale apply is refused). `render()`, `renderMarkdown()`, `toMermaid()` and
+ * `toJSON()` are for people and machines (secrets shown as `(sensitive)`); `save()` writes it for
+ * another process to apply.
+ *
+ * @example
+ * ```ts
+ * import { Engine, Plan } from 'converge';
+ * import { provb } from 'converge/providers/b';
+ *
+ * const engine = new Engine({ providers: [provb({ token: 'your-civo-api-key', region: 'LON1' })] });
+ * const plan = await engine.plan([provb.network('net', { label: 'demo' })]);
+ * console.log(plan.render({ color: false }));
+ * if (plan.hasChanges) await plan.save('plan.json');
+ * // later, in another process with the same providers:
+ * await engine.apply(await Plan.load('plan.json'));
+ * ```
+ */
 export class Plan implements PlanView {
+  /** Every step, in execution order (creations after what they reference, deletions in reverse). */
   readonly steps: readonly Step[];
+  /** How many steps of each action. */
   readonly summary: PlanSummary;
+  /** False when applying would change nothing (every step a no-op and no rename; no drift in a refresh-only plan). */
   readonly hasChanges: boolean;
+  /** Things a person should know before applying (targeting, secrets stored in clear, a cleared stale lock). */
   readonly warnings: readonly string[];
+  /** The lineage of the state the plan was made against. */
   readonly lineage: string;
+  /** The serial of the state the plan was made against; apply refuses a state at another serial. */
   readonly serial: number;
+  /** When the plan was made (ISO 8601). */
   readonly createdAt: string;
+  /** Whether the plan read every resource first. */
   readonly refresh: boolean;
+  /** The `targets` it was limited to, if any. */
   readonly targets: readonly string[] | undefined;
+  /** The resources it was told to leave out, if any. */
   readonly exclude: readonly string[] | undefined;
   /** True for a plan made by destroy(): every resource is deleted. */
   readonly destroy: boolean;
+  /** `normal`, `destroy` or `refresh-only`. */
   readonly mode: PlanMode;
   /** Objects refresh found changed or deleted outside converge (empty without refresh). */
   readonly drift: readonly DriftEntry[];
+  /** Internal: apply's work list (real values). Not part of the public contract. @hidden */
   declare readonly [planWork]: readonly StepWork[] | undefined;
+  /** Internal: a loaded plan's saved work. @hidden */
   declare readonly [planSaved]: { readonly work: SavedWork; readonly providers: readonly ProviderPrint[]; readonly where: string } | undefined;
+  /** Internal: where an engine-made plan came from. @hidden */
   declare readonly [planOrigin]: PlanOrigin | undefined;
 
   constructor(fields: PlanFields & { work: readonly StepWork[]; origin?: PlanOrigin } | PlanFields & { saved: { work: SavedWork; providers: readonly ProviderPrint[]; where: string } }) {

@@ -26,12 +26,11 @@ import { buildExecution, type Draft } from './execution.js';
 import { secretPathsOf, strip } from './secrets.js';
 import { ProtectedResourceError, ValidationError } from '../errors.js';
 
-export { secretPathsOf, strip } from './secrets.js';
 
 export type { Resolved } from './work.js';
 import type { Resolved } from './work.js';
 
-export type PlanInput = {
+type PlanInput = {
   readonly decls: readonly ResourceDecl[];
   readonly state: State;
   /** Refreshed view of state resources by state name; null = gone; absent = not refreshed. */
@@ -47,7 +46,7 @@ export type PlanInput = {
   readonly parsed?: ReadonlyMap<object, unknown>;
 };
 
-export type PlanOutput = { readonly work: StepWork[]; readonly warnings: string[] };
+type PlanOutput = { readonly work: StepWork[]; readonly warnings: string[] };
 
 /** What the planner knows of a declared resource once its action is chosen: for references to it. */
 type Planned = { readonly choice: Choice; readonly prior?: ResourceState; readonly def: AnyResource; readonly secrets: readonly string[] };

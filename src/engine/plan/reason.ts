@@ -1,6 +1,5 @@
 // Why a step was chosen: for people (render, JSON), never read by apply.
 
-export const stepCauses = ['new', 'changed', 'options_changed', 'replace_forced', 'replace_requested', 'type_changed', 'removed', 'retained', 'gone', 'moved', 'unchanged', 'deposed', 'tainted', 'drift'] as const;
 /**
  * new: declared, not in state · changed: inputs differ · options_changed: only options or dependencies differ
  * (recorded without a provider call) · replace_requested: the caller asked for it · replace_forced: a change at a replaceOn path ·
@@ -10,4 +9,18 @@ export const stepCauses = ['new', 'changed', 'options_changed', 'replace_forced'
  * tainted: a create made the object but then failed, so it is replaced · drift: changed outside converge (refresh
  * found it) and put back as declared.
  */
-export type StepCause = (typeof stepCauses)[number];
+export type StepCause =
+  | 'new'
+  | 'changed'
+  | 'options_changed'
+  | 'replace_forced'
+  | 'replace_requested'
+  | 'type_changed'
+  | 'removed'
+  | 'retained'
+  | 'gone'
+  | 'moved'
+  | 'unchanged'
+  | 'deposed'
+  | 'tainted'
+  | 'drift';

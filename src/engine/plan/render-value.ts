@@ -48,7 +48,8 @@ export function scalarText(v: unknown, width: number): string {
     return `${head}…${tail} (${v.length} characters)`;
   }
   if (typeof v === 'object') return JSON.stringify(v);
-  return String(v);
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  return `(${typeof v})`; // a function or symbol: not a JSON value
 }
 
 function heredoc(text: string, indent: string, style: ValueStyle): Shown {

@@ -9,6 +9,7 @@ import { actionSymbols } from './action.js';
 import { parsePath, type PathSegment } from '../values/path.js';
 import { diffNode, keyText, prefixesOf, scalarText, showValue, type DiffInput, type Sym, type ValueStyle } from './render-value.js';
 
+/** Options of `plan.render()`. */
 export type RenderOptions = {
   /** ANSI colours; default: on when stdout is a TTY. */
   readonly color?: boolean;
@@ -160,7 +161,7 @@ export function driftLines(d: DriftEntry, width = 120): string[] {
 }
 
 /** The "Objects changed outside converge" section (Terraform's words), or nothing without drift. */
-export function driftSection(plan: Pick<PlanView, 'drift' | 'mode'>, width = 120): string[] {
+function driftSection(plan: Pick<PlanView, 'drift' | 'mode'>, width = 120): string[] {
   const drift = plan.drift ?? [];
   if (drift.length === 0) return [];
   const out = ['Objects changed outside converge:', '', 'converge found these differences between its state and the real objects while refreshing:', ''];
@@ -196,9 +197,4 @@ export function renderPlan(plan: PlanView, options: RenderOptions = {}): string 
     for (const w of plan.warnings) out.push(`  - ${w}`);
   }
   return out.join('\n');
-}
-
-/** One value as a person reads it (scalars, markers, folded long strings). */
-export function formatValue(v: unknown, width = 120): string {
-  return scalarText(v, width);
 }

@@ -18,14 +18,14 @@ import { SecretCodec, isSealed, type EncryptionHeader, type SealedValue } from '
 import { getPath, parsePath } from '../values/path.js';
 import { PlanFileError } from './plan-errors.js';
 
-export const PLAN_FILE_FORMAT = 'converge-plan';
+const PLAN_FILE_FORMAT = 'converge-plan';
 
 /** A step as saved: the work without its handlers. */
-export type SavedStep = Omit<StepWork, 'def' | 'provider' | 'priorDef' | 'priorProvider'>;
+type SavedStep = Omit<StepWork, 'def' | 'provider' | 'priorDef' | 'priorProvider'>;
 export type SavedWork = { readonly declarations: string; readonly steps: readonly SavedStep[] };
 export type ProviderPrint = { readonly name: string; readonly resources: readonly string[] };
 
-export type PlanFile = {
+type PlanFile = {
   readonly format: typeof PLAN_FILE_FORMAT;
   readonly formatVersion: number;
   readonly plan: PlanJSON;
@@ -34,13 +34,18 @@ export type PlanFile = {
   readonly work: SavedWork | SealedValue;
 };
 
+/** Options of `plan.save()` and `plan.serialize()`. */
 export type SaveOptions = {
   /** Encrypts the plan's work list; default CONVERGE_SECRETS_PASSPHRASE. */
   readonly passphrase?: string;
   /** Writes secret values in clear when no passphrase is given (else such a plan is refused). */
   readonly allowPlaintextSecrets?: boolean;
 };
-export type LoadOptions = { readonly passphrase?: string };
+/** Options of `Plan.load()` and `Plan.parse()`. */
+export type LoadOptions = {
+  /** The passphrase the plan's secrets were sealed with; default CONVERGE_SECRETS_PASSPHRASE. */
+  readonly passphrase?: string;
+};
 
 /** What an engine-made plan knows of where it came from, to save and to check at apply. */
 export type PlanOrigin = { readonly providers: readonly ProviderPrint[]; readonly declarations: string };
@@ -61,12 +66,12 @@ function canonical(v: unknown): string {
   return JSON.stringify(v) ?? 'null';
 }
 
-export function toSaved(work: readonly StepWork[]): SavedStep[] {
+function toSaved(work: readonly StepWork[]): SavedStep[] {
   return work.map(({ def: _d, provider: _p, priorDef: _pd, priorProvider: _pp, ...rest }) => rest);
 }
 
 /** True when any step holds a value at one of its secret paths. */
-export function holdsSecrets(steps: readonly SavedStep[]): boolean {
+function holdsSecrets(steps: readonly SavedStep[]): boolean {
   return steps.some((s) => s.secrets.some((path) => {
     const [root, ...rest] = parsePath(path);
     const sources = root === 'inputs' ? [s.inputs, s.decl?.inputs, s.prior?.inputs, s.refreshed?.inputs, s.deposed?.inputs] : [s.prior?.outputs, s.refreshed?.outputs, s.deposed?.outputs];
@@ -91,7 +96,7 @@ export async function encodePlanFile(plan: PlanJSON, origin: PlanOrigin, work: r
   return `${JSON.stringify(file, null, 2)}\n`;
 }
 
-export type DecodedPlanFile = { readonly plan: PlanJSON; readonly providers: readonly ProviderPrint[]; readonly work: SavedWork };
+type DecodedPlanFile = { readonly plan: PlanJSON; readonly providers: readonly ProviderPrint[]; readonly work: SavedWork };
 
 export async function decodePlanFile(text: string, where: string, options: LoadOptions): Promise<DecodedPlanFile> {
   let file: PlanFile;

@@ -15,10 +15,13 @@
 import type { Action } from './action.js';
 import type { StepCause } from './reason.js';
 
+/** One changed path of a step: the value before and after (secrets as the sensitive marker, unknowns as the unknown marker). */
 export type StepChange = {
   /** 'rules[0].cidrs[1]' */
   readonly path: string;
+  /** The value recorded in the state (undefined: absent). */
   readonly before: unknown;
+  /** The value declared (undefined: absent; the unknown marker: known only after apply). */
   readonly after: unknown;
   /** This path alone forces the replacement. */
   readonly forcesReplacement: boolean;
@@ -26,16 +29,30 @@ export type StepChange = {
   readonly scope?: 'state';
 };
 
+/**
+ * What a plan does to one resource. `before` and `after` per action: create: before undefined,
+ * after the desired inputs (unknowns inside); update and replace: prior inputs, desired inputs;
+ * delete and forget: prior inputs, after undefined; noop: prior inputs on both sides. Secrets are
+ * the sensitive marker, values known only after apply the unknown marker.
+ */
 export type Step = {
+  /** The resource's address (its name in the stack). */
   readonly address: string;
+  /** The resource's type token, e.g. `provb:index/instance:Instance`. */
   readonly type: string;
+  /** The name of the provider that serves it. */
   readonly provider: string;
+  /** What the step does. */
   readonly action: Action;
   /** The input paths that force a replacement (empty unless action is replace). */
   readonly reasons: readonly string[];
+  /** Why this action was chosen (for people; apply never reads it). */
   readonly cause: StepCause;
+  /** Every changed input path (and option or dependency change), before and after. */
   readonly changes: readonly StepChange[];
+  /** The inputs recorded in the state (absent for a create). */
   readonly before?: Readonly<Record<string, unknown>>;
+  /** The desired inputs (absent for a delete or forget). */
   readonly after?: Readonly<Record<string, unknown>>;
   /** Addresses of the steps this one waits for. */
   readonly dependsOn: readonly string[];
@@ -43,6 +60,7 @@ export type Step = {
   readonly id?: string;
   /** The earlier name this resource's state moves from (aliases). */
   readonly movedFrom?: string;
+  /** A replacement creates the new object before deleting the old one. */
   readonly createBeforeDestroy?: boolean;
   /** createBeforeDestroy was not declared but follows from a dependent's (Terraform's propagation). */
   readonly createBeforeDestroyPropagated?: boolean;

@@ -3,7 +3,21 @@
 import type { Step } from './step.js';
 import type { DriftEntry } from './drift.js';
 
-export type PlanSummary = { readonly create: number; readonly update: number; readonly replace: number; readonly delete: number; readonly noop: number; readonly forget: number };
+/** How many steps of a plan have each action. */
+export type PlanSummary = {
+  /** Resources to create. */
+  readonly create: number;
+  /** Resources to update in place. */
+  readonly update: number;
+  /** Resources to replace (delete and create, in the order `createBeforeDestroy` says). */
+  readonly replace: number;
+  /** Resources to delete. */
+  readonly delete: number;
+  /** Resources that need nothing. */
+  readonly noop: number;
+  /** Records to drop from the state without deleting their objects (`retainOnDelete`, or gone). */
+  readonly forget: number;
+};
 
 /** 'normal': converge the stack; 'destroy': delete everything; 'refresh-only': record what changed outside, call no provider mutation. */
 export type PlanMode = 'normal' | 'destroy' | 'refresh-only';

@@ -9,6 +9,7 @@ import { TtyView, type Line, type ProgressStream } from './tty.js';
 
 export type { ProgressStream } from './tty.js';
 
+/** Options of {@link progressReporter}. */
 export type ProgressOptions = {
   /** Where to draw; default process.stderr. */
   readonly stream?: ProgressStream;
@@ -28,15 +29,27 @@ export type ProgressOptions = {
 };
 
 /** An event listener that draws progress; `redraw()` forces a redraw, `close()` stops the timer. */
-export type ProgressReporter = EventListener & { redraw(): void; close(): void };
+export type ProgressReporter = EventListener & {
+  /** Redraws the live area now. */
+  redraw(): void;
+  /** Stops the redraw timer and leaves the output as it is; call it when the operation is over. */
+  close(): void;
+};
 
 /**
  * Makes a reporter to pass as `onEvent` (to `apply`, `destroy`, or the Engine's options).
  *
  * @example
  * ```ts
- * await engine.apply(plan, { onEvent: progressReporter() });                 // stderr, live on a TTY
- * await engine.apply(plan, { onEvent: progressReporter({ stream: logFile }) }); // timestamped lines
+ * import { createWriteStream } from 'node:fs';
+ * import { Engine, MemoryStateStore, progressReporter } from 'converge';
+ *
+ * const engine = new Engine({ providers: [], state: new MemoryStateStore() });
+ * const plan = await engine.plan([]);
+ * const progress = progressReporter();                                        // stderr, live on a TTY
+ * await engine.apply(plan, { onEvent: progress }).finally(() => progress.close());
+ * const logFile = createWriteStream('apply.log');
+ * await engine.destroy({ onEvent: progressReporter({ stream: logFile, mode: 'plain' }) }); // timestamped lines
  * ```
  */
 export function progressReporter(options: ProgressOptions = {}): ProgressReporter {

@@ -10,7 +10,7 @@ export type InFlight = { readonly address: string; readonly action: Action; read
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
 /** The frame of the spinner at a given time (one frame per 100 ms). */
-export function spinnerAt(now: number): string {
+function spinnerAt(now: number): string {
   return SPINNER[Math.floor(now / 100) % SPINNER.length]!;
 }
 

@@ -4,18 +4,25 @@
 import { fit } from './format.js';
 
 /** What the reporter writes to: process.stderr, or anything with write() (tests pass a fake TTY). */
-export type ProgressStream = { write(chunk: string): unknown; readonly isTTY?: boolean; readonly columns?: number };
+export type ProgressStream = {
+  /** Writes text. */
+  write(chunk: string): unknown;
+  /** True on a terminal: the reporter then redraws in place. */
+  readonly isTTY?: boolean;
+  /** The terminal's width; live lines are cut to it. */
+  readonly columns?: number;
+};
 
-export type Tone = 'plain' | 'ok' | 'fail' | 'warn' | 'dim';
+type Tone = 'plain' | 'ok' | 'fail' | 'warn' | 'dim';
 
 export type Line = { readonly text: string; readonly tone: Tone };
 
 const TONES: Record<Tone, string> = { plain: '', ok: '\x1b[32m', fail: '\x1b[31m', warn: '\x1b[33m', dim: '\x1b[2m' };
 const RESET = '\x1b[0m';
 
-export const CURSOR_UP = (n: number): string => `\x1b[${n}A`;
-export const CLEAR_LINE_END = '\x1b[K';
-export const CLEAR_BELOW = '\x1b[J';
+const CURSOR_UP = (n: number): string => `\x1b[${n}A`;
+const CLEAR_LINE_END = '\x1b[K';
+const CLEAR_BELOW = '\x1b[J';
 
 export class TtyView {
   #drawn = 0;

@@ -2,21 +2,59 @@
 // with the caller's), and a way to report polls, retries and warnings as events.
 import type { RetryPolicy } from './retry-policy.js';
 
+/** Which provider operation is running. */
 export type OperationKind = 'create' | 'read' | 'update' | 'delete' | 'find' | 'import' | 'lookup';
 
+/** What a provider reports through `ctx.report()`; the engine turns it into a {@link PollEvent}, {@link ProgressEvent}, {@link RetryEvent} or {@link WarningEvent}. */
 export type Report =
-  | { readonly kind: 'poll'; readonly attempt: number; readonly message: string }
-  | { readonly kind: 'progress'; readonly message: string }
-  | { readonly kind: 'retry'; readonly attempt: number; readonly retriesLeft: number; readonly delayMs: number; readonly error: string }
-  | { readonly kind: 'warning'; readonly message: string };
+  | {
+      /** A poll of an object's status (`kind: 'poll'`), a progress note, a retry, or a warning. */
+      readonly kind: 'poll';
+      /** The poll's or retry's number, from 1. */
+      readonly attempt: number;
+      /** For people: what is awaited, what happened. Secrets are scrubbed before it is emitted. */
+      readonly message: string;
+    }
+  | {
+      /** A progress note. */
+      readonly kind: 'progress';
+      /** For people; secrets are scrubbed. */
+      readonly message: string;
+    }
+  | {
+      /** A retry of a transient failure. */
+      readonly kind: 'retry';
+      /** The attempt that failed, from 1. */
+      readonly attempt: number;
+      /** How many more attempts the policy allows. */
+      readonly retriesLeft: number;
+      /** The wait before the next attempt. */
+      readonly delayMs: number;
+      /** The failure being retried. */
+      readonly error: string;
+    }
+  | {
+      /** A warning about the operation. */
+      readonly kind: 'warning';
+      /** For people; secrets are scrubbed. */
+      readonly message: string;
+    };
 
+/**
+ * What every provider operation receives: the provider's configuration, the step's
+ * `AbortSignal` (its timeout combined with the caller's), the retry policy and `report()` for
+ * poll, progress, retry and warning events.
+ */
 export type OperationContext<C = unknown> = {
   /** The provider's resolved configuration (clients live here). */
   readonly config: C;
+  /** The provider's name. */
   readonly provider: string;
   /** The resource's address (its name), or the lookup token. */
   readonly address: string;
+  /** The resource's or lookup's token. */
   readonly token: string;
+  /** Which operation this is. */
   readonly operation: OperationKind;
   /** Fires on the step's timeout or the caller's abort; every wait must honour it. */
   readonly signal: AbortSignal;

@@ -5,28 +5,63 @@ import type { OperationContext } from './context.js';
 import type { KeyedLists } from '../diff/diff.js';
 
 /** What `create` returns: the object's id and its outputs. */
-export type CreateResult = { readonly id: string; readonly outputs: Record<string, unknown> };
+export type CreateResult = {
+  /** The provider's id of the new object: what `read`, `update` and `delete` take. */
+  readonly id: string;
+  /** The object's outputs (`ref()` may point at them). */
+  readonly outputs: Record<string, unknown>;
+};
 /** What `read` returns: the object's current inputs (copy from `prior` what the API does not return) and outputs. */
-export type ReadResult = { readonly inputs: Record<string, unknown>; readonly outputs: Record<string, unknown>; readonly id?: string };
+export type ReadResult = {
+  /** The object's inputs as they are now (drift is the difference from the recorded ones). */
+  readonly inputs: Record<string, unknown>;
+  /** The object's outputs as they are now. */
+  readonly outputs: Record<string, unknown>;
+  /** The object's id, when reading found it under another (e.g. normalised) id. */
+  readonly id?: string;
+};
 /** One object `readMany` reads: its id and what the engine knew of it. */
-export type ReadItem = { readonly id: string; readonly prior: Prior };
+export type ReadItem = {
+  /** The object's id. */
+  readonly id: string;
+  /** Its recorded inputs and outputs. */
+  readonly prior: Prior;
+};
 
 /** A resource type's handler and the provider instance that serves it. */
 export type Resolved = { readonly def: AnyResource; readonly provider: Provider<unknown> };
 
 /** What `update` returns: the outputs after the update, and the id when the update changed it (a rename). */
-export type UpdateResult = { readonly outputs: Record<string, unknown>; readonly id?: string };
+export type UpdateResult = {
+  /** The object's outputs after the update. */
+  readonly outputs: Record<string, unknown>;
+  /** The object's new id, when the update changed it. */
+  readonly id?: string;
+};
 /** What the engine knew of the object before an operation. */
-export type Prior = { readonly inputs: Record<string, unknown>; readonly outputs: Record<string, unknown> };
+export type Prior = {
+  /** The inputs recorded in the state (secrets in clear). */
+  readonly inputs: Record<string, unknown>;
+  /** The outputs recorded in the state. */
+  readonly outputs: Record<string, unknown>;
+};
 
 /**
  * What `find` knows of the create that may have made an object: when it started (an object made
  * before that is not this create's) and the operation id the create saw in `ctx.operationId`
  * (providers that can tag or name an object at creation write it there, which makes `find` exact).
  */
-export type FindHint = { readonly startedAt: string; readonly operationId: string };
+export type FindHint = {
+  /** When the create began (ISO 8601): an object made before it is not this create's. */
+  readonly startedAt: string;
+  /** The create's `ctx.operationId`, which the provider may have written on the object. */
+  readonly operationId: string;
+};
 /** `find` cannot tell whether the create made an object (no key to search by): the engine keeps the pending record. */
-export type CannotTell = { readonly cannotTell: string };
+export type CannotTell = {
+  /** Why `find` cannot tell (shown in the plan's warnings). */
+  readonly cannotTell: string;
+};
 /** What `find` answers: the object this create made, null when it surely made none, or that it cannot tell. */
 export type FindResult = CreateResult | null | CannotTell;
 
@@ -41,8 +76,19 @@ export function isCannotTell(value: unknown): value is CannotTell {
 }
 
 /** A problem with a declaration that a schema cannot see (cross-field rules, provider configuration). */
-export type CheckIssue = { readonly path: readonly (string | number)[]; readonly message: string; readonly code?: string };
+export type CheckIssue = {
+  /** The input path at fault, e.g. `['rules', 0, 'cidr']`. */
+  readonly path: readonly (string | number)[];
+  /** What is wrong, for a person. */
+  readonly message: string;
+  /** A stable code for programs; default `custom`. */
+  readonly code?: string;
+};
 
+/**
+ * One resource type of a provider: its schemas and its operations. Made with {@link defineResource};
+ * `C` is the provider's configuration type, which every operation receives in `ctx.config`.
+ */
 export type ResourceDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType, C = unknown> = {
   /** Operation token, `<pkg>:index/<lowerCamel>:<Pascal>`. */
   readonly token: string;
@@ -65,7 +111,12 @@ export type ResourceDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodT
   readonly check?: (inputs: z.output<I>, config: C) => readonly CheckIssue[];
   /** Deprecation and similar warnings shown with the plan. */
   readonly warnings?: (inputs: z.output<I>, config: C) => readonly string[];
+  /**
+   * Makes the object. Throw {@link PartialCreateError} when it was made but a later stage failed;
+   * write `ctx.operationId` on the object where the vendor allows, so `find` is exact.
+   */
   readonly create: (ctx: OperationContext<C>, inputs: z.output<I>) => Promise<CreateResult>;
+  /** Reads the object: its current inputs and outputs, or null when it is gone. */
   readonly read: (ctx: OperationContext<C>, id: string, prior: Prior) => Promise<ReadResult | null>;
   /**
    * Reads many objects of this type at once (by the page, where the vendor lists whole objects):
@@ -75,6 +126,7 @@ export type ResourceDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodT
   readonly readMany?: (ctx: OperationContext<C>, items: readonly ReadItem[]) => Promise<ReadonlyMap<string, ReadResult | null>>;
   /** Without `update`, every change is a replacement. */
   readonly update?: (ctx: OperationContext<C>, id: string, olds: Prior, news: z.output<I>) => Promise<UpdateResult>;
+  /** Deletes the object; an object already gone is not an error. */
   readonly delete: (ctx: OperationContext<C>, id: string, prior: Prior) => Promise<void>;
   /**
    * Finds the object an interrupted or outcome-unknown create made with these inputs. It must never
@@ -87,26 +139,46 @@ export type ResourceDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodT
   /** Maps a user's import ID (`<domain_id>:<record_id>`, ...) to the id `read` takes; throws on bad grammar. */
   readonly importId?: (importId: string, config: C) => string;
   /** For the generated reference page (scripts/gen-provider-docs.ts): import id grammars, the Terraform resource, an example. */
-  readonly docs?: { readonly importIdFormats?: readonly string[]; readonly terraform?: string; readonly example?: string };
+  readonly docs?: {
+    /** The grammars `importId` accepts, e.g. `<domain_id>:<record_id>`. */
+    readonly importIdFormats?: readonly string[];
+    /** The Terraform resource it corresponds to, e.g. `civo_instance`. */
+    readonly terraform?: string;
+    /** A TypeScript example declaring it. */
+    readonly example?: string;
+  };
 };
 
+/** One lookup (data source) of a provider: its arguments' schema and how it runs. Made with {@link defineLookup}. */
 export type LookupDefinition<A extends z.ZodType = z.ZodType, R = unknown, C = unknown> = {
+  /** Function token, `<pkg>:index/<name>:<name>`, e.g. `provb:index/getNetwork:getNetwork`. */
   readonly token: string;
+  /** The arguments' schema, with defaults. */
   readonly args: A;
+  /** Rules beyond the schema; `config` is the provider's resolved configuration. */
   readonly check?: (args: z.output<A>, config: C) => readonly CheckIssue[];
+  /** Deprecation and similar warnings, emitted as warning events. */
   readonly warnings?: (args: z.output<A>, config: C) => readonly string[];
+  /** Answers the lookup; throws {@link LookupError} when no object, or more than one, matches. */
   readonly run: (ctx: OperationContext<C>, args: z.output<A>) => Promise<R>;
 };
 
+/** A resource definition of any schemas and configuration (what a provider's `resources` map holds). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyResource = ResourceDefinition<any, any, any>;
+/** A lookup definition of any schemas and configuration (what a provider's `lookups` map holds). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyLookup = LookupDefinition<any, any, any>;
 
+/** A provider instance, as a factory (`provb({...})`) or {@link defineProvider} returns it: what `new Engine({ providers })` takes. */
 export type Provider<C = unknown> = {
+  /** The provider's name (`provb`); one per engine. */
   readonly name: string;
+  /** Its resolved configuration, handed to every operation as `ctx.config`. */
   readonly config: C;
+  /** Its resource types, by token. */
   readonly resources: ReadonlyMap<string, AnyResource>;
+  /** Its lookups, by token. */
   readonly lookups: ReadonlyMap<string, AnyLookup>;
   /** The configuration with the upstream Terraform provider's snake_case key names. */
   terraformConfig(): Record<string, unknown>;
@@ -114,25 +186,107 @@ export type Provider<C = unknown> = {
   close(): Promise<void>;
 };
 
+/** What {@link defineProvider} takes. */
 export type ProviderSpec<C> = {
+  /** The provider's name, the first part of its tokens (`mine` for `mine:index/thing:Thing`). */
   readonly name: string;
+  /** Its resolved configuration, handed to every operation as `ctx.config`. */
   readonly config?: C;
+  /** Its resource types, made with {@link defineResource}. */
   readonly resources?: readonly AnyResource[];
+  /** Its lookups, made with {@link defineLookup}. */
   readonly lookups?: readonly AnyLookup[];
+  /** The configuration with the upstream Terraform provider's key names; default: `config` as it is. */
   readonly terraformConfig?: () => Record<string, unknown>;
+  /** Releases connections; default: nothing to release. */
   readonly close?: () => Promise<void>;
 };
 
+/**
+ * Declares a resource type for your own provider: its token, input and output schemas (defaults
+ * in the schema), which inputs force replacement, which paths are secret, and its operations.
+ * Throws `TypeError` for a malformed token.
+ *
+ * @example
+ * ```ts
+ * import { z } from 'zod';
+ * import { defineResource } from 'converge';
+ *
+ * const records = new Map<string, string>();
+ * export const record = defineResource({
+ *   token: 'mine:index/record:Record',
+ *   inputs: z.object({ name: z.string(), value: z.string(), ttl: z.number().default(300) }),
+ *   outputs: z.object({ fqdn: z.string() }),
+ *   replaceOn: ['name'],
+ *   create: async (_ctx, inputs) => {
+ *     records.set(inputs.name, inputs.value);
+ *     return { id: inputs.name, outputs: { fqdn: `${inputs.name}.example.test` } };
+ *   },
+ *   read: async (_ctx, id, prior) => (records.has(id) ? { inputs: { ...prior.inputs, value: records.get(id) }, outputs: prior.outputs } : null),
+ *   update: async (_ctx, id, olds, news) => {
+ *     records.set(id, news.value);
+ *     return { outputs: olds.outputs };
+ *   },
+ *   delete: async (_ctx, id) => {
+ *     records.delete(id);
+ *   },
+ *   find: async (_ctx, inputs) => (records.has(inputs.name) ? { id: inputs.name, outputs: { fqdn: `${inputs.name}.example.test` } } : null),
+ * });
+ * ```
+ */
 export function defineResource<I extends z.ZodType, O extends z.ZodType, C = unknown>(def: ResourceDefinition<I, O, C>): ResourceDefinition<I, O, C> {
   if (!/^[a-z][\w-]*:[\w/-]+:\w+$/.test(def.token)) throw new TypeError(`Expected \`token\` to look like 'pkg:index/name:Name', got '${def.token}'`);
   return Object.freeze({ ...def });
 }
 
+/**
+ * Declares a lookup (data source) for your own provider. Throws `TypeError` for a malformed token.
+ *
+ * @example
+ * ```ts
+ * import { z } from 'zod';
+ * import { defineLookup, LookupError } from 'converge';
+ *
+ * const zones = new Map([['example.test', 'z-1']]);
+ * export const getZone = defineLookup({
+ *   token: 'mine:index/getZone:getZone',
+ *   args: z.object({ name: z.string() }),
+ *   run: async (_ctx, args) => {
+ *     const id = zones.get(args.name);
+ *     if (!id) throw new LookupError('mine:index/getZone:getZone', 'not_found', [], `name ${args.name}`);
+ *     return { id, name: args.name };
+ *   },
+ * });
+ * ```
+ */
 export function defineLookup<A extends z.ZodType, R, C = unknown>(def: LookupDefinition<A, R, C>): LookupDefinition<A, R, C> {
   if (!/^[a-z][\w-]*:[\w/-]+:\w+$/.test(def.token)) throw new TypeError(`Expected \`token\` to look like 'pkg:index/fn:fn', got '${def.token}'`);
   return Object.freeze({ ...def });
 }
 
+/**
+ * Makes a provider instance from your resources and lookups, to give to `new Engine({ providers })`
+ * beside (or instead of) the shipped ones. Throws `TypeError` for a missing name or a token listed
+ * twice.
+ *
+ * @example
+ * ```ts
+ * import { z } from 'zod';
+ * import { defineProvider, defineResource, Engine, MemoryStateStore } from 'converge';
+ *
+ * const thing = defineResource({
+ *   token: 'mine:index/thing:Thing',
+ *   inputs: z.object({ size: z.number().default(1) }),
+ *   outputs: z.object({}),
+ *   create: async () => ({ id: 'thing-1', outputs: {} }),
+ *   read: async (_ctx, _id, prior) => prior,
+ *   delete: async () => {},
+ * });
+ * const mine = defineProvider({ name: 'mine', config: { region: 'here' }, resources: [thing] });
+ * const engine = new Engine({ providers: [mine], state: new MemoryStateStore() });
+ * await engine.apply(await engine.plan([{ type: 'mine:index/thing:Thing', name: 't', inputs: {} }]));
+ * ```
+ */
 export function defineProvider<C = undefined>(spec: ProviderSpec<C>): Provider<C> {
   if (!spec.name || typeof spec.name !== 'string') throw new TypeError('Expected `name` to be a non-empty string');
   const resources = new Map<string, AnyResource>();

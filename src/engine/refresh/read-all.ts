@@ -11,7 +11,7 @@ import type { Event } from '../events.js';
 import { schedule } from '../apply/scheduler.js';
 import { diffValues } from '../diff/diff.js';
 
-export type ReadAllDeps = {
+type ReadAllDeps = {
   readonly state: State;
   readonly names: readonly string[];
   readonly resolve: (token: string) => Resolved | undefined;
@@ -22,7 +22,7 @@ export type ReadAllDeps = {
   readonly now: () => number;
 };
 
-export type ReadAllResult = {
+type ReadAllResult = {
   /** name → the refreshed record (the same object when nothing changed), or null when it is gone. */
   readonly out: Map<string, ResourceState | null>;
   readonly failures: { address: string; error: Error }[];

@@ -12,14 +12,14 @@ import { unknownKeyIssues } from './keys.js';
 import { cutMessage } from './suggest.js';
 import type { ValueIssue } from './json.js';
 
-export type InputRules = {
+type InputRules = {
   readonly schema: z.ZodType;
   readonly check?: (inputs: never, config: never) => readonly CheckIssue[];
   readonly config: unknown;
 };
 
 /** References replaced by the unknown marker (their values are known only later); secret() values unwrapped. */
-export function refsAsUnknown(value: unknown): unknown {
+function refsAsUnknown(value: unknown): unknown {
   if (isRef(value)) return unknown;
   if (isSecret(value)) return refsAsUnknown(value.value);
   if (Array.isArray(value)) return value.map(refsAsUnknown);
@@ -48,7 +48,7 @@ function withoutKey(value: unknown, path: readonly PathSegment[]): unknown {
   const [head, ...rest] = path;
   if (!rest.length) {
     if (Array.isArray(value) || !(String(head) in value)) return value;
-    const { [String(head)]: _gone, ...kept } = value as Record<string, unknown>; // eslint-disable-line @typescript-eslint/no-unused-vars
+    const { [String(head)]: _gone, ...kept } = value as Record<string, unknown>;
     return kept;
   }
   const child = (value as Record<string | number, unknown>)[head!];

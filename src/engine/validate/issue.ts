@@ -1,16 +1,33 @@
 // A validation issue: which resource, which part of its declaration, which path, which rule.
 // `ValidationError` carries a list.
 
-export const issueCodes = [
-  'invalid_type', 'invalid_value', 'too_small', 'too_big', 'invalid_format', 'unrecognized_keys', 'custom',
-  'unknown_type', 'duplicate_name', 'missing_reference', 'missing_output', 'dependency_cycle',
-  'invalid_option', 'missing_region', 'invalid_reference', 'not_json', 'unknown_marker',
-] as const;
-export type IssueCode = (typeof issueCodes)[number] | (string & {});
+/**
+ * The rule an {@link Issue} broke: zod's codes for schema rules (`invalid_type`, `too_small`,
+ * `unrecognized_keys`, …), converge's for the stack (`unknown_type`, `duplicate_name`,
+ * `missing_reference`, `dependency_cycle`, `invalid_option`, …), or a provider's own from `check`.
+ */
+export type IssueCode =
+  | 'invalid_type'
+  | 'invalid_value'
+  | 'too_small'
+  | 'too_big'
+  | 'invalid_format'
+  | 'unrecognized_keys'
+  | 'custom'
+  | 'unknown_type'
+  | 'duplicate_name'
+  | 'missing_reference'
+  | 'missing_output'
+  | 'dependency_cycle'
+  | 'invalid_option'
+  | 'missing_region'
+  | 'invalid_reference'
+  | 'not_json'
+  | 'unknown_marker'
+  | (string & {});
 
 /** Which part of a declaration an issue's path is inside. */
-export const issueFields = ['inputs', 'options', 'declaration', 'args', 'plan'] as const;
-export type IssueField = (typeof issueFields)[number];
+export type IssueField = 'inputs' | 'options' | 'declaration' | 'args' | 'plan';
 
 /** Facts an issue carries beside its code (its message is built from them); absent when they do not apply. */
 export type IssueFacts = {
@@ -32,6 +49,7 @@ export function issueFacts(from: IssueFacts): IssueFacts {
   };
 }
 
+/** One problem a {@link ValidationError} lists: which resource, which part of its declaration, which path, which rule. */
 export type Issue = IssueFacts & {
   /** The resource's name (or its index `[3]` when it has none), the lookup token, or '' for plan options. */
   readonly resource: string;
@@ -42,7 +60,9 @@ export type Issue = IssueFacts & {
   readonly field?: IssueField;
   /** The path inside that field: ['files', 0, 'mode'], ['timeouts', 'create'], ['type']. */
   readonly path: readonly (string | number)[];
+  /** The rule broken; stable, for programs. */
   readonly code: IssueCode;
+  /** What is wrong, for a person (may change between versions; match on `code`). */
   readonly message: string;
 };
 

@@ -19,7 +19,7 @@ export function valueIssues(value: unknown): ValueIssue[] {
 }
 
 /** True when `path` is a reference path ('networkId', 'interfaces.eth0.ipv4Address', 'rules[0].id'). */
-export function isRefPath(path: unknown): path is string {
+function isRefPath(path: unknown): path is string {
   if (typeof path !== 'string' || !path || path.length > 1000) return false;
   if (SIMPLE_PATH.test(path)) return true;
   const segs = parsePath(path);

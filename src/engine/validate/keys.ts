@@ -106,7 +106,7 @@ export function unknownKeyIssues(schema: z.ZodType, value: unknown, at: PathSegm
   return into;
 }
 
-export type PathCheck = 'yes' | 'no' | 'unsure';
+type PathCheck = 'yes' | 'no' | 'unsure';
 
 /** Whether an input path ('files[*].mode', 'config.x') can name something the schema accepts. */
 export function pathInSchema(schema: z.ZodType, path: readonly PathSegment[]): PathCheck {
@@ -120,7 +120,7 @@ export function pathInSchema(schema: z.ZodType, path: readonly PathSegment[]): P
     if (d.type === 'record') { s = d.valueType; continue; }
     const view = objectView(s);
     if (view) {
-      if (seg === '*') { if (view.open) return 'unsure'; s = undefined; return 'unsure'; }
+      if (seg === '*') { return 'unsure'; }
       const next = view.shape[String(seg)];
       if (next) { s = next; continue; }
       return view.open ? 'unsure' : 'no';

@@ -10,13 +10,13 @@ import { closest, didYouMean, preview } from './suggest.js';
 import { issueFacts, type IssueFacts } from './issue.js';
 import type { ValueIssue } from './json.js';
 
-export const OPTION_KEYS = ['dependsOn', 'protect', 'ignoreChanges', 'replaceOnChanges', 'createBeforeDestroy', 'retainOnDelete', 'aliases', 'timeouts'] as const;
+const OPTION_KEYS = ['dependsOn', 'protect', 'ignoreChanges', 'replaceOnChanges', 'createBeforeDestroy', 'retainOnDelete', 'aliases', 'timeouts'] as const;
 const TIMEOUT_KEYS = ['create', 'update', 'delete'];
 /** The longest delay a timer holds (2^31 - 1 ms, about 24.8 days); longer ones fire at once. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
+const MAX_TIMER_MS = 2 ** 31 - 1;
 const INPUT_PATH = /^(?:[^.[\]]+)(?:\.[^.[\]]+|\[(?:\d+|\*)\])*$/;
 
-export type OptionContext = { readonly name: string; readonly schema?: z.ZodType; readonly type?: string };
+type OptionContext = { readonly name: string; readonly schema?: z.ZodType; readonly type?: string };
 
 export function optionIssues(options: unknown, ctx: OptionContext): ValueIssue[] {
   const out: ValueIssue[] = [];

@@ -44,7 +44,7 @@ export function schemaKeys(schema: z.ZodType): Set<string> | undefined {
 }
 
 /** The schema at a path inside an object schema, when it can be followed. */
-export function schemaAt(schema: z.ZodType, path: readonly PathSegment[]): z.ZodType | undefined {
+function schemaAt(schema: z.ZodType, path: readonly PathSegment[]): z.ZodType | undefined {
   let s: z.ZodType | undefined = schema;
   for (const seg of path) {
     s = unwrap(s);
@@ -95,7 +95,7 @@ function related(a: readonly PropertyKey[], b: readonly PropertyKey[]): boolean 
   return true;
 }
 
-export type SchemaIssue = { readonly path: readonly (string | number)[]; readonly code: string; readonly message: string; readonly keys?: readonly string[] };
+type SchemaIssue = { readonly path: readonly (string | number)[]; readonly code: string; readonly message: string; readonly keys?: readonly string[] };
 
 const toIssue = (i: z.core.$ZodIssue): SchemaIssue => ({
   path: i.path.map((p) => (typeof p === 'number' ? p : String(p))), code: i.code, message: i.message,

@@ -22,7 +22,7 @@ export function cutMessage(message: string, max = 400): string {
 }
 
 /** Edit distance (insertions, deletions, substitutions, adjacent swaps), stopping early past `limit`. */
-export function distance(a: string, b: string, limit = Infinity): number {
+function distance(a: string, b: string, limit = Infinity): number {
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
   const rows: number[][] = [];
   for (let i = 0; i <= a.length; i++) {

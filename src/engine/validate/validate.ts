@@ -18,12 +18,12 @@ import { optionIssues } from './options.js';
 import { closest, cut, didYouMean, preview } from './suggest.js';
 import { issueFacts, type Issue, type IssueFacts, type IssueField } from './issue.js';
 
-export type ResourceResolver = (token: string) => { readonly def: AnyResource; readonly provider?: { readonly config: unknown } } | undefined;
+type ResourceResolver = (token: string) => { readonly def: AnyResource; readonly provider?: { readonly config: unknown } } | undefined;
 
 /** What the engine can tell about types it does not have: every token it does serve. */
-export type Catalog = { readonly tokens?: Iterable<string> };
+type Catalog = { readonly tokens?: Iterable<string> };
 
-export type StackCheck = {
+type StackCheck = {
   readonly issues: Issue[];
   readonly graph: Graph;
   /** Declarations (by object) whose inputs hold no reference, with their parsed, defaulted inputs: planning reuses them. */

@@ -2,10 +2,13 @@
 // only after apply". Diff, graph and render test it with isUnknown(); only render.ts writes the words.
 // In JSON it is the tagged object {"@converge":"unknown"}.
 
-export type Unknown = { readonly '@converge': 'unknown' };
+/** The marker's type. */
+type Unknown = { readonly '@converge': 'unknown' };
 
+/** The marker for a value known only after apply (an output of a resource not yet created); JSON `{"@converge":"unknown"}`, rendered `(known after apply)`. */
 export const unknown: Unknown = Object.freeze({ '@converge': 'unknown' as const });
 
+/** True when `value` is the {@link unknown} marker (or its JSON form). */
 export function isUnknown(value: unknown): value is Unknown {
   return value === unknown || (typeof value === 'object' && value !== null && (value as { '@converge'?: unknown })['@converge'] === 'unknown');
 }

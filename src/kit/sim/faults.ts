@@ -1,7 +1,7 @@
 // Injected faults for simulators: a fraction of requests, chosen by a seeded generator so a run can
 // be repeated, is answered 429 (with Retry-After), 500, or a dropped connection (before or after the
 // request took effect).
-export const faultKinds = ['429', '500', 'drop', 'drop_after'] as const;
+const faultKinds = ['429', '500', 'drop', 'drop_after'] as const;
 export type FaultKind = (typeof faultKinds)[number];
 
 export type FaultOptions = {

@@ -16,6 +16,7 @@ import { migrateRaw } from '../migrate.js';
 import { mapValues, stampOf, writeAtomic } from './file-io.js';
 import { StateConflictError, StateCorruptError } from '../errors.js';
 
+/** Options of {@link FileStateStore}. */
 export type FileStateStoreOptions = {
   /** Encrypts secret values at rest; default: env CONVERGE_SECRETS_PASSPHRASE, else none (clear, with a warning). */
   readonly secretsPassphrase?: string;
@@ -38,10 +39,31 @@ type Settle<T = void> = { resolve(v: T): void; reject(e: unknown): void };
 const CLEAR_WARNING = (where: string) =>
   `Secret values are stored in clear in ${where}. Pass secretsPassphrase or set CONVERGE_SECRETS_PASSPHRASE to encrypt them.`;
 
+/**
+ * The default store: the state is one JSON file (mode 0600) written atomically, each committed
+ * step appended to `<path>.journal` and fsynced (so every step is durable without rewriting the
+ * file), folded into the file at the end of an apply; `<path>.lock` is the lock. Secret values are
+ * encrypted at rest when a passphrase is given.
+ *
+ * @example
+ * ```ts
+ * import { Engine, FileStateStore } from 'converge';
+ *
+ * const state = new FileStateStore('.converge/state.json', {
+ *   secretsPassphrase: process.env.CONVERGE_SECRETS_PASSPHRASE, // encrypts secret values at rest
+ *   lockTimeoutMs: 30_000,                                      // wait for another process's apply
+ * });
+ * const engine = new Engine({ providers: [], state });
+ * console.log((await engine.state()).serial);
+ * ```
+ */
 export class FileStateStore implements StateStore {
   readonly location: string;
+  /** The state file's absolute path. */
   readonly path: string;
+  /** The journal's path: `<path>.journal`. */
   readonly journalPath: string;
+  /** The lock file's path: `<path>.lock`. */
   readonly lockPath: string;
   readonly #passphrase: string | undefined;
   readonly #lockTimeoutMs: number | undefined;
@@ -60,6 +82,7 @@ export class FileStateStore implements StateStore {
   #tornSeen: string | undefined;
   readonly #codecs = new Map<string, Promise<SecretCodec>>();
 
+  /** `path`: the state file (made, with its directory, on the first write); default `.converge/state.json`. */
   constructor(path = '.converge/state.json', options: FileStateStoreOptions = {}) {
     this.path = resolve(path);
     this.journalPath = `${this.path}.journal`;

@@ -8,17 +8,36 @@ import type { Lock, LockInfo, LockRequest, StateStore } from '../store.js';
 import { lockInfo, waitForLock } from '../lock.js';
 import { StateConflictError, StateLockedError } from '../errors.js';
 
-/** The shared place two memory stores can point at. */
+/** The shared place two memory stores can point at: give both the same one to share a state and a lock. */
 export class MemoryLocation {
+  /** The state as last folded (undefined until first read). */
   state: State | undefined;
   /** Committed changes not yet folded into `state` (folded on read, so a commit costs O(1)). */
   queue: StateChange[] = [];
+  /** The serial of the last committed change. */
   serial = 0;
+  /** Who holds the lock, if anyone. */
   holder: LockInfo | undefined;
+  /** Names the location in messages (`memory:<name>`). */
   readonly name: string;
   constructor(name = 'memory') { this.name = name; }
 }
 
+/**
+ * The state in process memory, for tests and dry-runs: nothing survives the process. Two stores
+ * given the same {@link MemoryLocation} share one state and one lock, like two processes on one file.
+ *
+ * @example
+ * ```ts
+ * import { Engine, MemoryLocation, MemoryStateStore } from 'converge';
+ *
+ * const shared = new MemoryLocation('test');
+ * const engine = new Engine({ providers: [], state: new MemoryStateStore(shared) });
+ * await engine.apply(await engine.plan([]));
+ * const other = new MemoryStateStore(shared); // sees the same state, contends for the same lock
+ * console.log((await other.read()).serial);
+ * ```
+ */
 export class MemoryStateStore implements StateStore {
   readonly location: string;
   readonly #where: MemoryLocation;

@@ -10,7 +10,7 @@ import type { Tables } from './postgres-schema.js';
 import { setOwn } from '../keys.js';
 
 /** What a group of changes leaves behind, row by row. */
-export type Batch = {
+type Batch = {
   readonly resources: { readonly upsert: Record<string, unknown>; readonly remove: string[] };
   readonly pending: { readonly upsert: Record<string, unknown>; readonly remove: string[] };
   readonly deposed: { readonly upsert: Record<string, unknown>; readonly remove: string[] };

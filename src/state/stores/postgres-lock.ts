@@ -10,7 +10,7 @@ import { lockInfo, waitForLock } from '../lock.js';
 import { StateLockedError } from '../errors.js';
 import type { Tables } from './postgres-schema.js';
 
-export type PgLockTarget = {
+type PgLockTarget = {
   readonly connectionString: string;
   readonly tables: Tables;
   readonly stack: string;
@@ -96,7 +96,7 @@ async function holderOf(client: pg.Client, target: PgLockTarget, key: string): P
 }
 
 /** A signed 64-bit advisory lock key (as a decimal string) derived from schema and stack name. */
-export function advisoryKey(schema: string, stack: string): string {
+function advisoryKey(schema: string, stack: string): string {
   const h = createHash('sha256').update(`converge\0${schema}\0${stack}`).digest();
   return BigInt.asIntN(64, h.readBigUInt64BE(0)).toString();
 }

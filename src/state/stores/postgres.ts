@@ -16,7 +16,9 @@ import { tablesOf, ensureSchema, type Tables } from './postgres-schema.js';
 import { acquirePgLock, forcePgUnlock } from './postgres-lock.js';
 import { batchOf, batchParams, batchStatement, chainFrom, checkGranular, mapValues, replaceRows } from './postgres-batch.js';
 
+/** Options of {@link PostgresStateStore}. */
 export type PostgresStateStoreOptions = {
+  /** The database, as `pg` takes it: `postgres://user:password@host:5432/db`. */
   readonly connectionString: string;
   /** The stack's name; several stacks share one database. */
   readonly stack: string;
@@ -42,8 +44,35 @@ type Task = CommitTask | { kind: 'other'; run: () => Promise<unknown>; done: Set
 const CLEAR_WARNING = (where: string) =>
   `Secret values are stored in clear in ${where}. Pass secretsPassphrase or set CONVERGE_SECRETS_PASSPHRASE to encrypt them.`;
 
+/**
+ * State shared by a team or a CI fleet in PostgreSQL: one row per resource and per pending
+ * operation, a stack row with lineage and serial, and a session advisory lock per stack, so two
+ * runners never apply at once. Several stacks share one database; the tables are made on first
+ * use. Secret values are encrypted at rest when a passphrase is given. Call `close()` at the end.
+ *
+ * @example
+ * ```ts
+ * import { Engine, PostgresStateStore, StateLockedError } from 'converge';
+ *
+ * const state = new PostgresStateStore({
+ *   connectionString: process.env.DATABASE_URL ?? 'postgres://localhost/converge',
+ *   stack: 'production',
+ *   lockTimeoutMs: 60_000,
+ * });
+ * const engine = new Engine({ providers: [], state });
+ * try {
+ *   await engine.apply(await engine.plan([]));
+ * } catch (e) {
+ *   if (e instanceof StateLockedError) console.error(`another runner (${e.holder}) is applying`);
+ *   else throw e;
+ * } finally {
+ *   await state.close();
+ * }
+ * ```
+ */
 export class PostgresStateStore implements StateStore {
   readonly location: string;
+  /** The stack's name: its rows in the shared tables. */
   readonly stack: string;
   readonly #options: PostgresStateStoreOptions;
   readonly #passphrase: string | undefined;
@@ -60,6 +89,7 @@ export class PostgresStateStore implements StateStore {
   #warnings: string[] = [];
   #warnedClear = false;
 
+  /** Connects lazily: nothing is sent until the first operation. @throws TypeError for an empty `connectionString` or `stack`, or a bad `maxCommitGroup`. */
   constructor(options: PostgresStateStoreOptions) {
     if (typeof options?.connectionString !== 'string' || options.connectionString === '') throw new TypeError('Expected `connectionString` to be a non-empty string');
     if (typeof options.stack !== 'string' || options.stack === '') throw new TypeError('Expected `stack` to be a non-empty string');
@@ -145,7 +175,7 @@ export class PostgresStateStore implements StateStore {
         continue;
       }
       this.#queue.shift();
-      await head.run().then(head.done.resolve, (e) => { this.#known = undefined; head.done.reject(e); });
+      await head.run().then((v) => head.done.resolve(v), (e) => { this.#known = undefined; head.done.reject(e); });
     }
     this.#draining = undefined;
   }

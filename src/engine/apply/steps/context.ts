@@ -18,6 +18,7 @@ import { applyIgnoreChanges } from '../../diff/ignore.js';
 import { containsUnknown } from '../../values/unknown.js';
 import { mapPath, parsePath } from '../../values/path.js';
 import { ConvergeError, TimeoutError } from '../../errors.js';
+import { abortReason } from '../../abort.js';
 
 export type ApplyContext = {
   readonly ledger: Ledger;
@@ -40,8 +41,8 @@ export type ApplyContext = {
 /** One promise per apply that rejects when `signal` fires (one listener, however many operations race it). */
 export function abortedPromise(signal: AbortSignal): Promise<never> {
   const p = new Promise<never>((_resolve, reject) => {
-    if (signal.aborted) reject(signal.reason);
-    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+    if (signal.aborted) reject(abortReason(signal));
+    else signal.addEventListener('abort', () => reject(abortReason(signal)), { once: true });
   });
   p.catch(() => {});
   return p;
@@ -169,7 +170,7 @@ export function emitReport(ctx: Pick<ApplyContext, 'emit' | 'now'>, address: str
 }
 
 /** A provider's report with the step's secret values scrubbed from its text (poll, progress, retry and warning messages). */
-export function scrubReport(r: Report, secrets: readonly string[]): Report {
+function scrubReport(r: Report, secrets: readonly string[]): Report {
   if (r.kind === 'retry') return { ...r, error: redactText(r.error, secrets) };
   return { ...r, message: redactText(r.message, secrets) };
 }

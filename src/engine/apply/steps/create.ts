@@ -15,7 +15,7 @@
 //   the pending record stays for the next plan;
 // - PartialCreateError, or a timeout after which `find` sees the object: the object is recorded
 //   as tainted, so nothing is lost and the next plan replaces it.
-import { StepRun } from './context.js';
+import type { StepRun } from './context.js';
 import type { DeposedObject, ResourceState } from '../../../state/model.js';
 import { clearPending, markPending, recordDeposed, recordRename, recordResource } from '../../../state/ops.js';
 import { isCannotTell, type CreateResult, type FindHint, type FindResult } from '../../provider/define.js';

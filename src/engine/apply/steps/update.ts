@@ -10,7 +10,7 @@ import type { StepRun } from './context.js';
 import { recordRename, recordResource } from '../../../state/ops.js';
 import { diffValues } from '../../diff/diff.js';
 
-export type UpdateOutcome = { readonly id: string; readonly unchanged: boolean };
+type UpdateOutcome = { readonly id: string; readonly unchanged: boolean };
 
 export async function runUpdate(run: StepRun): Promise<UpdateOutcome> {
   const { w, ctx } = run;
