@@ -222,7 +222,7 @@ export class Engine {
   async #plan(decls: readonly ResourceDecl[], options: PlanOptions, destroy: boolean): Promise<Plan> {
     const resolve = (t: string) => this.#resources.get(t);
     // Everything that needs no remote data is checked before the lock, the state and any request.
-    const { issues, graph, parsed } = validateStack(decls as unknown[], resolve, { tokens: this.#resources.keys() });
+    const { issues, graph, order, parsed } = validateStack(decls as unknown[], resolve, { tokens: this.#resources.keys() });
     if (options.targets !== undefined && !Array.isArray(options.targets)) issues.push({ resource: '', field: 'plan', path: ['targets'], code: 'invalid_type', message: 'targets must be a list of resource names' });
     else (options.targets ?? []).forEach((t, i) => {
       if (typeof t !== 'string' || !t) issues.push({ resource: '', field: 'plan', path: ['targets', i], code: 'invalid_type', message: 'targets must be resource names' });
@@ -260,7 +260,7 @@ export class Engine {
         return new Plan({ ...fields, work: refreshOnlyWork(state, refreshed, resolve), warnings, mode: 'refresh-only', origin });
       }
       if (targets !== undefined && targets.length === 0 && targeting) return new Plan({ ...fields, work: [], warnings, origin });
-      const { work, warnings: planWarnings } = planSteps({ decls, state, refreshed, resolve, targets, replace: options.replace, destroy, graph, parsed });
+      const { work, warnings: planWarnings } = planSteps({ decls, state, refreshed, resolve, targets, replace: options.replace, destroy, graph, order, parsed });
       warnings.push(...planWarnings, ...(this.#store.takeWarnings?.() ?? []));
       const clear = this.#clearTextWarning(work);
       if (clear && !warnings.includes(clear)) warnings.push(clear);
@@ -273,6 +273,7 @@ export class Engine {
 
   /** Targets, excludes and replacements must name something: a typo is a ValidationError with a suggestion. */
   #checkNames(decls: readonly ResourceDecl[], state: State, options: PlanOptions, destroy: boolean): void {
+    if (!options.targets?.length && !options.exclude?.length && !options.replace?.length) return;
     const everything = new Set([...decls.map((d) => d.name), ...Object.keys(state.resources)]);
     const issues = [
       ...unknownNames('targets', options.targets, everything, 'in the stack or the state'),

@@ -66,14 +66,15 @@ export function buildExecution(input: ExecutionInput): { readonly work: StepWork
     else if (d.step.createBeforeDestroy) add(i, d.retain ? 'forget-deposed' : 'delete-deposed', add(i, 'create-replacement'));
     else add(i, 'create', add(i, d.retain ? 'forget' : 'delete'));
   });
+  const applyAt = (i: number): Node | undefined => nodesOf[i]!.find((n) => APPLY_SIDE.has(n.kind));
   const applyNode = (name: string): Node | undefined => {
     const i = declared.get(name);
-    return i === undefined ? undefined : nodesOf[i]!.find((n) => APPLY_SIDE.has(n.kind));
+    return i === undefined ? undefined : applyAt(i);
   };
 
   // Rule 1.
-  for (const [name, i] of declared) {
-    const mine = applyNode(name);
+  for (const i of declared.values()) {
+    const mine = applyAt(i);
     if (!mine) continue;
     for (const dep of drafts[i]!.deps) { const theirs = applyNode(dep); if (theirs) mine.waitFor.add(theirs.id); }
   }
@@ -91,9 +92,12 @@ export function buildExecution(input: ExecutionInput): { readonly work: StepWork
   for (const x of destroys) for (const dep of x.deps) push(destroyedDependents, dep, x.node);
   // Rule 4 and 5: declared resources by what they reference now or referenced before.
   const referrers = new Map<string, number[]>();
-  for (const [name, i] of declared) {
-    const d = drafts[i]!;
-    for (const dep of new Set([...d.deps, ...(d.prior?.dependencies ?? [])])) if (dep !== name) push(referrers, dep, i);
+  if (destroys.length) {
+    for (const [name, i] of declared) {
+      const d = drafts[i]!;
+      for (const dep of d.deps) if (dep !== name) push(referrers, dep, i);
+      for (const dep of d.prior?.dependencies ?? []) if (dep !== name && !d.deps.includes(dep)) push(referrers, dep, i);
+    }
   }
   for (const x of destroys) {
     for (const y of destroyedDependents.get(x.address) ?? []) if (y !== x.node && drafts[y.draft]!.step.address !== x.address) x.node.waitFor.add(y.id);

@@ -42,6 +42,8 @@ type PlanInput = {
   readonly destroy?: boolean;
   /** The declarations' graph, when validation built it already. */
   readonly graph?: Graph;
+  /** That graph's dependency order, when validation sorted it already. */
+  readonly order?: readonly string[];
   /** Parsed inputs of declarations without references, from validation (parsed once, not twice). */
   readonly parsed?: ReadonlyMap<object, unknown>;
 };
@@ -58,8 +60,9 @@ export function planSteps(input: PlanInput): PlanOutput {
   const warnings: string[] = [];
   const protectedHits: { address: string; action: 'delete' | 'replace' }[] = [];
   const byName = new Map(decls.map((d) => [d.name, d]));
-  const graph = input.graph && !input.destroy ? input.graph : buildGraph(decls);
-  const order = topoOrder(graph);
+  const reuse = input.graph && !input.destroy;
+  const graph = reuse ? input.graph! : buildGraph(decls);
+  const order = reuse && input.order ? input.order : topoOrder(graph);
   const claims = claimRecords(decls, state, byName);
   const replaceRequested = new Set(input.replace ?? []);
 

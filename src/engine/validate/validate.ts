@@ -10,7 +10,7 @@ import { isSecret } from '../values/secret.js';
 import { redactText, secretStrings } from '../values/redact.js';
 import { getPath } from '../values/path.js';
 import { findCycle } from '../graph/cycle.js';
-import { buildGraph, type Graph } from '../graph/graph.js';
+import { buildGraph, sortGraph, type Graph } from '../graph/graph.js';
 import { schemaKeys } from './schema.js';
 import { valueIssues, type ValueIssue } from './json.js';
 import { inputIssues, replaceAt } from './inputs.js';
@@ -26,6 +26,8 @@ type Catalog = { readonly tokens?: Iterable<string> };
 type StackCheck = {
   readonly issues: Issue[];
   readonly graph: Graph;
+  /** The graph's names in dependency order; undefined when it has a cycle (then an issue names it). */
+  readonly order?: readonly string[];
   /** Declarations (by object) whose inputs hold no reference, with their parsed, defaulted inputs: planning reuses them. */
   readonly parsed: ReadonlyMap<object, unknown>;
 };
@@ -77,8 +79,11 @@ export function validateStack(decls: readonly unknown[], resolve: ResourceResolv
       for (const v of bad) inputs = replaceAt(inputs, v.path, unknown);
       if (def) {
         // A check may quote the value it refuses: never a secret one (schema-marked, or secret()).
-        const values = secretValuesOf(def, inputs);
-        for (const v of inputIssues({ schema: def.inputs, check: def.check, config }, inputs, inputs === d.inputs ? (data) => parsed.set(raw as object, data) : undefined)) add(label, 'inputs', v.path, v.code, values.size ? redactText(v.message, values) : v.message, v);
+        let values: Set<string> | undefined;
+        for (const v of inputIssues({ schema: def.inputs, check: def.check, config }, inputs, inputs === d.inputs ? (data) => parsed.set(raw as object, data) : undefined)) {
+          values ??= secretValuesOf(def, inputs);
+          add(label, 'inputs', v.path, v.code, values.size ? redactText(v.message, values) : v.message, v);
+        }
       }
     }
     if (hasName) {
@@ -94,15 +99,18 @@ export function validateStack(decls: readonly unknown[], resolve: ResourceResolv
     named.set(label, { decl, def });
     graphDecls.push(decl);
   });
-  checkReferences(graphDecls, named, seen, add);
-  const graph = buildGraph(graphDecls);
-  const cycle = findCycle(graph.deps);
+  const refsOf = checkReferences(graphDecls, named, seen, add);
+  const graph = buildGraph(graphDecls, refsOf);
+  // The order is the cycle check (Kahn's algorithm); only a failed sort pays for finding the cycle to name.
+  const order = sortGraph(graph);
+  const cycle = order ? undefined : findCycle(graph.deps);
   if (cycle) add(cycle[0]!, 'declaration', [], 'dependency_cycle', `dependency cycle: ${cycle.join(' -> ')}`, { cycle });
-  return { issues, graph, parsed };
+  return { issues, graph, order, parsed };
 }
 
-function checkReferences(decls: readonly ResourceDecl[], named: Map<string, { decl: ResourceDecl; def?: AnyResource }>, seen: Set<string>, add: (r: string, f: IssueField, p: PathSegment[], c: string, m: string, facts?: IssueFacts) => void): void {
+function checkReferences(decls: readonly ResourceDecl[], named: Map<string, { decl: ResourceDecl; def?: AnyResource }>, seen: Set<string>, add: (r: string, f: IssueField, p: PathSegment[], c: string, m: string, facts?: IssueFacts) => void): Map<ResourceDecl, ReturnType<typeof collectRefs>> {
   const aliasOwner = new Map<string, string>();
+  const refsOf = new Map<ResourceDecl, ReturnType<typeof collectRefs>>();
   for (const d of decls) {
     d.options?.aliases?.forEach((alias, i) => {
       if (alias === d.name) return;
@@ -113,7 +121,9 @@ function checkReferences(decls: readonly ResourceDecl[], named: Map<string, { de
     d.options?.dependsOn?.forEach((n, i) => {
       if (!seen.has(n)) add(d.name, 'options', ['dependsOn', i], 'missing_reference', `dependsOn names ${preview(n)}, which is not declared.${didYouMean(n, seen)}`, { suggestion: closest(n, seen) });
     });
-    for (const { ref, at } of collectRefs(d.inputs)) {
+    const refs = collectRefs(d.inputs);
+    refsOf.set(d, refs);
+    for (const { ref, at } of refs) {
       if (ref.resource === d.name) { add(d.name, 'inputs', at, 'invalid_reference', 'a resource cannot reference itself'); continue; }
       if (!seen.has(ref.resource)) { add(d.name, 'inputs', at, 'missing_reference', `references ${preview(ref.resource)}, which is not declared.${didYouMean(ref.resource, seen)}`, { suggestion: closest(ref.resource, seen) }); continue; }
       const target = named.get(ref.resource);
@@ -126,6 +136,7 @@ function checkReferences(decls: readonly ResourceDecl[], named: Map<string, { de
       }
     }
   }
+  return refsOf;
 }
 
 const referableCache = new WeakMap<AnyResource, { outs?: Set<string>; ins?: Set<string> }>();
