@@ -77,7 +77,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
     const flavors = await engine.lookup(provc.getCloudInferenceFlavors({}));
     const gpu = flavors.items.find((f) => Number((f as Record<string, unknown>).gpu) > 0) ?? flavors.items[0]!;
     say(`\nGcore inference flavors: ${flavors.items.map((f) => f.flavorName).join(', ')}`);
-    say(`  chose ${gpu.flavorName} for the CDN resource's description`);
+    say(`  chose ${String(gpu.flavorName)} for the CDN resource's description`);
     const stack = demoStack(names, String(gpu.flavorName));
 
     phase(1, 'plan: what converge will do');

@@ -21,7 +21,7 @@ const stack = [net, fw, web];
 const plan = await engine.plan(stack);          // validates everything, refreshes, diffs; changes nothing
 console.log(plan.render());                     // the human diff; JSON.stringify(plan) for machines
 const result = await engine.apply(plan);        // throws ApplyError if any step failed
-console.log(`web has public IP ${result.outputs.web?.publicIp}`);
+console.log(`web has public IP ${String(result.outputs.web?.publicIp)}`);
 console.log((await engine.plan(stack)).hasChanges); // false: the state matches
 await engine.destroy();
 await civo.close();

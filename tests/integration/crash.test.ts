@@ -139,7 +139,6 @@ describe('crash safety with FileStateStore', () => {
       }
     }
     expect(kills).toBeGreaterThanOrEqual(TRIALS);
-    // eslint-disable-next-line no-console
     console.info(`crash test: ${kills} kills in ${attempts} runs, ${recovered} with an interrupted create resolved (apply ≈ ${applyMs.toFixed(0)} ms)`);
   }, 900_000);
 
@@ -205,8 +204,7 @@ if (pgDown && process.env.CI === 'true') {
         }
       }
       expect(kills).toBeGreaterThanOrEqual(PG_TRIALS);
-      // eslint-disable-next-line no-console
-      console.info(`PostgreSQL crash test: ${kills} kills in ${attempts} runs, ${recovered} with an interrupted create resolved (apply ≈ ${applyMs.toFixed(0)} ms)`);
+        console.info(`PostgreSQL crash test: ${kills} kills in ${attempts} runs, ${recovered} with an interrupted create resolved (apply ≈ ${applyMs.toFixed(0)} ms)`);
     }, 900_000);
   });
 }
