@@ -8,126 +8,38 @@ import type { LookupCall } from './decl/helper.js';
 import type { StateStore, Lock } from '../state/store.js';
 import type { ResourceState, State } from '../state/model.js';
 import { FileStateStore } from '../state/stores/file.js';
-import { clearPendingMany, recordDelete, recordResource } from '../state/ops.js';
-import { unknownLookupMessage, unknownTypeFacts, validateLookupArgs, validateStack } from './validate/validate.js';
+import { clearPendingMany, recordResource } from '../state/ops.js';
+import { validateStack } from './validate/validate.js';
 import { planSteps, type Resolved } from './plan/planner.js';
-import { secretPathsOf, strip } from './plan/secrets.js';
-import { storedOptions } from './plan/options.js';
+import { strip } from './plan/secrets.js';
 import { ownSignal } from './apply/signal.js';
-import { refReadsSecret, resolveInputs, valueOfRecord } from './decl/resolve.js';
-import { collectRefs } from './decl/ref.js';
 import { own } from '../state/keys.js';
-import { Plan, planOrigin, planSaved, planWork } from './plan/plan.js';
+import { Plan, planSaved, planWork } from './plan/plan.js';
 import type { StepWork } from './plan/work.js';
 import { findDrift, markDriftRepairs } from './plan/drift.js';
 import { refreshOnlyWork } from './plan/refresh-only.js';
 import { TARGETING_WARNING, targetsExcluding, unknownNames } from './plan/targets.js';
-import { declarationsDigest, providerPrints, restoreWork } from './plan/saved.js';
-import { PlanFileError } from './plan/plan-errors.js';
+import { declarationsDigest, providerPrints } from './plan/saved.js';
+import { workOf } from './plan/work-of.js';
 import { forceUnlock, listState, moveState, removeState, showState, type StateEntry, type StateOpsContext } from './state-ops.js';
 import { Ledger } from './apply/ledger.js';
 import { applySteps, emitReport } from './apply/apply.js';
 import { recoverPending } from './apply/recover.js';
 import { CreateIntents } from './apply/intents.js';
-import { defaultRetryPolicy, type RetryPolicy } from './provider/retry-policy.js';
-import { parseDuration } from './values/duration.js';
-import { readAll } from './refresh/read-all.js';
+import type { RetryPolicy } from './provider/retry-policy.js';
+import { readAll, refreshFailure } from './refresh/read-all.js';
 import { applyResult, publicOutputs, recordSecrets, type ApplyResult } from './apply/result.js';
-import { diffValues, type Change } from './diff/diff.js';
 import { redactPaths } from './values/redact.js';
-import { parseWithUnknowns } from './validate/schema.js';
-import { isUnknown, unknown } from './values/unknown.js';
-import { formatPath, parsePath, pathCovers } from './values/path.js';
-import { sensitive } from './values/secret.js';
 import { ApplyError, ConvergeError, LookupError, StalePlanError, ValidationError } from './errors.js';
+import { importDeclared, importedRecord } from './import.js';
+import { checkedLookup } from './lookup.js';
+import { recordRefresh } from './refresh/record.js';
+import { checkedOptions, type EngineOptions, type PlanOptions, type ApplyOptions, type DestroyOptions, type RefreshResult, type ImportResult } from './engine-options.js';
+
+export type { EngineOptions, PlanOptions, ApplyOptions, DestroyOptions, RefreshResult, ImportResult } from './engine-options.js';
 import type { Issue } from './validate/issue.js';
 
-/** What `new Engine()` takes: the providers, the state store and how the engine runs. */
-export type EngineOptions = {
-  /** The provider instances whose resources and lookups the stack uses (`provb({...})`, your own `defineProvider`); one per name. */
-  readonly providers: readonly Provider<any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any
-  /** Where the state lives; default FileStateStore('.converge/state.json'). */
-  readonly state?: StateStore;
-  /** How many steps run at once; default 10. */
-  readonly parallelism?: number;
-  /** How transient provider failures (429, 5xx, resets) are retried; unset fields keep their defaults. */
-  readonly retry?: Partial<RetryPolicy>;
-  /** How long to wait for a held state lock: ms or '30s'; default 0 (fail at once). */
-  readonly lockTimeout?: number | string;
-  /** Receives every event of every operation of this engine. */
-  readonly onEvent?: EventListener;
-  /** The clock, for tests. */
-  readonly now?: () => number;
-};
 
-/** Options of {@link Engine.plan} and {@link Engine.planDestroy}. */
-export type PlanOptions = {
-  /** Read every resource from its provider first, so the plan sees drift and objects deleted outside converge; default true. */
-  readonly refresh?: boolean;
-  /** Plan only these resources and what they depend on (a warning says the plan may be incomplete). */
-  readonly targets?: readonly string[];
-  /** Leave these resources and what depends on them out (OpenTofu's -exclude). */
-  readonly exclude?: readonly string[];
-  /** Resources to replace although nothing forces it (Terraform's -replace). */
-  readonly replace?: readonly string[];
-  /** 'refresh-only': show what changed outside converge; its apply records it and changes no object. */
-  readonly mode?: 'normal' | 'refresh-only';
-  /** Aborts the plan's reads (and the wait for the state lock). */
-  readonly signal?: AbortSignal;
-};
-
-/** Options of {@link Engine.apply} and {@link Engine.destroy}. */
-export type ApplyOptions = {
-  /** Receives this apply's events, in addition to the engine's `onEvent`. */
-  readonly onEvent?: EventListener;
-  /** Aborts steps in flight (their objects are then found by the next plan's recovery). */
-  readonly signal?: AbortSignal;
-  /** Graceful stop: when it fires no further step starts; steps in flight finish and are recorded; the rest are skipped. */
-  readonly stopSignal?: AbortSignal;
-  /** For a loaded plan: the declarations it must have been made from (PlanFileError 'declarations_mismatch' otherwise). */
-  readonly declarations?: readonly ResourceDecl[];
-};
-/** Options of {@link Engine.destroy}: those of apply, plus what the destroy plan reads and covers. */
-export type DestroyOptions = ApplyOptions & {
-  /** Read every resource first, so objects already gone are forgotten rather than deleted; default false. */
-  readonly refresh?: boolean;
-  /** Destroy only these resources and what depends on them. */
-  readonly targets?: readonly string[];
-};
-
-/** What {@link Engine.refresh} found, by resource address. Secret values in `changes` are redacted. */
-export type RefreshResult = {
-  /** Resources whose inputs changed outside converge, with the changed paths; the state now records what was read. */
-  readonly drifted: readonly {
-    /** The resource's address. */
-    readonly address: string;
-    /** The inputs that differ. */
-    readonly changes: readonly {
-      /** The input path, e.g. `rules[0].cidrs[1]`. */
-      readonly path: string;
-      /** The value that was recorded. */
-      readonly before: unknown;
-      /** The value found. */
-      readonly after: unknown;
-    }[];
-  }[];
-  /** Resources that no longer exist; they were forgotten. */
-  readonly gone: readonly string[];
-  /** Resources that match the state. */
-  readonly unchanged: readonly string[];
-};
-
-/** What {@link Engine.import} adopted: the record now in the state, secrets redacted. */
-export type ImportResult = {
-  /** The declaration's name, now the record's address. */
-  readonly address: string;
-  /** The provider's id of the adopted object. */
-  readonly id: string;
-  /** The inputs read from the object. */
-  readonly inputs: Readonly<Record<string, unknown>>;
-  /** The outputs read from the object. */
-  readonly outputs: Readonly<Record<string, unknown>>;
-};
 
 /**
  * The engine: validates declarations, plans them against the state, applies plans, refreshes,
@@ -163,26 +75,19 @@ export class Engine {
 
   /** @throws TypeError when the options are malformed (no provider list, two providers of one name, a bad `parallelism` or `lockTimeout`). */
   constructor(options: EngineOptions) {
-    if (!options || !Array.isArray(options.providers)) throw new TypeError('Expected `providers` to be an array of providers');
-    const parallelism = options.parallelism ?? 10;
-    if (!Number.isInteger(parallelism) || parallelism < 1) throw new TypeError('Expected `parallelism` to be an integer from 1 and up');
-    const names = new Set<string>();
+    const { parallelism, lockTimeoutMs, retry } = checkedOptions(options);
     for (const p of options.providers) {
-      if (names.has(p.name)) throw new TypeError(`Expected one provider per name; '${p.name}' is given twice`);
-      names.add(p.name);
       for (const [token, def] of p.resources) {
         if (this.#resources.has(token)) throw new TypeError(`Resource type ${token} is served by two providers`);
         this.#resources.set(token, { def, provider: p });
       }
       for (const [token, def] of p.lookups) this.#lookups.set(token, { def, provider: p });
     }
-    const lockTimeout = typeof options.lockTimeout === 'string' ? parseDuration(options.lockTimeout) : options.lockTimeout ?? 0;
-    if (lockTimeout === undefined || lockTimeout < 0) throw new TypeError("Expected `lockTimeout` to be a number of ms or a duration like '30s'");
     this.#providers = options.providers;
     this.#store = options.state ?? new FileStateStore('.converge/state.json');
     this.#parallelism = parallelism;
-    this.#retry = validRetry({ ...defaultRetryPolicy, ...options.retry });
-    this.#lockTimeoutMs = lockTimeout;
+    this.#retry = retry;
+    this.#lockTimeoutMs = lockTimeoutMs;
     this.#onEvent = options.onEvent;
     this.#now = options.now ?? Date.now;
   }
@@ -321,7 +226,7 @@ export class Engine {
    */
   async apply(plan: Plan, options: ApplyOptions = {}): Promise<ApplyResult> {
     if (!(plan instanceof Plan) || !(plan[planWork] || plan[planSaved])) throw new TypeError('Expected `plan` to be a Plan returned by engine.plan() or Plan.load()');
-    const work = this.#workOf(plan, options.declarations);
+    const work = workOf(plan, options.declarations, this.#providers, (t) => this.#resources.get(t));
     const started = this.#now();
     const lock = await this.#lock(plan.destroy ? 'destroy' : 'apply', options.signal);
     try {
@@ -360,16 +265,7 @@ export class Engine {
   }
 
   /** The work a plan runs: its own, or a loaded plan's with the handlers of this engine's providers. */
-  #workOf(plan: Plan, declarations: readonly ResourceDecl[] | undefined): readonly StepWork[] {
-    const saved = plan[planSaved];
-    const made = plan[planOrigin];
-    const digest = saved?.work.declarations ?? made?.declarations;
-    if (declarations && digest !== undefined && declarationsDigest(declarations) !== digest) {
-      throw new PlanFileError('declarations_mismatch', saved?.where ?? 'plan', 'the declarations given to apply are not the ones the plan was made from');
-    }
-    if (!saved) return plan[planWork]!;
-    return restoreWork(saved.work.steps, saved.providers, this.#providers, (t) => this.#resources.get(t), saved.where);
-  }
+
 
   /**
    * Reads every resource; records new outputs and inputs, and forgets what is gone. Changes no
@@ -392,24 +288,9 @@ export class Engine {
       const state = await this.#store.read();
       const signal = ownSignal(options.signal);
       const read = await this.#readAll(state, signal.signal).finally(() => signal.dispose());
-      const ledger = new Ledger(state, this.#store);
-      const drifted: { address: string; changes: { path: string; before: unknown; after: unknown }[] }[] = [];
-      const gone: string[] = [];
-      const unchanged: string[] = [];
-      for (const [name, r] of read) {
-        const prior = own(state.resources, name)!;
-        if (r === null) {
-          gone.push(name);
-          await ledger.commit((s) => recordDelete(s, name));
-        } else if (r !== prior) {
-          const changes = diffValues(prior.inputs, r.inputs, this.#resources.get(prior.type)?.def.keyedLists);
-          if (changes.length) drifted.push({ address: name, changes: redactChanges(changes, prior.secrets) });
-          else unchanged.push(name);
-          await ledger.commit((s) => recordResource(s, r));
-        } else unchanged.push(name);
-      }
+      const result = await recordRefresh(state, read, this.#store, (type) => this.#resources.get(type)?.def.keyedLists);
       await this.#store.compact();
-      return { drifted, gone, unchanged };
+      return result;
     } finally {
       await lock.release();
     }
@@ -441,13 +322,7 @@ export class Engine {
     const lock = await this.#lock('import');
     try {
       const state = await this.#store.read();
-      // References resolve against what the state holds; one it cannot resolve is left to the read.
-      const resolvedInputs = resolveInputs(decl.inputs, (ref) => {
-        const r = own(state.resources, ref.resource);
-        return r ? valueOfRecord(r, parsePath(ref.path)) ?? unknown : unknown;
-      }, (ref) => refReadsSecret(own(state.resources, ref.resource)?.secrets ?? [], ref.path));
-      const parsed = parseWithUnknowns(def.inputs, resolvedInputs.value);
-      const declared = stripUnknowns(parsed.data) as Record<string, unknown>;
+      const { declared, secrets } = importDeclared(decl, def, state);
       const existing = own(state.resources, decl.name);
       if (existing) throw new ValidationError([{ resource: decl.name, path: [], code: 'duplicate_name', message: `'${decl.name}' is already in the state (id ${existing.id}); remove it from the state or import under another name` }]);
       let realId = id;
@@ -459,13 +334,7 @@ export class Engine {
       const read = await def.read(this.#context(provider, decl.name, decl.type, 'import'), realId, { inputs: declared, outputs: {} });
       if (!read) throw new LookupError(decl.type, 'not_found', [], `import id '${id}'`);
       const at = new Date(this.#now()).toISOString();
-      const resource: ResourceState = {
-        type: decl.type, name: decl.name, provider: provider.name, id: read.id ?? realId,
-        inputs: { ...declared, ...read.inputs }, outputs: read.outputs,
-        // The declaration's options and dependencies, so destroy after import deletes in the right order and honours protect.
-        dependencies: [...new Set([...collectRefs(decl.inputs).map((r) => r.ref.resource), ...(decl.options?.dependsOn ?? [])])].filter((n) => n !== decl.name),
-        options: storedOptions(decl.options), secrets: [...new Set([...secretPathsOf(def), ...resolvedInputs.secrets.map((p) => `inputs.${p}`)])], createdAt: at, updatedAt: at,
-      };
+      const resource = importedRecord(decl, provider.name, read.id ?? realId, { ...declared, ...read.inputs }, read.outputs, secrets, at);
       const ledger = new Ledger(state, this.#store);
       // An unresolved create of this name is resolved by the import.
       const pendingCreate = Object.values(state.pending).find((p) => p.kind === 'create' && p.name === decl.name);
@@ -545,18 +414,10 @@ export class Engine {
    * ```
    */
   async lookup<R = unknown>(call: string | LookupCall<any, R>, args?: Record<string, unknown>, options: { readonly signal?: AbortSignal } = {}): Promise<R> { // eslint-disable-line @typescript-eslint/no-explicit-any
-    const token = typeof call === 'string' ? call : (call as { token?: string } | null)?.token;
-    const rawArgs = typeof call === 'string' ? args ?? {} : (call as { args?: unknown } | null)?.args ?? {};
-    const found = typeof token === 'string' ? this.#lookups.get(token) : undefined;
-    if (typeof token !== 'string' || !found) throw new ValidationError([{ resource: '', field: 'plan', path: ['token'], code: 'unknown_type', message: unknownLookupMessage(token, [...this.#lookups.keys()]), ...(typeof token === 'string' ? unknownTypeFacts(token, [...this.#lookups.keys()]) : {}) }]);
-    // Arguments are checked whole (JSON data, unknown keys, schema, the provider's check) before any request.
-    const argIssues = validateLookupArgs(token, found.def, found.provider.config, rawArgs);
-    if (argIssues.length) throw new ValidationError(argIssues);
-    const parsed = found.def.args.safeParse(rawArgs);
-    if (!parsed.success) throw new ValidationError(parsed.error.issues.map((i: { path: PropertyKey[]; code: string; message: string }) => ({ resource: token, field: 'args' as const, path: i.path.map((p: PropertyKey) => (typeof p === 'number' ? p : String(p))), code: i.code, message: i.message })));
+    const { token, found, data } = checkedLookup(this.#lookups, call, args);
     const emit = this.#emitter(undefined);
-    for (const w of found.def.warnings?.(parsed.data, found.provider.config) ?? []) emit({ type: 'warning', at: this.#now(), address: token, message: w });
-    return (await found.def.run(this.#context(found.provider, token, token, 'lookup', options.signal), parsed.data)) as R;
+    for (const w of found.def.warnings?.(data, found.provider.config) ?? []) emit({ type: 'warning', at: this.#now(), address: token, message: w });
+    return (await found.def.run(this.#context(found.provider, token, token, 'lookup', options.signal), data)) as R;
   }
 
   /** Every record in the state (`converge state list`). */
@@ -618,21 +479,9 @@ export class Engine {
       context: (r, address, token, prior) => this.#context(r.provider, address, token, 'read', signal, prior ? recordSecrets(prior) : undefined),
       emit: this.#emitter(undefined), now: this.#now,
     });
-    if (failures.length) {
-      const f = failures[0]!;
-      throw new ConvergeError(`Refreshing ${failures.length} resource${failures.length === 1 ? '' : 's'} failed, first ${f.address}: ${f.error.message.split('\n')[0]}\nNothing was planned; retry, or plan with refresh: false.`, { cause: f.error });
-    }
+    if (failures.length) throw refreshFailure(failures);
     return out;
   }
-}
-
-/** Drift as people see it: secret paths carry the sensitive marker, as in a plan. */
-function redactChanges(changes: Change[], secrets: readonly string[]): { path: string; before: unknown; after: unknown }[] {
-  const ins = strip('inputs.', secrets).map(parsePath);
-  return changes.map((c) => {
-    const secret = ins.some((s) => pathCovers(s, c.path));
-    return { path: formatPath(c.path), before: secret ? sensitive : c.before, after: secret ? sensitive : c.after };
-  });
 }
 
 function outputOf(outputs: ApplyResult['outputs'], name: string | undefined): Record<string, unknown> {
@@ -641,23 +490,3 @@ function outputOf(outputs: ApplyResult['outputs'], name: string | undefined): Re
   return o as Record<string, unknown>;
 }
 
-function stripUnknowns(value: unknown): unknown {
-  if (isUnknown(value)) return undefined;
-  if (Array.isArray(value)) return value.map(stripUnknowns);
-  if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) { const x = stripUnknowns(v); if (x !== undefined) out[k] = x; }
-    return out;
-  }
-  return value;
-}
-
-/** The retry policy, checked like `parallelism`: wrong use of the API is a TypeError, never retried. */
-function validRetry(policy: RetryPolicy): RetryPolicy {
-  const whole = (v: unknown, min: number) => typeof v === 'number' && Number.isInteger(v) && v >= min;
-  if (!whole(policy.retries, 0)) throw new TypeError('Expected `retry.retries` to be an integer from 0 and up');
-  if (!whole(policy.minTimeoutMs, 0)) throw new TypeError('Expected `retry.minTimeoutMs` to be an integer from 0 and up');
-  if (!whole(policy.maxTimeoutMs, policy.minTimeoutMs)) throw new TypeError('Expected `retry.maxTimeoutMs` to be an integer no smaller than `retry.minTimeoutMs`');
-  if (policy.maxRetryAfterMs !== undefined && !whole(policy.maxRetryAfterMs, 0)) throw new TypeError('Expected `retry.maxRetryAfterMs` to be an integer from 0 and up');
-  return Object.freeze({ ...policy });
-}
