@@ -11,6 +11,8 @@ import { orNull, type Wire } from '../client.js';
 import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../region.js';
 import { afterCreated, waitUntil } from '../wait.js';
 import { defined, reporter } from './reported.js';
+import type { Prior, ReadResult } from '../../../engine/provider/define.js';
+import { readByRegion } from './read-many.js';
 
 export const databaseInputs = z.strictObject({
   engine: z.string().min(1).describe('Database engine (software), e.g. `mysql` or `postgresql`; see getDatabaseVersion. Changing it forces replacement.'),
@@ -43,6 +45,18 @@ const same = (a: string | undefined, b: string) => a !== undefined && a.toLowerC
 /** The declared name, else one derived from the create's operation id (so find knows it too). */
 const nameOf = (name: string | undefined, operationId: string | undefined) => name ?? `db-${(operationId ? derivedId(operationId) : randomUUID()).slice(0, 8)}`;
 
+/** What read answers for a listed or fetched object. */
+function databaseResult(d: Wire, prior: Prior): ReadResult {
+  const r = reporter(prior);
+  const inputs: DatabaseInputs = defined({
+    engine: same(r.kept('engine'), d.software) ? r.kept<string>('engine')! : d.software,
+    nodes: d.nodes, size: d.size, version: String(d.software_version),
+    name: r.computed('name', d.name), networkId: r.computed('networkId', d.network_id),
+    firewallId: r.kept('firewallId') === '' ? '' : r.computed('firewallId', d.firewall_id), region: r.kept<string>('region'),
+  });
+  return { inputs, outputs: outputsOf(d) };
+}
+
 export const database = defineResource({
   token: 'provb:index/database:Database',
   inputs: databaseInputs,
@@ -63,16 +77,9 @@ export const database = defineResource({
   },
   read: async (ctx, id, prior) => {
     const d = await orNull(() => ctx.config.client.getDatabase(ctx, priorRegion(ctx, prior), id));
-    if (!d) return null;
-    const r = reporter(prior);
-    const inputs: DatabaseInputs = defined({
-      engine: same(r.kept('engine'), d.software) ? r.kept<string>('engine')! : d.software,
-      nodes: d.nodes, size: d.size, version: String(d.software_version),
-      name: r.computed('name', d.name), networkId: r.computed('networkId', d.network_id),
-      firewallId: r.kept('firewallId') === '' ? '' : r.computed('firewallId', d.firewall_id), region: r.kept<string>('region'),
-    });
-    return { inputs, outputs: outputsOf(d) };
+    return d ? databaseResult(d, prior) : null;
   },
+  readMany: readByRegion((ctx, region) => ctx.config.client.listDatabases(ctx, region), (w, prior) => databaseResult(w, prior)),
   update: async (ctx, id, olds, news) => {
     const region = regionOf(ctx, news);
     const o = olds.inputs as DatabaseInputs;

@@ -8,6 +8,8 @@ import { claim } from './claim.js';
 import { orNull, type Wire } from '../client.js';
 import type { ProvbContext } from '../region.js';
 import { defined, reporter } from './reported.js';
+import type { Prior, ReadResult } from '../../../engine/provider/define.js';
+import { readByGroup } from './read-many.js';
 
 const TYPES = ['a', 'cname', 'mx', 'txt', 'srv', 'ns'] as const;
 const HOSTNAME = /^(?=.{1,253}\.?$)(?:[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9])?\.)*[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9])?\.?$/;
@@ -53,6 +55,16 @@ async function fetchRecord(ctx: ProvbContext, id: string): Promise<Wire | null> 
   return records?.find((r) => r.id === rec) ?? null;
 }
 
+/** What read answers for a listed record. */
+function recordResult(r: Wire, prior: Prior): ReadResult {
+  const rep = reporter(prior);
+  const inputs: RecordInputs = defined({
+    domainId: r.domain_id, type: String(r.type).toLowerCase() as RecordInputs['type'], value: r.value, ttl: r.ttl, name: r.name,
+    priority: rep.importing ? (r.type === 'MX' ? r.priority : undefined) : rep.kept('priority') === undefined ? undefined : r.priority,
+  });
+  return { inputs, outputs: outputsOf(r) };
+}
+
 export const dnsDomainRecord = defineResource({
   token: 'provb:index/dnsDomainRecord:DnsDomainRecord',
   inputs: dnsDomainRecordInputs,
@@ -66,14 +78,15 @@ export const dnsDomainRecord = defineResource({
   },
   read: async (ctx, id, prior) => {
     const r = await fetchRecord(ctx, id);
-    if (!r) return null;
-    const rep = reporter(prior);
-    const inputs: RecordInputs = defined({
-      domainId: r.domain_id, type: String(r.type).toLowerCase() as RecordInputs['type'], value: r.value, ttl: r.ttl, name: r.name,
-      priority: rep.importing ? (r.type === 'MX' ? r.priority : undefined) : rep.kept('priority') === undefined ? undefined : r.priority,
-    });
-    return { inputs, outputs: outputsOf(r) };
+    return r ? recordResult(r, prior) : null;
   },
+  // One listing per domain (a deleted domain: every record of it is gone).
+  readMany: readByGroup({
+    groupOf: (_ctx, it) => split(it.id)[0]!,
+    list: (ctx, domainId) => orNull(() => ctx.config.client.listRecords(ctx, domainId)),
+    pick: (listed, _all, id) => listed.get(split(id)[1]!),
+    toResult: (r, prior) => recordResult(r, prior),
+  }),
   update: async (ctx, id, _olds, news) => {
     const [dom, rec] = split(id);
     return { outputs: outputsOf(await ctx.config.client.updateRecord(ctx, dom, rec, body(news))) };

@@ -2,12 +2,13 @@
 // never updated by the API: a changed rule is deleted and created again, keyed on its content.
 import { z } from 'zod';
 import { defineResource, type CheckIssue } from '../../../engine/provider/define.js';
-import { isCannotTell } from '../../../engine/provider/define.js';
+import { isCannotTell, type Prior, type ReadResult } from '../../../engine/provider/define.js';
 import { claim, noteExisting } from './claim.js';
 import type { ProvbConfig } from '../config.js';
 import { orNull, type Wire } from '../client.js';
 import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../region.js';
 import { defined, reporter } from './reported.js';
+import { readByRegion } from './read-many.js';
 
 export const firewallRule = z.strictObject({
   label: z.string().min(1).optional().describe('Free-form label of the rule.'),
@@ -68,6 +69,23 @@ async function fetchFirewall(ctx: ProvbContext, region: string, id: string): Pro
 
 const outputsOf = (f: Wire) => ({ firewallId: f.id, networkId: f.network_id });
 
+/** What read answers for a listed firewall. */
+function firewallResult(f: Wire, prior: Prior): ReadResult {
+  const r = reporter(prior);
+  const rules: Wire[] = f.rules ?? [];
+  const usesDefaults = r.kept<boolean>('createDefaultRules') ?? rules.filter(isDefaultRule).length === 3;
+  const own = usesDefaults ? rules.filter((x) => !isDefaultRule(x)) : rules;
+  const inputs: FirewallInputs = defined({
+    name: f.name,
+    networkId: r.computed('networkId', f.network_id),
+    region: r.kept<string>('region'),
+    createDefaultRules: usesDefaults,
+    ingressRules: inPriorOrder('ingress', own, r.kept<Rule[]>('ingressRules')),
+    egressRules: inPriorOrder('egress', own, r.kept<Rule[]>('egressRules')),
+  });
+  return { inputs, outputs: outputsOf(f) };
+}
+
 export const firewall = defineResource({
   token: 'provb:index/firewall:Firewall',
   inputs: firewallInputs,
@@ -84,21 +102,9 @@ export const firewall = defineResource({
   },
   read: async (ctx, id, prior) => {
     const f = await fetchFirewall(ctx, priorRegion(ctx, prior), id);
-    if (!f) return null;
-    const r = reporter(prior);
-    const rules: Wire[] = f.rules ?? [];
-    const usesDefaults = r.kept<boolean>('createDefaultRules') ?? rules.filter(isDefaultRule).length === 3;
-    const own = usesDefaults ? rules.filter((x) => !isDefaultRule(x)) : rules;
-    const inputs: FirewallInputs = defined({
-      name: f.name,
-      networkId: r.computed('networkId', f.network_id),
-      region: r.kept<string>('region'),
-      createDefaultRules: usesDefaults,
-      ingressRules: inPriorOrder('ingress', own, r.kept<Rule[]>('ingressRules')),
-      egressRules: inPriorOrder('egress', own, r.kept<Rule[]>('egressRules')),
-    });
-    return { inputs, outputs: outputsOf(f) };
+    return f ? firewallResult(f, prior) : null;
   },
+  readMany: readByRegion((ctx, region) => ctx.config.client.listFirewalls(ctx, region), (f, prior) => firewallResult(f, prior)),
   update: async (ctx, id, olds, news) => {
     const region = regionOf(ctx, news);
     const c = ctx.config.client;

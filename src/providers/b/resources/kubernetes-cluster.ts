@@ -12,6 +12,8 @@ import { checkRegion, priorRegion, regionOf } from '../region.js';
 import { afterCreated, waitGone } from '../wait.js';
 import { defined, reporter } from './reported.js';
 import { poolLabel, taint, userLabels, waitCluster, waitPool, wireTaints } from './kubernetes-shared.js';
+import type { Prior, ReadResult } from '../../../engine/provider/define.js';
+import { readByRegion } from './read-many.js';
 
 export const clusterPool = z.strictObject({
   label: poolLabel.optional().describe('Label (id) of the default pool: letters, digits, `-`, `_` and `.`; generated when omitted. Changing it forces replacement.'),
@@ -109,6 +111,12 @@ function reportInputs(c: Wire, prior: Parameters<typeof reporter>[0]): ClusterIn
 /** The declared name, else one derived from the create's operation id (so find knows it too); undefined lets the API pick. */
 const nameOf = (name: string | undefined, operationId: string | undefined) => name ?? (operationId ? `cluster-${derivedId(operationId).slice(0, 8)}` : undefined);
 
+/** What read answers for a cluster. */
+function clusterResult(c: Wire, prior: Prior): ReadResult {
+  const inputs = reportInputs(c, prior);
+  return { inputs, outputs: outputsOf(c, inputs) };
+}
+
 export const kubernetesCluster = defineResource({
   token: 'provb:index/kubernetesCluster:KubernetesCluster',
   inputs: clusterInputs,
@@ -134,10 +142,9 @@ export const kubernetesCluster = defineResource({
   },
   read: async (ctx, id, prior) => {
     const c = await orNull(() => ctx.config.client.getCluster(ctx, priorRegion(ctx, prior), id));
-    if (!c) return null;
-    const inputs = reportInputs(c, prior);
-    return { inputs, outputs: outputsOf(c, inputs) };
+    return c ? clusterResult(c, prior) : null;
   },
+  readMany: readByRegion((ctx, region) => ctx.config.client.listClusters(ctx, region), (c, prior) => clusterResult(c, prior)),
   update: async (ctx, id, olds, news) => {
     const region = regionOf(ctx, news);
     const c = ctx.config.client;

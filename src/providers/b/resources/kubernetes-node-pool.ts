@@ -12,6 +12,9 @@ import { checkRegion, priorRegion, regionOf, scanRegions } from '../region.js';
 import { afterCreated, waitGone } from '../wait.js';
 import { defined, reporter } from './reported.js';
 import { poolLabel, taint, userLabels, waitCluster, waitPool, wireTaints } from './kubernetes-shared.js';
+import type { Prior, ReadResult } from '../../../engine/provider/define.js';
+import type { ProvbContext } from '../region.js';
+import { readByGroup } from './read-many.js';
 
 export const nodePoolInputs = z.strictObject({
   clusterId: z.string().min(1).describe('Id of the cluster the pool belongs to. Changing it forces replacement.'),
@@ -36,6 +39,32 @@ function split(id: string): [string, string] {
   return [id.slice(0, i), id.slice(i + 1)];
 }
 
+/** What read answers for pool `poolId` of cluster `c` (null when the cluster has no such pool). */
+function poolResult(c: Wire, poolId: string, prior: Prior, elsewhere: string | undefined, clusterId: string): ReadResult | null {
+  const pool = c?.pools?.find((p: Wire) => p.id === poolId);
+  if (!pool) return null;
+  const req = (c.required_pools ?? []).find((p: Wire) => p.id === poolId) ?? pool;
+  const r = reporter(prior);
+  const labels = userLabels(req.labels ?? pool.labels);
+  const taints = wireTaints(req.taints ?? pool.taints);
+  const inputs: NodePoolInputs = defined({
+    clusterId, nodeCount: req.count ?? pool.count, size: pool.size, label: r.computed('label', pool.id),
+    labels: r.kept('labels') !== undefined || Object.keys(labels).length ? labels : undefined,
+    publicIpNodePool: r.computed('publicIpNodePool', pool.public_ip_node_pool === true),
+    taints: r.kept('taints') !== undefined || taints.length ? taints : undefined,
+    region: elsewhere ?? r.kept<string>('region'),
+  });
+  return { inputs, outputs: outputsOf(pool) };
+}
+
+async function readPool(ctx: ProvbContext, id: string, prior: Prior): Promise<ReadResult | null> {
+  const [clusterId, poolId] = split(id);
+  const home = priorRegion(ctx, prior);
+  // An import looks in every region, as the vendor's provider does.
+  const found = await scanRegions(ctx, home, (region) => orNull(() => ctx.config.client.getCluster(ctx, region, clusterId)));
+  return found ? poolResult(found.value, poolId!, prior, found.region === home ? undefined : found.region, clusterId!) : null;
+}
+
 export const kubernetesNodePool = defineResource({
   token: 'provb:index/kubernetesNodePool:KubernetesNodePool',
   inputs: nodePoolInputs,
@@ -54,27 +83,15 @@ export const kubernetesNodePool = defineResource({
     const c = await afterCreated(ctx, `${inputs.clusterId}:${poolId}`, () => waitPool(ctx, region, inputs.clusterId, poolId));
     return { id: `${inputs.clusterId}:${poolId}`, outputs: outputsOf(c.pools.find((p: Wire) => p.id === poolId)) };
   },
-  read: async (ctx, id, prior) => {
-    const [clusterId, poolId] = split(id);
-    const home = priorRegion(ctx, prior);
-    // An import looks in every region, as the vendor's provider does.
-    const found = await scanRegions(ctx, home, (region) => orNull(() => ctx.config.client.getCluster(ctx, region, clusterId)));
-    const c = found?.value;
-    const pool = c?.pools?.find((p: Wire) => p.id === poolId);
-    if (!c || !pool) return null;
-    const req = (c.required_pools ?? []).find((p: Wire) => p.id === poolId) ?? pool;
-    const r = reporter(prior);
-    const labels = userLabels(req.labels ?? pool.labels);
-    const taints = wireTaints(req.taints ?? pool.taints);
-    const inputs: NodePoolInputs = defined({
-      clusterId, nodeCount: req.count ?? pool.count, size: pool.size, label: r.computed('label', pool.id),
-      labels: r.kept('labels') !== undefined || Object.keys(labels).length ? labels : undefined,
-      publicIpNodePool: r.computed('publicIpNodePool', pool.public_ip_node_pool === true),
-      taints: r.kept('taints') !== undefined || taints.length ? taints : undefined,
-      region: found!.region === home ? r.kept<string>('region') : found!.region,
-    });
-    return { inputs, outputs: outputsOf(pool) };
-  },
+  read: readPool,
+  // One cluster listing per region; a pool whose cluster is missing there is read as read does (other regions).
+  readMany: readByGroup({
+    groupOf: (ctx, it) => priorRegion(ctx, it.prior),
+    list: (ctx, region) => ctx.config.client.listClusters(ctx, region),
+    pick: (listed, _all, id) => listed.get(split(id)[0]!),
+    toResult: (c, prior, id) => poolResult(c, split(id)[1]!, prior, undefined, split(id)[0]!),
+    fallback: readPool,
+  }),
   update: async (ctx, id, _olds, news) => {
     const [clusterId, poolId] = split(id);
     const region = regionOf(ctx, news);

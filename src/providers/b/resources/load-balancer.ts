@@ -10,6 +10,8 @@ import { orNull, type Wire } from '../client.js';
 import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../region.js';
 import { afterCreated, waitUntil } from '../wait.js';
 import { defined, reporter } from './reported.js';
+import type { Prior, ReadResult } from '../../../engine/provider/define.js';
+import { readByRegion } from './read-many.js';
 
 export const backend = z.strictObject({
   ip: z.string().min(1).describe('IP address of the backend.'),
@@ -48,6 +50,20 @@ const body = (i: LoadBalancerInputs): Wire => defined({
 const waitAvailable = (ctx: ProvbContext, region: string, id: string) =>
   waitUntil(ctx, 'loadBalancer', `load balancer ${id} to be available`, () => ctx.config.client.getLoadBalancer(ctx, region, id), (lb) => lb.state === 'available', (lb) => lb.state);
 
+/** What read answers for a listed or fetched object. */
+function loadBalancerResult(lb: Wire, prior: Prior): ReadResult {
+  const r = reporter(prior);
+  const inputs: LoadBalancerInputs = defined({
+    name: lb.name, networkId: r.computed('networkId', lb.network_id), firewallId: r.computed('firewallId', lb.firewall_id),
+    algorithm: lb.algorithm === 'least_connections' ? 'least_connections' : 'round_robin', externalTrafficPolicy: lb.external_traffic_policy === 'Local' ? 'Local' : 'Cluster',
+    sessionAffinity: r.optional('sessionAffinity', lb.session_affinity ?? ''), sessionAffinityConfigTimeout: r.computed('sessionAffinityConfigTimeout', lb.session_affinity_config_timeout),
+    enableProxyProtocol: r.optional('enableProxyProtocol', lb.enable_proxy_protocol ?? ''), maxConcurrentRequests: r.computed('maxConcurrentRequests', lb.max_concurrent_requests),
+    backends: (lb.backends ?? []).map((b: Wire) => defined({ ip: b.ip, protocol: b.protocol, sourcePort: b.source_port, targetPort: b.target_port, healthCheckPort: r.importing || b.health_check_port ? b.health_check_port : undefined })),
+    region: r.kept<string>('region'),
+  });
+  return { inputs, outputs: outputsOf(lb) };
+}
+
 export const loadBalancer = defineResource({
   token: 'provb:index/loadBalancer:LoadBalancer',
   inputs: loadBalancerInputs,
@@ -63,18 +79,9 @@ export const loadBalancer = defineResource({
   },
   read: async (ctx, id, prior) => {
     const lb = await orNull(() => ctx.config.client.getLoadBalancer(ctx, priorRegion(ctx, prior), id));
-    if (!lb) return null;
-    const r = reporter(prior);
-    const inputs: LoadBalancerInputs = defined({
-      name: lb.name, networkId: r.computed('networkId', lb.network_id), firewallId: r.computed('firewallId', lb.firewall_id),
-      algorithm: lb.algorithm === 'least_connections' ? 'least_connections' : 'round_robin', externalTrafficPolicy: lb.external_traffic_policy === 'Local' ? 'Local' : 'Cluster',
-      sessionAffinity: r.optional('sessionAffinity', lb.session_affinity ?? ''), sessionAffinityConfigTimeout: r.computed('sessionAffinityConfigTimeout', lb.session_affinity_config_timeout),
-      enableProxyProtocol: r.optional('enableProxyProtocol', lb.enable_proxy_protocol ?? ''), maxConcurrentRequests: r.computed('maxConcurrentRequests', lb.max_concurrent_requests),
-      backends: (lb.backends ?? []).map((b: Wire) => defined({ ip: b.ip, protocol: b.protocol, sourcePort: b.source_port, targetPort: b.target_port, healthCheckPort: r.importing || b.health_check_port ? b.health_check_port : undefined })),
-      region: r.kept<string>('region'),
-    });
-    return { inputs, outputs: outputsOf(lb) };
+    return lb ? loadBalancerResult(lb, prior) : null;
   },
+  readMany: readByRegion((ctx, region) => ctx.config.client.listLoadBalancers(ctx, region), (w, prior) => loadBalancerResult(w, prior)),
   update: async (ctx, id, _olds, news) => ({ outputs: outputsOf(await ctx.config.client.updateLoadBalancer(ctx, regionOf(ctx, news), id, body(news))) }),
   delete: async (ctx, id, prior) => {
     await orNull(() => ctx.config.client.deleteLoadBalancer(ctx, priorRegion(ctx, prior), id));

@@ -10,6 +10,8 @@ import { orNull, type Wire } from '../client.js';
 import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../region.js';
 import { afterCreated, waitUntil } from '../wait.js';
 import { defined, reporter } from './reported.js';
+import type { Prior, ReadResult } from '../../../engine/provider/define.js';
+import { readByRegion } from './read-many.js';
 
 export const credentialInputs = z.strictObject({
   name: z.string().min(1).describe('Name of the credential. Changing it forces replacement.'),
@@ -25,6 +27,13 @@ const outputsOf = (c: Wire) => ({ objectStoreCredentialId: c.id, accessKeyId: c.
 
 const waitReady = (ctx: ProvbContext, region: string, id: string) =>
   waitUntil(ctx, 'credential', `credential ${id} to be ready`, () => ctx.config.client.getCredential(ctx, region, id), (c) => c.status === 'ready', (c) => c.status);
+
+/** What read answers for a listed or fetched object. */
+function credentialResult(c: Wire, prior: Prior): ReadResult {
+  const r = reporter(prior);
+  const inputs: CredentialInputs = defined({ name: c.name, region: r.kept<string>('region'), accessKeyId: r.computed('accessKeyId', c.access_key_id), secretAccessKey: r.computed('secretAccessKey', c.secret_access_key_id) });
+  return { inputs, outputs: outputsOf(c) };
+}
 
 export const objectStoreCredential = defineResource({
   token: 'provb:index/objectStoreCredential:ObjectStoreCredential',
@@ -42,11 +51,9 @@ export const objectStoreCredential = defineResource({
   },
   read: async (ctx, id, prior) => {
     const c = await orNull(() => ctx.config.client.getCredential(ctx, priorRegion(ctx, prior), id));
-    if (!c) return null;
-    const r = reporter(prior);
-    const inputs: CredentialInputs = defined({ name: c.name, region: r.kept<string>('region'), accessKeyId: r.computed('accessKeyId', c.access_key_id), secretAccessKey: r.computed('secretAccessKey', c.secret_access_key_id) });
-    return { inputs, outputs: outputsOf(c) };
+    return c ? credentialResult(c, prior) : null;
   },
+  readMany: readByRegion((ctx, region) => ctx.config.client.listCredentials(ctx, region), (w, prior) => credentialResult(w, prior)),
   update: async (ctx, id, _olds, news) => {
     const c = await ctx.config.client.updateCredential(ctx, regionOf(ctx, news), id, { access_key_id: news.accessKeyId ?? null, secret_access_key_id: news.secretAccessKey ?? null });
     return { outputs: outputsOf(c) };

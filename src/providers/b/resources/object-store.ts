@@ -9,6 +9,8 @@ import { orNull, type Wire } from '../client.js';
 import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../region.js';
 import { afterCreated, waitUntil } from '../wait.js';
 import { defined, reporter } from './reported.js';
+import type { Prior, ReadResult } from '../../../engine/provider/define.js';
+import { readByRegion } from './read-many.js';
 
 export const objectStoreInputs = z.strictObject({
   name: z.string().min(1).max(63).regex(/^\S+$/, 'must not contain whitespace').describe('Bucket name, at most 63 characters, no whitespace. Changing it forces replacement.'),
@@ -26,6 +28,13 @@ const outputsOf = (o: Wire) => ({ objectStoreId: o.id, accessKeyId: o.owner_info
 const waitReady = (ctx: ProvbContext, region: string, id: string) =>
   waitUntil(ctx, 'objectStore', `object store ${id} to be ready`, () => ctx.config.client.getObjectStore(ctx, region, id), (o) => o.status === 'ready', (o) => o.status);
 
+/** What read answers for a listed or fetched object. */
+function objectStoreResult(o: Wire, prior: Prior): ReadResult {
+  const r = reporter(prior);
+  const inputs: ObjectStoreInputs = defined({ name: o.name, maxSizeGb: o.max_size, region: r.kept<string>('region'), accessKeyId: r.computed('accessKeyId', o.owner_info?.access_key_id) });
+  return { inputs, outputs: outputsOf(o) };
+}
+
 export const objectStore = defineResource({
   token: 'provb:index/objectStore:ObjectStore',
   inputs: objectStoreInputs,
@@ -41,11 +50,9 @@ export const objectStore = defineResource({
   },
   read: async (ctx, id, prior) => {
     const o = await orNull(() => ctx.config.client.getObjectStore(ctx, priorRegion(ctx, prior), id));
-    if (!o) return null;
-    const r = reporter(prior);
-    const inputs: ObjectStoreInputs = defined({ name: o.name, maxSizeGb: o.max_size, region: r.kept<string>('region'), accessKeyId: r.computed('accessKeyId', o.owner_info?.access_key_id) });
-    return { inputs, outputs: outputsOf(o) };
+    return o ? objectStoreResult(o, prior) : null;
   },
+  readMany: readByRegion((ctx, region) => ctx.config.client.listObjectStores(ctx, region), (w, prior) => objectStoreResult(w, prior)),
   update: async (ctx, id, _olds, news) => ({ outputs: outputsOf(await ctx.config.client.resizeObjectStore(ctx, regionOf(ctx, news), id, news.maxSizeGb)) }),
   delete: async (ctx, id, prior) => {
     await orNull(() => ctx.config.client.deleteObjectStore(ctx, priorRegion(ctx, prior), id));

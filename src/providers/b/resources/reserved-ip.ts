@@ -9,6 +9,8 @@ import { orNull, type Wire } from '../client.js';
 import { checkRegion, priorRegion, regionOf } from '../region.js';
 import { afterCreated, waitUntil } from '../wait.js';
 import { defined } from './reported.js';
+import type { Prior, ReadResult } from '../../../engine/provider/define.js';
+import { readByRegion } from './read-many.js';
 
 export const reservedIpInputs = z.strictObject({
   name: z.string().min(1).regex(/^\S+$/, 'must not contain whitespace').describe('Name of the reserved IP (no whitespace). Updates in place.'),
@@ -18,6 +20,9 @@ export const reservedIpInputs = z.strictObject({
 export const reservedIpOutputs = z.object({ reservedIpId: z.string().describe('Id of the reserved IP (the resource id).'), ip: z.string().describe('The reserved IPv4 address.'), instanceId: z.string().describe('Id of the instance the address is assigned to; empty when unassigned.'), instanceName: z.string().describe('Name of the instance the address is assigned to; empty when unassigned.') });
 
 const outputsOf = (ip: Wire) => ({ reservedIpId: ip.id, ip: ip.ip ?? '', instanceId: ip.assigned_to?.id ?? '', instanceName: ip.assigned_to?.name ?? '' });
+
+/** What read answers for a reserved IP. */
+const ipResult = (ip: Wire, prior: Prior): ReadResult => ({ inputs: defined({ name: ip.name, region: prior.inputs.region as string | undefined }), outputs: outputsOf(ip) });
 
 export const reservedIp = defineResource({
   token: 'provb:index/reservedIp:ReservedIp',
@@ -35,9 +40,9 @@ export const reservedIp = defineResource({
   },
   read: async (ctx, id, prior) => {
     const ip = await orNull(() => ctx.config.client.getIp(ctx, priorRegion(ctx, prior), id));
-    if (!ip) return null;
-    return { inputs: defined({ name: ip.name, region: prior.inputs.region as string | undefined }), outputs: outputsOf(ip) };
+    return ip ? ipResult(ip, prior) : null;
   },
+  readMany: readByRegion((ctx, region) => ctx.config.client.listIps(ctx, region), ipResult),
   update: async (ctx, id, _olds, news) => {
     const region = regionOf(ctx, news);
     await ctx.config.client.renameIp(ctx, region, id, news.name);

@@ -12,6 +12,8 @@ import { defined, reporter } from './reported.js';
 import { ProviderError } from '../../../engine/errors.js';
 import { tolerate } from './tolerate.js';
 import { missingObject } from '../errors.js';
+import type { Prior, ReadResult } from '../../../engine/provider/define.js';
+import { readByRegion } from './read-many.js';
 
 export const volumeInputs = z.strictObject({
   name: z.string().min(1).regex(/^\S+$/, 'must not contain whitespace').describe('Name of the volume (no whitespace). Changing it forces replacement.'),
@@ -49,6 +51,20 @@ export function rememberAttachAtBoot(volumeId: string, atBoot: boolean): void {
   declaredAtBoot.set(volumeId, atBoot);
 }
 
+/** What read answers for a volume; `elsewhere`: the region it was found in when not the recorded one. */
+function volumeResult(v: Wire, prior: Prior, elsewhere?: string): ReadResult {
+  const r = reporter(prior);
+  const inputs: VolumeInputs = defined({ name: v.name, sizeGb: v.size_gb, networkId: r.computed('networkId', v.network_id), region: elsewhere ?? r.kept<string>('region'), volumeType: r.computed('volumeType', v.volume_type) });
+  return { inputs, outputs: outputsOf(v) };
+}
+
+async function readVolume(ctx: ProvbContext, id: string, prior: Prior): Promise<ReadResult | null> {
+  const home = priorRegion(ctx, prior);
+  // An import looks in every region, as the vendor's provider does.
+  const found = await scanRegions(ctx, home, (region) => orNull(() => ctx.config.client.getVolume(ctx, region, id)));
+  return found ? volumeResult(found.value, prior, found.region === home ? undefined : found.region) : null;
+}
+
 export const volume = defineResource({
   token: 'provb:index/volume:Volume',
   inputs: volumeInputs,
@@ -62,17 +78,9 @@ export const volume = defineResource({
     const v = await afterCreated(ctx, res.id, () => waitVolume(ctx, region, res.id, 'available'));
     return { id: v.id, outputs: outputsOf(v) };
   },
-  read: async (ctx, id, prior) => {
-    const home = priorRegion(ctx, prior);
-    // An import looks in every region, as the vendor's provider does.
-    const found = await scanRegions(ctx, home, (region) => orNull(() => ctx.config.client.getVolume(ctx, region, id)));
-    if (!found) return null;
-    const v = found.value;
-    const r = reporter(prior);
-    const region = found.region === home ? r.kept<string>('region') : found.region;
-    const inputs: VolumeInputs = defined({ name: v.name, sizeGb: v.size_gb, networkId: r.computed('networkId', v.network_id), region, volumeType: r.computed('volumeType', v.volume_type) });
-    return { inputs, outputs: outputsOf(v) };
-  },
+  read: readVolume,
+  // A volume missing from its region's listing is looked for elsewhere, as read does.
+  readMany: readByRegion((ctx, region) => ctx.config.client.listVolumes(ctx, region), (v, prior) => volumeResult(v, prior), readVolume),
   update: async (ctx, id, _olds, news) => {
     const region = regionOf(ctx, news);
     const c = ctx.config.client;
