@@ -7,6 +7,7 @@ import type { OperationContext } from '../../engine/provider/context.js';
 import { ConfigError } from '../../engine/errors.js';
 import { parseGcoreError } from './errors.js';
 import type { ProvcSettings, Scope } from './config.js';
+import { fillPath } from '../../kit/wire.js';
 
 export type Ctx = Pick<OperationContext, 'signal' | 'retry' | 'report'>;
 export type Wire = Record<string, unknown>;
@@ -40,14 +41,31 @@ export class GcoreClient {
   get settings(): ProvcSettings { return this.#settings; }
 
   async call<T>(ctx: Ctx, method: HttpMethod, template: string, params: Params, operation: string, opts: { query?: Query; body?: unknown } = {}): Promise<T> {
-    const path = template.replace(/\{(\w+)\}/g, (_m, k: string) => {
-      const v = params[k];
-      if (v === undefined) throw new TypeError(`Expected path parameter \`${k}\` for ${template}`);
-      return encodeURIComponent(String(v));
-    });
+    const path = fillPath(template, params);
     const res = await this.#http.request<T>(ctx, { method, path, pathTemplate: template, operation, query: opts.query, body: opts.body });
     return res.body;
   }
+
+  /**
+   * Every item of a CDN list, by pages of 1,000 (the spec's `limit` maximum): the first page says the
+   * count, the other pages are fetched at once. A server that ignores `limit` answers a bare array: all of it.
+   */
+  async cdnAll(ctx: Ctx, template: string, params: Params, operation: string): Promise<Wire[]> {
+    const page = (offset: number) => this.call<CdnList>(ctx, 'GET', template, params, operation, { query: { limit: CDN_PAGE, offset } });
+    const first = await page(0);
+    if (Array.isArray(first)) return first;
+    const offsets: number[] = [];
+    for (let offset = first.results.length; offset < first.count && first.results.length > 0; offset += CDN_PAGE) offsets.push(offset);
+    const rest = await Promise.all(offsets.map((offset) => page(offset).then(cdnItems)));
+    return [...first.results, ...rest.flat()];
+  }
+  allCdnResources = (ctx: Ctx) => this.cdnAll(ctx, '/cdn/resources', {}, 'list CDN resources');
+  allCdnOriginGroups = (ctx: Ctx) => this.cdnAll(ctx, '/cdn/origin_groups', {}, 'list CDN origin groups');
+  allCdnCertificates = (ctx: Ctx) => this.cdnAll(ctx, '/cdn/sslData', {}, 'list CDN certificates');
+  allCdnCaCertificates = (ctx: Ctx) => this.cdnAll(ctx, '/cdn/sslCertificates', {}, 'list CDN CA certificates');
+  allCdnRules = (ctx: Ctx, resourceId: number) => this.cdnAll(ctx, '/cdn/resources/{resource_id}/rules', { resource_id: resourceId }, 'list CDN resource rules');
+  allCdnRuleTemplates = (ctx: Ctx) => this.cdnAll(ctx, '/cdn/resources/rule_templates', {}, 'list CDN rule templates');
+  allFloatingIps = (ctx: Ctx, s: Scope) => collectPages((offset) => this.listFloatingIps(ctx, s, offset === undefined ? {} : { offset }), Number.MAX_SAFE_INTEGER);
 
   // CDN: activity log (every request to the CDN API, newest first)
   listCdnActivity = (ctx: Ctx, query: Query) => this.call<CdnActivityPage>(ctx, 'GET', '/cdn/activity_log/requests', {}, 'list CDN activity log', { query });
@@ -127,6 +145,9 @@ export type CdnActivityEntry = {
   readonly actions?: readonly { action_type?: string; state_after_request?: Wire }[];
 };
 export type CdnActivityPage = { readonly count: number; readonly next?: string | null; readonly results: CdnActivityEntry[] };
+/** The largest page a CDN list gives (its `limit` maximum). */
+const CDN_PAGE = 1000;
+
 type CdnList = Wire[] | { count: number; next: string | null; previous: string | null; results: Wire[] };
 
 function sp(s: Scope): Params {

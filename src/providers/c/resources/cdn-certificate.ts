@@ -9,6 +9,8 @@ import { certificateShape } from '../lookups/cdn.js';
 import { cdnId, certificateOutputFields, findCdnCreated, ignoreGone, orNull, provcResource } from './shared.js';
 import { createdSince } from '../activity.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
+import { readByGroup } from '../../../kit/read-many.js';
+import type { Prior, ReadResult } from '../../../engine/provider/define.js';
 
 const inputs = z.object({
   name: z.string().min(1).describe('Certificate name, unique in the account.'),
@@ -40,6 +42,15 @@ async function madeBy(ctx: Ctx & { operationId?: string }, config: ProvcConfig, 
   return made && !isCannotTell(made) ? made.id : undefined;
 }
 
+/** What read answers for a listed or fetched object. */
+function certificateResult(w: Wire, prior: Prior): ReadResult {
+  const old = prior.inputs as Partial<Inputs>;
+  const readInputs: Record<string, unknown> = { name: w.name, automated: Boolean(w.automated), validateRootCa: old.validateRootCa ?? false };
+  if (old.sslCertificate !== undefined) readInputs.sslCertificate = old.sslCertificate;
+  if (old.sslPrivateKey !== undefined) readInputs.sslPrivateKey = old.sslPrivateKey;
+  return { inputs: readInputs, outputs: outputsOf(w) };
+}
+
 export const cdnCertificate = provcResource({
   token: 'provc:index/cdnCertificate:CdnCertificate',
   inputs,
@@ -62,13 +73,9 @@ export const cdnCertificate = provcResource({
   },
   read: async (ctx, id, prior) => {
     const w = await orNull(() => ctx.config.client.getCdnCertificate(ctx, cdnId(id, 'certificate')));
-    if (!w) return null;
-    const old = prior.inputs as Partial<Inputs>;
-    const readInputs: Record<string, unknown> = { name: w.name, automated: Boolean(w.automated), validateRootCa: old.validateRootCa ?? false };
-    if (old.sslCertificate !== undefined) readInputs.sslCertificate = old.sslCertificate;
-    if (old.sslPrivateKey !== undefined) readInputs.sslPrivateKey = old.sslPrivateKey;
-    return { inputs: readInputs, outputs: outputsOf(w) };
+    return w ? certificateResult(w, prior) : null;
   },
+  readMany: readByGroup({ groupOf: () => '', list: (ctx) => ctx.config.client.allCdnCertificates(ctx), idOf: (w) => String(w.id), toResult: (w, prior) => certificateResult(w, prior) }),
   update: async (ctx, id, _olds, news) => {
     if (news.automated) throw new ProviderError({ provider: 'provc', operation: 'update CDN certificate', retryable: false, detail: 'an automated certificate cannot be changed in place; replace it instead' });
     return { outputs: outputsOf(await ctx.config.client.replaceCdnCertificate(ctx, cdnId(id, 'certificate'), body(news))) };

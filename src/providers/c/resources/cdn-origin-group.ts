@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { Wire } from '../client.js';
 import { originGroupShape } from '../lookups/cdn.js';
 import { cdnId, defined, findCdnCreated, ignoreGone, orNull, provcResource } from './shared.js';
+import { readByGroup } from '../../../kit/read-many.js';
 
 export const proxyNextUpstreamValues = ['error', 'timeout', 'invalid_header', 'http_403', 'http_404', 'http_429', 'http_500', 'http_502', 'http_503', 'http_504'] as const;
 
@@ -71,6 +72,7 @@ export const cdnOriginGroup = provcResource({
     const w = await orNull(() => ctx.config.client.getCdnOriginGroup(ctx, cdnId(id, 'origin group')));
     return w && { inputs: toInputs(w), outputs: originGroupShape(w) };
   },
+  readMany: readByGroup({ groupOf: () => '', list: (ctx) => ctx.config.client.allCdnOriginGroups(ctx), idOf: (w) => String(w.id), toResult: (w) => ({ inputs: toInputs(w), outputs: originGroupShape(w) }) }),
   update: async (ctx, id, _olds, news) => ({ outputs: originGroupShape(await ctx.config.client.replaceCdnOriginGroup(ctx, cdnId(id, 'origin group'), toWire(news))) }),
   delete: async (ctx, id) => ignoreGone(() => ctx.config.client.deleteCdnOriginGroup(ctx, cdnId(id, 'origin group'))),
   find: (ctx, i, hint) => findCdnCreated(ctx, '/origin_groups', toWire(i), hint, async (id) => {

@@ -6,6 +6,8 @@ import { z } from 'zod';
 import type { Wire } from '../client.js';
 import { ruleShape } from '../lookups/cdn.js';
 import { cdnId, defined, findCdnCreated, ignoreGone, orNull, provcResource } from './shared.js';
+import { readByGroup } from '../../../kit/read-many.js';
+import type { Prior, ReadResult } from '../../../engine/provider/define.js';
 
 export const protocols = ['HTTPS', 'HTTP', 'MATCH'] as const;
 
@@ -53,6 +55,18 @@ function parse(id: string): { resourceId: number; ruleId: number } {
   return { resourceId: cdnId(r!, 'CDN resource'), ruleId: cdnId(x, 'rule') };
 }
 
+/** What read answers for rule `w` of CDN resource `resourceId`. */
+function ruleResult(w: Wire, prior: Prior, resourceId: number): ReadResult {
+  const old = prior.inputs as Partial<Inputs>;
+  const readInputs = defined({
+    resourceId, name: w.name as string, rule: declaredRule(w.rule as string, old.rule), ruleType: w.ruleType as 0 | 1,
+    active: w.active as boolean, weight: old.weight !== undefined ? (w.weight as number) : undefined,
+    originGroup: (w.originGroup as number | null) ?? undefined, overrideOriginProtocol: (w.overrideOriginProtocol as Inputs['overrideOriginProtocol'] | null) ?? undefined,
+    options: setOptions(w.options),
+  });
+  return { inputs: readInputs, outputs: ruleShape(w, resourceId) };
+}
+
 export const cdnResourceRule = provcResource({
   token: 'provc:index/cdnResourceRule:CdnResourceRule',
   inputs,
@@ -66,16 +80,16 @@ export const cdnResourceRule = provcResource({
   read: async (ctx, id, prior) => {
     const p = parse(id);
     const w = await orNull(() => ctx.config.client.getCdnRule(ctx, p.resourceId, p.ruleId));
-    if (!w) return null;
-    const old = prior.inputs as Partial<Inputs>;
-    const readInputs = defined({
-      resourceId: p.resourceId, name: w.name as string, rule: declaredRule(w.rule as string, old.rule), ruleType: w.ruleType as 0 | 1,
-      active: w.active as boolean, weight: old.weight !== undefined ? (w.weight as number) : undefined,
-      originGroup: (w.originGroup as number | null) ?? undefined, overrideOriginProtocol: (w.overrideOriginProtocol as Inputs['overrideOriginProtocol'] | null) ?? undefined,
-      options: setOptions(w.options),
-    });
-    return { inputs: readInputs, outputs: ruleShape(w, p.resourceId) };
+    return w ? ruleResult(w, prior, p.resourceId) : null;
   },
+  // One listing per CDN resource (a deleted resource: every rule of it is gone).
+  readMany: readByGroup({
+    groupOf: (_ctx, it) => String(parse(it.id).resourceId),
+    list: (ctx, resourceId) => orNull(() => ctx.config.client.allCdnRules(ctx, Number(resourceId))),
+    idOf: (w) => String(w.id),
+    pick: (listed, _all, id) => listed.get(String(parse(id).ruleId)),
+    toResult: (w, prior, id) => ruleResult(w, prior, parse(id).resourceId),
+  }),
   update: async (ctx, id, _olds, news) => {
     const p = parse(id);
     return { outputs: ruleShape(await ctx.config.client.replaceCdnRule(ctx, p.resourceId, p.ruleId, toRuleWire(news)), p.resourceId) };

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { Ctx, ProvcConfig, Wire } from '../client.js';
 import { resourceShape } from '../lookups/cdn.js';
 import { cdnId, defined, findCdnCreated, ignoreGone, orNull, provcResource } from './shared.js';
+import { readByGroup } from '../../../kit/read-many.js';
 
 const protocols = ['HTTP', 'HTTPS', 'MATCH'] as const;
 
@@ -89,6 +90,7 @@ export const cdnResource = provcResource({
     const w = await orNull(() => ctx.config.client.getCdnResource(ctx, cdnId(id, 'CDN resource')));
     return w && { inputs: toInputs(w, prior.inputs as Partial<Inputs>), outputs: resourceShape(w) };
   },
+  readMany: readByGroup({ groupOf: () => '', list: (ctx) => ctx.config.client.allCdnResources(ctx), idOf: (w) => String(w.id), toResult: (w, prior) => ({ inputs: toInputs(w, prior.inputs as Partial<Inputs>), outputs: resourceShape(w) }) }),
   update: async (ctx, id, olds, news) => {
     const originGroup = news.originGroup ?? (olds.outputs as { originGroup?: number }).originGroup;
     return { outputs: resourceShape(await ctx.config.client.replaceCdnResource(ctx, cdnId(id, 'CDN resource'), settings(news, originGroup))) };

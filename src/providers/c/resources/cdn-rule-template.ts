@@ -5,6 +5,9 @@ import { z } from 'zod';
 import { ruleTemplateShape } from '../lookups/cdn.js';
 import { declaredRule, protocols, setOptions, toRuleWire } from './cdn-resource-rule.js';
 import { cdnId, defined, findCdnCreated, ignoreGone, orNull, provcResource } from './shared.js';
+import { readByGroup } from '../../../kit/read-many.js';
+import type { Wire } from '../client.js';
+import type { Prior, ReadResult } from '../../../engine/provider/define.js';
 
 const inputs = z.object({
   name: z.string().min(1).optional().describe('Template name; neither required nor unique.'),
@@ -30,6 +33,17 @@ const outputs = z.object({
 });
 const wire = (i: Inputs) => toRuleWire({ ...i, name: i.name as string });
 
+/** What read answers for a listed or fetched object. */
+function ruleTemplateResult(w: Wire, prior: Prior): ReadResult {
+  const old = prior.inputs as Partial<Inputs>;
+  const readInputs = defined({
+    name: (w.name as string | undefined) || undefined, rule: declaredRule(w.rule as string, old.rule), ruleType: w.ruleType as 0 | 1,
+    weight: old.weight !== undefined ? (w.weight as number) : undefined,
+    overrideOriginProtocol: (w.overrideOriginProtocol as Inputs['overrideOriginProtocol'] | null) ?? undefined, options: setOptions(w.options),
+  });
+  return { inputs: readInputs, outputs: ruleTemplateShape(w) };
+}
+
 export const cdnRuleTemplate = provcResource({
   token: 'provc:index/cdnRuleTemplate:CdnRuleTemplate',
   inputs,
@@ -41,15 +55,9 @@ export const cdnRuleTemplate = provcResource({
   },
   read: async (ctx, id, prior) => {
     const w = await orNull(() => ctx.config.client.getCdnRuleTemplate(ctx, cdnId(id, 'rule template')));
-    if (!w) return null;
-    const old = prior.inputs as Partial<Inputs>;
-    const readInputs = defined({
-      name: (w.name as string | undefined) || undefined, rule: declaredRule(w.rule as string, old.rule), ruleType: w.ruleType as 0 | 1,
-      weight: old.weight !== undefined ? (w.weight as number) : undefined,
-      overrideOriginProtocol: (w.overrideOriginProtocol as Inputs['overrideOriginProtocol'] | null) ?? undefined, options: setOptions(w.options),
-    });
-    return { inputs: readInputs, outputs: ruleTemplateShape(w) };
+    return w ? ruleTemplateResult(w, prior) : null;
   },
+  readMany: readByGroup({ groupOf: () => '', list: (ctx) => ctx.config.client.allCdnRuleTemplates(ctx), idOf: (w) => String(w.id), toResult: (w, prior) => ruleTemplateResult(w, prior) }),
   update: async (ctx, id, _olds, news) => ({ outputs: ruleTemplateShape(await ctx.config.client.replaceCdnRuleTemplate(ctx, cdnId(id, 'rule template'), wire(news))) }),
   delete: async (ctx, id) => ignoreGone(() => ctx.config.client.deleteCdnRuleTemplate(ctx, cdnId(id, 'rule template'))),
   find: (ctx, i, hint) => findCdnCreated(ctx, '/resources/rule_templates', wire(i), hint, async (id) => {

@@ -6,6 +6,8 @@ import { z } from 'zod';
 import type { Wire } from '../client.js';
 import { caCertificateShape } from '../lookups/cdn.js';
 import { cdnId, certificateOutputFields, findCdnCreated, ignoreGone, orNull, provcResource } from './shared.js';
+import { readByGroup } from '../../../kit/read-many.js';
+import type { Prior, ReadResult } from '../../../engine/provider/define.js';
 
 const inputs = z.object({
   name: z.string().min(1).describe('Name of the CA certificate; the only field that changes in place.'),
@@ -20,6 +22,12 @@ const outputs = z.object({
 
 const outputsOf = (w: Wire) => caCertificateShape(w);
 
+/** What read answers for a listed or fetched object. */
+function caCertificateResult(w: Wire, prior: Prior): ReadResult {
+  const old = prior.inputs as { sslCertificate?: string };
+  return { inputs: { name: w.name, sslCertificate: old.sslCertificate ?? w.sslCertificateChain }, outputs: outputsOf(w) };
+}
+
 export const cdnTrustedCaCertificate = provcResource({
   token: 'provc:index/cdnTrustedCaCertificate:CdnTrustedCaCertificate',
   inputs,
@@ -31,10 +39,9 @@ export const cdnTrustedCaCertificate = provcResource({
   },
   read: async (ctx, id, prior) => {
     const w = await orNull(() => ctx.config.client.getCdnCaCertificate(ctx, cdnId(id, 'CA certificate')));
-    if (!w) return null;
-    const old = prior.inputs as { sslCertificate?: string };
-    return { inputs: { name: w.name, sslCertificate: old.sslCertificate ?? w.sslCertificateChain }, outputs: outputsOf(w) };
+    return w ? caCertificateResult(w, prior) : null;
   },
+  readMany: readByGroup({ groupOf: () => '', list: (ctx) => ctx.config.client.allCdnCaCertificates(ctx), idOf: (w) => String(w.id), toResult: (w, prior) => caCertificateResult(w, prior) }),
   update: async (ctx, id, _olds, news) => ({ outputs: outputsOf(await ctx.config.client.replaceCdnCaCertificate(ctx, cdnId(id, 'CA certificate'), { name: news.name })) }),
   delete: async (ctx, id) => ignoreGone(() => ctx.config.client.deleteCdnCaCertificate(ctx, cdnId(id, 'CA certificate'))),
   find: (ctx, i, hint) => findCdnCreated(ctx, '/sslCertificates', { name: i.name, sslCertificate: i.sslCertificate }, hint, async (id) => {

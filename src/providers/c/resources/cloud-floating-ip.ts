@@ -13,6 +13,8 @@ import { resolveScope, scopeIssues, type Scope } from '../config.js';
 import { camelize, tagMap } from '../shape.js';
 import { waitForCreated, waitForFirst, waitForTask } from '../tasks.js';
 import { defined, ignoreGone, orNull, provcResource } from './shared.js';
+import { readByGroup } from '../../../kit/read-many.js';
+import type { Prior, ReadResult } from '../../../engine/provider/define.js';
 
 const inputs = z.object({
   projectId: z.number().int().positive().optional().describe("Cloud project id; absent uses the provider's cloudProjectId. Changing it forces replacement."),
@@ -99,6 +101,33 @@ function parseId(id: string): { uuid: string; projectId?: number; regionId?: num
   return { uuid: id };
 }
 
+/** Where a recorded floating IP lives: its uuid, the scope ids the user gave, and the scope to ask. */
+type Located = { readonly uuid: string; readonly explicit: { projectId?: number; regionId?: number }; readonly scope: Scope };
+function locate(config: ProvcConfig, id: string, prior: Prior): Located {
+  const parsed = parseId(id);
+  const priorInputs = prior.inputs as Partial<Inputs>;
+  const settings = config.settings;
+  const explicit = {
+    projectId: priorInputs.projectId ?? (parsed.projectId !== settings.cloudProjectId ? parsed.projectId : undefined),
+    regionId: priorInputs.regionId ?? (parsed.regionId !== settings.cloudRegionId ? parsed.regionId : undefined),
+  };
+  const fromOutputs = prior.outputs as { projectId?: number; regionId?: number };
+  const scope = scopeOf(config, { projectId: explicit.projectId ?? fromOutputs.projectId, regionId: explicit.regionId ?? fromOutputs.regionId });
+  return { uuid: parsed.uuid, explicit, scope };
+}
+
+/** What read answers for a listed or fetched floating IP. */
+function floatingIpResult(w: Wire, prior: Prior, at: Pick<Located, 'uuid' | 'explicit'>): ReadResult {
+  const priorInputs = prior.inputs as Partial<Inputs>;
+  const readInputs = defined({
+    ...at.explicit,
+    portId: (w.port_id as string | null) ?? undefined,
+    fixedIpAddress: priorInputs.fixedIpAddress !== undefined ? ((w.fixed_ip_address as string | null) ?? undefined) : undefined,
+    tags: Object.fromEntries(Object.entries(tagMap(w.tags)).filter(([k]) => k !== OPERATION_TAG)),
+  });
+  return { id: at.uuid, inputs: readInputs, outputs: toOutputs(w) };
+}
+
 export const cloudFloatingIp = provcResource({
   token: 'provc:index/cloudFloatingIp:CloudFloatingIp',
   inputs,
@@ -118,24 +147,18 @@ export const cloudFloatingIp = provcResource({
     return { id, outputs: toOutputs(await ctx.config.client.getFloatingIp(ctx, s, id)) };
   },
   read: async (ctx, id, prior) => {
-    const parsed = parseId(id);
-    const priorInputs = prior.inputs as Partial<Inputs>;
-    const explicit = {
-      projectId: priorInputs.projectId ?? (parsed.projectId !== ctx.config.settings.cloudProjectId ? parsed.projectId : undefined),
-      regionId: priorInputs.regionId ?? (parsed.regionId !== ctx.config.settings.cloudRegionId ? parsed.regionId : undefined),
-    };
-    const fromOutputs = prior.outputs as { projectId?: number; regionId?: number };
-    const s = scopeOf(ctx.config, { projectId: explicit.projectId ?? fromOutputs.projectId, regionId: explicit.regionId ?? fromOutputs.regionId });
-    const w = await orNull(() => ctx.config.client.getFloatingIp(ctx, s, parsed.uuid));
-    if (!w) return null;
-    const readInputs = defined({
-      ...explicit,
-      portId: (w.port_id as string | null) ?? undefined,
-      fixedIpAddress: priorInputs.fixedIpAddress !== undefined ? ((w.fixed_ip_address as string | null) ?? undefined) : undefined,
-      tags: Object.fromEntries(Object.entries(tagMap(w.tags)).filter(([k]) => k !== OPERATION_TAG)),
-    });
-    return { id: parsed.uuid, inputs: readInputs, outputs: toOutputs(w) };
+    const at = locate(ctx.config, id, prior);
+    const w = await orNull(() => ctx.config.client.getFloatingIp(ctx, at.scope, at.uuid));
+    return w ? floatingIpResult(w, prior, at) : null;
   },
+  // One listing (all its pages) per project and region.
+  readMany: readByGroup({
+    groupOf: (ctx, it) => JSON.stringify(locate(ctx.config, it.id, it.prior).scope),
+    list: (ctx, scope) => ctx.config.client.allFloatingIps(ctx, JSON.parse(scope) as Scope),
+    idOf: (w) => String(w.id),
+    pick: (listed, _all, id) => listed.get(parseId(id).uuid),
+    toResult: (w, prior, id, ctx) => floatingIpResult(w, prior, locate(ctx.config, id, prior)),
+  }),
   update: async (ctx, id, olds, news) => {
     const s = scopeOf(ctx.config, news);
     const old = olds.inputs as Partial<Inputs>;
