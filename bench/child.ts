@@ -10,6 +10,7 @@ const result =
   : kind === 'ratelimit' ? await (await import('./ratelimit.js')).benchRateLimit()
   : kind === 'state' ? await (await import('./state.js')).benchState()
   : kind === 'refresh' ? await (await import('./refresh.js')).benchRefresh()
+  : kind === 'refresh-gcore' ? await (await import('./refresh-gcore.js')).benchRefreshGcore()
   : kind === 'lxd' ? await (await import('./lxd.js').catch(() => ({ benchLxd: async () => ({}) }))).benchLxd()
   : (() => { throw new Error(`unknown bench ${kind}`); })();
 process.stdout.write(`${JSON.stringify(result)}\n`);

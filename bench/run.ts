@@ -20,6 +20,11 @@ const targets: Record<string, [string, number]> = {
   apply_10k_pg_ms_per_step: ['<=', 0.15],
   ratelimited_apply_failed_steps: ['<=', 0],
   ratelimited_apply_throughput_ratio: ['>=', 0.9],
+  refresh_2k_civo_requests_per_resource: ['<=', 0.02],
+  refresh_2k_civo_ratio_to_per_resource_ideal: ['<=', 0.1],
+  refresh_2k_gcore_cdn_requests_per_resource: ['<=', 0.02],
+  refresh_2k_gcore_cdn_ratio_to_per_resource_ideal: ['<=', 0.1],
+  destroy_to_create_durable_ratio: ['<=', 1.2],
 };
 
 function run(...args: string[]): Record<string, number> {
@@ -40,6 +45,7 @@ if (existsSync(join(here, 'pg.ts'))) Object.assign(results, run('pg'));
 if (existsSync(join(here, 'ratelimit.ts'))) Object.assign(results, run('ratelimit'));
 if (existsSync(join(here, 'state.ts'))) Object.assign(results, run('state'));
 Object.assign(results, run('refresh'));
+Object.assign(results, run('refresh-gcore'));
 if (existsSync(join(here, 'lxd.ts'))) Object.assign(results, run('lxd'));
 
 const rows = Object.entries(results).map(([name, value]) => {

@@ -75,7 +75,7 @@ export const cdnResourceRule = provcResource({
   computedOnUpdate: ['options', 'originProtocol', 'weight'],
   create: async (ctx, i) => {
     const w = await ctx.config.client.createCdnRule(ctx, i.resourceId, toRuleWire(i));
-    return { id: `${i.resourceId}/${w.id}`, outputs: ruleShape(w, i.resourceId) };
+    return { id: `${i.resourceId}/${String(w.id)}`, outputs: ruleShape(w, i.resourceId) };
   },
   read: async (ctx, id, prior) => {
     const p = parse(id);
@@ -102,7 +102,7 @@ export const cdnResourceRule = provcResource({
   }),
   find: (ctx, i, hint) => findCdnCreated(ctx, `/resources/${i.resourceId}/rules`, toRuleWire(i), hint, async (id) => {
     const w = await ctx.config.client.getCdnRule(ctx, i.resourceId, id);
-    return { id: `${i.resourceId}/${w.id}`, outputs: ruleShape(w, i.resourceId) };
+    return { id: `${i.resourceId}/${String(w.id)}`, outputs: ruleShape(w, i.resourceId) };
   }),
   importId: (importId) => { const p = parse(importId); return `${p.resourceId}/${p.ruleId}`; },
 });

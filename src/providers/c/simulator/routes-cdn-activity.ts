@@ -53,7 +53,7 @@ export function cdnActivityRoutes(): Route<SimStore>[] {
       const limit = Number(q.get('limit') ?? 10);
       const offset = Number(q.get('offset') ?? 0);
       if (!(Number.isInteger(limit) && limit >= 1) || !(Number.isInteger(offset) && offset >= 0)) return { status: 400, body: { errors: { limit: ['Enter a valid limit and offset.'] } } };
-      const link = (o: number) => `http://${req.headers.host ?? 'api.gcore.com'}${req.path}?${new URLSearchParams({ ...Object.fromEntries(q), offset: String(o), limit: String(limit) })}`;
+      const link = (o: number) => `http://${req.headers.host ?? 'api.gcore.com'}${req.path}?${new URLSearchParams({ ...Object.fromEntries(q), offset: String(o), limit: String(limit) }).toString()}`;
       return ok({
         count: items.length,
         ...(offset + limit < items.length ? { next: link(offset + limit) } : {}),

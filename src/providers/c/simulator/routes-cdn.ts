@@ -54,7 +54,7 @@ function saveGroup(s: SimStore, req: SimRequest, id: number): Wire | SimResponse
 function resourceJson(s: SimStore, r: Wire): Wire {
   const id = Number(r.id);
   const rules = [...s.cdn.rules.values()].filter((x) => x.resourceId === id).map((x) => ruleJson(s, x));
-  return { ...r, originGroup_name: String(s.cdn.originGroups.get(Number(r.originGroup))?.name ?? ''), rules };
+  return { ...r, originGroup_name: (s.cdn.originGroups.get(Number(r.originGroup))?.name as string | undefined) ?? '', rules };
 }
 
 function applySettings(r: Wire, b: Partial<z.output<typeof resourcePut>>, replace: boolean) {
@@ -69,7 +69,7 @@ function applySettings(r: Wire, b: Partial<z.output<typeof resourcePut>>, replac
 
 function ruleJson(s: SimStore, x: Wire & { resourceId: number }): Wire {
   const { resourceId, ...rest } = x;
-  const protocol = (x.overrideOriginProtocol as string | null) ?? String(s.cdn.resources.get(resourceId)?.originProtocol ?? 'HTTP');
+  const protocol = (x.overrideOriginProtocol as string | null) ?? ((s.cdn.resources.get(resourceId)?.originProtocol as string | undefined) ?? 'HTTP');
   return { ...rest, originProtocol: protocol };
 }
 
@@ -145,7 +145,7 @@ export function cdnRoutes(): Route<SimStore>[] {
       const q = req.query;
       return cdnList(req, [...s.cdn.resources.values()].filter((r) =>
         (q.get('cname') === null || r.cname === q.get('cname'))
-        && (q.get('name') === null || String(r.name ?? '').toLowerCase().includes(q.get('name')!.toLowerCase()))
+        && (q.get('name') === null || ((r.name as string | undefined) ?? '').toLowerCase().includes(q.get('name')!.toLowerCase()))
         && (q.get('originGroup') === null || r.originGroup === Number(q.get('originGroup')))
         && (q.get('active') === null || String(r.active) === q.get('active'))).map((r) => resourceJson(s, r)));
     } },
