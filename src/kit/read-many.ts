@@ -16,7 +16,7 @@ export type GroupedRead<C, W> = {
   /** The listed object's id as the engine records it. */
   readonly idOf: (w: W) => string;
   /** The listed object an item's id names, when not found by `idOf` (a compound id, a name). */
-  readonly pick?: (listed: ReadonlyMap<string, W>, all: readonly W[], id: string) => W | undefined;
+  readonly pick?: (listed: ReadonlyMap<string, W>, all: readonly W[], id: string, prior: Prior) => W | undefined;
   /** What `read` answers for that object. */
   readonly toResult: (w: W, prior: Prior, id: string, ctx: C) => ReadResult | null;
   /** Reads an item its listing lacks, when `read` looks beyond the listing; else absent = gone. */
@@ -39,7 +39,7 @@ export function readByGroup<C, W>(g: GroupedRead<C, W>): (ctx: C, items: readonl
         const all = (await g.list(ctx, key)) ?? [];
         const listed = new Map(all.map((w) => [g.idOf(w), w]));
         for (const it of group) {
-          const w = g.pick ? g.pick(listed, all, it.id) : listed.get(it.id);
+          const w = g.pick ? g.pick(listed, all, it.id, it.prior) : listed.get(it.id);
           out.set(it.id, w ? g.toResult(w, it.prior, it.id, ctx) : g.fallback ? await g.fallback(ctx, it.id, it.prior) : null);
         }
       }),

@@ -4,7 +4,8 @@
 // writes the whole object back with If-Match, toggles running, and renames (the id follows) or
 // migrates only with allowRestart; delete stops by force, then deletes.
 import { z } from 'zod';
-import { defineResource, type CheckIssue } from '../../../engine/provider/define.js';
+import { defineResource, type CheckIssue, type Prior, type ReadResult } from '../../../engine/provider/define.js';
+import { readByGroup } from '../../../kit/read-many.js';
 import { PartialCreateError, ProviderError } from '../../../engine/errors.js';
 import { scopeIssues } from '../checks.js';
 import { isOurs } from '../find.js';
@@ -111,7 +112,11 @@ export async function getInstance(ctx: Ctx, client: LxdClient, name: string, pro
 
 /** The outputs, read from the real instance and its state. */
 export async function instanceOutputs(ctx: Ctx, client: LxdClient, instance: WireInstance, project: string | undefined, execResults: Record<string, ExecResult> = {}, known?: InstanceState | null) {
-  const state = known !== undefined ? known : await readState(ctx, client, instance.name, project);
+  return outputsWith(instance, known !== undefined ? known : await readState(ctx, client, instance.name, project), execResults);
+}
+
+/** The outputs of an instance whose state is known. */
+function outputsWith(instance: WireInstance, state: InstanceState | null, execResults: Record<string, ExecResult>) {
   return {
     status: state?.status ?? instance.status,
     location: instance.location && instance.location !== 'none' ? instance.location : '',
@@ -173,6 +178,34 @@ function check(i: InstanceInputs, config: ProvaConfig): CheckIssue[] {
   return issues;
 }
 
+/** Where a recorded instance lives: its id's parts, its name and its project. */
+type Located = { readonly ref: ReturnType<typeof parseId>; readonly name: string; readonly project: string | undefined; readonly p: Partial<InstanceInputs> };
+function locate(defaultRemote: string, id: string, prior: Prior): Located {
+  const p = prior.inputs as Partial<InstanceInputs>;
+  const ref = parseId(id, 1, defaultRemote, 'instance');
+  return { ref, p, name: p.name ?? ref.fields[0]!, project: p.project ?? (ref.project === 'default' ? undefined : ref.project) };
+}
+
+/** What read answers for instance `w` with its state. */
+function instanceResult(ctx: Ctx, at: Located, prior: Prior, w: WireInstance, state: InstanceState | null): ReadResult {
+  const { p, ref } = at;
+  const split = splitConfig(w.config);
+  const sameProfiles = p.profiles === undefined && w.profiles.length === 1 && w.profiles[0] === 'default';
+  const read: Record<string, unknown> = {
+    ...p,
+    name: w.name, type: w.type, description: w.description, ephemeral: w.ephemeral, running: isRunning(state),
+    config: split.config, limits: split.limits, devices: fromWire(w.devices, STANDALONE),
+    ...(sameProfiles ? {} : { profiles: w.profiles }),
+    ...(p.remote === undefined && ref.remote !== ctx.config.settings.defaultRemote ? { remote: ref.remote } : {}),
+    ...(p.project === undefined && ref.project !== 'default' ? { project: ref.project } : {}),
+    ...(p.image === undefined && ref.options.image ? { image: ref.options.image } : {}),
+  };
+  const execResults = ((prior.outputs as { execResults?: Record<string, ExecResult> }).execResults) ?? {};
+  // The `,image=` option of an import id only feeds `image` above; the recorded id never carries it.
+  // The id names the instance as it is now called (a rename moves it).
+  return { id: formatId(ref.remote, ref.project, [w.name]), inputs: read, outputs: outputsWith(w, state, execResults) };
+}
+
 export const instance = defineResource({
   token: 'prova:index/instance:Instance',
   inputs,
@@ -210,30 +243,24 @@ export const instance = defineResource({
     }
   },
   async read(ctx: Ctx, id, prior) {
-    const p = prior.inputs as Partial<InstanceInputs>;
-    const ref = parseId(id, 1, ctx.config.settings.defaultRemote, 'instance');
-    const project = p.project ?? (ref.project === 'default' ? undefined : ref.project);
-    const client = await ctx.config.client(ctx, ref.remote);
-    const got = await getInstance(ctx, client, p.name ?? ref.fields[0]!, project);
+    const at = locate(ctx.config.settings.defaultRemote, id, prior);
+    const client = await ctx.config.client(ctx, at.ref.remote);
+    const got = await getInstance(ctx, client, at.name, at.project);
     if (!got) return null;
-    const w = got.instance;
-    const state = await readState(ctx, client, w.name, project);
-    const split = splitConfig(w.config);
-    const sameProfiles = p.profiles === undefined && w.profiles.length === 1 && w.profiles[0] === 'default';
-    const read: Record<string, unknown> = {
-      ...p,
-      name: w.name, type: w.type, description: w.description, ephemeral: w.ephemeral, running: isRunning(state),
-      config: split.config, limits: split.limits, devices: fromWire(w.devices, STANDALONE),
-      ...(sameProfiles ? {} : { profiles: w.profiles }),
-      ...(p.remote === undefined && ref.remote !== ctx.config.settings.defaultRemote ? { remote: ref.remote } : {}),
-      ...(p.project === undefined && ref.project !== 'default' ? { project: ref.project } : {}),
-      ...(p.image === undefined && ref.options.image ? { image: ref.options.image } : {}),
-    };
-    const execResults = ((prior.outputs as { execResults?: Record<string, ExecResult> }).execResults) ?? {};
-    // The `,image=` option of an import id only feeds `image` above; the recorded id never carries it.
-    // The id names the instance as it is now called (a rename moves it).
-    return { id: formatId(ref.remote, ref.project, [w.name]), inputs: read, outputs: await instanceOutputs(ctx, client, w, project, execResults) };
+    return instanceResult(ctx, at, prior, got.instance, await readState(ctx, client, got.instance.name, at.project));
   },
+  // One `GET /1.0/instances?recursion=2` per remote and project: every instance with its state.
+  readMany: readByGroup<Ctx, WireInstance & { state?: InstanceState | null }>({
+    groupOf: (ctx, it) => { const at = locate(ctx.config.settings.defaultRemote, it.id, it.prior); return JSON.stringify([at.ref.remote, at.project ?? null]); },
+    list: async (ctx, group) => {
+      const [remote, project] = JSON.parse(group) as [string, string | null];
+      const client = await ctx.config.client(ctx, remote);
+      return (await client.request<(WireInstance & { state?: InstanceState | null })[]>(ctx, { method: 'GET', path: '/1.0/instances', pathTemplate: '/1.0/instances', operation: 'list instances', project: project ?? undefined, query: { recursion: '2' } })).metadata;
+    },
+    idOf: (w) => w.name,
+    pick: (listed, _all, id, prior) => listed.get(locate('', id, prior).name),
+    toResult: (w, prior, id, ctx) => instanceResult(ctx, locate(ctx.config.settings.defaultRemote, id, prior), prior, w, w.state ?? null),
+  }),
   async update(ctx: Ctx, id, olds, news) {
     const o = olds.inputs as InstanceInputs;
     const client = await ctx.config.client(ctx, news.remote);

@@ -10,6 +10,8 @@ import { checkScope } from '../checks.js';
 import { findTagged } from '../find.js';
 import { computedKeys, desiredConfig, observedConfigFor, taggedConfig } from '../keys.js';
 import { createObject, deleteObject, enc, getObject, projectOf, replaceObject, type Where } from '../objects.js';
+import { readByGroup } from '../../../kit/read-many.js';
+import type { Prior, ReadResult } from '../../../engine/provider/define.js';
 
 const inputs = z.object({
   name: z.string().min(1).describe('Name of the profile. Changing it replaces the profile.'),
@@ -25,6 +27,18 @@ type Ctx = OperationContext<ProvaConfig>;
 const isComputed = computedKeys(['volatile.']);
 const where = (name: string, project?: string): Where => ({ path: `/1.0/profiles/${enc(name)}`, template: '/1.0/profiles/{name}', what: `profile ${name}`, project: projectOf(project) });
 const idOf = (id: string, config: ProvaConfig) => parseId(id, 1, config.settings.defaultRemote, 'profile');
+
+/** What read answers for profile `p`. */
+function profileResult(ctx: Ctx, ref: ReturnType<typeof idOf>, prior: Prior, p: WireProfile): ReadResult {
+  return {
+    id: formatId(ref.remote, ref.project, [p.name]),
+    inputs: {
+      name: p.name, description: p.description, config: observedConfigFor(p.config, (prior.inputs.config as Record<string, string>) ?? {}, isComputed),
+      devices: fromWire(p.devices), ...scopeInputs(prior.inputs, ref, ctx.config.settings.defaultRemote),
+    },
+    outputs: {},
+  };
+}
 
 export const profile = defineResource({
   token: 'prova:index/profile:Profile',
@@ -43,17 +57,20 @@ export const profile = defineResource({
   async read(ctx: Ctx, id, prior) {
     const ref = idOf(id, ctx.config);
     const got = await getObject<WireProfile>(ctx, await ctx.config.client(ctx, ref.remote), where(ref.fields[0]!, ref.project));
-    if (!got) return null;
-    const p = got.obj;
-    return {
-      id: formatId(ref.remote, ref.project, [p.name]),
-      inputs: {
-        name: p.name, description: p.description, config: observedConfigFor(p.config, (prior.inputs.config as Record<string, string>) ?? {}, isComputed),
-        devices: fromWire(p.devices), ...scopeInputs(prior.inputs, ref, ctx.config.settings.defaultRemote),
-      },
-      outputs: {},
-    };
+    return got ? profileResult(ctx, ref, prior, got.obj) : null;
   },
+  // One `GET /1.0/profiles?recursion=1` per remote and project.
+  readMany: readByGroup<Ctx, WireProfile>({
+    groupOf: (ctx, it) => { const ref = idOf(it.id, ctx.config); return JSON.stringify([ref.remote, ref.project]); },
+    list: async (ctx, group) => {
+      const [remote, project] = JSON.parse(group) as [string, string];
+      const client = await ctx.config.client(ctx, remote);
+      return (await client.request<WireProfile[]>(ctx, { method: 'GET', path: '/1.0/profiles', pathTemplate: '/1.0/profiles', operation: 'list profiles', project: projectOf(project), query: { recursion: '1' } })).metadata;
+    },
+    idOf: (p) => p.name,
+    pick: (listed, _all, id) => listed.get(parseId(id, 1, '', 'profile').fields[0]!),
+    toResult: (p, prior, id, ctx) => profileResult(ctx, idOf(id, ctx.config), prior, p),
+  }),
   async update(ctx: Ctx, id, _olds, news) {
     const ref = idOf(id, ctx.config);
     await replaceObject<WireProfile>(ctx, await ctx.config.client(ctx, ref.remote), where(ref.fields[0]!, ref.project), (cur) => ({

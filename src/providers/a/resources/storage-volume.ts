@@ -9,6 +9,9 @@ import { checkScope } from '../checks.js';
 import { findTagged } from '../find.js';
 import { computedKeys, desiredConfig, observedConfigFor, taggedConfig } from '../keys.js';
 import { createObject, deleteObject, enc, getObject, projectOf, replaceObject, type Where } from '../objects.js';
+import { readByGroup } from '../../../kit/read-many.js';
+import type { Prior, ReadResult } from '../../../engine/provider/define.js';
+import { orNull } from '../../../kit/gone.js';
 
 const inputs = z.object({
   pool: z.string().min(1).describe('Name of the storage pool that holds the volume. Changing it replaces the volume.'),
@@ -32,6 +35,19 @@ const where = (pool: string, name: string, project?: string, target?: string): W
 const idOf = (id: string, config: ProvaConfig) => parseId(id, 2, config.settings.defaultRemote, 'storage volume');
 const location = (v: WireVolume) => (v.location && v.location !== 'none' ? v.location : '');
 
+/** What read answers for custom volume `v`. */
+function volumeResult(ctx: Ctx, ref: ReturnType<typeof idOf>, prior: Prior, v: WireVolume): ReadResult {
+  const pool = ref.fields[0]!;
+  return {
+    id: formatId(ref.remote, ref.project, [pool, v.name]),
+    inputs: {
+      pool, name: v.name, type: 'custom', contentType: v.content_type ?? 'filesystem', description: v.description,
+      config: observedConfigFor(v.config, (prior.inputs.config as Record<string, string>) ?? {}, isComputed), ...scopeInputs(prior.inputs, ref, ctx.config.settings.defaultRemote),
+    },
+    outputs: { location: location(v) },
+  };
+}
+
 export const storageVolume = defineResource({
   token: 'prova:index/storageVolume:StorageVolume',
   inputs,
@@ -50,17 +66,20 @@ export const storageVolume = defineResource({
     const ref = idOf(id, ctx.config);
     const [pool, name] = ref.fields as [string, string];
     const got = await getObject<WireVolume>(ctx, await ctx.config.client(ctx, ref.remote), where(pool, name, ref.project));
-    if (!got) return null;
-    const v = got.obj;
-    return {
-      id: formatId(ref.remote, ref.project, [pool, v.name]),
-      inputs: {
-        pool, name: v.name, type: 'custom', contentType: v.content_type ?? 'filesystem', description: v.description,
-        config: observedConfigFor(v.config, (prior.inputs.config as Record<string, string>) ?? {}, isComputed), ...scopeInputs(prior.inputs, ref, ctx.config.settings.defaultRemote),
-      },
-      outputs: { location: location(v) },
-    };
+    return got ? volumeResult(ctx, ref, prior, got.obj) : null;
   },
+  // One `GET /1.0/storage-pools/{pool}/volumes/custom?recursion=1` per remote, project and pool.
+  readMany: readByGroup<Ctx, WireVolume>({
+    groupOf: (ctx, it) => { const ref = idOf(it.id, ctx.config); return JSON.stringify([ref.remote, ref.project, ref.fields[0]]); },
+    list: async (ctx, group) => {
+      const [remote, project, pool] = JSON.parse(group) as [string, string, string];
+      const client = await ctx.config.client(ctx, remote);
+      return orNull(async () => (await client.request<WireVolume[]>(ctx, { method: 'GET', path: `/1.0/storage-pools/${enc(pool)}/volumes/custom`, pathTemplate: '/1.0/storage-pools/{pool}/volumes/custom', operation: 'list storage volumes', project: projectOf(project), query: { recursion: '1' } })).metadata);
+    },
+    idOf: (v) => v.name,
+    pick: (listed, _all, id) => listed.get(parseId(id, 2, '', 'storage volume').fields[1]!),
+    toResult: (v, prior, id, ctx) => volumeResult(ctx, idOf(id, ctx.config), prior, v),
+  }),
   async update(ctx: Ctx, id, _olds, news) {
     const ref = idOf(id, ctx.config);
     await replaceObject<WireVolume>(ctx, await ctx.config.client(ctx, ref.remote), where(ref.fields[0]!, ref.fields[1]!, ref.project), (cur) => ({ description: news.description, config: desiredConfig(cur.config, news.config, isComputed) }));
