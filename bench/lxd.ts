@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Engine, MemoryStateStore } from '../src/index.js';
+import { Engine, MemoryStateStore, defineProvider, type Provider } from '../src/index.js';
 import { prova } from '../src/providers/a/index.js';
 
 const FACTS = '/tmp/converge-lxd-env';
@@ -63,6 +63,34 @@ async function withConverge(list: string[], f: { socket: string; image: string }
   }
 }
 
+/** The same provider with its batched reads taken away: one read (two GETs) per instance. */
+function oneByOne(p: Provider<unknown>): Provider<unknown> {
+  return defineProvider({ name: p.name, config: p.config, resources: [...p.resources.values()].map((d) => ({ ...d, readMany: undefined })), lookups: [...p.lookups.values()] });
+}
+
+/**
+ * Refresh of 100 instances (created stopped: cheap) through one `?recursion=2` listing against one
+ * read per instance, both timed in the same run (median of 3 refresh plans each, parallelism 10).
+ */
+async function refresh100(f: { socket: string; image: string }, dir: string): Promise<{ batched: number; single: number }> {
+  const provider = prova({ socketPath: f.socket, configDir: dir });
+  const store = new MemoryStateStore();
+  const decls = names('refresh', 100).map((name) => prova.instance(name, { name, image: f.image, running: false }));
+  const engine = new Engine({ providers: [provider], state: store, parallelism: 10 });
+  const single = new Engine({ providers: [oneByOne(provider)], state: store, parallelism: 10 });
+  try {
+    await engine.apply(await engine.plan(decls));
+    const time = async (e: Engine) => { const t0 = performance.now(); const plan = await e.plan(decls, { refresh: true }); if (plan.hasChanges) throw new Error('refresh bench: the stack should plan as unchanged'); return performance.now() - t0; };
+    const b: number[] = [];
+    const s: number[] = [];
+    for (let i = 0; i < 3; i++) { b.push(await time(engine)); s.push(await time(single)); }
+    return { batched: median(b), single: median(s) };
+  } finally {
+    await engine.destroy().catch(() => undefined);
+    await provider.close();
+  }
+}
+
 export async function benchLxd(): Promise<Record<string, number>> {
   const f = facts();
   if (!f) {
@@ -72,6 +100,7 @@ export async function benchLxd(): Promise<Record<string, number>> {
   const dir = mkdtempSync(join(tmpdir(), 'cvt-bench-'));
   const serial = { ours: [] as number[], theirs: [] as number[] };
   const parallel = { ours: [] as number[], theirs: [] as number[] };
+  let refresh = { batched: Number.NaN, single: Number.NaN };
   try {
     // A warm-up of each, unmeasured: the first launch after a while pays for caches.
     await withLxc(names('warm-lxc', 1), f.image);
@@ -84,6 +113,7 @@ export async function benchLxd(): Promise<Record<string, number>> {
       parallel.theirs.push(await withLxc(names(`plxc${i}`, 10), f.image));
       parallel.ours.push(await withConverge(names(`pcvg${i}`, 10), f, dir));
     }
+    refresh = await refresh100(f, dir);
   } finally {
     const left = (await lxc('list', 'local:', '--format', 'csv', '-c', 'n').catch(() => '')).split('\n').map((l) => l.trim()).filter((n) => n.startsWith('cvbench-'));
     await remove(left);
@@ -96,5 +126,8 @@ export async function benchLxd(): Promise<Record<string, number>> {
     lxd_parallel10_ratio_to_lxc: median(parallel.ours) / median(parallel.theirs),
     lxd_parallel10_converge_ms: median(parallel.ours),
     lxd_parallel10_lxc_ms: median(parallel.theirs),
+    refresh_100_lxd_ms: refresh.batched,
+    refresh_100_lxd_per_instance_ms: refresh.single,
+    refresh_100_lxd_ratio_to_per_instance: refresh.batched / refresh.single,
   };
 }

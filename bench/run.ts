@@ -25,6 +25,7 @@ const targets: Record<string, [string, number]> = {
   refresh_2k_gcore_cdn_requests_per_resource: ['<=', 0.02],
   refresh_2k_gcore_cdn_ratio_to_per_resource_ideal: ['<=', 0.1],
   destroy_to_create_durable_ratio: ['<=', 1.2],
+  refresh_100_lxd_ratio_to_per_instance: ['<=', 0.5],
 };
 
 function run(...args: string[]): Record<string, number> {
