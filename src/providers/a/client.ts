@@ -2,7 +2,10 @@
 // pinned HTTPS), one request() that branches on the envelope's `type`, operation waits with the
 // failure rules of the wire notes, and the server's api_extensions read once.
 import type { Dispatcher } from 'undici';
-import { HttpClient, describeBody, type HttpMethod, type VendorError } from '../../kit/http.js';
+import { HttpClient, type HttpMethod } from '../../kit/http.js';
+
+const PROVIDER = 'prova';
+import { envelopeError, notClustered, operationError, parseLxdError } from './errors.js';
 import { ProviderError, TimeoutError } from '../../engine/errors.js';
 import type { OperationContext } from '../../engine/provider/context.js';
 
@@ -69,14 +72,6 @@ export type Call = {
 
 export type CallResult<T> = { readonly metadata: T; readonly etag?: string; readonly headers: Readonly<Record<string, string>>; readonly operation?: Operation };
 
-const PROVIDER = 'prova';
-
-/** LXD error envelope → facts. 500s are usually deterministic in LXD (validation), so only 503 retries. */
-export function parseLxdError(status: number, body: unknown): VendorError {
-  const env = body as Envelope | undefined;
-  const detail = typeof env === 'object' && env && typeof env.error === 'string' && env.error ? env.error : describeBody(body);
-  return { detail, vendorCode: env?.error_code ? String(env.error_code) : undefined, notFound: status === 404, retryable: status === 503 || status === 429 };
-}
 
 export class LxdClient {
   readonly remote: string;
@@ -137,7 +132,7 @@ export class LxdClient {
       query, body: call.body, headers, rawBody: call.rawBody,
     });
     const env = res.body ?? {};
-    if (env.type === 'error') throw this.#envelopeError(call, res.status, env);
+    if (env.type === 'error') throw envelopeError(call, res.status, env);
     if (env.type === 'async' && call.noWait) {
       const op = env.metadata as Operation;
       return { metadata: (op?.metadata ?? {}) as T, headers: res.headers, operation: op };
@@ -207,32 +202,6 @@ export class LxdClient {
 
   #finish(op: Operation, operation: string): Operation {
     if (op.status_code === 200) return op;
-    const error = new ProviderError({ provider: PROVIDER, operation, status: op.status_code, retryable: false, vendorCode: op.status, detail: op.err || `operation ${op.status}` });
-    Object.defineProperty(error, 'lxdOperation', { value: op, enumerable: false });
-    throw error;
+    throw operationError(op, operation);
   }
-
-  #envelopeError(call: Call, status: number, env: Envelope): ProviderError {
-    const code = env.error_code ?? status;
-    return new ProviderError({
-      provider: PROVIDER, operation: call.operation, method: call.method, pathTemplate: call.pathTemplate, status: code,
-      retryable: code === 503, notFound: code === 404, detail: env.error || 'unknown LXD error',
-    });
-  }
-}
-
-function notClustered(remote: string, call: Call): ProviderError {
-  return new ProviderError({
-    provider: PROVIDER, operation: call.operation, method: call.method, pathTemplate: call.pathTemplate, status: 400, retryable: false, vendorCode: 'target_not_clustered',
-    detail: `Target only allowed when clustered: LXD server ${remote} is not a cluster; remove \`target\` (it names cluster member "${call.target}")`,
-  });
-}
-
-/** The operation a failed-operation ProviderError came from (exec's `metadata.return`, for one). */
-export function failedOperation(error: unknown): Operation | undefined {
-  return (error as { lxdOperation?: Operation } | null)?.lxdOperation;
-}
-
-export function isNotFound(error: unknown): boolean {
-  return error instanceof ProviderError && error.notFound;
 }

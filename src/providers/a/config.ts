@@ -107,7 +107,7 @@ function readLxcConfig(dir: string): LxcConfigFile {
 }
 
 /** Resolves arguments + environment + config.yml into remotes and settings. */
-export function resolveSettings(args: ProvaArgs, env: Readonly<Record<string, string | undefined>>): ResolvedSettings {
+export function resolveConfig(args: ProvaArgs, env: Readonly<Record<string, string | undefined>>): ResolvedSettings {
   const parsed = provaArgsSchema.safeParse(args);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -156,7 +156,7 @@ export function resolveSettings(args: ProvaArgs, env: Readonly<Record<string, st
 }
 
 /** The configuration under the upstream provider's key names; a secret (password, token) shows as the sensitive marker. */
-export function toTerraformConfig(s: ResolvedSettings): Record<string, unknown> {
+export function terraformConfig(s: ResolvedSettings): Record<string, unknown> {
   const remote = [...s.remotes.values()].filter((r) => r.declared).map((r) => ({
     name: r.name,
     address: r.address,

@@ -3,9 +3,9 @@
 // build declarations. Imports the engine and src/kit only, never another provider.
 import { defineProvider, type Provider } from '../../engine/provider/define.js';
 import { resourceHelper, lookupHelper } from '../../engine/decl/helper.js';
-import { resolveSettings, toTerraformConfig, type ProvaArgs } from './config.js';
-import { makeConnections, type ProvaConfig } from './connections.js';
-import * as l from './lookups.js';
+import { resolveConfig, terraformConfig, type ProvaArgs } from './config.js';
+import { makeConnections, type ProvaConfig } from './wire/connections.js';
+import * as l from './lookups/index.js';
 import { authGroup } from './resources/auth-group.js';
 import { instance } from './resources/instance.js';
 import { instanceDevice } from './resources/instance-device.js';
@@ -18,23 +18,27 @@ import { project } from './resources/project.js';
 import { storagePool } from './resources/storage-pool.js';
 import { storageVolume } from './resources/storage-volume.js';
 
+/** The resource definitions, for tests and tools that call handlers directly. */
 export const resources = [authGroup, instance, instanceDevice, instanceFile, network, networkAcl, networkForward, profile, project, storagePool, storageVolume] as const;
 
 /** Builds provider A. Reads LXD_* environment variables here, and nowhere else. */
-function createProva(config: ProvaArgs = {}): Provider<ProvaConfig> {
-  const settings = resolveSettings(config, process.env);
+function createProvider(config: ProvaArgs = {}): Provider<ProvaConfig> {
+  const settings = resolveConfig(config, process.env);
   const connections = makeConnections(settings);
   return defineProvider<ProvaConfig>({
     name: 'prova',
     config: connections,
     resources,
     lookups: l.lookups,
-    terraformConfig: () => toTerraformConfig(settings),
+    terraformConfig: () => terraformConfig(settings),
     close: () => connections.close(),
   });
 }
 
-export const prova = Object.assign(createProva, {
+/** The lookup definitions. */
+export const lookups = l.lookups;
+
+export const prova = Object.assign(createProvider, {
   authGroup: resourceHelper(authGroup),
   instance: resourceHelper(instance),
   instanceDevice: resourceHelper(instanceDevice),
@@ -58,5 +62,5 @@ export const prova = Object.assign(createProva, {
 });
 
 export type { ProvaArgs } from './config.js';
-export type { ProvaConfig } from './connections.js';
-export { certificateFingerprint, decodeTrustToken, generateClientCertificate } from './trust.js';
+export type { ProvaConfig } from './wire/connections.js';
+export { certificateFingerprint, decodeTrustToken, generateClientCertificate } from './wire/trust.js';

@@ -5,8 +5,8 @@ import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { sensitive } from '../../engine/values/secret.js';
 import { ConfigError } from '../../engine/errors.js';
-import { ProvbClient } from './client.js';
-import { WAIT_LIMITS_MS, type WaitKind } from './wait.js';
+import { CivoClient } from './client.js';
+import { WAIT_LIMITS_MS, type WaitKind } from './wire/wait.js';
 import type { RequestRate } from '../../kit/budget.js';
 
 export type ProvbOptions = {
@@ -39,7 +39,7 @@ export type ProvbConfig = {
   readonly tokenSource: TokenSource;
   readonly pollIntervalMs: number;
   readonly waitLimitsMs: Partial<Record<WaitKind, number>> | undefined;
-  readonly client: ProvbClient;
+  readonly client: CivoClient;
 };
 
 export const defaultApiEndpoint = 'https://api.civo.com';
@@ -76,7 +76,7 @@ export function resolveConfig(options: ProvbOptions, env: Readonly<Record<string
     tokenSource,
     pollIntervalMs,
     waitLimitsMs: options.waitLimitsMs,
-    client: new ProvbClient({ baseUrl: apiEndpoint, token: () => secret, rateLimit: options.rateLimit }),
+    client: new CivoClient({ baseUrl: apiEndpoint, token: () => secret, rateLimit: options.rateLimit }),
   };
 }
 
@@ -109,7 +109,7 @@ export function readCredentialsFile(path: string, field: string): string {
  * key stays (when the token came from the configuration), its value is the sensitive marker, as in
  * provider A and C. `credentials_file` names the file, not its content.
  */
-export function terraformConfigOf(config: ProvbConfig): Record<string, unknown> {
+export function terraformConfig(config: ProvbConfig): Record<string, unknown> {
   const out: Record<string, unknown> = { api_endpoint: config.apiEndpoint };
   if (config.tokenSource === 'token' || config.tokenSource === 'PROVB_TOKEN') out.token = sensitive;
   if (config.credentialsFile) out.credentials_file = config.credentialsFile;

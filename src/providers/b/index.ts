@@ -4,32 +4,34 @@
 // engine's provider contract and src/kit only; never another provider or the simulator.
 import { defineProvider, type Provider } from '../../engine/provider/define.js';
 import { lookupHelper, resourceHelper } from '../../engine/decl/helper.js';
-import { resolveConfig, terraformConfigOf, type ProvbConfig, type ProvbOptions } from './config.js';
+import { resolveConfig, terraformConfig, type ProvbConfig, type ProvbOptions } from './config.js';
 import * as r from './resources/index.js';
 import * as l from './lookups/index.js';
 
 export type { ProvbOptions, ProvbConfig } from './config.js';
 export { defaultApiEndpoint } from './config.js';
 
-const resources = [
+/** The resource definitions, for tests and tools that call handlers directly. */
+export const resources = [
   r.database, r.dnsDomainName, r.dnsDomainRecord, r.firewall, r.instance, r.instanceReservedIpAssignment, r.kubernetesCluster,
   r.kubernetesNodePool, r.loadBalancer, r.network, r.objectStore, r.objectStoreCredential, r.reservedIp, r.sshKey, r.volume, r.volumeAttachment,
 ] as const;
 
-const lookups = [
+/** The lookup definitions. */
+export const lookups = [
   l.getDatabase, l.getDatabaseVersion, l.getDiskImage, l.getDnsDomainName, l.getDnsDomainRecord, l.getFirewall, l.getInstance, l.getInstances,
   l.getKubernetesCluster, l.getKubernetesVersion, l.getLoadbalancer, l.getNetwork, l.getObjectStore, l.getObjectStoreCredential, l.getRegion,
   l.getReservedIp, l.getSize, l.getSshKey, l.getVolume, l.getVpcFirewall, l.getVpcLoadbalancer, l.getVpcNetwork, l.getVpcReservedIp, l.getVpcSubnet,
 ] as const;
 
-function createProvb(options: ProvbOptions = {}): Provider<ProvbConfig> {
+function createProvider(options: ProvbOptions = {}): Provider<ProvbConfig> {
   const config = resolveConfig(options, process.env);
   return defineProvider<ProvbConfig>({
     name: 'provb',
     config,
     resources,
     lookups,
-    terraformConfig: () => terraformConfigOf(config),
+    terraformConfig: () => terraformConfig(config),
   });
 }
 
@@ -77,8 +79,4 @@ const helpers = {
 };
 
 /** The provider factory, with a typed helper per resource and lookup attached. */
-export const provb: typeof createProvb & typeof helpers = Object.assign(createProvb, helpers);
-
-/** The definitions themselves, for tests and tools that call handlers directly. */
-export const provbResources = resources;
-export const provbLookups = lookups;
+export const provb = Object.assign(createProvider, helpers);

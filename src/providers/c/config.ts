@@ -44,7 +44,7 @@ export type ProvcSettings = {
 
 const SUBJECT = 'provc';
 
-export function resolveSettings(args: ProvcArgs = {}): ProvcSettings {
+export function resolveConfig(args: ProvcArgs = {}): ProvcSettings {
   const env = args.env ?? process.env;
   const apiKey = args.apiKey ?? (env.PROVC_API_KEY || undefined);
   const baseUrl = args.baseUrl ?? DEFAULT_BASE_URL;

@@ -5,7 +5,7 @@ import type { Dispatcher } from 'undici';
 import { defineProvider, type Provider } from '../../engine/provider/define.js';
 import { lookupHelper, resourceHelper } from '../../engine/decl/helper.js';
 import { GcoreClient, type ProvcConfig } from './client.js';
-import { resolveSettings, terraformConfig, type ProvcArgs } from './config.js';
+import { resolveConfig, terraformConfig, type ProvcArgs } from './config.js';
 import * as L from './lookups/index.js';
 import { cloudFloatingIp } from './resources/cloud-floating-ip.js';
 import { cdnOriginGroup } from './resources/cdn-origin-group.js';
@@ -19,12 +19,13 @@ export type { ProvcArgs, ProvcSettings } from './config.js';
 export type { ProvcConfig } from './client.js';
 export { DEFAULT_BASE_URL } from './config.js';
 
+/** The resource definitions, for tests and tools that call handlers directly. */
 export const resources = [cloudFloatingIp, cdnOriginGroup, cdnResource, cdnResourceRule, cdnRuleTemplate, cdnCertificate, cdnTrustedCaCertificate] as const;
 
 export type ProvcOptions = ProvcArgs & { /** An undici dispatcher (proxies, custom TLS). */ readonly dispatcher?: Dispatcher };
 
 function createProvider(options: ProvcOptions = {}): Provider<ProvcConfig> {
-  const settings = resolveSettings(options);
+  const settings = resolveConfig(options);
   const client = new GcoreClient(settings, options.dispatcher);
   return defineProvider<ProvcConfig>({
     name: 'provc',
@@ -34,6 +35,9 @@ function createProvider(options: ProvcOptions = {}): Provider<ProvcConfig> {
     terraformConfig: () => terraformConfig(settings),
   });
 }
+
+/** The lookup definitions. */
+export const lookups = L.lookups;
 
 export const provc = Object.assign(createProvider, {
   cloudFloatingIp: resourceHelper(cloudFloatingIp),

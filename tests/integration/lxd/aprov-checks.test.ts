@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ApplyError, ProviderError, ValidationError } from '../../../src/index.js';
 import { prova, resources } from '../../../src/providers/a/index.js';
-import { lookups } from '../../../src/providers/a/lookups.js';
+import { lookups } from '../../../src/providers/a/lookups/index.js';
 import { cleanupAprov, describeLxd, lxc, realEngine } from './lxd-env.js';
 
 const minimal: Record<string, Record<string, unknown>> = {

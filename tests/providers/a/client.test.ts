@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Agent } from 'undici';
 import { ProviderError } from '../../../src/engine/errors.js';
 import { standaloneContext } from '../../../src/engine/provider/context.js';
-import { LxdClient, parseLxdError } from '../../../src/providers/a/client.js';
+import { LxdClient } from '../../../src/providers/a/client.js';
+import { parseLxdError } from '../../../src/providers/a/errors.js';
 import { simEnv, type SimEnv } from './sim-env.js';
 
 let env: SimEnv | undefined;

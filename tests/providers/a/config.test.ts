@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/engine/errors.js';
-import { findSocket, normalizeAddress, resolveSettings, toTerraformConfig } from '../../../src/providers/a/config.js';
-import { formatId, parseId } from '../../../src/providers/a/ids.js';
+import { findSocket, normalizeAddress, resolveConfig, terraformConfig } from '../../../src/providers/a/config.js';
+import { formatId, parseId } from '../../../src/providers/a/wire/ids.js';
 
 const dirs: string[] = [];
 const tmp = () => { const d = mkdtempSync(join(tmpdir(), 'cvt-cfg-')); dirs.push(d); return d; };
@@ -29,7 +29,7 @@ describe('configuration', () => {
   it('always has a local remote on the socket, merges config.yml remotes and its default', () => {
     const dir = tmp();
     writeFileSync(join(dir, 'config.yml'), 'default-remote: far\nremotes:\n  far:\n    addr: https://10.1.1.1:8443\n    protocol: lxd\n');
-    const s = resolveSettings({ configDir: dir, socketPath: '/tmp/x.sock' }, {});
+    const s = resolveConfig({ configDir: dir, socketPath: '/tmp/x.sock' }, {});
     expect(s.remotes.get('local')!.address).toBe('unix:///tmp/x.sock');
     expect(s.remotes.get('far')!.address).toBe('https://10.1.1.1:8443');
     expect(s.remotes.get('images')!.protocol).toBe('simplestreams');
@@ -41,37 +41,37 @@ describe('configuration', () => {
     const global = tmp();
     writeFileSync(join(global, 'config.yml'), 'remotes:\n  shared:\n    addr: https://10.2.2.2:8443\n  mine:\n    addr: https://10.3.3.3:8443\n');
     writeFileSync(join(user, 'config.yml'), 'remotes:\n  mine:\n    addr: https://10.4.4.4:8443\n');
-    const s = resolveSettings({ configDir: user }, { LXD_GLOBAL_CONF: global });
+    const s = resolveConfig({ configDir: user }, { LXD_GLOBAL_CONF: global });
     expect(s.remotes.get('shared')!.address).toBe('https://10.2.2.2:8443');
     expect(s.remotes.get('mine')!.address).toBe('https://10.4.4.4:8443');
   });
 
   it('lets declared remotes override by name and mark one default; rejects two defaults and password+token', () => {
     const dir = tmp();
-    const s = resolveSettings({ configDir: dir, remotes: [{ name: 'a', address: '10.0.0.2', default: true }] }, {});
+    const s = resolveConfig({ configDir: dir, remotes: [{ name: 'a', address: '10.0.0.2', default: true }] }, {});
     expect(s.defaultRemote).toBe('a');
-    expect(() => resolveSettings({ configDir: dir, remotes: [{ name: 'a', default: true }, { name: 'b', default: true }] }, {})).toThrow(ConfigError);
-    expect(() => resolveSettings({ configDir: dir, remotes: [{ name: 'a', address: 'x', password: 'p', token: 't' }] }, {})).toThrow(ConfigError);
+    expect(() => resolveConfig({ configDir: dir, remotes: [{ name: 'a', default: true }, { name: 'b', default: true }] }, {})).toThrow(ConfigError);
+    expect(() => resolveConfig({ configDir: dir, remotes: [{ name: 'a', address: 'x', password: 'p', token: 't' }] }, {})).toThrow(ConfigError);
   });
 
   it('adds the environment remote as default and reads the boolean switches from the environment', () => {
-    const s = resolveSettings({ configDir: tmp() }, { LXD_REMOTE: 'envr', LXD_ADDR: '10.9.9.9', LXD_PASSWORD: 'pw', LXD_ACCEPT_SERVER_CERTIFICATE: 'true' });
+    const s = resolveConfig({ configDir: tmp() }, { LXD_REMOTE: 'envr', LXD_ADDR: '10.9.9.9', LXD_PASSWORD: 'pw', LXD_ACCEPT_SERVER_CERTIFICATE: 'true' });
     expect(s.defaultRemote).toBe('envr');
     expect(s.remotes.get('envr')).toMatchObject({ address: 'https://10.9.9.9:8443', password: 'pw' });
     expect(s.acceptRemoteCertificate).toBe(true);
-    expect(() => resolveSettings({ configDir: tmp() }, { LXD_PORT: '1' })).toThrow(ConfigError);
+    expect(() => resolveConfig({ configDir: tmp() }, { LXD_PORT: '1' })).toThrow(ConfigError);
   });
 
   it('defaults configDir to the snap directory when snap is installed, else ~/.config/lxc', () => {
-    const s = resolveSettings({}, { HOME: '/home/u' });
+    const s = resolveConfig({}, { HOME: '/home/u' });
     expect(['/home/u/snap/lxd/common/config', '/home/u/.config/lxc']).toContain(s.configDir);
   });
 
   it('terraformConfig uses upstream key names and includes only declared remotes', () => {
     const dir = tmp();
     mkdirSync(join(dir, 'x'));
-    const s = resolveSettings({ configDir: dir, generateClientCertificates: true, remotes: [{ name: 'r', address: '1.2.3.4', token: 'tok' }] }, {});
-    expect(toTerraformConfig(s)).toEqual({ remote: [{ name: 'r', address: 'https://1.2.3.4:8443', protocol: 'lxd', token: { '@converge': 'sensitive' }, default: false }], accept_remote_certificate: false, generate_client_certificates: true, config_dir: dir });
+    const s = resolveConfig({ configDir: dir, generateClientCertificates: true, remotes: [{ name: 'r', address: '1.2.3.4', token: 'tok' }] }, {});
+    expect(terraformConfig(s)).toEqual({ remote: [{ name: 'r', address: 'https://1.2.3.4:8443', protocol: 'lxd', token: { '@converge': 'sensitive' }, default: false }], accept_remote_certificate: false, generate_client_certificates: true, config_dir: dir });
   });
 });
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, ProviderError } from '../../../src/engine/errors.js';
-import { certificateFingerprint, decodeTrustToken, generateClientCertificate, loadClientCertificate } from '../../../src/providers/a/trust.js';
+import { certificateFingerprint, decodeTrustToken, generateClientCertificate, loadClientCertificate } from '../../../src/providers/a/wire/trust.js';
 import { prova } from '../../../src/providers/a/index.js';
 import { standaloneContext } from '../../../src/engine/provider/context.js';
 

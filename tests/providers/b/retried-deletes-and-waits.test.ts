@@ -4,8 +4,8 @@
 // failing (never hanging) when what it waits for cannot happen.
 import { describe, expect, it } from 'vitest';
 import { ProviderError } from '../../../src/engine/errors.js';
-import type { ProvbClient } from '../../../src/providers/b/client.js';
-import { WAIT_LIMITS_MS } from '../../../src/providers/b/wait.js';
+import type { CivoClient } from '../../../src/providers/b/client.js';
+import { WAIT_LIMITS_MS } from '../../../src/providers/b/wire/wait.js';
 import { created, harness, type Harness } from './harness.js';
 
 const IMAGE = '9b3bda31-8c63-4c3f-9d8e-3c6b2a1d0002';
@@ -16,7 +16,7 @@ const fwOf = (h: Harness) => h.sim.store.defaultFirewall(h.sim.store.defaultNetw
  * Makes each named client call take effect and then answer as its retry would after a lost answer:
  * HTTP 404 with the vendor's not-found body.
  */
-function answeredNotFound(h: Harness, methods: readonly (keyof ProvbClient)[]): void {
+function answeredNotFound(h: Harness, methods: readonly (keyof CivoClient)[]): void {
   const client = h.provider.config.client as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
   for (const m of methods) {
     const real = client[m as string]!;
@@ -27,7 +27,7 @@ function answeredNotFound(h: Harness, methods: readonly (keyof ProvbClient)[]): 
   }
 }
 
-const deletes: (keyof ProvbClient)[] = ['deleteInstance', 'deleteNetwork', 'deleteFirewall', 'deleteFirewallRule', 'deleteVolume', 'detachVolume', 'deleteIp', 'ipAction',
+const deletes: (keyof CivoClient)[] = ['deleteInstance', 'deleteNetwork', 'deleteFirewall', 'deleteFirewallRule', 'deleteVolume', 'detachVolume', 'deleteIp', 'ipAction',
   'deleteLoadBalancer', 'deleteCluster', 'deletePool', 'deleteDatabase', 'deleteDomain', 'deleteRecord', 'deleteSshKey', 'deleteObjectStore', 'deleteCredential'];
 
 type Setup = (h: Harness) => Promise<Record<string, unknown>>;

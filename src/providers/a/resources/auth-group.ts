@@ -2,13 +2,13 @@
 // access_management, LXD 5.21+). Permissions are (entitlement, entity type, entity args).
 import { z } from 'zod';
 import { cannotTell, defineResource, type CheckIssue } from '../../../engine/provider/define.js';
-import { scopeIssues } from '../checks.js';
+import { scopeIssues } from './checks.js';
 import type { OperationContext } from '../../../engine/provider/context.js';
 import type { LxdClient, Ctx as ClientCtx } from '../client.js';
-import type { ProvaConfig } from '../connections.js';
-import { entityArgs, entityUrl } from '../entities.js';
-import { formatId, parseId, scopeInputs } from '../ids.js';
-import { createObject, deleteObject, enc, getObject, replaceObject, type Where } from '../objects.js';
+import type { ProvaConfig } from '../wire/connections.js';
+import { entityArgs, entityUrl } from '../wire/entities.js';
+import { formatId, parseId, scopeInputs } from '../wire/ids.js';
+import { createObject, deleteObject, enc, getObject, replaceObject, type Where } from '../wire/objects.js';
 
 export const permissionSchema = z.object({
   entitlement: z.string().min(1).describe('Entitlement granted on the entity, such as `can_view` or `admin`; the server defines the valid entitlements per entity type.'),

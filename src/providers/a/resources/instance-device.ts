@@ -5,14 +5,14 @@ import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
 import { ProviderError } from '../../../engine/errors.js';
 import type { OperationContext } from '../../../engine/provider/context.js';
-import { checkScope } from '../checks.js';
-import type { ProvaConfig } from '../connections.js';
-import { isOurs } from '../find.js';
-import { OPERATION_KEY } from '../keys.js';
-import { deviceTypes, fromWire, MARKER, STANDALONE, type WireDevices } from '../devices.js';
-import { formatId, parseId, scopeInputs } from '../ids.js';
-import { enc, getObject, projectOf, replaceObject, type Where } from '../objects.js';
-import type { WireInstance } from '../runtime.js';
+import { checkScope } from './checks.js';
+import type { ProvaConfig } from '../wire/connections.js';
+import { isOurs } from '../wire/find.js';
+import { OPERATION_KEY } from '../wire/keys.js';
+import { deviceTypes, fromWire, MARKER, STANDALONE, type WireDevices } from '../wire/devices.js';
+import { formatId, parseId, scopeInputs } from '../wire/ids.js';
+import { enc, getObject, projectOf, replaceObject, type Where } from '../wire/objects.js';
+import type { WireInstance } from '../wire/runtime.js';
 
 const inputs = z.object({
   instanceName: z.string().min(1).describe('Name of the existing instance the device is attached to. Changing it replaces the device.'),

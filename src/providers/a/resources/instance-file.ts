@@ -5,10 +5,10 @@
 import { z } from 'zod';
 import { defineResource, type CheckIssue } from '../../../engine/provider/define.js';
 import type { OperationContext } from '../../../engine/provider/context.js';
-import { scopeIssues } from '../checks.js';
-import type { ProvaConfig } from '../connections.js';
-import { absoluteTarget, canonicalMode, deleteFile, fileIssues, statFile, uploadFile } from '../files.js';
-import { projectOf } from '../objects.js';
+import { scopeIssues } from './checks.js';
+import type { ProvaConfig } from '../wire/connections.js';
+import { absoluteTarget, canonicalMode, deleteFile, fileIssues, statFile, uploadFile } from '../wire/files.js';
+import { projectOf } from '../wire/objects.js';
 
 const inputs = z.object({
   instance: z.string().min(1).describe('Name of the existing instance that holds the file.'),

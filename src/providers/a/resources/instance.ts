@@ -7,18 +7,19 @@ import { z } from 'zod';
 import { defineResource, type CheckIssue, type Prior, type ReadResult } from '../../../engine/provider/define.js';
 import { readByGroup } from '../../../kit/read-many.js';
 import { PartialCreateError, ProviderError } from '../../../engine/errors.js';
-import { scopeIssues } from '../checks.js';
-import { isOurs } from '../find.js';
+import { scopeIssues } from './checks.js';
+import { isOurs } from '../wire/find.js';
 import type { OperationContext } from '../../../engine/provider/context.js';
-import { isNotFound, type LxdClient } from '../client.js';
-import type { ProvaConfig } from '../connections.js';
-import { deviceSchema, fromWire, sortDevices, toWire, MARKER, STANDALONE } from '../devices.js';
-import { execSchema, runExecs, type ExecResult } from '../execs.js';
-import { canonicalMode, deleteFile, fileIssues, uploadFile } from '../files.js';
-import { formatId, parseId } from '../ids.js';
-import { imageSource, splitImage } from '../images.js';
-import { computedKeys, desiredConfig, taggedConfig } from '../keys.js';
-import { durationMs, isRunning, networkOutputs, readState, startInstance, stopInstance, type InstanceState, type WireInstance, type Waits } from '../runtime.js';
+import { type LxdClient } from '../client.js';
+import { isNotFound } from '../../../kit/gone.js';
+import type { ProvaConfig } from '../wire/connections.js';
+import { deviceSchema, fromWire, sortDevices, toWire, MARKER, STANDALONE } from '../wire/devices.js';
+import { execSchema, runExecs, type ExecResult } from '../wire/execs.js';
+import { canonicalMode, deleteFile, fileIssues, uploadFile } from '../wire/files.js';
+import { formatId, parseId } from '../wire/ids.js';
+import { imageSource, splitImage } from '../wire/images.js';
+import { computedKeys, desiredConfig, taggedConfig } from '../wire/keys.js';
+import { durationMs, isRunning, networkOutputs, readState, startInstance, stopInstance, type InstanceState, type WireInstance, type Waits } from '../wire/runtime.js';
 
 export const fileSchema = z.object({
   targetPath: z.string().min(1).describe('Absolute path of the file inside the instance, including the file name.'),

@@ -1,15 +1,15 @@
 // prova:index/networkAcl:NetworkAcl: ingress and egress rules; updates PUT the whole ACL with
 // If-Match (PATCH would empty the rule lists). ICMP fields are sent only for icmp4/icmp6.
 import { z } from 'zod';
-import { aclRuleIssues, userConfigIssues } from '../rules.js';
+import { aclRuleIssues, userConfigIssues } from './rules.js';
 import { defineResource } from '../../../engine/provider/define.js';
 import type { OperationContext } from '../../../engine/provider/context.js';
-import type { ProvaConfig } from '../connections.js';
-import { formatId, parseId, scopeInputs } from '../ids.js';
-import { checkScope } from '../checks.js';
-import { findTagged } from '../find.js';
-import { computedKeys, desiredConfig, observedConfigFor, taggedConfig } from '../keys.js';
-import { createObject, deleteObject, enc, getObject, projectOf, replaceObject, type Where } from '../objects.js';
+import type { ProvaConfig } from '../wire/connections.js';
+import { formatId, parseId, scopeInputs } from '../wire/ids.js';
+import { checkScope } from './checks.js';
+import { findTagged } from '../wire/find.js';
+import { computedKeys, desiredConfig, observedConfigFor, taggedConfig } from '../wire/keys.js';
+import { createObject, deleteObject, enc, getObject, projectOf, replaceObject, type Where } from '../wire/objects.js';
 
 export const ruleSchema = z.object({
   action: z.enum(['allow', 'drop', 'reject']).describe('What to do with matching traffic: `allow`, `drop` or `reject`.'),

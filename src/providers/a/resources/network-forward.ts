@@ -2,15 +2,15 @@
 // Keyed by network and listen address (no rename); updates PUT the whole forward with If-Match.
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { forwardPortIssues, userConfigIssues } from '../rules.js';
+import { forwardPortIssues, userConfigIssues } from './rules.js';
 import { defineResource } from '../../../engine/provider/define.js';
 import type { OperationContext } from '../../../engine/provider/context.js';
-import type { ProvaConfig } from '../connections.js';
-import { formatId, parseId, scopeInputs } from '../ids.js';
-import { checkScope } from '../checks.js';
-import { findTagged } from '../find.js';
-import { computedKeys, desiredConfig, observedConfigFor, taggedConfig } from '../keys.js';
-import { createObject, deleteObject, enc, getObject, projectOf, replaceObject, type Where } from '../objects.js';
+import type { ProvaConfig } from '../wire/connections.js';
+import { formatId, parseId, scopeInputs } from '../wire/ids.js';
+import { checkScope } from './checks.js';
+import { findTagged } from '../wire/find.js';
+import { computedKeys, desiredConfig, observedConfigFor, taggedConfig } from '../wire/keys.js';
+import { createObject, deleteObject, enc, getObject, projectOf, replaceObject, type Where } from '../wire/objects.js';
 
 const portSchema = z.object({
   protocol: z.enum(['tcp', 'udp']).describe('Protocol forwarded: `tcp` or `udp`.'),

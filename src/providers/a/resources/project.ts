@@ -3,12 +3,12 @@
 import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
 import type { OperationContext } from '../../../engine/provider/context.js';
-import type { ProvaConfig } from '../connections.js';
-import { formatId, parseId, scopeInputs } from '../ids.js';
-import { checkScope } from '../checks.js';
-import { findTagged } from '../find.js';
-import { computedKeys, desiredConfig, observedConfigFor, taggedConfig } from '../keys.js';
-import { createObject, deleteObject, enc, getObject, replaceObject, type Where } from '../objects.js';
+import type { ProvaConfig } from '../wire/connections.js';
+import { formatId, parseId, scopeInputs } from '../wire/ids.js';
+import { checkScope } from './checks.js';
+import { findTagged } from '../wire/find.js';
+import { computedKeys, desiredConfig, observedConfigFor, taggedConfig } from '../wire/keys.js';
+import { createObject, deleteObject, enc, getObject, replaceObject, type Where } from '../wire/objects.js';
 
 const inputs = z.object({
   name: z.string().min(1).describe('Name of the project. Changing it replaces the project.'),

@@ -7,7 +7,7 @@
 import type { WebSocket } from 'ws';
 import { randomUUID } from 'node:crypto';
 import type { Route } from '../../../kit/sim/router.js';
-import { scoped, type Instance, type LxdStore, type Operation } from './store.js';
+import { scoped, type Instance, type SimStore, type Operation } from './store.js';
 import { asyncOp, error, projectOf, type Body } from './wire.js';
 
 type Result = { code: number; stdout: string; stderr: string } | 'not-found';
@@ -80,7 +80,7 @@ function finish(ws: WebSocket | undefined, data: string): Promise<void> {
   });
 }
 
-export const execRoute: Route<LxdStore> = {
+export const execRoute: Route<SimStore> = {
   method: 'POST', path: '/1.0/instances/:name/exec', handler: (req, s) => {
     const i = s.instances.get(scoped(projectOf(req), req.params.name!));
     if (!i) return error(404, 'Instance not found');

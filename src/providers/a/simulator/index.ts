@@ -8,7 +8,7 @@ import { createServerCertificate } from './certificate.js';
 import { mintToken, trustGate, type TrustState } from './trust.js';
 import type { FaultOptions } from '../../../kit/sim/faults.js';
 import { routes } from './routes.js';
-import { LxdStore, type SimOptions } from './store.js';
+import { SimStore, type SimOptions } from './store.js';
 import { error } from './wire.js';
 
 export type LxdSimulatorOptions = SimOptions & {
@@ -22,7 +22,7 @@ export type LxdSimulatorOptions = SimOptions & {
 };
 
 export type LxdSimulator = SimServer & {
-  readonly store: LxdStore;
+  readonly store: SimStore;
   /** The address a `prova` remote uses: `unix:///path`, `http://127.0.0.1:port` or `https://…`. */
   readonly address: string;
   /** TLS mode: the server certificate (PEM) and its SHA-256 fingerprint. */
@@ -32,12 +32,12 @@ export type LxdSimulator = SimServer & {
 };
 
 export async function startSimulator(options: LxdSimulatorOptions = {}): Promise<LxdSimulator> {
-  const store = new LxdStore(options);
+  const store = new SimStore(options);
   const cert = options.tls ? await createServerCertificate() : undefined;
   const trust: TrustState | undefined = cert
     ? { certificate: cert.cert, fingerprint: new X509Certificate(cert.cert).fingerprint256.replace(/:/g, '').toLowerCase(), address: '', tokens: new Set() }
     : undefined;
-  const server = await startRouter<LxdStore>({
+  const server = await startRouter<SimStore>({
     routes,
     state: store,
     notFound: () => error(404, 'not found'),
@@ -64,5 +64,5 @@ export async function startSimulator(options: LxdSimulatorOptions = {}): Promise
   });
 }
 
-export { LxdStore } from './store.js';
+export { SimStore } from './store.js';
 export type { SimOptions } from './store.js';

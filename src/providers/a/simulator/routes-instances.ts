@@ -3,14 +3,14 @@
 // a delay, the files API (octal modes, append, one directory level at a time) and exec.
 import { posix } from 'node:path';
 import type { Route, SimRequest } from '../../../kit/sim/router.js';
-import { etagOf, scoped, type File, type Instance, type LxdStore } from './store.js';
+import { etagOf, scoped, type File, type Instance, type SimStore } from './store.js';
 import { asyncOp, error, etagMismatch, map, projectOf, recursion, str, sync, type Body } from './wire.js';
 import { execRoute } from './exec.js';
 import { onCreate, onStart, onStop } from './volatile.js';
 
 const knownLimits = new Set(['cpu', 'cpu.allowance', 'cpu.priority', 'memory', 'memory.swap', 'memory.enforce', 'processes', 'disk.priority', 'network.priority']);
 
-export function expanded(s: LxdStore, i: Instance): { config: Record<string, string>; devices: Record<string, Record<string, string>> } {
+export function expanded(s: SimStore, i: Instance): { config: Record<string, string>; devices: Record<string, Record<string, string>> } {
   const config: Record<string, string> = {};
   const devices: Record<string, Record<string, string>> = {};
   for (const p of i.profiles) {
@@ -21,7 +21,7 @@ export function expanded(s: LxdStore, i: Instance): { config: Record<string, str
   return { config: { ...config, ...i.config }, devices: { ...devices, ...i.devices } };
 }
 
-export function instanceView(s: LxdStore, i: Instance) {
+export function instanceView(s: SimStore, i: Instance) {
   const e = expanded(s, i);
   return {
     name: i.name, description: i.description, type: i.type, project: i.project, architecture: i.architecture, status: i.running ? 'Running' : 'Stopped', status_code: i.running ? 103 : 102,
@@ -33,7 +33,7 @@ export function instanceView(s: LxdStore, i: Instance) {
 /** Writable view: what the ETag is computed over (like the daemon, it changes with volatile keys). */
 const etagView = (i: Instance) => ({ architecture: i.architecture, config: i.config, devices: i.devices, ephemeral: i.ephemeral, profiles: i.profiles, stateful: i.stateful, description: i.description });
 
-export function instanceState(s: LxdStore, i: Instance) {
+export function instanceState(s: SimStore, i: Instance) {
   if (!i.running) return { status: 'Stopped', status_code: 102, pid: 0, processes: 0, network: null, cpu: { usage: 0 }, memory: { usage: 0 }, disk: {} };
   const network: Record<string, unknown> = {
     lo: { addresses: [{ family: 'inet', address: '127.0.0.1', netmask: '8', scope: 'local' }, { family: 'inet6', address: '::1', netmask: '128', scope: 'local' }], hwaddr: '', state: 'up', type: 'loopback', mtu: 65536, counters: {} },
@@ -59,7 +59,7 @@ function filePath(req: SimRequest): string {
   return p.length > 1 ? p.replace(/\/+$/, '') : '/';
 }
 
-function find(s: LxdStore, req: SimRequest): Instance | undefined {
+function find(s: SimStore, req: SimRequest): Instance | undefined {
   return s.instances.get(scoped(projectOf(req), req.params.name!));
 }
 
@@ -74,14 +74,14 @@ function newFiles(): Map<string, File> {
 }
 
 /** Names of the instance's nic devices (its own and its profiles'). */
-const nicsOf = (s: LxdStore, i: Instance) => Object.entries(expanded(s, i).devices).filter(([, d]) => d.type === 'nic').map(([dev]) => dev);
+const nicsOf = (s: SimStore, i: Instance) => Object.entries(expanded(s, i).devices).filter(([, d]) => d.type === 'nic').map(([dev]) => dev);
 
 function parseMode(v: string | undefined, dflt: number): number {
   if (!v) return dflt;
   return v.startsWith('0') ? parseInt(v, 8) : parseInt(v, 10);
 }
 
-export const instanceRoutes: Route<LxdStore>[] = [
+export const instanceRoutes: Route<SimStore>[] = [
   { method: 'GET', path: '/1.0/instances', handler: (req, s) => {
     const list = [...s.instances.values()].filter((i) => i.project === projectOf(req));
     const full = (i: Instance) => ({ ...instanceView(s, i), state: instanceState(s, i), snapshots: null, backups: null });

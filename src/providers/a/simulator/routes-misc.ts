@@ -1,13 +1,13 @@
 // The fake LXD's server info, images and aliases, network state and forwards, custom volumes, identities and certificates.
 import { randomUUID } from 'node:crypto';
 import type { Route, SimRequest, SimResponse } from '../../../kit/sim/router.js';
-import { scoped, sha256, type LxdStore, type Operation } from './store.js';
+import { scoped, sha256, type SimStore, type Operation } from './store.js';
 import { expanded } from './routes-instances.js';
 import { peerFingerprint } from './trust.js';
 import { asyncOp, created, error, etagMismatch, map, projectOf, recursion, str, sync, type Body } from './wire.js';
 
 /** GET /1.0 for a trusted caller, as LXD 5.21 answers it (over TLS, the caller is named by its certificate). */
-export function serverInfo(s: LxdStore, req: SimRequest) {
+export function serverInfo(s: SimStore, req: SimRequest) {
   const tls = peerFingerprint(req);
   const https = s.serverCertificate ? [`127.0.0.1:${req.headers.host?.split(':').pop() ?? '8443'}`] : [];
   return {
@@ -26,12 +26,12 @@ export function serverInfo(s: LxdStore, req: SimRequest) {
 const forwardKey = (req: SimRequest, addr: string) => `${projectOf(req)}/${req.params.network}/${addr}`;
 const volumeKey = (req: SimRequest, name: string) => `${req.params.pool}/${projectOf(req)}/${name}`;
 
-function image(s: LxdStore, fpPrefix: string) {
+function image(s: SimStore, fpPrefix: string) {
   const fp = [...s.images.keys()].find((k) => k.startsWith(fpPrefix));
   return fp ? s.images.get(fp) : undefined;
 }
 
-function createVolume(req: SimRequest, s: LxdStore): SimResponse {
+function createVolume(req: SimRequest, s: SimStore): SimResponse {
   if (!s.pools.has(req.params.pool!)) return error(404, 'Storage pool not found');
   const b = (req.body ?? {}) as Body;
   const name = str(b.name);
@@ -42,7 +42,7 @@ function createVolume(req: SimRequest, s: LxdStore): SimResponse {
   return created(`/1.0/storage-pools/${req.params.pool}/volumes/custom/${name}`);
 }
 
-export const miscRoutes: Route<LxdStore>[] = [
+export const miscRoutes: Route<SimStore>[] = [
   { method: 'GET', path: '/1.0', handler: (req, s) => {
     const info = serverInfo(s, req);
     return sync(info, { etag: { config: info.config } });

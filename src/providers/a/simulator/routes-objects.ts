@@ -2,7 +2,7 @@
 // storage pools (5.0: no ETag) and auth groups share list/create/get/put/delete; forwards, volumes,
 // network state and identities have small routes of their own.
 import type { Route, SimRequest, SimResponse } from '../../../kit/sim/router.js';
-import { scoped, type LxdStore, type Obj } from './store.js';
+import { scoped, type SimStore, type Obj } from './store.js';
 import { created, error, etagMismatch, map, projectOf, recursion, str, sync, type Body } from './wire.js';
 
 type Spec = {
@@ -10,29 +10,29 @@ type Spec = {
   readonly what: string;
   /** Lifecycle event prefix: network → network-created, network-updated, network-deleted. */
   readonly entity: string;
-  readonly map: (s: LxdStore) => Map<string, Obj>;
+  readonly map: (s: SimStore) => Map<string, Obj>;
   /** Project-scoped key ('proj/name') or global ('name'). */
   readonly scopedKey: boolean;
   /** Builds the stored object from a create body; a string is an error message (400 unless `code`). */
-  readonly make: (body: Body, s: LxdStore, req: SimRequest) => Obj | { code: number; message: string };
+  readonly make: (body: Body, s: SimStore, req: SimRequest) => Obj | { code: number; message: string };
   /** Fields a PUT replaces (omitted ones become zero values). */
-  readonly writable: (body: Body, current: Obj, s: LxdStore) => Partial<Obj> | { code: number; message: string };
-  readonly view?: (o: Obj, s: LxdStore, req: SimRequest) => Record<string, unknown>;
-  readonly canDelete?: (o: Obj, s: LxdStore, req: SimRequest) => string | null;
-  readonly afterCreate?: (o: Obj, s: LxdStore, req: SimRequest) => void;
+  readonly writable: (body: Body, current: Obj, s: SimStore) => Partial<Obj> | { code: number; message: string };
+  readonly view?: (o: Obj, s: SimStore, req: SimRequest) => Record<string, unknown>;
+  readonly canDelete?: (o: Obj, s: SimStore, req: SimRequest) => string | null;
+  readonly afterCreate?: (o: Obj, s: SimStore, req: SimRequest) => void;
   readonly duplicate: { readonly code: number; readonly message: string };
   readonly etag?: boolean;
-  readonly gate?: (s: LxdStore) => boolean;
+  readonly gate?: (s: SimStore) => boolean;
 };
 
 const isError = (v: unknown): v is { code: number; message: string } => !!v && typeof v === 'object' && 'code' in v && 'message' in v && !('name' in v);
 
-export function namedRoutes(spec: Spec): Route<LxdStore>[] {
+export function namedRoutes(spec: Spec): Route<SimStore>[] {
   const key = (req: SimRequest, name: string) => (spec.scopedKey ? scoped(projectOf(req), name) : name);
-  const view = (o: Obj, s: LxdStore, req: SimRequest) => (spec.view ? spec.view(o, s, req) : o);
-  const gated = (h: (req: SimRequest, s: LxdStore) => SimResponse) => (req: SimRequest, s: LxdStore) => (spec.gate && !spec.gate(s) ? error(404, 'not found') : h(req, s));
-  const lifecycle = (req: SimRequest, s: LxdStore, verb: string, name: string) => s.events.lifecycle(`${spec.entity}-${verb}`, `${spec.base}/${name}`, spec.scopedKey ? projectOf(req) : '');
-  const missingProject = (req: SimRequest, s: LxdStore) => spec.scopedKey && !s.projects.has(projectOf(req)) ? error(404, `Failed loading project "${projectOf(req)}": Project not found`) : null;
+  const view = (o: Obj, s: SimStore, req: SimRequest) => (spec.view ? spec.view(o, s, req) : o);
+  const gated = (h: (req: SimRequest, s: SimStore) => SimResponse) => (req: SimRequest, s: SimStore) => (spec.gate && !spec.gate(s) ? error(404, 'not found') : h(req, s));
+  const lifecycle = (req: SimRequest, s: SimStore, verb: string, name: string) => s.events.lifecycle(`${spec.entity}-${verb}`, `${spec.base}/${name}`, spec.scopedKey ? projectOf(req) : '');
+  const missingProject = (req: SimRequest, s: SimStore) => spec.scopedKey && !s.projects.has(projectOf(req)) ? error(404, `Failed loading project "${projectOf(req)}": Project not found`) : null;
   return [
     { method: 'GET', path: spec.base, handler: gated((req, s) => {
       const prefix = spec.scopedKey ? `${projectOf(req)}/` : '';
@@ -87,7 +87,7 @@ const configOnly = (body: Body) => ({ description: str(body.description), config
 const err = (code: number, message: string) => ({ code, message });
 
 /** Instances and profiles in any project that use a network through a nic device. */
-function networkUsers(s: LxdStore, name: string): string[] {
+function networkUsers(s: SimStore, name: string): string[] {
   const users: string[] = [];
   for (const [k, p] of s.profiles) if (Object.values((p.devices ?? {}) as Record<string, Record<string, string>>).some((d) => d.network === name)) users.push(`/1.0/profiles/${k.split('/')[1]}`);
   for (const i of s.instances.values()) if (Object.values(i.devices).some((d) => d.network === name)) users.push(`/1.0/instances/${i.name}`);
@@ -147,7 +147,7 @@ export const profileRoutes = namedRoutes({
 });
 
 /** What a project holds, as the daemon lists it in used_by (?project= outside default). */
-function projectUsers(s: LxdStore, project: string): string[] {
+function projectUsers(s: SimStore, project: string): string[] {
   const q = project === 'default' ? '' : `?project=${project}`;
   const inProject = (m: Map<string, Obj>) => [...m.keys()].filter((k) => k.startsWith(`${project}/`)).map((k) => k.slice(project.length + 1));
   return [
@@ -169,7 +169,7 @@ export const projectRoutes = namedRoutes({
 });
 
 /** Instances, profiles (through a disk device) and custom volumes on a pool, as the daemon lists them. */
-function poolUsers(s: LxdStore, pool: string): string[] {
+function poolUsers(s: SimStore, pool: string): string[] {
   const q = (project: string) => (project === 'default' ? '' : `?project=${project}`);
   const uses = (devices: unknown) => Object.values((devices ?? {}) as Record<string, Record<string, string>>).some((d) => d.type === 'disk' && d.pool === pool);
   return [
@@ -179,7 +179,7 @@ function poolUsers(s: LxdStore, pool: string): string[] {
   ];
 }
 
-function expandedDevices(s: LxdStore, project: string, profiles: string[], own: Record<string, unknown>): Record<string, unknown> {
+function expandedDevices(s: SimStore, project: string, profiles: string[], own: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const p of profiles) Object.assign(out, (s.profiles.get(scoped(project, p)) ?? s.profiles.get(scoped('default', p)))?.devices ?? {});
   return { ...out, ...own };

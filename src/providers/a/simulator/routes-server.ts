@@ -4,7 +4,7 @@
 // /1.0/warnings (none: the fake raises no warnings).
 import type { Route } from '../../../kit/sim/router.js';
 import type { Upgrade } from './events.js';
-import { opView, type LxdStore, type Operation } from './store.js';
+import { opView, type SimStore, type Operation } from './store.js';
 import { error, projectOf, recursion, sync } from './wire.js';
 
 async function waitFor(op: Operation, seconds: number): Promise<void> {
@@ -20,7 +20,7 @@ function refuseUpgrade(u: Upgrade, status: number, message: string): void {
   u.socket.end(`HTTP/1.1 ${status} ${message}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
 }
 
-export const serverRoutes: Route<LxdStore>[] = [
+export const serverRoutes: Route<SimStore>[] = [
   { method: 'GET', path: '/', handler: () => sync(['/1.0']) },
   { method: 'GET', path: '/1.0/events', handler: () => error(400, 'This endpoint requires a websocket upgrade'), upgrade: (req, s, u) => {
     void s.events.accept(u).then((ws) => s.events.listen(ws, req.query));

@@ -1,13 +1,13 @@
 // The fake LXD's route table: every (method, path) it answers, one row each, gathered from the
 // instance, object and miscellaneous tables. The kit router does matching, logging and faults.
 import type { Route } from '../../../kit/sim/router.js';
-import type { LxdStore } from './store.js';
+import type { SimStore } from './store.js';
 import { instanceRoutes } from './routes-instances.js';
 import { miscRoutes } from './routes-misc.js';
 import { serverRoutes } from './routes-server.js';
 import { aclRoutes, groupRoutes, networkRoutes, poolRoutes, profileRoutes, projectRoutes } from './routes-objects.js';
 
-export const routes: readonly Route<LxdStore>[] = [
+export const routes: readonly Route<SimStore>[] = [
   ...serverRoutes,
   ...miscRoutes,
   ...instanceRoutes,

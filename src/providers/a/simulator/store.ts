@@ -41,7 +41,7 @@ export type Obj = Record<string, unknown> & { name: string };
 
 export const defaultExtensions = lxd521Extensions;
 
-export class LxdStore {
+export class SimStore {
   readonly options: Required<Omit<SimOptions, 'extensions' | 'trustPassword' | 'members'>> & { extensions: string[]; trustPassword?: string; members: string[] };
   readonly instances = new Map<string, Instance>();
   readonly networks = new Map<string, Obj>();

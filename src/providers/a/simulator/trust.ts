@@ -3,7 +3,7 @@
 // certificate add token; everything else is 403, as on the daemon.
 import { createHash, randomUUID, X509Certificate } from 'node:crypto';
 import type { SimRequest, SimResponse } from '../../../kit/sim/router.js';
-import type { LxdStore } from './store.js';
+import type { SimStore } from './store.js';
 import { created, error, str, sync, type Body } from './wire.js';
 
 export type TrustState = { fingerprint: string; certificate: string; address: string; tokens: Set<string> };
@@ -14,7 +14,7 @@ export function peerFingerprint(req: SimRequest): string | undefined {
 }
 
 /** The auth hook: null lets a trusted caller through; otherwise the untrusted answer. */
-export function trustGate(s: LxdStore, trust: TrustState, req: SimRequest): SimResponse | null {
+export function trustGate(s: SimStore, trust: TrustState, req: SimRequest): SimResponse | null {
   const fp = peerFingerprint(req);
   if (fp && s.certificates.has(fp)) return null;
   if (req.method === 'GET' && req.path === '/1.0') {
@@ -41,7 +41,7 @@ function pemOf(raw: Buffer | undefined): string {
   return raw ? `-----BEGIN CERTIFICATE-----\n${raw.toString('base64').match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----\n` : '';
 }
 
-function acceptSecret(s: LxdStore, trust: TrustState, secret: string): boolean {
+function acceptSecret(s: SimStore, trust: TrustState, secret: string): boolean {
   if (!secret) return false;
   if (s.options.trustPassword && secret === s.options.trustPassword) return true;
   try {

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { defineLookup } from '../../../engine/provider/define.js';
 import { LookupError } from '../../../engine/errors.js';
 import type { Wire } from '../client.js';
-import { regionOf, type ProvbContext } from '../region.js';
+import { regionOf, type ProvbContext } from '../wire/region.js';
 import { atLeastOne, criteria, exactlyOne, idNameArgs, regional, regionArg } from './args.js';
 import { findOne } from './find.js';
 

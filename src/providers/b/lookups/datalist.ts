@@ -57,7 +57,7 @@ function matchOne(type: FieldType, value: unknown, want: string, by: Filter['mat
   if (type === 'bool') return value === parseBool(want);
   if (type === 'int') return value === Number(want);
   if (type === 'float') return typeof value === 'number' && Math.abs(value - Number(want)) < 1e-6;
-  const s = String(value ?? '');
+  const s = text(value);
   if (by === 'substring') return s.includes(want);
   if (by === 're') return new RegExp(want).test(s);
   return s.toLowerCase() === want.toLowerCase();
@@ -66,7 +66,7 @@ function matchOne(type: FieldType, value: unknown, want: string, by: Filter['mat
 function compare(a: unknown, b: unknown): number {
   if (typeof a === 'number' && typeof b === 'number') return a - b;
   if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
-  const x = String(a ?? ''), y = String(b ?? '');
+  const x = text(a), y = text(b);
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
@@ -92,4 +92,10 @@ export function applyListArgs(rows: readonly Row[], args: { filters: readonly Fi
 /** A stable id for a list lookup's result, from its arguments. */
 export function listId(token: string, args: unknown): string {
   return createHash('sha256').update(token).update(JSON.stringify(args)).digest('hex').slice(0, 16);
+}
+
+/** A listed value as the filters compare it: objects as JSON, absent as ''. */
+function text(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  return typeof v === 'object' ? JSON.stringify(v) : String(v as string | number | boolean);
 }

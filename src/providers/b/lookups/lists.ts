@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { defineLookup } from '../../../engine/provider/define.js';
 import type { ProvbConfig } from '../config.js';
 import type { Wire } from '../client.js';
-import { checkRegion, regionOf, type ProvbContext } from '../region.js';
+import { checkRegion, regionOf, type ProvbContext } from '../wire/region.js';
 import { applyListArgs, checkListArgs, listArgs, listId, type FieldTypes, type Filter, type Row, type Sort } from './datalist.js';
 
 type ListSpec<K extends string> = {

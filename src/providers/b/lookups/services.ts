@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { defineLookup } from '../../../engine/provider/define.js';
 import { LookupError } from '../../../engine/errors.js';
 import type { Wire } from '../client.js';
-import { orNull } from '../client.js';
-import { regionOf, type ProvbContext } from '../region.js';
+import { orNull } from '../../../kit/gone.js';
+import { regionOf, type ProvbContext } from '../wire/region.js';
 import { atLeastOne, criteria, exactlyOne, regional, idNameArgs, regionArg } from './args.js';
 import { findOne } from './find.js';
 

@@ -5,9 +5,11 @@ import { z } from 'zod';
 import { defineResource, type CheckIssue } from '../../../engine/provider/define.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
 import { claim } from './claim.js';
-import { orNull, type Wire } from '../client.js';
-import type { ProvbContext } from '../region.js';
-import { defined, reporter } from './reported.js';
+import { type Wire } from '../client.js';
+import { orNull } from '../../../kit/gone.js';
+import type { ProvbContext } from '../wire/region.js';
+import { reporter } from './reported.js';
+import { defined } from '../../../kit/wire.js';
 import type { Prior, ReadResult } from '../../../engine/provider/define.js';
 import { readByGroup } from './read-many.js';
 

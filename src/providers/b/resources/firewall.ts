@@ -5,9 +5,11 @@ import { defineResource, type CheckIssue } from '../../../engine/provider/define
 import { isCannotTell, type Prior, type ReadResult } from '../../../engine/provider/define.js';
 import { claim, noteExisting } from './claim.js';
 import type { ProvbConfig } from '../config.js';
-import { orNull, type Wire } from '../client.js';
-import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../region.js';
-import { defined, reporter } from './reported.js';
+import { type Wire } from '../client.js';
+import { orNull } from '../../../kit/gone.js';
+import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../wire/region.js';
+import { reporter } from './reported.js';
+import { defined } from '../../../kit/wire.js';
 import { readByRegion } from './read-many.js';
 
 export const firewallRule = z.strictObject({

@@ -6,11 +6,12 @@ import { defineResource } from '../../../engine/provider/define.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
 import { claim, noteExisting } from './claim.js';
 import type { ProvbConfig } from '../config.js';
-import { orNull, type Wire } from '../client.js';
+import { type Wire } from '../client.js';
+import { orNull } from '../../../kit/gone.js';
 import { ProviderError } from '../../../engine/errors.js';
-import { checkRegion, priorRegion, regionOf } from '../region.js';
-import { waitUntil } from '../wait.js';
-import { defined } from './reported.js';
+import { checkRegion, priorRegion, regionOf } from '../wire/region.js';
+import { waitUntil } from '../wire/wait.js';
+import { defined } from '../../../kit/wire.js';
 
 export const assignmentInputs = z.strictObject({
   instanceId: z.string().min(1).describe('Id of the instance to assign the address to. Changing it forces replacement.'),

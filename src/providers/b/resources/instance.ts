@@ -3,10 +3,12 @@
 import { z } from 'zod';
 import { defineResource, type Prior } from '../../../engine/provider/define.js';
 import type { ProvbConfig } from '../config.js';
-import { orNull, type Wire } from '../client.js';
-import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../region.js';
-import { afterCreated, waitGone, waitUntil } from '../wait.js';
-import { defined, reporter } from './reported.js';
+import { type Wire } from '../client.js';
+import { orNull } from '../../../kit/gone.js';
+import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../wire/region.js';
+import { afterCreated, waitGone, waitUntil } from '../wire/wait.js';
+import { reporter } from './reported.js';
+import { defined } from '../../../kit/wire.js';
 import { missingObject } from '../errors.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
 import { claim, isOperationTag, operationTag } from './claim.js';

@@ -7,10 +7,12 @@ import { defineResource, type CheckIssue } from '../../../engine/provider/define
 import { isCannotTell } from '../../../engine/provider/define.js';
 import { claim, derivedId } from './claim.js';
 import type { ProvbConfig } from '../config.js';
-import { orNull, type Wire } from '../client.js';
-import { checkRegion, priorRegion, regionOf } from '../region.js';
-import { afterCreated, waitGone } from '../wait.js';
-import { defined, reporter } from './reported.js';
+import { type Wire } from '../client.js';
+import { orNull } from '../../../kit/gone.js';
+import { checkRegion, priorRegion, regionOf } from '../wire/region.js';
+import { afterCreated, waitGone } from '../wire/wait.js';
+import { reporter } from './reported.js';
+import { defined } from '../../../kit/wire.js';
 import { poolLabel, taint, userLabels, waitCluster, waitPool, wireTaints } from './kubernetes-shared.js';
 import type { Prior, ReadResult } from '../../../engine/provider/define.js';
 import { readByRegion } from './read-many.js';

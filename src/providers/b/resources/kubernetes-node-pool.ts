@@ -7,13 +7,15 @@ import { defineResource } from '../../../engine/provider/define.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
 import { claim, derivedId, noteExisting } from './claim.js';
 import type { ProvbConfig } from '../config.js';
-import { orNull, type Wire } from '../client.js';
-import { checkRegion, priorRegion, regionOf, scanRegions } from '../region.js';
-import { afterCreated, waitGone } from '../wait.js';
-import { defined, reporter } from './reported.js';
+import { type Wire } from '../client.js';
+import { orNull } from '../../../kit/gone.js';
+import { checkRegion, priorRegion, regionOf, scanRegions } from '../wire/region.js';
+import { afterCreated, waitGone } from '../wire/wait.js';
+import { reporter } from './reported.js';
+import { defined } from '../../../kit/wire.js';
 import { poolLabel, taint, userLabels, waitCluster, waitPool, wireTaints } from './kubernetes-shared.js';
 import type { Prior, ReadResult } from '../../../engine/provider/define.js';
-import type { ProvbContext } from '../region.js';
+import type { ProvbContext } from '../wire/region.js';
 import { readByGroup } from './read-many.js';
 
 export const nodePoolInputs = z.strictObject({

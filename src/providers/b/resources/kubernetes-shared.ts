@@ -2,8 +2,8 @@
 // the wait for a pool to reach its node count with every node ACTIVE.
 import { z } from 'zod';
 import type { Wire } from '../client.js';
-import type { ProvbContext } from '../region.js';
-import { waitUntil } from '../wait.js';
+import type { ProvbContext } from '../wire/region.js';
+import { waitUntil } from '../wire/wait.js';
 
 export const taint = z.strictObject({ key: z.string().min(1).describe('Taint key.'), value: z.string().describe('Taint value (may be empty).'), effect: z.enum(['NoSchedule', 'PreferNoSchedule', 'NoExecute']).describe('Taint effect: `NoSchedule`, `PreferNoSchedule` or `NoExecute`.') }).describe('A Kubernetes taint put on the pool\'s nodes.');
 export type Taint = z.output<typeof taint>;

@@ -6,10 +6,12 @@ import { defineResource } from '../../../engine/provider/define.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
 import { claim, noteExisting } from './claim.js';
 import type { ProvbConfig } from '../config.js';
-import { orNull, type Wire } from '../client.js';
-import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../region.js';
-import { afterCreated, waitUntil } from '../wait.js';
-import { defined, reporter } from './reported.js';
+import { type Wire } from '../client.js';
+import { orNull } from '../../../kit/gone.js';
+import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../wire/region.js';
+import { afterCreated, waitUntil } from '../wire/wait.js';
+import { reporter } from './reported.js';
+import { defined } from '../../../kit/wire.js';
 import type { Prior, ReadResult } from '../../../engine/provider/define.js';
 import { readByRegion } from './read-many.js';
 

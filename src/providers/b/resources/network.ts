@@ -6,10 +6,12 @@ import { defineResource, type Prior } from '../../../engine/provider/define.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
 import { claim, noteExisting } from './claim.js';
 import type { ProvbConfig } from '../config.js';
-import { orNull, type Wire } from '../client.js';
-import { checkRegion, priorRegion, regionOf } from '../region.js';
-import { waitGone } from '../wait.js';
-import { defined, reporter } from './reported.js';
+import { type Wire } from '../client.js';
+import { orNull } from '../../../kit/gone.js';
+import { checkRegion, priorRegion, regionOf } from '../wire/region.js';
+import { waitGone } from '../wire/wait.js';
+import { reporter } from './reported.js';
+import { defined } from '../../../kit/wire.js';
 
 export const networkInputs = z.strictObject({
   label: z.string().min(1).regex(/^\S+$/, 'must not contain whitespace').describe('Label (display name) of the network, no whitespace. Updates in place.'),

@@ -3,7 +3,7 @@
 // refresh reads a group's objects of one type with one listing instead of one GET each.
 import type { Prior, ReadItem, ReadResult } from '../../../engine/provider/define.js';
 import type { Wire } from '../client.js';
-import { priorRegion, type ProvbContext } from '../region.js';
+import { priorRegion, type ProvbContext } from '../wire/region.js';
 import { readByGroup as readByGroupIn, type GroupedRead } from '../../../kit/read-many.js';
 
 type Read = (ctx: ProvbContext, id: string, prior: Prior) => Promise<ReadResult | null>;

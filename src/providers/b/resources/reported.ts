@@ -26,9 +26,3 @@ export function reporter(prior: Prior): Reporter {
   };
 }
 
-/** Drops keys whose value is undefined, so reported inputs compare cleanly with declared ones. */
-export function defined<T extends Record<string, unknown>>(o: T): T {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(o)) if (v !== undefined) out[k] = v;
-  return out as T;
-}

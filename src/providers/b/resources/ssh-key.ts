@@ -5,8 +5,9 @@ import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
 import { claim } from './claim.js';
-import { orNull, type Wire } from '../client.js';
-import type { ProvbContext } from '../region.js';
+import { type Wire } from '../client.js';
+import { orNull } from '../../../kit/gone.js';
+import type { ProvbContext } from '../wire/region.js';
 
 export const sshKeyInputs = z.strictObject({
   name: z.string().min(1).regex(/^\S+$/, 'must not contain whitespace').describe('Name of the SSH key (no whitespace). Updates in place.'),

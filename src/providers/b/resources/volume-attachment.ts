@@ -5,11 +5,12 @@ import { defineResource } from '../../../engine/provider/define.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
 import { claim, noteExisting } from './claim.js';
 import type { ProvbConfig } from '../config.js';
-import { orNull, type Wire } from '../client.js';
+import { type Wire } from '../client.js';
+import { orNull } from '../../../kit/gone.js';
 import { tolerate } from './tolerate.js';
-import { checkRegion, priorRegion, regionOf } from '../region.js';
+import { checkRegion, priorRegion, regionOf } from '../wire/region.js';
 import { rememberAttachAtBoot, waitVolume } from './volume.js';
-import { defined } from './reported.js';
+import { defined } from '../../../kit/wire.js';
 
 export const volumeAttachmentInputs = z.strictObject({
   instanceId: z.string().min(1).describe('Id of the instance to attach to. Changing it forces replacement.'),

@@ -5,7 +5,7 @@ import type { Wire } from '../client.js';
 import type { SimStore } from './store.js';
 import { byId, bodyOf, fail, given, missing, ok, page, success, view } from './answers.js';
 import { databaseVersions, diskImages, regions, sizes } from './catalogue.js';
-import { route } from './route.js';
+import { route } from './endpoint.js';
 import { chooseFirewall, releaseFirewall } from './firewall-rule.js';
 import { quota } from './quota.js';
 

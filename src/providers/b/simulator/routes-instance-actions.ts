@@ -5,7 +5,7 @@ import type { Route } from '../../../kit/sim/router.js';
 import type { Wire } from '../client.js';
 import type { SimStore } from './store.js';
 import { byId, bodyOf, fail, missing, ok, success } from './answers.js';
-import { route } from './route.js';
+import { route } from './endpoint.js';
 
 const noInstance = () => missing('database_instance_find', 'instance');
 

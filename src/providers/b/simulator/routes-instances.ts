@@ -5,7 +5,7 @@ import type { Wire } from '../client.js';
 import type { SimStore } from './store.js';
 import { byId, bodyOf, fail, given, missing, ok, page, success } from './answers.js';
 import { diskImages, sizes } from './catalogue.js';
-import { route } from './route.js';
+import { route } from './endpoint.js';
 
 const ADJ = ['brave', 'calm', 'eager', 'fancy', 'gentle', 'happy', 'jolly', 'lively'];
 const NOUN = ['otter', 'falcon', 'maple', 'river', 'comet', 'badger', 'cedar', 'harbor'];

@@ -5,7 +5,7 @@ import type { Wire } from '../client.js';
 import type { SimStore } from './store.js';
 import { byId, bodyOf, fail, given, missing, ok, page, success } from './answers.js';
 import { kubernetesVersions, marketplace, sizes } from './catalogue.js';
-import { route } from './route.js';
+import { route } from './endpoint.js';
 import { chooseFirewall, releaseFirewall } from './firewall-rule.js';
 
 const noCluster = () => fail('database_kubernetes_cluster_not_found', 'Failed to find the Kubernetes cluster in the internal database', 404);

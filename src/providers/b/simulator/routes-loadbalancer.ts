@@ -4,7 +4,7 @@ import type { Route } from '../../../kit/sim/router.js';
 import type { Wire } from '../client.js';
 import type { SimStore } from './store.js';
 import { byId, bodyOf, fail, given, missing, ok, success } from './answers.js';
-import { aliased } from './route.js';
+import { aliased } from './endpoint.js';
 import { chooseFirewall, releaseFirewall } from './firewall-rule.js';
 
 /** The traffic settings of a load balancer body; absent keys keep their value. */

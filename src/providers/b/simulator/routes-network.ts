@@ -4,7 +4,7 @@ import type { Route } from '../../../kit/sim/router.js';
 import type { Wire } from '../client.js';
 import type { SimStore } from './store.js';
 import { byId, bodyOf, fail, given, missing, ok, page, success } from './answers.js';
-import { aliased, route } from './route.js';
+import { aliased, route } from './endpoint.js';
 import { assignIp, unassignIp } from './routes-instances.js';
 import { loadBalancerRoutes } from './routes-loadbalancer.js';
 

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { baremetalQuery, collectPages, type BaremetalFilters, type Ctx, type ProvcConfig, type Wire } from '../client.js';
 import type { Scope } from '../config.js';
-import { camelize, SEED_FIELDS, withSeedFields } from '../shape.js';
+import { camelize, SEED_FIELDS, withSeedFields } from '../wire/shape.js';
 import {
   checkScope, describeCriteria, effectiveMax, exactlyOne, exactlyOneOf, getOne, listId, maxItemsArg, provcLookup, requireScope, scopeArgs,
 } from './shared.js';

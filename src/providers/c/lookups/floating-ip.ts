@@ -3,7 +3,7 @@
 // first page must hold exactly one floating IP, which is then read by id (the smaller basic shape).
 import { z } from 'zod';
 import { collectPages, floatingIpQuery, type Wire } from '../client.js';
-import { camelize, SEED_FIELDS, withSeedFields } from '../shape.js';
+import { camelize, SEED_FIELDS, withSeedFields } from '../wire/shape.js';
 import { tagKeyValueArg } from './baremetal.js';
 import {
   checkScope, describeCriteria, effectiveMax, exactlyOne, exactlyOneOf, getOne, listId, maxItemsArg, provcLookup, requireScope, scopeArgs,

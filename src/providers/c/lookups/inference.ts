@@ -1,7 +1,7 @@
 // Inference flavor lookups: an account-wide catalog (no project or region), keyed by flavor name.
 import { z } from 'zod';
 import { collectPages, type Wire } from '../client.js';
-import { camelize, SEED_FIELDS, withSeedFields } from '../shape.js';
+import { camelize, SEED_FIELDS, withSeedFields } from '../wire/shape.js';
 import { effectiveMax, getOne, listId, maxItemsArg, provcLookup } from './shared.js';
 
 const flavorShape = (w: Wire) => withSeedFields({ ...(camelize(w) as Record<string, unknown>), flavorName: w.name, id: w.name }, SEED_FIELDS.inferenceFlavor);

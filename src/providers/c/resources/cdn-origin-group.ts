@@ -5,7 +5,9 @@
 import { z } from 'zod';
 import type { Wire } from '../client.js';
 import { originGroupShape } from '../lookups/cdn.js';
-import { cdnId, defined, findCdnCreated, ignoreGone, orNull, provcResource } from './shared.js';
+import { cdnId, findCdnCreated, provcResource } from './shared.js';
+import { defined } from '../../../kit/wire.js';
+import { ignoreGone, orNull } from '../../../kit/gone.js';
 import { readByGroup } from '../../../kit/read-many.js';
 
 export const proxyNextUpstreamValues = ['error', 'timeout', 'invalid_header', 'http_403', 'http_404', 'http_429', 'http_500', 'http_502', 'http_503', 'http_504'] as const;

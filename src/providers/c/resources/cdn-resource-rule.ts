@@ -5,7 +5,9 @@
 import { z } from 'zod';
 import type { Wire } from '../client.js';
 import { ruleShape } from '../lookups/cdn.js';
-import { cdnId, defined, findCdnCreated, ignoreGone, orNull, provcResource } from './shared.js';
+import { cdnId, findCdnCreated, provcResource } from './shared.js';
+import { defined } from '../../../kit/wire.js';
+import { ignoreGone, orNull } from '../../../kit/gone.js';
 import { readByGroup } from '../../../kit/read-many.js';
 import type { Prior, ReadResult } from '../../../engine/provider/define.js';
 

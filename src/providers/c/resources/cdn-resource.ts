@@ -6,7 +6,9 @@
 import { z } from 'zod';
 import type { Ctx, ProvcConfig, Wire } from '../client.js';
 import { resourceShape } from '../lookups/cdn.js';
-import { cdnId, defined, findCdnCreated, ignoreGone, orNull, provcResource } from './shared.js';
+import { cdnId, findCdnCreated, provcResource } from './shared.js';
+import { defined } from '../../../kit/wire.js';
+import { ignoreGone, orNull } from '../../../kit/gone.js';
 import { readByGroup } from '../../../kit/read-many.js';
 
 const protocols = ['HTTP', 'HTTPS', 'MATCH'] as const;

@@ -4,7 +4,9 @@
 import { z } from 'zod';
 import { ruleTemplateShape } from '../lookups/cdn.js';
 import { declaredRule, protocols, setOptions, toRuleWire } from './cdn-resource-rule.js';
-import { cdnId, defined, findCdnCreated, ignoreGone, orNull, provcResource } from './shared.js';
+import { cdnId, findCdnCreated, provcResource } from './shared.js';
+import { defined } from '../../../kit/wire.js';
+import { ignoreGone, orNull } from '../../../kit/gone.js';
 import { readByGroup } from '../../../kit/read-many.js';
 import type { Wire } from '../client.js';
 import type { Prior, ReadResult } from '../../../engine/provider/define.js';

@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import type { Wire } from '../client.js';
 import { caCertificateShape } from '../lookups/cdn.js';
-import { cdnId, certificateOutputFields, findCdnCreated, ignoreGone, orNull, provcResource } from './shared.js';
+import { cdnId, certificateOutputFields, findCdnCreated, provcResource } from './shared.js';
+import { ignoreGone, orNull } from '../../../kit/gone.js';
 import { readByGroup } from '../../../kit/read-many.js';
 import type { Prior, ReadResult } from '../../../engine/provider/define.js';
 

@@ -10,9 +10,11 @@ import { cannotTell, isCannotTell, type CannotTell, type FindHint, type FindResu
 import type { OperationContext } from '../../../engine/provider/context.js';
 import type { ProvcConfig, Task, Wire } from '../client.js';
 import { resolveScope, scopeIssues, type Scope } from '../config.js';
-import { camelize, tagMap } from '../shape.js';
-import { waitForCreated, waitForFirst, waitForTask } from '../tasks.js';
-import { defined, ignoreGone, orNull, provcResource } from './shared.js';
+import { camelize, tagMap } from '../wire/shape.js';
+import { waitForCreated, waitForFirst, waitForTask } from '../wire/tasks.js';
+import { provcResource } from './shared.js';
+import { defined } from '../../../kit/wire.js';
+import { ignoreGone, orNull } from '../../../kit/gone.js';
 import { readByGroup } from '../../../kit/read-many.js';
 import type { Prior, ReadResult } from '../../../engine/provider/define.js';
 

@@ -2,29 +2,14 @@
 // a vanished object as null, deletes that treat "already gone" as done, and integer CDN ids.
 import { z } from 'zod';
 import { defineResource, type ResourceDefinition } from '../../../engine/provider/define.js';
-import { ProviderError } from '../../../engine/errors.js';
 import { isCannotTell, type CreateResult, type FindHint, type FindResult } from '../../../engine/provider/define.js';
 import type { OperationContext } from '../../../engine/provider/context.js';
 import type { ProvcConfig, Wire } from '../client.js';
-import { createdSince } from '../activity.js';
+import { orNull } from '../../../kit/gone.js';
+import { createdSince } from '../wire/activity.js';
 
 export function provcResource<I extends z.ZodType, O extends z.ZodType>(def: ResourceDefinition<I, O, ProvcConfig>): ResourceDefinition<I, O, ProvcConfig> {
   return defineResource(def);
-}
-
-/** Runs a read; the vendor's "not found" means the object is gone (null). */
-export async function orNull<T>(run: () => Promise<T>): Promise<T | null> {
-  try {
-    return await run();
-  } catch (error) {
-    if (error instanceof ProviderError && error.notFound) return null;
-    throw error;
-  }
-}
-
-/** Runs a delete; an object that is already gone counts as deleted. */
-export async function ignoreGone(run: () => Promise<unknown>): Promise<void> {
-  await orNull(run);
 }
 
 /**
@@ -45,10 +30,6 @@ export function cdnId(id: string, what: string): number {
   return n;
 }
 
-/** Drops undefined values so a wire body carries only what was set. */
-export function defined<T extends Record<string, unknown>>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
 
 /** Output fields every CDN certificate answer carries (client certificates and trusted CAs alike). */
 export const certificateOutputFields = {

@@ -1,7 +1,8 @@
 // The one read-modify-write pattern for named LXD objects: GET (keeping the ETag), build the whole
 // desired object from the current one, PUT it back with If-Match; create and delete beside it.
-import { ProviderError } from '../../engine/errors.js';
-import { isNotFound, type Ctx, type LxdClient } from './client.js';
+import { ProviderError } from '../../../engine/errors.js';
+import { type Ctx, type LxdClient } from '../client.js';
+import { isNotFound } from '../../../kit/gone.js';
 
 export type Where = {
   /** '/1.0/networks/br0' */

@@ -1,22 +1,22 @@
 // Provider A's lookups (prova:index/<fn>:<fn>): read existing objects. Every output the seed calls
 // always present is always present (empty strings, lists and maps rather than missing keys).
 import { z } from 'zod';
-import { defineLookup } from '../../engine/provider/define.js';
-import { LookupError } from '../../engine/errors.js';
-import type { OperationContext } from '../../engine/provider/context.js';
-import { scopeIssues } from './checks.js';
-import type { ProvaConfig } from './connections.js';
-import { fromWire } from './devices.js';
-import { formatId } from './ids.js';
-import { findImage } from './images.js';
-import { enc, getObject, projectOf } from './objects.js';
-import { authClient, fromWirePermission, type WireGroup } from './resources/auth-group.js';
-import { getInstance as fetchInstance, instanceOutputs, splitConfig } from './resources/instance.js';
-import { networkAddresses, type WireNetwork } from './resources/network.js';
-import type { WireProfile } from './resources/profile.js';
-import type { WireProject } from './resources/project.js';
-import type { WirePool } from './resources/storage-pool.js';
-import { isRunning, readState } from './runtime.js';
+import { defineLookup } from '../../../engine/provider/define.js';
+import { LookupError } from '../../../engine/errors.js';
+import type { OperationContext } from '../../../engine/provider/context.js';
+import { scopeIssues } from '../resources/checks.js';
+import type { ProvaConfig } from '../wire/connections.js';
+import { fromWire } from '../wire/devices.js';
+import { formatId } from '../wire/ids.js';
+import { findImage } from '../wire/images.js';
+import { enc, getObject, projectOf } from '../wire/objects.js';
+import { authClient, fromWirePermission, type WireGroup } from '../resources/auth-group.js';
+import { getInstance as fetchInstance, instanceOutputs, splitConfig } from '../resources/instance.js';
+import { networkAddresses, type WireNetwork } from '../resources/network.js';
+import type { WireProfile } from '../resources/profile.js';
+import type { WireProject } from '../resources/project.js';
+import type { WirePool } from '../resources/storage-pool.js';
+import { isRunning, readState } from '../wire/runtime.js';
 
 type Ctx = OperationContext<ProvaConfig>;
 const remote = z.string().optional().describe('Name of the remote to read from; when omitted, the provider\'s default remote is used.');

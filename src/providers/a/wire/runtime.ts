@@ -1,8 +1,9 @@
 // An instance's run state: start (and wait until it runs), stop, wait for a global IPv4, and the
 // network outputs (addresses, MAC, interfaces) read from GET …/state.
-import { poll } from '../../kit/poll.js';
-import type { OperationContext } from '../../engine/provider/context.js';
-import { isNotFound, type LxdClient } from './client.js';
+import { poll } from '../../../kit/poll.js';
+import type { OperationContext } from '../../../engine/provider/context.js';
+import { type LxdClient } from '../client.js';
+import { isNotFound } from '../../../kit/gone.js';
 
 export type Address = { readonly family: string; readonly address: string; readonly netmask?: string; readonly scope: string };
 export type NetState = { readonly addresses?: Address[] | null; readonly hwaddr?: string; readonly state?: string; readonly type?: string };

@@ -1,9 +1,9 @@
 // Where an object lives: the resource's or lookup's `region`, else the provider's default. Without
 // either, plan-time validation reports `missing_region` on ['region'].
-import type { CheckIssue } from '../../engine/provider/define.js';
-import type { OperationContext } from '../../engine/provider/context.js';
-import { ConfigError } from '../../engine/errors.js';
-import type { ProvbConfig } from './config.js';
+import type { CheckIssue } from '../../../engine/provider/define.js';
+import type { OperationContext } from '../../../engine/provider/context.js';
+import { ConfigError } from '../../../engine/errors.js';
+import type { ProvbConfig } from '../config.js';
 
 export type ProvbContext = OperationContext<ProvbConfig>;
 

@@ -9,8 +9,8 @@
 //   more than one → another run sent the same create meanwhile: which one was this? (cannotTell).
 // An object made before the create started can never match. Residual: another run sending the very
 // same body after this create started while this request never arrived is taken for this one.
-import { cannotTell, type CannotTell, type FindHint } from '../../engine/provider/define.js';
-import type { CdnActivityEntry, Ctx, GcoreClient, Wire } from './client.js';
+import { cannotTell, type CannotTell, type FindHint } from '../../../engine/provider/define.js';
+import type { CdnActivityEntry, Ctx, GcoreClient, Wire } from '../client.js';
 
 const PAGE = 100;
 const MAX_PAGES = 20;

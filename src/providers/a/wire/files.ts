@@ -3,8 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { posix } from 'node:path';
-import { ConfigError } from '../../engine/errors.js';
-import { isNotFound, type Ctx, type LxdClient } from './client.js';
+import { ConfigError } from '../../../engine/errors.js';
+import { type Ctx, type LxdClient } from '../client.js';
+import { isNotFound } from '../../../kit/gone.js';
 
 export type FileSpec = {
   readonly targetPath: string;

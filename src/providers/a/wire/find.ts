@@ -2,8 +2,8 @@
 // outcome is unknown, the object of that name is this create's only when it carries the create's
 // operation id under OPERATION_KEY. Any other object of that name existed before (or is another
 // stack's): the create cannot have made it (names are unique), so the answer is null, never adoption.
-import type { FindHint } from '../../engine/provider/define.js';
-import type { Ctx, LxdClient } from './client.js';
+import type { FindHint } from '../../../engine/provider/define.js';
+import type { Ctx, LxdClient } from '../client.js';
 import { OPERATION_KEY } from './keys.js';
 import { getObject, type Where } from './objects.js';
 

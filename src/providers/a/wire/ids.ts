@@ -1,7 +1,7 @@
 // Object ids and import ids, one grammar (ParseImportID): `[remote:][project/]f1[/f2…][,key=value…]`.
 // Only the part before the first '/' is scanned for the remote, so IPv6 addresses after it are safe;
 // a multi-field id's first segment is always the project (possibly empty: the default project).
-import { ConfigError } from '../../engine/errors.js';
+import { ConfigError } from '../../../engine/errors.js';
 
 export type ObjectId = {
   readonly remote: string;

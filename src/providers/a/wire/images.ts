@@ -1,8 +1,9 @@
 // Image references `[remote:]image` → the `source` of an instance create: a local alias or
 // fingerprint is passed to the server as is (it resolves its own); another LXD remote's image is pulled (public by alias,
 // private by fingerprint + secret); a simplestreams remote gets the alias as is.
-import { ConfigError, ProviderError } from '../../engine/errors.js';
-import { isNotFound, type Ctx, type LxdClient } from './client.js';
+import { ConfigError, ProviderError } from '../../../engine/errors.js';
+import { type Ctx, type LxdClient } from '../client.js';
+import { isNotFound } from '../../../kit/gone.js';
 import type { ProvaConfig } from './connections.js';
 
 export type ImageSource = Record<string, unknown>;
@@ -31,7 +32,7 @@ export async function findImage(ctx: Ctx, client: LxdClient, image: string, proj
   }
 }
 
-export async function imageSource(ctx: Ctx, config: ProvaConfig, client: LxdClient, ref: string | undefined, project?: string): Promise<ImageSource> {
+export async function imageSource(ctx: Ctx, config: ProvaConfig, client: LxdClient, ref: string | undefined, _project?: string): Promise<ImageSource> {
   if (!ref) return { type: 'none' };
   const { remote, image } = splitImage(ref);
   const missing = (where: string) => new ProviderError({ provider: 'prova', operation: 'resolve image', retryable: false, notFound: true, status: 404, detail: `image "${image}" not found on remote ${where}` });

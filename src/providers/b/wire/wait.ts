@@ -5,10 +5,10 @@
 //   database Ready 30 min · volume available/attached 10 min · reserved IP allocated/unassigned 5 min ·
 //   load balancer available 15 min · object store ready 10 min · credential ready 5 min · deletion 15 min.
 // A step timeout shorter than these wins (the step's signal aborts the poll).
-import { poll, type PollOutcome } from '../../kit/poll.js';
+import { poll, type PollOutcome } from '../../../kit/poll.js';
 import type { ProvbContext } from './region.js';
-import { orNull } from './client.js';
-import { PartialCreateError } from '../../engine/errors.js';
+import { orNull } from '../../../kit/gone.js';
+import { PartialCreateError } from '../../../engine/errors.js';
 
 export const WAIT_LIMITS_MS = Object.freeze({
   instance: 20 * 60_000,

@@ -1,10 +1,10 @@
 // Cloud tasks: a Cloud write answers {"tasks": [id]}; the task is polled (src/kit/poll.ts) every
 // pollingIntervalSeconds until FINISHED. ERROR → ProviderError carrying the task's error text;
 // pollingTimeoutSeconds → TimeoutError naming the task. Each poll is reported as an event.
-import { poll } from '../../kit/poll.js';
-import { ProviderError } from '../../engine/errors.js';
-import type { OperationContext } from '../../engine/provider/context.js';
-import type { GcoreClient, Task, TaskIds } from './client.js';
+import { poll } from '../../../kit/poll.js';
+import { ProviderError } from '../../../engine/errors.js';
+import type { OperationContext } from '../../../engine/provider/context.js';
+import type { GcoreClient, Task, TaskIds } from '../client.js';
 
 type TaskCtx = Pick<OperationContext, 'signal' | 'retry' | 'report' | 'address' | 'operation'>;
 

@@ -2,7 +2,7 @@
 // ports only with tcp/udp, ICMP type and code (0–255) only with icmp4/icmp6, no IPv4/IPv6 mix
 // between source and destination, forward addresses that are IPs, and only user.* config keys.
 import { isIP } from 'node:net';
-import type { CheckIssue } from '../../engine/provider/define.js';
+import type { CheckIssue } from '../../../engine/provider/define.js';
 
 type Path = readonly (string | number)[];
 const PORTS = /^\d{1,5}(-\d{1,5})?(,\d{1,5}(-\d{1,5})?)*$/;

@@ -7,9 +7,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hostname } from 'node:os';
 import { Agent, buildConnector } from 'undici';
-import { ConfigError, ProviderError } from '../../engine/errors.js';
-import { LxdClient, type Ctx } from './client.js';
-import type { Remote, ResolvedSettings } from './config.js';
+import { ConfigError, ProviderError } from '../../../engine/errors.js';
+import { LxdClient, type Ctx } from '../client.js';
+import type { Remote, ResolvedSettings } from '../config.js';
 import { ensureReflectMetadata } from './reflect-shim.js';
 
 export type ClientCertificate = { readonly cert: string; readonly key: string };
@@ -85,7 +85,7 @@ export function fetchServerCertificate(host: string, port: number, signal?: Abor
       const pem = `-----BEGIN CERTIFICATE-----\n${raw.toString('base64').match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----\n`;
       resolve({ pem, fingerprint: createHash('sha256').update(raw).digest('hex') });
     });
-    socket.once('error', (error) => { signal?.removeEventListener('abort', onAbort); reject(error); });
+    socket.once('error', (error: Error) => { signal?.removeEventListener('abort', onAbort); reject(error); });
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

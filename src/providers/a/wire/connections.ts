@@ -1,9 +1,9 @@
 // The provider's connections: one LxdClient per remote, made lazily and cached (unix socket
 // directly, HTTPS through the trust handshake), plus the settings every handler reads.
 import { Agent } from 'undici';
-import { ConfigError } from '../../engine/errors.js';
-import { LxdClient, type Ctx, type ServerInfo } from './client.js';
-import type { ResolvedSettings } from './config.js';
+import { ConfigError } from '../../../engine/errors.js';
+import { LxdClient, type Ctx, type ServerInfo } from '../client.js';
+import type { ResolvedSettings } from '../config.js';
 import { joinHttpsRemote } from './trust.js';
 
 /** What `ctx.config` holds for provider A's handlers. */

@@ -1,8 +1,9 @@
 // Commands run inside an instance (the `execs` map): record-output mode without websockets, the exit
 // code from the operation's `return` (also on a failed operation), output fetched then deleted.
 import { z } from 'zod';
-import { ProviderError } from '../../engine/errors.js';
-import { failedOperation, type Ctx, type LxdClient, type Operation } from './client.js';
+import { ProviderError } from '../../../engine/errors.js';
+import { type Ctx, type LxdClient, type Operation } from '../client.js';
+import { failedOperation } from '../errors.js';
 
 export const execSchema = z.object({
   command: z.array(z.string()).min(1).describe('Command and its arguments, run directly (no shell); at least one element.'),

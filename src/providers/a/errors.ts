@@ -1,0 +1,44 @@
+// LXD's errors as facts: the error envelope of a sync answer, a failed background operation, and
+// the refusal of a cluster target on a standalone server.
+import { describeBody, type VendorError } from '../../kit/http.js';
+import { ProviderError } from '../../engine/errors.js';
+import type { Call, Envelope, Operation } from './client.js';
+
+const PROVIDER = 'prova';
+
+/** LXD error envelope → facts. 500s are usually deterministic in LXD (validation), so only 503 retries. */
+export function parseLxdError(status: number, body: unknown): VendorError {
+  const env = body as Envelope | undefined;
+  const detail = typeof env === 'object' && env && typeof env.error === 'string' && env.error ? env.error : describeBody(body);
+  return { detail, vendorCode: env?.error_code ? String(env.error_code) : undefined, notFound: status === 404, retryable: status === 503 || status === 429 };
+}
+
+/** A sync answer whose envelope says error. */
+export function envelopeError(call: Call, status: number, env: Envelope): ProviderError {
+  const code = env.error_code ?? status;
+  return new ProviderError({
+    provider: PROVIDER, operation: call.operation, method: call.method, pathTemplate: call.pathTemplate, status: code,
+    retryable: code === 503, notFound: code === 404, detail: env.error || 'unknown LXD error',
+  });
+}
+
+/** A background operation that ended in failure; the operation rides along for failedOperation(). */
+export function operationError(op: Operation, operation: string): ProviderError {
+  const error = new ProviderError({ provider: PROVIDER, operation, status: op.status_code, retryable: false, vendorCode: op.status, detail: op.err || `operation ${op.status}` });
+  Object.defineProperty(error, 'lxdOperation', { value: op, enumerable: false });
+  return error;
+}
+
+/** A call with a cluster `target` to a server that is no cluster. */
+export function notClustered(remote: string, call: Call): ProviderError {
+  return new ProviderError({
+    provider: PROVIDER, operation: call.operation, method: call.method, pathTemplate: call.pathTemplate, status: 400, retryable: false, vendorCode: 'target_not_clustered',
+    detail: `Target only allowed when clustered: LXD server ${remote} is not a cluster; remove \`target\` (it names cluster member "${call.target}")`,
+  });
+}
+
+/** The operation a failed-operation ProviderError came from (exec's `metadata.return`, for one). */
+export function failedOperation(error: unknown): Operation | undefined {
+  return (error as { lxdOperation?: Operation } | null)?.lxdOperation;
+}
+
