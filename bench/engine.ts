@@ -1,7 +1,15 @@
 // Engine benchmarks: plan at 1k/10k/100k declared resources (half new, half unchanged, reference
 // chains of 10, no refresh; each after one warm-up plan of 2,000 in its own process), and apply
 // overhead per step with zero and 50 ms provider latency (after a warm-up apply of 1,000).
-import { Engine, MemoryStateStore, FileStateStore, ref, type ResourceDecl, type ResourceState, type State } from '../src/index.js';
+import {
+  Engine,
+  MemoryStateStore,
+  FileStateStore,
+  ref,
+  type ResourceDecl,
+  type ResourceState,
+  type State,
+} from '../src/index.js';
 import { emptyState } from '../src/state/ops.js';
 import { benchProvider, NODE } from './provider.js';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -21,10 +29,17 @@ function halfApplied(n: number): State {
   const resources: Record<string, ResourceState> = {};
   for (let i = 0; i < n / 2; i++) {
     resources[`r${i}`] = {
-      type: NODE, name: `r${i}`, provider: 'bench', id: `n${i}`,
+      type: NODE,
+      name: `r${i}`,
+      provider: 'bench',
+      id: `n${i}`,
       inputs: { label: `r${i}`, size: 2, tags: ['a', 'b'], ...(i % 10 ? { upstream: `r${i - 1}.bench` } : {}) },
-      outputs: { address: `r${i}.bench` }, dependencies: i % 10 ? [`r${i - 1}`] : [], options: {}, secrets: [],
-      createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
+      outputs: { address: `r${i}.bench` },
+      dependencies: i % 10 ? [`r${i - 1}`] : [],
+      options: {},
+      secrets: [],
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
     };
   }
   return { ...emptyState(), serial: 1, resources };
@@ -50,7 +65,13 @@ async function applyIndependent(n: number, latencyMs: number, parallelism: numbe
 }
 
 /** Applies n independent creates (and, with `destroy`, then destroys them all), timing each. */
-async function applyThenDestroy(n: number, latencyMs: number, parallelism: number, durable: boolean, destroy: boolean): Promise<{ applyMs: number; destroyMs: number }> {
+async function applyThenDestroy(
+  n: number,
+  latencyMs: number,
+  parallelism: number,
+  durable: boolean,
+  destroy: boolean,
+): Promise<{ applyMs: number; destroyMs: number }> {
   const dir = durable ? await mkdtemp(join(tmpdir(), 'converge-bench-')) : '';
   const store = durable ? new FileStateStore(join(dir, 'state.json')) : new MemoryStateStore();
   const engine = new Engine({ providers: [benchProvider(latencyMs).provider], state: store, parallelism });

@@ -19,7 +19,12 @@ const run = promisify(execFile);
 
 function facts(): { socket: string; image: string } | undefined {
   if (!existsSync(FACTS)) return undefined;
-  const kv = Object.fromEntries(readFileSync(FACTS, 'utf8').split('\n').map((l) => l.split('=')).filter((p) => p.length === 2)) as Record<string, string>;
+  const kv = Object.fromEntries(
+    readFileSync(FACTS, 'utf8')
+      .split('\n')
+      .map((l) => l.split('='))
+      .filter((p) => p.length === 2),
+  ) as Record<string, string>;
   const socket = kv.LXD_SOCKET ?? '/var/lib/lxd/unix.socket';
   return existsSync(socket) ? { socket, image: kv.LXD_IMAGE ?? 'busybox' } : undefined;
 }
@@ -38,10 +43,13 @@ const remove = (list: string[]) => Promise.all(list.map((n) => lxc('delete', '--
 /** `lxc launch` then poll `lxc list` every 250 ms until each container shows an IPv4. */
 async function withLxc(list: string[], image: string): Promise<number> {
   const t0 = performance.now();
-  await Promise.all(list.map(async (name) => {
-    await lxc('launch', `local:${image}`, `local:${name}`);
-    while (!/\d+\.\d+\.\d+\.\d+/.test(await lxc('list', `local:${name}`, '--format', 'csv', '-c', '4'))) await sleep(LXC_POLL_MS);
-  }));
+  await Promise.all(
+    list.map(async (name) => {
+      await lxc('launch', `local:${image}`, `local:${name}`);
+      while (!/\d+\.\d+\.\d+\.\d+/.test(await lxc('list', `local:${name}`, '--format', 'csv', '-c', '4')))
+        await sleep(LXC_POLL_MS);
+    }),
+  );
   const ms = performance.now() - t0;
   await remove(list);
   return ms;
@@ -65,14 +73,22 @@ async function withConverge(list: string[], f: { socket: string; image: string }
 
 /** The same provider with its batched reads taken away: one read (two GETs) per instance. */
 function oneByOne(p: Provider<unknown>): Provider<unknown> {
-  return defineProvider({ name: p.name, config: p.config, resources: [...p.resources.values()].map((d) => ({ ...d, readMany: undefined })), lookups: [...p.lookups.values()] });
+  return defineProvider({
+    name: p.name,
+    config: p.config,
+    resources: [...p.resources.values()].map((d) => ({ ...d, readMany: undefined })),
+    lookups: [...p.lookups.values()],
+  });
 }
 
 /**
  * Refresh of 100 instances (created stopped: cheap) through one `?recursion=2` listing against one
  * read per instance, both timed in the same run (median of 3 refresh plans each, parallelism 10).
  */
-async function refresh100(f: { socket: string; image: string }, dir: string): Promise<{ batched: number; single: number }> {
+async function refresh100(
+  f: { socket: string; image: string },
+  dir: string,
+): Promise<{ batched: number; single: number }> {
   const provider = prova({ socketPath: f.socket, configDir: dir });
   const store = new MemoryStateStore();
   const decls = names('refresh', 100).map((name) => prova.instance(name, { name, image: f.image, running: false }));
@@ -80,10 +96,18 @@ async function refresh100(f: { socket: string; image: string }, dir: string): Pr
   const single = new Engine({ providers: [oneByOne(provider)], state: store, parallelism: 10 });
   try {
     await engine.apply(await engine.plan(decls));
-    const time = async (e: Engine) => { const t0 = performance.now(); const plan = await e.plan(decls, { refresh: true }); if (plan.hasChanges) throw new Error('refresh bench: the stack should plan as unchanged'); return performance.now() - t0; };
+    const time = async (e: Engine) => {
+      const t0 = performance.now();
+      const plan = await e.plan(decls, { refresh: true });
+      if (plan.hasChanges) throw new Error('refresh bench: the stack should plan as unchanged');
+      return performance.now() - t0;
+    };
     const b: number[] = [];
     const s: number[] = [];
-    for (let i = 0; i < 3; i++) { b.push(await time(engine)); s.push(await time(single)); }
+    for (let i = 0; i < 3; i++) {
+      b.push(await time(engine));
+      s.push(await time(single));
+    }
     return { batched: median(b), single: median(s) };
   } finally {
     await engine.destroy().catch(() => undefined);
@@ -94,13 +118,15 @@ async function refresh100(f: { socket: string; image: string }, dir: string): Pr
 export async function benchLxd(): Promise<Record<string, number>> {
   const f = facts();
   if (!f) {
-    process.stderr.write(`lxd_serial_ratio_to_lxc and lxd_parallel10_ratio_to_lxc skipped: no LXD daemon (${FACTS} missing; run scripts/lxd-test-env.sh)\n`);
+    process.stderr.write(
+      `lxd_serial_ratio_to_lxc and lxd_parallel10_ratio_to_lxc skipped: no LXD daemon (${FACTS} missing; run scripts/lxd-test-env.sh)\n`,
+    );
     return {};
   }
   const dir = mkdtempSync(join(tmpdir(), 'cvt-bench-'));
   const serial = { ours: [] as number[], theirs: [] as number[] };
   const parallel = { ours: [] as number[], theirs: [] as number[] };
-  let refresh = { batched: Number.NaN, single: Number.NaN };
+  let refresh: { batched: number; single: number };
   try {
     // A warm-up of each, unmeasured: the first launch after a while pays for caches.
     await withLxc(names('warm-lxc', 1), f.image);
@@ -115,7 +141,10 @@ export async function benchLxd(): Promise<Record<string, number>> {
     }
     refresh = await refresh100(f, dir);
   } finally {
-    const left = (await lxc('list', 'local:', '--format', 'csv', '-c', 'n').catch(() => '')).split('\n').map((l) => l.trim()).filter((n) => n.startsWith('cvbench-'));
+    const left = (await lxc('list', 'local:', '--format', 'csv', '-c', 'n').catch(() => ''))
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((n) => n.startsWith('cvbench-'));
     await remove(left);
     rmSync(dir, { recursive: true, force: true });
   }

@@ -16,10 +16,21 @@ function pgUrl(): string | undefined {
   }
 }
 
-async function applyPg(connectionString: string, n: number, maxCommitGroup?: number): Promise<{ ms: number; groups: number }> {
+async function applyPg(
+  connectionString: string,
+  n: number,
+  maxCommitGroup?: number,
+): Promise<{ ms: number; groups: number }> {
   const stack = `bench-${randomBytes(6).toString('hex')}`;
   let groups = 0;
-  const store = new PostgresStateStore({ connectionString, stack, maxCommitGroup, onFlush: () => { groups++; } });
+  const store = new PostgresStateStore({
+    connectionString,
+    stack,
+    maxCommitGroup,
+    onFlush: () => {
+      groups++;
+    },
+  });
   const engine = new Engine({ providers: [benchProvider(0).provider], state: store, parallelism: 10 });
   const d = Array.from({ length: n }, (_, i) => ({ type: NODE, name: `r${i}`, inputs: { label: `r${i}` } }));
   try {

@@ -8,19 +8,36 @@ import { startSimulator } from '../src/providers/b/simulator/index.js';
 
 const LIMIT = { requestsPerSecond: 50, burst: 50 };
 
-async function run(n: number, configured: boolean): Promise<{ failed: number; ratio: number; throttled: number; seconds: number }> {
+async function run(
+  n: number,
+  configured: boolean,
+): Promise<{ failed: number; ratio: number; throttled: number; seconds: number }> {
   const sim = await startSimulator({ rateLimit: LIMIT });
   try {
-    const provider = provb({ token: sim.token, apiEndpoint: sim.url, region: 'LON1', ...(configured ? { rateLimit: LIMIT } : {}) });
+    const provider = provb({
+      token: sim.token,
+      apiEndpoint: sim.url,
+      region: 'LON1',
+      ...(configured ? { rateLimit: LIMIT } : {}),
+    });
     const engine = new Engine({ providers: [provider], state: new MemoryStateStore(), parallelism: 10 });
-    const decls = Array.from({ length: n }, (_, i) => ({ type: 'provb:index/dnsDomainName:DnsDomainName', name: `d${i}`, inputs: { name: `bench-${i}.example.com` } }));
+    const decls = Array.from({ length: n }, (_, i) => ({
+      type: 'provb:index/dnsDomainName:DnsDomainName',
+      name: `d${i}`,
+      inputs: { name: `bench-${i}.example.com` },
+    }));
     const plan = await engine.plan(decls, { refresh: false });
     sim.clearLog();
     const t0 = performance.now();
     const result = await engine.apply(plan).catch((e) => e.result);
     const seconds = (performance.now() - t0) / 1000;
     const served = sim.requests.filter((r) => !r.throttled).length;
-    return { failed: result.failed.length, ratio: served / seconds / LIMIT.requestsPerSecond, throttled: sim.requests.length - served, seconds };
+    return {
+      failed: result.failed.length,
+      ratio: served / seconds / LIMIT.requestsPerSecond,
+      throttled: sim.requests.length - served,
+      seconds,
+    };
   } finally {
     await sim.close();
   }

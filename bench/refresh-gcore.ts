@@ -12,10 +12,28 @@ export async function benchRefreshGcore(): Promise<Record<string, number>> {
   const sim = await startSimulator({ taskDurationMs: 0 });
   try {
     const provider = (parallel: number) => ({
-      engine: (state: MemoryStateStore) => new Engine({ providers: [provc({ apiKey: sim.apiKey, baseUrl: sim.baseUrl, cloudProjectId: SIM_PROJECT_ID, cloudRegionId: SIM_REGION_ID, env: {} })], state, parallelism: parallel }),
+      engine: (state: MemoryStateStore) =>
+        new Engine({
+          providers: [
+            provc({
+              apiKey: sim.apiKey,
+              baseUrl: sim.baseUrl,
+              cloudProjectId: SIM_PROJECT_ID,
+              cloudRegionId: SIM_REGION_ID,
+              env: {},
+            }),
+          ],
+          state,
+          parallelism: parallel,
+        }),
     });
     const origins = provc.cdnOriginGroup('origins', { name: 'origins', sources: [{ source: 'origin.example.com' }] });
-    const decls = [origins, ...Array.from({ length: N }, (_, i) => provc.cdnResource(`site${i}`, { cname: `site${i}.cdn.example.com`, originGroup: origins.out('originGroupId') }))];
+    const decls = [
+      origins,
+      ...Array.from({ length: N }, (_, i) =>
+        provc.cdnResource(`site${i}`, { cname: `site${i}.cdn.example.com`, originGroup: origins.out('originGroupId') }),
+      ),
+    ];
     const store = new MemoryStateStore();
     const setup = provider(50).engine(store);
     await setup.apply(await setup.plan(decls, { refresh: false }));
@@ -28,7 +46,12 @@ export async function benchRefreshGcore(): Promise<Record<string, number>> {
     if (plan.hasChanges) throw new Error('refresh bench: the stack should plan as unchanged');
     const requests = sim.requests.length;
     const ideal = ((N + 1) / P) * LATENCY;
-    return { refresh_2k_gcore_cdn_ms: ms, refresh_2k_gcore_cdn_ideal_ms: ideal, refresh_2k_gcore_cdn_requests_per_resource: requests / (N + 1), refresh_2k_gcore_cdn_ratio_to_per_resource_ideal: ms / ideal };
+    return {
+      refresh_2k_gcore_cdn_ms: ms,
+      refresh_2k_gcore_cdn_ideal_ms: ideal,
+      refresh_2k_gcore_cdn_requests_per_resource: requests / (N + 1),
+      refresh_2k_gcore_cdn_ratio_to_per_resource_ideal: ms / ideal,
+    };
   } finally {
     await sim.close();
   }

@@ -14,10 +14,20 @@ export async function benchRefresh(): Promise<Record<string, number>> {
   // wait for Civo's 600 requests a minute (the measured refresh makes 20 requests).
   sim.store.rateLimitPerMinute = 1_000_000;
   try {
-    const engine = new Engine({ providers: [provb({ token: sim.token, apiEndpoint: sim.url, region: 'LON1', pollIntervalMs: 1 })], state: new MemoryStateStore(), parallelism: 50 });
-    const decls = Array.from({ length: N }, (_, i) => provb.instance(`vm${i}`, { hostname: `vm${i}`, diskImage: 'ubuntu-jammy', firewallId: '' }));
+    const engine = new Engine({
+      providers: [provb({ token: sim.token, apiEndpoint: sim.url, region: 'LON1', pollIntervalMs: 1 })],
+      state: new MemoryStateStore(),
+      parallelism: 50,
+    });
+    const decls = Array.from({ length: N }, (_, i) =>
+      provb.instance(`vm${i}`, { hostname: `vm${i}`, diskImage: 'ubuntu-jammy', firewallId: '' }),
+    );
     await engine.apply(await engine.plan(decls, { refresh: false }));
-    const measured = new Engine({ providers: [provb({ token: sim.token, apiEndpoint: sim.url, region: 'LON1' })], state: engine.store, parallelism: P });
+    const measured = new Engine({
+      providers: [provb({ token: sim.token, apiEndpoint: sim.url, region: 'LON1' })],
+      state: engine.store,
+      parallelism: P,
+    });
     sim.setLatency(LATENCY);
     sim.clearLog();
     const started = performance.now();
@@ -26,7 +36,12 @@ export async function benchRefresh(): Promise<Record<string, number>> {
     if (plan.hasChanges) throw new Error('refresh bench: the stack should plan as unchanged');
     const requests = sim.requests.length;
     const ideal = (N / P) * LATENCY;
-    return { refresh_2k_civo_ms: ms, refresh_2k_civo_ideal_ms: ideal, refresh_2k_civo_requests_per_resource: requests / N, refresh_2k_civo_ratio_to_per_resource_ideal: ms / ideal };
+    return {
+      refresh_2k_civo_ms: ms,
+      refresh_2k_civo_ideal_ms: ideal,
+      refresh_2k_civo_requests_per_resource: requests / N,
+      refresh_2k_civo_ratio_to_per_resource_ideal: ms / ideal,
+    };
   } finally {
     await sim.close();
   }

@@ -29,7 +29,11 @@ const targets: Record<string, [string, number]> = {
 };
 
 function run(...args: string[]): Record<string, number> {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', join(here, 'child.ts'), ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 });
+  const out = execFileSync(process.execPath, ['--import', 'tsx', join(here, 'child.ts'), ...args], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 1 << 24,
+  });
   return JSON.parse(out.trim().split('\n').at(-1)!);
 }
 
@@ -52,10 +56,16 @@ if (existsSync(join(here, 'lxd.ts'))) Object.assign(results, run('lxd'));
 const rows = Object.entries(results).map(([name, value]) => {
   const t = targets[name];
   const ok = !t ? '' : t[0] === '<' ? value < t[1] : t[0] === '<=' ? value <= t[1] : value >= t[1];
-  return { figure: name, value: Number(value.toFixed(4)), target: t ? `${t[0]} ${t[1]}` : '', verdict: t ? (ok ? 'ok' : 'MISSED') : '' };
+  return {
+    figure: name,
+    value: Number(value.toFixed(4)),
+    target: t ? `${t[0]} ${t[1]}` : '',
+    verdict: t ? (ok ? 'ok' : 'MISSED') : '',
+  };
 });
 const w = Math.max(...rows.map((r) => r.figure.length));
 process.stdout.write(`${'figure'.padEnd(w)}  ${'value'.padStart(12)}  ${'target'.padEnd(9)}  verdict\n`);
-for (const r of rows) process.stdout.write(`${r.figure.padEnd(w)}  ${String(r.value).padStart(12)}  ${r.target.padEnd(9)}  ${r.verdict}\n`);
+for (const r of rows)
+  process.stdout.write(`${r.figure.padEnd(w)}  ${String(r.value).padStart(12)}  ${r.target.padEnd(9)}  ${r.verdict}\n`);
 writeFileSync(join(here, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
 process.stdout.write(`\nwrote ${join('bench', 'results.json')}\n`);

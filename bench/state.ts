@@ -12,9 +12,17 @@ import type { ResourceState, State } from '../src/state/model.js';
 
 function resource(name: string): ResourceState {
   return {
-    type: 'bench:index/thing:Thing', name, provider: 'bench', id: `id-${name}`,
-    inputs: { size: 2, region: 'LON1', tags: ['a', 'b'] }, outputs: { address: `${name}.example`, status: 'ACTIVE' },
-    dependencies: [], options: {}, secrets: [], createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
+    type: 'bench:index/thing:Thing',
+    name,
+    provider: 'bench',
+    id: `id-${name}`,
+    inputs: { size: 2, region: 'LON1', tags: ['a', 'b'] },
+    outputs: { address: `${name}.example`, status: 'ACTIVE' },
+    dependencies: [],
+    options: {},
+    secrets: [],
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
   };
 }
 

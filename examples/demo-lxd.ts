@@ -33,13 +33,19 @@ export function lxdSocketPath(env: Readonly<Record<string, string | undefined>> 
 }
 
 /** Asks the daemon, through provider A's own lookups, whether the image and the bridge are there. */
-export async function probeLxd(socketPath: string, configDir: string): Promise<{ ok: true } | { ok: false; reason: string }> {
+export async function probeLxd(
+  socketPath: string,
+  configDir: string,
+): Promise<{ ok: true } | { ok: false; reason: string }> {
   const provider = prova({ socketPath, configDir, pollIntervalMs: 100 });
   const engine = new Engine({ providers: [provider], state: new MemoryStateStore(), retry: { retries: 0 } });
   const signal = AbortSignal.timeout(5000);
   try {
-    const net = await engine.lookup(prova.getNetwork({ name: LXD_BRIDGE }), undefined, { signal }) as { config: Record<string, string> };
-    if (!BRIDGE_NET.test(net.config['ipv4.address'] ?? '')) return { ok: false, reason: `bridge ${LXD_BRIDGE} is not on 198.18.0.0/24` };
+    const net = (await engine.lookup(prova.getNetwork({ name: LXD_BRIDGE }), undefined, { signal })) as {
+      config: Record<string, string>;
+    };
+    if (!BRIDGE_NET.test(net.config['ipv4.address'] ?? ''))
+      return { ok: false, reason: `bridge ${LXD_BRIDGE} is not on 198.18.0.0/24` };
     await engine.lookup(prova.getImage({ name: LXD_IMAGE }), undefined, { signal });
     return { ok: true };
   } catch (error) {
@@ -73,13 +79,19 @@ function realSide(socketPath: string, configDir: string): LxdSide {
     provider,
     async drift(name, value) {
       const r = await request(`http://lxd/1.0/profiles/${encodeURIComponent(name)}`, {
-        dispatcher: agent, method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ config: { 'user.team': value } }),
+        dispatcher: agent,
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ config: { 'user.team': value } }),
       });
       await r.body.text();
       if (r.statusCode >= 300) throw new Error(`PATCH /1.0/profiles/${name} answered ${r.statusCode}`);
     },
     remove: (instance, profile) => removeObjects(provider, instance, profile),
-    async close() { await provider.close(); await agent.close(); },
+    async close() {
+      await provider.close();
+      await agent.close();
+    },
   };
 }
 
@@ -95,7 +107,10 @@ function fakeSide(sim: LxdSimulator, configDir: string, why: string): LxdSide {
       (profile.config as Record<string, string>)['user.team'] = value;
     },
     remove: (instance, profile) => removeObjects(provider, instance, profile),
-    async close() { await provider.close(); await sim.close(); },
+    async close() {
+      await provider.close();
+      await sim.close();
+    },
   };
 }
 
@@ -107,7 +122,11 @@ async function removeObjects(provider: Provider<ProvaConfig>, instance: string, 
   ] as const) {
     const def = provider.resources.get(token);
     if (!def) continue;
-    const ctx = standaloneContext(provider.config, { operation: 'delete', address: name, signal: AbortSignal.timeout(60_000) });
+    const ctx = standaloneContext(provider.config, {
+      operation: 'delete',
+      address: name,
+      signal: AbortSignal.timeout(60_000),
+    });
     try {
       const parsed = def.inputs.parse(inputs);
       const found = await def.read(ctx, name, { inputs: parsed, outputs: {} });
@@ -117,4 +136,3 @@ async function removeObjects(provider: Provider<ProvaConfig>, instance: string, 
     }
   }
 }
-

@@ -30,18 +30,40 @@ export function demoStack(names: DemoNames, inference: string): ResourceDecl[] {
   // B: network, firewall with one rule, an instance behind it, and DNS records for both machines.
   const net = provb.network('net', { label: 'converge-demo' });
   const fw = provb.firewall('fw', {
-    name: 'converge-demo-fw', networkId: net.out('networkId'), createDefaultRules: false,
+    name: 'converge-demo-fw',
+    networkId: net.out('networkId'),
+    createDefaultRules: false,
     ingressRules: [{ label: 'http', portRange: '80', cidrs: ['0.0.0.0/0'], action: 'allow' }],
   });
-  const web = provb.instance('web', { hostname: 'demo-web', diskImage: 'ubuntu-jammy', networkId: net.out('networkId'), firewallId: fw.out('firewallId'), tags: ['demo'] });
+  const web = provb.instance('web', {
+    hostname: 'demo-web',
+    diskImage: 'ubuntu-jammy',
+    networkId: net.out('networkId'),
+    firewallId: fw.out('firewallId'),
+    tags: ['demo'],
+  });
   const zone = provb.dnsDomainName('zone', { name: names.zone });
-  const appRecord = provb.dnsDomainRecord('app-record', { domainId: zone.out('dnsDomainNameId'), type: 'a', name: 'app', value: app.out('ipv4Address') });
-  const webRecord = provb.dnsDomainRecord('web-record', { domainId: zone.out('dnsDomainNameId'), type: 'a', name: 'www', value: web.out('publicIp') });
+  const appRecord = provb.dnsDomainRecord('app-record', {
+    domainId: zone.out('dnsDomainNameId'),
+    type: 'a',
+    name: 'app',
+    value: app.out('ipv4Address'),
+  });
+  const webRecord = provb.dnsDomainRecord('web-record', {
+    domainId: zone.out('dnsDomainNameId'),
+    type: 'a',
+    name: 'www',
+    value: web.out('publicIp'),
+  });
 
   // C: the Civo instance as the CDN's origin.
-  const origins = provc.cdnOriginGroup('origins', { name: 'converge-demo-origins', sources: [{ source: web.out('publicIp') }] });
+  const origins = provc.cdnOriginGroup('origins', {
+    name: 'converge-demo-origins',
+    sources: [{ source: web.out('publicIp') }],
+  });
   const cdn = provc.cdnResource('cdn', {
-    cname: `cdn.${names.zone}`, originGroup: origins.out('originGroupId'),
+    cname: `cdn.${names.zone}`,
+    originGroup: origins.out('originGroupId'),
     description: `demo site; its inference backend runs on ${inference}`,
     options: { gzipOn: { enabled: true, value: true } },
   });

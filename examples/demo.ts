@@ -11,7 +11,12 @@ import { Engine, FileStateStore, progressReporter, type Plan, type PlanSummary, 
 import { provb } from 'converge/providers/b';
 import { provc } from 'converge/providers/c';
 import { startSimulator as startCivo, type CivoSimulator } from 'converge/providers/b/simulator';
-import { startSimulator as startGcore, SIM_PROJECT_ID, SIM_REGION_ID, type GcoreSimulator } from 'converge/providers/c/simulator';
+import {
+  startSimulator as startGcore,
+  SIM_PROJECT_ID,
+  SIM_REGION_ID,
+  type GcoreSimulator,
+} from 'converge/providers/c/simulator';
 import { openLxd, type LxdSide } from './demo-lxd.js';
 import { demoStack } from './demo-stack.js';
 
@@ -42,8 +47,11 @@ export type DemoResult = {
 export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
   const out = options.out ?? process.stdout;
   const color = out.isTTY === true;
-  const say = (text = '') => { out.write(`${text}\n`); };
-  const phase = (n: number, title: string) => say(`\n${color ? '\x1b[1m' : ''}== ${n}. ${title} ==${color ? '\x1b[0m' : ''}\n`);
+  const say = (text = '') => {
+    out.write(`${text}\n`);
+  };
+  const phase = (n: number, title: string) =>
+    say(`\n${color ? '\x1b[1m' : ''}== ${n}. ${title} ==${color ? '\x1b[0m' : ''}\n`);
   const show = (plan: Plan) => say(plan.render({ color }));
   const apply = (engine: Engine, plan: Plan) => engine.apply(plan, { onEvent: progressReporter({ stream: out }) });
   const started = Date.now();
@@ -63,7 +71,14 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
       providers: [
         lxd.provider,
         provb({ token: civo.token, apiEndpoint: civo.url, region: 'LON1', pollIntervalMs: 100 }),
-        provc({ apiKey: gcore.apiKey, baseUrl: gcore.baseUrl, cloudProjectId: SIM_PROJECT_ID, cloudRegionId: SIM_REGION_ID, pollingIntervalSeconds: 0.05, env: {} }),
+        provc({
+          apiKey: gcore.apiKey,
+          baseUrl: gcore.baseUrl,
+          cloudProjectId: SIM_PROJECT_ID,
+          cloudRegionId: SIM_REGION_ID,
+          pollingIntervalSeconds: 0.05,
+          env: {},
+        }),
       ],
       state: new FileStateStore(statePath),
     });
@@ -87,8 +102,12 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
     phase(2, 'apply, with live progress');
     const applied = await apply(engine, plan);
     const outputs = applied.outputs;
-    say(`\n  container ${names.container} has IPv4 ${String(outputs.app?.ipv4Address)}: app.${names.zone} points at it`);
-    say(`  Civo instance has public IP ${String(outputs.web?.publicIp)}: www.${names.zone} and the CDN origin point at it`);
+    say(
+      `\n  container ${names.container} has IPv4 ${String(outputs.app?.ipv4Address)}: app.${names.zone} points at it`,
+    );
+    say(
+      `  Civo instance has public IP ${String(outputs.web?.publicIp)}: www.${names.zone} and the CDN origin point at it`,
+    );
 
     phase(3, 'plan again: nothing to do');
     const replan = await engine.plan(stack);
@@ -97,7 +116,9 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
     phase(4, "drift behind the engine's back, and the plan that repairs it");
     if (options.failAt === 'drift') throw new Error('failing on purpose (failAt: drift)');
     await lxd.drift(names.profile, 'changed-by-hand');
-    say(`  LXD: set user.team of profile ${names.profile} to "changed-by-hand" through the ${lxd.kind === 'real' ? 'LXD API' : "fake's store"}`);
+    say(
+      `  LXD: set user.team of profile ${names.profile} to "changed-by-hand" through the ${lxd.kind === 'real' ? 'LXD API' : "fake's store"}`,
+    );
     const record = [...civo.store.records.values()].find((r) => r.name === 'app');
     if (record) record.value = '203.0.113.66';
     say(`  Civo: pointed app.${names.zone} at 203.0.113.66 through the simulator's store\n`);
@@ -116,7 +137,13 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
     say(`\nDone in ${(elapsedMs / 1000).toFixed(1)}s. Simulators stopped, state directory removed.`);
     return {
       lxd: lxd.kind,
-      phases: { plan: plan.summary, replan: replan.summary, drift: drift.summary, repaired: repaired.summary, destroy: destroy.summary },
+      phases: {
+        plan: plan.summary,
+        replan: replan.summary,
+        drift: drift.summary,
+        repaired: repaired.summary,
+        destroy: destroy.summary,
+      },
       drifted: drift.steps.filter((s) => s.action !== 'noop').map((s) => s.address),
       elapsedMs,
     };
@@ -130,7 +157,12 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
 }
 
 /** After a failure: destroy what the state still holds, and delete the container and profile in any case. */
-async function cleanUp(engine: Engine | undefined, lxd: LxdSide | undefined, container: string, profile: string): Promise<void> {
+async function cleanUp(
+  engine: Engine | undefined,
+  lxd: LxdSide | undefined,
+  container: string,
+  profile: string,
+): Promise<void> {
   try {
     if (engine && Object.keys((await engine.state()).resources).length) await engine.destroy({ refresh: true });
   } catch {
@@ -143,7 +175,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   // CONVERGE_DEMO_LXD=fake forces the LXD fake; =real insists on the local daemon.
   const choice = process.env.CONVERGE_DEMO_LXD;
   runDemo({ useRealLxd: choice === 'fake' ? false : choice === 'real' ? true : 'auto' }).catch((error: unknown) => {
-    process.stderr.write(`\nThe demo failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    process.stderr.write(
+      `\nThe demo failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exitCode = 1;
   });
 }

@@ -10,11 +10,12 @@ export const localLxd = () => prova();
 
 // A remote daemon over HTTPS: trusted once with its trust password, then by the client
 // certificate converge generates in configDir (lxc's client.crt/client.key if they exist).
-export const labLxd = () => prova({
-  remotes: [{ name: 'lab', address: 'lxd.lab.example', password: 'trust-password', default: true }],
-  acceptRemoteCertificate: true,     // pin the server's certificate on first contact
-  generateClientCertificates: true,
-});
+export const labLxd = () =>
+  prova({
+    remotes: [{ name: 'lab', address: 'lxd.lab.example', password: 'trust-password', default: true }],
+    acceptRemoteCertificate: true, // pin the server's certificate on first contact
+    generateClientCertificates: true,
+  });
 // #endregion prova
 
 // #region provb
@@ -23,7 +24,7 @@ import { provb } from 'converge/providers/b';
 // The token comes from `token`, else PROVB_TOKEN, else a Civo CLI credentials file
 // (`credentialsFile` or PROVB_CREDENTIAL_FILE).
 export const civo = () => provb({ token: 'your-civo-api-key', region: 'LON1' });
-export const civoFromEnv = () => provb({ region: 'FRA1' });   // PROVB_TOKEN=... in the environment
+export const civoFromEnv = () => provb({ region: 'FRA1' }); // PROVB_TOKEN=... in the environment
 // #endregion provb
 
 // #region provc
@@ -40,9 +41,11 @@ import { FileStateStore, MemoryStateStore, PostgresStateStore } from 'converge';
 
 export const stores = {
   // The default: one JSON file plus a write-ahead journal, a lock file, atomic renames.
-  file: () => new FileStateStore('.converge/state.json', { secretsPassphrase: process.env.CONVERGE_SECRETS_PASSPHRASE }),
+  file: () =>
+    new FileStateStore('.converge/state.json', { secretsPassphrase: process.env.CONVERGE_SECRETS_PASSPHRASE }),
   // Teams and CI: one row per resource, advisory locks; several stacks share a database.
-  postgres: () => new PostgresStateStore({ connectionString: 'postgres://converge@db.internal/converge', stack: 'production' }),
+  postgres: () =>
+    new PostgresStateStore({ connectionString: 'postgres://converge@db.internal/converge', stack: 'production' }),
   // Tests and dry runs.
   memory: () => new MemoryStateStore(),
 };

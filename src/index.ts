@@ -2,7 +2,14 @@
 // major version. Providers live in converge/providers/<x>; the engine never imports them.
 export { Engine } from './engine/engine.js';
 export type { StateEntry } from './engine/state-ops.js';
-export type { EngineOptions, PlanOptions, ApplyOptions, DestroyOptions, RefreshResult, ImportResult } from './engine/engine.js';
+export type {
+  EngineOptions,
+  PlanOptions,
+  ApplyOptions,
+  DestroyOptions,
+  RefreshResult,
+  ImportResult,
+} from './engine/engine.js';
 export { Plan } from './engine/plan/plan.js';
 export type { PlanSummary, PlanMode } from './engine/plan/plan.js';
 export type { DriftEntry, DriftChange } from './engine/plan/drift.js';
@@ -20,7 +27,21 @@ export type { ResourceDecl, ResourceOptions, ResourceTimeouts, Input, Inputs } f
 export { resourceHelper, lookupHelper } from './engine/decl/helper.js';
 export type { TypedDecl, TypedRef, TypedInputs, ResourceHelper, LookupCall } from './engine/decl/helper.js';
 export { defineProvider, defineResource, defineLookup, cannotTell, isCannotTell } from './engine/provider/define.js';
-export type { Provider, ProviderSpec, ResourceDefinition, LookupDefinition, CreateResult, ReadResult, UpdateResult, Prior, CheckIssue, FindHint, FindResult, CannotTell, ReadItem } from './engine/provider/define.js';
+export type {
+  Provider,
+  ProviderSpec,
+  ResourceDefinition,
+  LookupDefinition,
+  CreateResult,
+  ReadResult,
+  UpdateResult,
+  Prior,
+  CheckIssue,
+  FindHint,
+  FindResult,
+  CannotTell,
+  ReadItem,
+} from './engine/provider/define.js';
 export { standaloneContext } from './engine/provider/context.js';
 export type { OperationContext, OperationKind, Report } from './engine/provider/context.js';
 export type { RetryPolicy } from './engine/provider/retry-policy.js';
@@ -29,14 +50,38 @@ export { unknown, isUnknown } from './engine/values/unknown.js';
 export { sensitive, isSensitive } from './engine/values/secret.js';
 export { secret, type Secret } from './engine/values/secret.js';
 export {
-  ConvergeError, ValidationError, StalePlanError, StateLockedError, StateConflictError, StateCorruptError,
-  SecretsPassphraseError, ApplyError, ProtectedResourceError, LookupError, ProviderError, TimeoutError, ConfigError, PartialCreateError,
+  ConvergeError,
+  ValidationError,
+  StalePlanError,
+  StateLockedError,
+  StateConflictError,
+  StateCorruptError,
+  SecretsPassphraseError,
+  ApplyError,
+  ProtectedResourceError,
+  LookupError,
+  ProviderError,
+  TimeoutError,
+  ConfigError,
+  PartialCreateError,
   formatIssue,
 } from './engine/errors.js';
 export type { Issue, IssueCode, IssueField } from './engine/validate/issue.js';
 export type {
-  Event, EventType, EventListener, StepStartEvent, StepFinishEvent, StepFailEvent, StepSkipEvent, RetryEvent, PollEvent,
-  ProgressEvent, WarningEvent, ApplyStartEvent, ApplyFinishEvent, RefreshEvent,
+  Event,
+  EventType,
+  EventListener,
+  StepStartEvent,
+  StepFinishEvent,
+  StepFailEvent,
+  StepSkipEvent,
+  RetryEvent,
+  PollEvent,
+  ProgressEvent,
+  WarningEvent,
+  ApplyStartEvent,
+  ApplyFinishEvent,
+  RefreshEvent,
 } from './engine/events.js';
 export { progressReporter } from './engine/progress/index.js';
 export type { ProgressOptions, ProgressReporter, ProgressStream } from './engine/progress/index.js';

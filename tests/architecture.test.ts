@@ -45,7 +45,9 @@ describe('architecture', () => {
       const from = layer(relative(root, f));
       for (const target of runtimeImports(f)) {
         const to = layer(target);
-        const ok = from.startsWith('providers/') ? to === from || to === 'kit' || to === 'engine' || to === 'state' : allowed[from]?.(to) ?? true;
+        const ok = from.startsWith('providers/')
+          ? to === from || to === 'kit' || to === 'engine' || to === 'state'
+          : (allowed[from]?.(to) ?? true);
         if (!ok) bad.push(`${relative(root, f)} -> ${target}`);
       }
     }
@@ -57,14 +59,22 @@ describe('architecture', () => {
     const edges = new Map<string, string[]>();
     for (const f of engine) {
       const text = readFileSync(f, 'utf8');
-      const targets = [...text.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+'(\.[^']+)'/gms)].map((m) => relative(root, resolve(dirname(f), m[1]!)).replace(/\.js$/, '.ts'));
-      edges.set(relative(root, f), targets.filter((t) => t.startsWith('engine/')));
+      const targets = [...text.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+'(\.[^']+)'/gms)].map((m) =>
+        relative(root, resolve(dirname(f), m[1]!)).replace(/\.js$/, '.ts'),
+      );
+      edges.set(
+        relative(root, f),
+        targets.filter((t) => t.startsWith('engine/')),
+      );
     }
     const cycles: string[] = [];
     const state = new Map<string, 'open' | 'done'>();
     const visit = (n: string, path: string[]) => {
       if (state.get(n) === 'done') return;
-      if (state.get(n) === 'open') { cycles.push([...path.slice(path.indexOf(n)), n].join(' -> ')); return; }
+      if (state.get(n) === 'open') {
+        cycles.push([...path.slice(path.indexOf(n)), n].join(' -> '));
+        return;
+      }
       state.set(n, 'open');
       for (const t of edges.get(n) ?? []) visit(t, [...path, n]);
       state.set(n, 'done');
@@ -76,7 +86,10 @@ describe('architecture', () => {
   it('never logs, exits or reads argv in library code (src/cli, the command, is the one place that may)', () => {
     // Doc comments are left out: their @example code shows callers logging.
     const code = (f: string) => readFileSync(f, 'utf8').replace(/\/\*\*[\s\S]*?\*\//g, '');
-    const bad = all.filter((f) => !relative(root, f).startsWith('cli/')).filter((f) => /\bconsole\.|process\.exit|process\.argv/.test(code(f))).map((f) => relative(root, f));
+    const bad = all
+      .filter((f) => !relative(root, f).startsWith('cli/'))
+      .filter((f) => /\bconsole\.|process\.exit|process\.argv/.test(code(f)))
+      .map((f) => relative(root, f));
     expect(bad).toEqual([]);
   });
 
@@ -90,14 +103,27 @@ describe('architecture', () => {
     const kept = new Set([
       'src/cli/main.ts main', // bin/converge.mjs imports it (not TypeScript, so not in the program)
       // src/kit is the providers' toolbox: the option and answer types of its functions are its interface,
-      'src/kit/budget.ts RequestBudgetOptions', 'src/kit/http.ts HttpClientOptions', 'src/kit/http.ts HttpRequest',
-      'src/kit/http.ts HttpResponse', 'src/kit/poll.ts PollOptions', 'src/kit/sim/router.ts RouterOptions',
-      'src/kit/wire.ts PathParams', 'src/kit/sim/clock.ts Clock', 'src/kit/sim/clock.ts ManualClock',
+      'src/kit/budget.ts RequestBudgetOptions',
+      'src/kit/http.ts HttpClientOptions',
+      'src/kit/http.ts HttpRequest',
+      'src/kit/http.ts HttpResponse',
+      'src/kit/poll.ts PollOptions',
+      'src/kit/sim/router.ts RouterOptions',
+      'src/kit/wire.ts PathParams',
+      'src/kit/sim/clock.ts Clock',
+      'src/kit/sim/clock.ts ManualClock',
       // and these helpers were moved there for the three providers to share (issue 18 item 6).
-      'src/kit/gone.ts isNotFound', 'src/kit/gone.ts orNull', 'src/kit/gone.ts ignoreGone',
-      'src/kit/wire.ts defined', 'src/kit/wire.ts fillPath', 'src/kit/sim/clock.ts systemClock', 'src/kit/sim/clock.ts manualClock',
+      'src/kit/gone.ts isNotFound',
+      'src/kit/gone.ts orNull',
+      'src/kit/gone.ts ignoreGone',
+      'src/kit/wire.ts defined',
+      'src/kit/wire.ts fillPath',
+      'src/kit/sim/clock.ts systemClock',
+      'src/kit/sim/clock.ts manualClock',
     ]);
-    const dead = deadExports().map((d) => `${d.file} ${d.name}`).filter((d) => !kept.has(d));
+    const dead = deadExports()
+      .map((d) => `${d.file} ${d.name}`)
+      .filter((d) => !kept.has(d));
     expect(dead).toEqual([]);
   });
 });

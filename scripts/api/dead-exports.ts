@@ -26,7 +26,9 @@ function program(): ts.Program {
 }
 
 /** Exports under `folders` (paths relative to the repository root) that nothing else uses. */
-export function deadExports(folders: readonly string[] = ['src/engine', 'src/state', 'src/kit', 'src/cli']): DeadExport[] {
+export function deadExports(
+  folders: readonly string[] = ['src/engine', 'src/state', 'src/kit', 'src/cli'],
+): DeadExport[] {
   const prog = program();
   const checker = prog.getTypeChecker();
   const rel = (sf: ts.SourceFile) => relative(root, sf.fileName);
@@ -65,12 +67,17 @@ export function deadExports(folders: readonly string[] = ['src/engine', 'src/sta
           const m = moduleOf(node.moduleSpecifier);
           if (m) usedModules.add(m.fileName);
         } else if (node.exportClause && ts.isNamedExports(node.exportClause) && (isPublic || !node.moduleSpecifier)) {
-          for (const el of node.exportClause.elements) use(checker.getExportSpecifierLocalTargetSymbol(el) ?? checker.getSymbolAtLocation(el.name));
+          for (const el of node.exportClause.elements)
+            use(checker.getExportSpecifierLocalTargetSymbol(el) ?? checker.getSymbolAtLocation(el.name));
           if (isPublic) for (const el of node.exportClause.elements) use(checker.getSymbolAtLocation(el.name));
         }
       } else if (ts.isImportTypeNode(node) && node.qualifier) {
         use(checker.getSymbolAtLocation(node.qualifier));
-      } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0]) {
+      } else if (
+        ts.isCallExpression(node) &&
+        node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+        node.arguments[0]
+      ) {
         const m = moduleOf(node.arguments[0]);
         if (m) usedModules.add(m.fileName);
       }
@@ -91,7 +98,8 @@ export function deadExports(folders: readonly string[] = ['src/engine', 'src/sta
       const local = exp.flags & ts.SymbolFlags.Alias ? undefined : exp;
       // Only what this file itself declares or re-exports by name (an `export *` is judged at its source).
       if (!exp.declarations?.some((d) => d.getSourceFile() === sf)) continue;
-      if (local && [...used].some((u) => u.flags & ts.SymbolFlags.Alias && checker.getAliasedSymbol(u) === local)) continue;
+      if (local && [...used].some((u) => u.flags & ts.SymbolFlags.Alias && checker.getAliasedSymbol(u) === local))
+        continue;
       dead.push({ file, name: exp.name });
     }
   }

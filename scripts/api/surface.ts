@@ -35,7 +35,11 @@ function where(node: ts.Node): string {
   return `${sf.fileName.slice(root.length + 1)}:${line + 1}`;
 }
 
-function docOf(checker: ts.TypeChecker, symbol: ts.Symbol, decl: ts.Node): { description: string; hasExample: boolean; examples: string[] } {
+function docOf(
+  checker: ts.TypeChecker,
+  symbol: ts.Symbol,
+  decl: ts.Node,
+): { description: string; hasExample: boolean; examples: string[] } {
   const description = ts.displayPartsToString(symbol.getDocumentationComment(checker)).trim();
   const examples = ts
     .getJSDocTags(decl)
@@ -85,7 +89,11 @@ export function publicSurface(prog: ts.Program = program()): SurfaceItem[] {
     else if (ts.isIntersectionTypeNode(t) || ts.isUnionTypeNode(t)) t.types.forEach((x) => walkType(owner, x));
     else if (ts.isParenthesizedTypeNode(t) || ts.isTypeOperatorNode(t)) walkType(owner, t.type);
     else if (ts.isArrayTypeNode(t)) walkType(owner, t.elementType);
-    else if (ts.isTypeReferenceNode(t) && ['Readonly', 'ReadonlyArray', 'Array', 'Partial'].includes(t.typeName.getText())) t.typeArguments?.forEach((x) => walkType(owner, x));
+    else if (
+      ts.isTypeReferenceNode(t) &&
+      ['Readonly', 'ReadonlyArray', 'Array', 'Partial'].includes(t.typeName.getText())
+    )
+      t.typeArguments?.forEach((x) => walkType(owner, x));
     else if (ts.isTypeReferenceNode(t)) {
       const sym = checker.getSymbolAtLocation(t.typeName);
       const target = sym && sym.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(sym) : sym;
@@ -113,7 +121,11 @@ export function publicSurface(prog: ts.Program = program()): SurfaceItem[] {
             // Parameter properties (`constructor(readonly where: string)`) are public fields too.
             for (const p of m.parameters) {
               const mods = ts.getCombinedModifierFlags(p);
-              if (!(mods & (ts.ModifierFlags.Readonly | ts.ModifierFlags.Public)) || mods & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)) continue;
+              if (
+                !(mods & (ts.ModifierFlags.Readonly | ts.ModifierFlags.Public)) ||
+                mods & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)
+              )
+                continue;
               const sym = checker.getSymbolAtLocation(p.name);
               if (sym) push({ name: `${name}.${sym.name}`, kind: 'member', ...docOf(checker, sym, p), at: where(p) });
             }
@@ -128,7 +140,12 @@ export function publicSurface(prog: ts.Program = program()): SurfaceItem[] {
         const doc = docOf(checker, symbol, decl);
         const prior = items.find((i) => i.name === name);
         if (prior && (doc.description || doc.hasExample)) {
-          items[items.indexOf(prior)] = { ...prior, description: prior.description || doc.description, hasExample: prior.hasExample || doc.hasExample, examples: [...prior.examples, ...doc.examples] };
+          items[items.indexOf(prior)] = {
+            ...prior,
+            description: prior.description || doc.description,
+            hasExample: prior.hasExample || doc.hasExample,
+            examples: [...prior.examples, ...doc.examples],
+          };
         } else push({ name, kind: 'function', ...doc, at: where(decl) });
       } else if (ts.isVariableDeclaration(decl)) {
         push({ name, kind: 'const', ...docOf(checker, symbol, decl), at: where(decl) });
@@ -148,5 +165,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const items = publicSurface();
   const missing = items.filter((i) => !i.description);
   for (const i of missing) process.stdout.write(`${i.at}\t${i.kind}\t${i.name}\n`);
-  process.stdout.write(`${items.length} items, ${missing.length} without a description, ${items.filter((i) => i.hasExample).length} with an example\n`);
+  process.stdout.write(
+    `${items.length} items, ${missing.length} without a description, ${items.filter((i) => i.hasExample).length} with an example\n`,
+  );
 }

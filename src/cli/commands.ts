@@ -11,9 +11,17 @@ import { confirm, interrupts, type Io } from './io.js';
 
 export type Common = { readonly stack: string };
 type PlanFlags = Common & {
-  readonly out?: string; readonly target?: string[]; readonly exclude?: string[]; readonly replace?: string[];
-  readonly refreshOnly?: boolean; readonly refresh?: boolean; readonly detailedExitcode?: boolean; readonly markdown?: boolean;
-  readonly json?: boolean; readonly destroy?: boolean; readonly allowPlaintextSecrets?: boolean;
+  readonly out?: string;
+  readonly target?: string[];
+  readonly exclude?: string[];
+  readonly replace?: string[];
+  readonly refreshOnly?: boolean;
+  readonly refresh?: boolean;
+  readonly detailedExitcode?: boolean;
+  readonly markdown?: boolean;
+  readonly json?: boolean;
+  readonly destroy?: boolean;
+  readonly allowPlaintextSecrets?: boolean;
 };
 type ApplyFlags = PlanFlags & { readonly autoApprove?: boolean };
 
@@ -25,7 +33,9 @@ export async function openStack(flags: Common): Promise<{ stack: StackModule; en
 
 async function makePlan(engine: Engine, stack: StackModule, flags: PlanFlags): Promise<Plan> {
   const options = {
-    targets: flags.target, exclude: flags.exclude, replace: flags.replace,
+    targets: flags.target,
+    exclude: flags.exclude,
+    replace: flags.replace,
     ...(flags.refresh === false ? { refresh: false } : {}),
     ...(flags.refreshOnly ? { mode: 'refresh-only' as const } : {}),
   };
@@ -46,7 +56,8 @@ export async function planCommand(io: Io, flags: PlanFlags): Promise<number> {
     show(io, plan, flags);
     if (flags.out) {
       await plan.save(flags.out, { allowPlaintextSecrets: flags.allowPlaintextSecrets });
-      if (!flags.json && !flags.markdown) io.out(`\nSaved the plan to ${flags.out}. Apply exactly these actions with:\n  converge apply ${flags.out}`);
+      if (!flags.json && !flags.markdown)
+        io.out(`\nSaved the plan to ${flags.out}. Apply exactly these actions with:\n  converge apply ${flags.out}`);
     }
     return flags.detailedExitcode && plan.hasChanges ? 2 : 0;
   } finally {
@@ -61,7 +72,14 @@ export async function applyCommand(io: Io, planFile: string | undefined, flags: 
     let plan: Plan;
     if (planFile) {
       if (flags.target?.length || flags.exclude?.length || flags.replace?.length || flags.refreshOnly) {
-        throw new ValidationError([{ resource: '', path: ['plan'], code: 'invalid_value', message: 'a saved plan is applied as it was made: plan options cannot be given with it' }]);
+        throw new ValidationError([
+          {
+            resource: '',
+            path: ['plan'],
+            code: 'invalid_value',
+            message: 'a saved plan is applied as it was made: plan options cannot be given with it',
+          },
+        ]);
       }
       plan = await Plan.load(planFile);
     } else {
@@ -70,23 +88,46 @@ export async function applyCommand(io: Io, planFile: string | undefined, flags: 
       if (!plan.hasChanges) return 0;
       if (!flags.autoApprove) {
         const verb = plan.destroy ? 'destroy all these resources' : 'perform these actions';
-        const ok = await confirm(io, `\nDo you want to ${verb}?\n  converge will ${plan.destroy ? 'destroy' : 'perform'} the actions described above.\n  Only 'yes' will be accepted to approve.\n`);
-        if (!ok) { io.err('Apply cancelled.'); return 1; }
+        const ok = await confirm(
+          io,
+          `\nDo you want to ${verb}?\n  converge will ${plan.destroy ? 'destroy' : 'perform'} the actions described above.\n  Only 'yes' will be accepted to approve.\n`,
+        );
+        if (!ok) {
+          io.err('Apply cancelled.');
+          return 1;
+        }
       }
     }
-    if (planFile && !plan.hasChanges) { io.out('No changes. The saved plan has nothing to apply.'); }
+    if (planFile && !plan.hasChanges) {
+      io.out('No changes. The saved plan has nothing to apply.');
+    }
     return await runApply(io, engine, plan, planFile ? stack.resources : undefined);
   } finally {
     await closeAll(stack);
   }
 }
 
-async function runApply(io: Io, engine: Engine, plan: Plan, declarations: StackModule['resources'] | undefined): Promise<number> {
+async function runApply(
+  io: Io,
+  engine: Engine,
+  plan: Plan,
+  declarations: StackModule['resources'] | undefined,
+): Promise<number> {
   const progress = progressReporter({ stream: io.stdout, mode: io.isTTY ? 'tty' : 'plain', color: io.color });
   const stop = interrupts(io);
   try {
-    const result: ApplyResult = await engine.apply(plan, { onEvent: progress, stopSignal: stop.stop, signal: stop.abort, ...(declarations && !plan.destroy ? { declarations } : {}) });
-    if (result.skipped.length) { io.err(`Stopped: ${result.skipped.length} step${result.skipped.length === 1 ? '' : 's'} did not run. Plan again to see what is left.`); return 1; }
+    const result: ApplyResult = await engine.apply(plan, {
+      onEvent: progress,
+      stopSignal: stop.stop,
+      signal: stop.abort,
+      ...(declarations && !plan.destroy ? { declarations } : {}),
+    });
+    if (result.skipped.length) {
+      io.err(
+        `Stopped: ${result.skipped.length} step${result.skipped.length === 1 ? '' : 's'} did not run. Plan again to see what is left.`,
+      );
+      return 1;
+    }
     return 0;
   } finally {
     progress.close();
@@ -102,7 +143,8 @@ export async function refreshCommand(io: Io, flags: Common): Promise<number> {
   const { stack, engine } = await openStack(flags);
   try {
     const r = await engine.refresh();
-    for (const d of r.drifted) io.out(`~ ${d.address}: changed outside converge (${d.changes.map((c) => c.path).join(', ')})`);
+    for (const d of r.drifted)
+      io.out(`~ ${d.address}: changed outside converge (${d.changes.map((c) => c.path).join(', ')})`);
     for (const g of r.gone) io.out(`- ${g}: deleted outside converge; forgotten`);
     io.out(`Refresh complete: ${r.drifted.length} changed, ${r.gone.length} gone, ${r.unchanged.length} unchanged.`);
     return 0;
@@ -115,7 +157,15 @@ export async function importCommand(io: Io, name: string, id: string, flags: Com
   const { stack, engine } = await openStack(flags);
   try {
     const decl = stack.resources.find((d) => d.name === name);
-    if (!decl) throw new ValidationError([{ resource: name, path: ['name'], code: 'unknown_name', message: `the stack declares no resource '${name}'; declare it first, then import` }]);
+    if (!decl)
+      throw new ValidationError([
+        {
+          resource: name,
+          path: ['name'],
+          code: 'unknown_name',
+          message: `the stack declares no resource '${name}'; declare it first, then import`,
+        },
+      ]);
     const r = await engine.import(decl, id);
     io.out(`Imported ${r.address} (id ${r.id}). Run converge plan to see how it differs from its declaration.`);
     return 0;

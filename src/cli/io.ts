@@ -14,8 +14,12 @@ export type Io = {
 export function terminal(): Io {
   const isTTY = process.stdout.isTTY === true;
   return {
-    out: (t) => { process.stdout.write(t.endsWith('\n') ? t : `${t}\n`); },
-    err: (t) => { process.stderr.write(t.endsWith('\n') ? t : `${t}\n`); },
+    out: (t) => {
+      process.stdout.write(t.endsWith('\n') ? t : `${t}\n`);
+    },
+    err: (t) => {
+      process.stderr.write(t.endsWith('\n') ? t : `${t}\n`);
+    },
     isTTY,
     color: isTTY && !process.env.NO_COLOR,
     stdout: process.stdout,
@@ -46,7 +50,9 @@ export function interrupts(io: Io): Interrupts {
   const abort = new AbortController();
   const onSigint = () => {
     if (!stop.signal.aborted) {
-      io.err('\nInterrupt received: no new step starts; waiting for the steps in flight to finish. Press Ctrl-C again to abort them.');
+      io.err(
+        '\nInterrupt received: no new step starts; waiting for the steps in flight to finish. Press Ctrl-C again to abort them.',
+      );
       stop.abort();
     } else if (!abort.signal.aborted) {
       io.err('\nSecond interrupt: aborting the steps in flight. The next plan finds what they made.');
@@ -54,5 +60,11 @@ export function interrupts(io: Io): Interrupts {
     }
   };
   process.on('SIGINT', onSigint);
-  return { stop: stop.signal, abort: abort.signal, dispose: () => { process.off('SIGINT', onSigint); } };
+  return {
+    stop: stop.signal,
+    abort: abort.signal,
+    dispose: () => {
+      process.off('SIGINT', onSigint);
+    },
+  };
 }

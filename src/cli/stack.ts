@@ -12,8 +12,15 @@ export type StackModule = EngineOptions & { readonly resources: readonly Resourc
 
 class StackLoadError extends ConvergeError {
   override readonly name = 'StackLoadError';
-  constructor(readonly path: string, reason: string, options?: { cause?: unknown }) {
-    super(`Cannot load the stack module ${path}: ${reason}.\nA stack module default-exports { providers, state?, resources } or a function returning it.`, options);
+  constructor(
+    readonly path: string,
+    reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      `Cannot load the stack module ${path}: ${reason}.\nA stack module default-exports { providers, state?, resources } or a function returning it.`,
+      options,
+    );
   }
 }
 
@@ -21,12 +28,15 @@ export async function loadStack(file: string): Promise<StackModule> {
   const path = resolve(file);
   if (!existsSync(path)) throw new StackLoadError(path, 'no such file (pass --stack <file> or set CONVERGE_STACK)');
   let mod: { default?: unknown };
-  try { mod = (await import(pathToFileURL(path).href)) as { default?: unknown }; } catch (error) {
+  try {
+    mod = (await import(pathToFileURL(path).href)) as { default?: unknown };
+  } catch (error) {
     throw new StackLoadError(path, `importing it failed: ${(error as Error).message.split('\n')[0]}`, { cause: error });
   }
   let value = mod.default;
   // A CommonJS-compiled default export arrives wrapped once more.
-  if (value && typeof value === 'object' && 'default' in value && !('providers' in value)) value = (value as { default: unknown }).default;
+  if (value && typeof value === 'object' && 'default' in value && !('providers' in value))
+    value = (value as { default: unknown }).default;
   if (typeof value === 'function') value = await (value as () => unknown)();
   if (!value || typeof value !== 'object') throw new StackLoadError(path, 'it has no default export');
   const stack = value as StackModule;

@@ -7,19 +7,41 @@ import type { Io } from './io.js';
 export async function stateList(io: Io, flags: Common): Promise<number> {
   const { stack, engine } = await openStack(flags);
   try {
-    for (const e of await engine.stateList()) io.out(`${e.address}${e.deposedKey ? ` (deposed ${e.deposedKey})` : ''}\t${e.type}\t${e.id}${e.tainted ? '\t(tainted)' : ''}`);
+    for (const e of await engine.stateList())
+      io.out(
+        `${e.address}${e.deposedKey ? ` (deposed ${e.deposedKey})` : ''}\t${e.type}\t${e.id}${e.tainted ? '\t(tainted)' : ''}`,
+      );
     return 0;
-  } finally { await closeAll(stack); }
+  } finally {
+    await closeAll(stack);
+  }
 }
 
 export async function stateShow(io: Io, address: string, flags: Common): Promise<number> {
   const { stack, engine } = await openStack(flags);
   try {
     const r = await engine.stateShow(address);
-    io.out(JSON.stringify({ address: r.name, type: r.type, provider: r.provider, id: r.id, inputs: r.inputs, outputs: r.outputs, dependencies: r.dependencies, options: r.options, ...(r.tainted ? { tainted: true } : {}) },
-      (_k, v) => (isSensitive(v) ? '(sensitive value)' : v), 2));
+    io.out(
+      JSON.stringify(
+        {
+          address: r.name,
+          type: r.type,
+          provider: r.provider,
+          id: r.id,
+          inputs: r.inputs,
+          outputs: r.outputs,
+          dependencies: r.dependencies,
+          options: r.options,
+          ...(r.tainted ? { tainted: true } : {}),
+        },
+        (_k, v) => (isSensitive(v) ? '(sensitive value)' : v),
+        2,
+      ),
+    );
     return 0;
-  } finally { await closeAll(stack); }
+  } finally {
+    await closeAll(stack);
+  }
 }
 
 export async function stateRm(io: Io, addresses: string[], flags: Common): Promise<number> {
@@ -28,7 +50,9 @@ export async function stateRm(io: Io, addresses: string[], flags: Common): Promi
     const gone = await engine.stateRm(addresses);
     for (const a of gone) io.out(`Removed ${a} from the state (the object itself is left as it is).`);
     return 0;
-  } finally { await closeAll(stack); }
+  } finally {
+    await closeAll(stack);
+  }
 }
 
 export async function stateMv(io: Io, from: string, to: string, flags: Common): Promise<number> {
@@ -37,7 +61,9 @@ export async function stateMv(io: Io, from: string, to: string, flags: Common): 
     await engine.stateMv(from, to);
     io.out(`Moved ${from} to ${to}.`);
     return 0;
-  } finally { await closeAll(stack); }
+  } finally {
+    await closeAll(stack);
+  }
 }
 
 export async function forceUnlockCommand(io: Io, id: string, flags: Common): Promise<number> {
@@ -46,5 +72,7 @@ export async function forceUnlockCommand(io: Io, id: string, flags: Common): Pro
     await engine.forceUnlock(id);
     io.out(`Lock ${id} released. Make sure its holder is gone: two writers at once can damage the state.`);
     return 0;
-  } finally { await closeAll(stack); }
+  } finally {
+    await closeAll(stack);
+  }
 }

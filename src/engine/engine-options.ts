@@ -95,17 +95,25 @@ export type ImportResult = {
 };
 
 /** The engine's options checked (wrong use of the API is a TypeError, never retried), with defaults. */
-export function checkedOptions(options: EngineOptions): { parallelism: number; lockTimeoutMs: number; retry: RetryPolicy } {
-  if (!options || !Array.isArray(options.providers)) throw new TypeError('Expected `providers` to be an array of providers');
+export function checkedOptions(options: EngineOptions): {
+  parallelism: number;
+  lockTimeoutMs: number;
+  retry: RetryPolicy;
+} {
+  if (!options || !Array.isArray(options.providers))
+    throw new TypeError('Expected `providers` to be an array of providers');
   const parallelism = options.parallelism ?? 10;
-  if (!Number.isInteger(parallelism) || parallelism < 1) throw new TypeError('Expected `parallelism` to be an integer from 1 and up');
+  if (!Number.isInteger(parallelism) || parallelism < 1)
+    throw new TypeError('Expected `parallelism` to be an integer from 1 and up');
   const names = new Set<string>();
   for (const p of options.providers) {
     if (names.has(p.name)) throw new TypeError(`Expected one provider per name; '${p.name}' is given twice`);
     names.add(p.name);
   }
-  const lockTimeoutMs = typeof options.lockTimeout === 'string' ? parseDuration(options.lockTimeout) : options.lockTimeout ?? 0;
-  if (lockTimeoutMs === undefined || lockTimeoutMs < 0) throw new TypeError("Expected `lockTimeout` to be a number of ms or a duration like '30s'");
+  const lockTimeoutMs =
+    typeof options.lockTimeout === 'string' ? parseDuration(options.lockTimeout) : (options.lockTimeout ?? 0);
+  if (lockTimeoutMs === undefined || lockTimeoutMs < 0)
+    throw new TypeError("Expected `lockTimeout` to be a number of ms or a duration like '30s'");
   return { parallelism, lockTimeoutMs, retry: validRetry({ ...defaultRetryPolicy, ...options.retry }) };
 }
 
@@ -113,8 +121,11 @@ export function checkedOptions(options: EngineOptions): { parallelism: number; l
 function validRetry(policy: RetryPolicy): RetryPolicy {
   const whole = (v: unknown, min: number) => typeof v === 'number' && Number.isInteger(v) && v >= min;
   if (!whole(policy.retries, 0)) throw new TypeError('Expected `retry.retries` to be an integer from 0 and up');
-  if (!whole(policy.minTimeoutMs, 0)) throw new TypeError('Expected `retry.minTimeoutMs` to be an integer from 0 and up');
-  if (!whole(policy.maxTimeoutMs, policy.minTimeoutMs)) throw new TypeError('Expected `retry.maxTimeoutMs` to be an integer no smaller than `retry.minTimeoutMs`');
-  if (policy.maxRetryAfterMs !== undefined && !whole(policy.maxRetryAfterMs, 0)) throw new TypeError('Expected `retry.maxRetryAfterMs` to be an integer from 0 and up');
+  if (!whole(policy.minTimeoutMs, 0))
+    throw new TypeError('Expected `retry.minTimeoutMs` to be an integer from 0 and up');
+  if (!whole(policy.maxTimeoutMs, policy.minTimeoutMs))
+    throw new TypeError('Expected `retry.maxTimeoutMs` to be an integer no smaller than `retry.minTimeoutMs`');
+  if (policy.maxRetryAfterMs !== undefined && !whole(policy.maxRetryAfterMs, 0))
+    throw new TypeError('Expected `retry.maxRetryAfterMs` to be an integer from 0 and up');
   return Object.freeze({ ...policy });
 }

@@ -21,7 +21,15 @@ import { refreshOnlyWork } from './plan/refresh-only.js';
 import { TARGETING_WARNING, targetsExcluding, unknownNames } from './plan/targets.js';
 import { declarationsDigest, providerPrints } from './plan/saved.js';
 import { workOf } from './plan/work-of.js';
-import { forceUnlock, listState, moveState, removeState, showState, type StateEntry, type StateOpsContext } from './state-ops.js';
+import {
+  forceUnlock,
+  listState,
+  moveState,
+  removeState,
+  showState,
+  type StateEntry,
+  type StateOpsContext,
+} from './state-ops.js';
 import { Ledger } from './apply/ledger.js';
 import { applySteps, emitReport } from './apply/apply.js';
 import { recoverPending } from './apply/recover.js';
@@ -34,12 +42,25 @@ import { ApplyError, ConvergeError, LookupError, StalePlanError, ValidationError
 import { importDeclared, importedRecord } from './import.js';
 import { checkedLookup } from './lookup.js';
 import { recordRefresh } from './refresh/record.js';
-import { checkedOptions, type EngineOptions, type PlanOptions, type ApplyOptions, type DestroyOptions, type RefreshResult, type ImportResult } from './engine-options.js';
+import {
+  checkedOptions,
+  type EngineOptions,
+  type PlanOptions,
+  type ApplyOptions,
+  type DestroyOptions,
+  type RefreshResult,
+  type ImportResult,
+} from './engine-options.js';
 
-export type { EngineOptions, PlanOptions, ApplyOptions, DestroyOptions, RefreshResult, ImportResult } from './engine-options.js';
+export type {
+  EngineOptions,
+  PlanOptions,
+  ApplyOptions,
+  DestroyOptions,
+  RefreshResult,
+  ImportResult,
+} from './engine-options.js';
 import type { Issue } from './validate/issue.js';
-
-
 
 /**
  * The engine: validates declarations, plans them against the state, applies plans, refreshes,
@@ -93,10 +114,14 @@ export class Engine {
   }
 
   /** The state store this engine reads and writes. */
-  get store(): StateStore { return this.#store; }
+  get store(): StateStore {
+    return this.#store;
+  }
 
   /** The providers this engine was given. */
-  get providers(): readonly Provider<unknown>[] { return this.#providers; }
+  get providers(): readonly Provider<unknown>[] {
+    return this.#providers;
+  }
 
   /**
    * Diffs the declarations against the (refreshed) state and returns the plan. Changes nothing
@@ -127,14 +152,45 @@ export class Engine {
   async #plan(decls: readonly ResourceDecl[], options: PlanOptions, destroy: boolean): Promise<Plan> {
     const resolve = (t: string) => this.#resources.get(t);
     // Everything that needs no remote data is checked before the lock, the state and any request.
-    const { issues, graph, order, parsed } = validateStack(decls as unknown[], resolve, { tokens: this.#resources.keys() });
-    if (options.targets !== undefined && !Array.isArray(options.targets)) issues.push({ resource: '', field: 'plan', path: ['targets'], code: 'invalid_type', message: 'targets must be a list of resource names' });
-    else (options.targets ?? []).forEach((t, i) => {
-      if (typeof t !== 'string' || !t) issues.push({ resource: '', field: 'plan', path: ['targets', i], code: 'invalid_type', message: 'targets must be resource names' });
+    const { issues, graph, order, parsed } = validateStack(decls as unknown[], resolve, {
+      tokens: this.#resources.keys(),
     });
+    if (options.targets !== undefined && !Array.isArray(options.targets))
+      issues.push({
+        resource: '',
+        field: 'plan',
+        path: ['targets'],
+        code: 'invalid_type',
+        message: 'targets must be a list of resource names',
+      });
+    else
+      (options.targets ?? []).forEach((t, i) => {
+        if (typeof t !== 'string' || !t)
+          issues.push({
+            resource: '',
+            field: 'plan',
+            path: ['targets', i],
+            code: 'invalid_type',
+            message: 'targets must be resource names',
+          });
+      });
     const refreshOnly = options.mode === 'refresh-only';
-    if (options.mode !== undefined && options.mode !== 'normal' && !refreshOnly) issues.push({ resource: '', field: 'plan', path: ['mode'], code: 'invalid_value', message: "mode must be 'normal' or 'refresh-only'" });
-    if (refreshOnly && options.refresh === false) issues.push({ resource: '', field: 'plan', path: ['refresh'], code: 'invalid_value', message: 'a refresh-only plan must refresh' });
+    if (options.mode !== undefined && options.mode !== 'normal' && !refreshOnly)
+      issues.push({
+        resource: '',
+        field: 'plan',
+        path: ['mode'],
+        code: 'invalid_value',
+        message: "mode must be 'normal' or 'refresh-only'",
+      });
+    if (refreshOnly && options.refresh === false)
+      issues.push({
+        resource: '',
+        field: 'plan',
+        path: ['refresh'],
+        code: 'invalid_value',
+        message: 'a refresh-only plan must refresh',
+      });
     if (issues.length) throw new ValidationError(issues);
     const refresh = refreshOnly || (options.refresh ?? true);
     let state = await this.#store.read();
@@ -147,25 +203,70 @@ export class Engine {
       if (lock) state = await this.#store.read();
       if (Object.keys(state.pending).length) {
         const ledger = new Ledger(state, this.#store);
-        warnings.push(...(await recoverPending(state, ledger, { resolve, context: (r, a, op) => this.#context(r.provider, a, '', op, signal.signal), now: () => new Date(this.#now()).toISOString() })));
+        warnings.push(
+          ...(await recoverPending(state, ledger, {
+            resolve,
+            context: (r, a, op) => this.#context(r.provider, a, '', op, signal.signal),
+            now: () => new Date(this.#now()).toISOString(),
+          })),
+        );
         await this.#store.compact();
         state = await this.#store.read();
       }
       const targeting = !!(options.targets?.length || options.exclude?.length);
-      const targets = options.exclude?.length ? targetsExcluding(options.exclude, options.targets, decls, state, graph, destroy) : options.targets;
-      const refreshed = refresh ? await this.#readAll(state, signal.signal, targeting ? this.#refreshScope(state, decls, targets ?? []) : undefined) : new Map<string, ResourceState | null>();
+      const targets = options.exclude?.length
+        ? targetsExcluding(options.exclude, options.targets, decls, state, graph, destroy)
+        : options.targets;
+      const refreshed = refresh
+        ? await this.#readAll(
+            state,
+            signal.signal,
+            targeting ? this.#refreshScope(state, decls, targets ?? []) : undefined,
+          )
+        : new Map<string, ResourceState | null>();
       const drift = findDrift(state, refreshed);
-      const fields = { lineage: state.lineage, serial: state.serial, refresh, targets: options.targets, exclude: options.exclude, destroy, drift };
+      const fields = {
+        lineage: state.lineage,
+        serial: state.serial,
+        refresh,
+        targets: options.targets,
+        exclude: options.exclude,
+        destroy,
+        drift,
+      };
       // The declarations' digest is needed only when the plan is saved or checked: computed on first use.
       let digest: string | undefined;
-      const origin = { providers: providerPrints(this.#providers), get declarations() { return (digest ??= declarationsDigest(decls)); } };
+      const origin = {
+        providers: providerPrints(this.#providers),
+        get declarations() {
+          return (digest ??= declarationsDigest(decls));
+        },
+      };
       if (targeting) warnings.push(TARGETING_WARNING);
       if (refreshOnly) {
         warnings.push(...(this.#store.takeWarnings?.() ?? []));
-        return new Plan({ ...fields, work: refreshOnlyWork(state, refreshed, resolve), warnings, mode: 'refresh-only', origin });
+        return new Plan({
+          ...fields,
+          work: refreshOnlyWork(state, refreshed, resolve),
+          warnings,
+          mode: 'refresh-only',
+          origin,
+        });
       }
-      if (targets !== undefined && targets.length === 0 && targeting) return new Plan({ ...fields, work: [], warnings, origin });
-      const { work, warnings: planWarnings } = planSteps({ decls, state, refreshed, resolve, targets, replace: options.replace, destroy, graph, order, parsed });
+      if (targets !== undefined && targets.length === 0 && targeting)
+        return new Plan({ ...fields, work: [], warnings, origin });
+      const { work, warnings: planWarnings } = planSteps({
+        decls,
+        state,
+        refreshed,
+        resolve,
+        targets,
+        replace: options.replace,
+        destroy,
+        graph,
+        order,
+        parsed,
+      });
       warnings.push(...planWarnings, ...(this.#store.takeWarnings?.() ?? []));
       const clear = this.#clearTextWarning(work);
       if (clear && !warnings.includes(clear)) warnings.push(clear);
@@ -188,7 +289,11 @@ export class Engine {
     if (issues.length) throw new ValidationError(issues);
   }
 
-  #refreshScope(state: State, decls: readonly ResourceDecl[], targets: readonly string[] | undefined): Set<string> | undefined {
+  #refreshScope(
+    state: State,
+    decls: readonly ResourceDecl[],
+    targets: readonly string[] | undefined,
+  ): Set<string> | undefined {
     if (!targets?.length) return undefined;
     const scope = new Set(targets);
     const byName = new Map(decls.map((d) => [d.name, d]));
@@ -196,7 +301,11 @@ export class Engine {
     while (stack.length) {
       const n = stack.pop()!;
       const d = byName.get(n);
-      for (const dep of [...(d?.options?.dependsOn ?? []), ...(state.resources[n]?.dependencies ?? [])]) if (!scope.has(dep)) { scope.add(dep); stack.push(dep); }
+      for (const dep of [...(d?.options?.dependsOn ?? []), ...(state.resources[n]?.dependencies ?? [])])
+        if (!scope.has(dep)) {
+          scope.add(dep);
+          stack.push(dep);
+        }
       for (const a of d?.options?.aliases ?? []) scope.add(a);
     }
     return scope;
@@ -225,7 +334,8 @@ export class Engine {
    * ```
    */
   async apply(plan: Plan, options: ApplyOptions = {}): Promise<ApplyResult> {
-    if (!(plan instanceof Plan) || !(plan[planWork] || plan[planSaved])) throw new TypeError('Expected `plan` to be a Plan returned by engine.plan() or Plan.load()');
+    if (!(plan instanceof Plan) || !(plan[planWork] || plan[planSaved]))
+      throw new TypeError('Expected `plan` to be a Plan returned by engine.plan() or Plan.load()');
     const work = workOf(plan, options.declarations, this.#providers, (t) => this.#resources.get(t));
     const started = this.#now();
     const lock = await this.#lock(plan.destroy ? 'destroy' : 'apply', options.signal);
@@ -233,11 +343,17 @@ export class Engine {
       const state = await this.#store.read();
       // A state never written (serial 0) gets a new lineage on every read: a plan made against one in another process is not stale.
       const fresh = plan.serial === 0 && state.serial === 0;
-      if ((state.lineage !== plan.lineage && !fresh) || state.serial !== plan.serial) throw new StalePlanError(plan.lineage, plan.serial, state.serial, state.lineage);
+      if ((state.lineage !== plan.lineage && !fresh) || state.serial !== plan.serial)
+        throw new StalePlanError(plan.lineage, plan.serial, state.serial, state.lineage);
       const emit = this.#emitter(options.onEvent);
       // Before anything is written: secrets this apply would store in clear (no passphrase).
       const clear = this.#clearTextWarning(work);
-      for (const message of new Set([...lock.warnings, ...(this.#store.takeWarnings?.() ?? []), ...(clear ? [clear] : [])])) emit({ type: 'warning', at: this.#now(), address: '', message });
+      for (const message of new Set([
+        ...lock.warnings,
+        ...(this.#store.takeWarnings?.() ?? []),
+        ...(clear ? [clear] : []),
+      ]))
+        emit({ type: 'warning', at: this.#now(), address: '', message });
       emit({ type: 'apply_start', at: this.#now(), steps: work.filter((w) => w.step.action !== 'noop').length });
       const ledger = new Ledger(state, this.#store);
       const listening = !!(this.#onEvent || options.onEvent);
@@ -245,7 +361,17 @@ export class Engine {
       const signal = ownSignal(options.signal);
       let outcome;
       try {
-        outcome = await applySteps(work, { ledger, parallelism: this.#parallelism, retry: this.#retry, signal: signal.signal, stop: options.stopSignal, emit, listening, now: this.#now, intents });
+        outcome = await applySteps(work, {
+          ledger,
+          parallelism: this.#parallelism,
+          retry: this.#retry,
+          signal: signal.signal,
+          stop: options.stopSignal,
+          emit,
+          listening,
+          now: this.#now,
+          intents,
+        });
       } finally {
         signal.dispose();
         await intents.settle();
@@ -253,10 +379,20 @@ export class Engine {
       await this.#store.compact();
       const finalState = ledger.materialize();
       const elapsedMs = this.#now() - started;
-      emit({ type: 'apply_finish', at: this.#now(), succeeded: outcome.succeeded.length, failed: outcome.failed.length, skipped: outcome.skipped.length, elapsedMs });
+      emit({
+        type: 'apply_finish',
+        at: this.#now(),
+        succeeded: outcome.succeeded.length,
+        failed: outcome.failed.length,
+        skipped: outcome.skipped.length,
+        elapsedMs,
+      });
       // Secrets only as markers; result.secret(address, path) reads one on purpose.
       const result = applyResult(outcome, finalState, elapsedMs);
-      Object.defineProperty(result, 'output', { enumerable: false, value: (d: string | ResourceDecl) => outputOf(result.outputs, typeof d === 'string' ? d : d?.name) });
+      Object.defineProperty(result, 'output', {
+        enumerable: false,
+        value: (d: string | ResourceDecl) => outputOf(result.outputs, typeof d === 'string' ? d : d?.name),
+      });
       if (outcome.failed.length) throw new ApplyError(result);
       return result;
     } finally {
@@ -265,7 +401,6 @@ export class Engine {
   }
 
   /** The work a plan runs: its own, or a loaded plan's with the handlers of this engine's providers. */
-
 
   /**
    * Reads every resource; records new outputs and inputs, and forgets what is gone. Changes no
@@ -314,8 +449,16 @@ export class Engine {
    */
   async import(decl: ResourceDecl, id: string): Promise<ImportResult> {
     const resolve = (t: string) => this.#resources.get(t);
-    const issues: Issue[] = validateStack([decl], resolve).issues.filter((i) => i.code !== 'missing_reference' && i.code !== 'missing_output');
-    if (typeof id !== 'string' || !id) issues.push({ resource: decl?.name ?? '', path: ['id'], code: 'invalid_type', message: 'the import id must be a non-empty string' });
+    const issues: Issue[] = validateStack([decl], resolve).issues.filter(
+      (i) => i.code !== 'missing_reference' && i.code !== 'missing_output',
+    );
+    if (typeof id !== 'string' || !id)
+      issues.push({
+        resource: decl?.name ?? '',
+        path: ['id'],
+        code: 'invalid_type',
+        message: 'the import id must be a non-empty string',
+      });
     if (issues.length) throw new ValidationError(issues);
     const resolved = resolve(decl.type)!;
     const { def, provider } = resolved;
@@ -324,23 +467,51 @@ export class Engine {
       const state = await this.#store.read();
       const { declared, secrets } = importDeclared(decl, def, state);
       const existing = own(state.resources, decl.name);
-      if (existing) throw new ValidationError([{ resource: decl.name, path: [], code: 'duplicate_name', message: `'${decl.name}' is already in the state (id ${existing.id}); remove it from the state or import under another name` }]);
+      if (existing)
+        throw new ValidationError([
+          {
+            resource: decl.name,
+            path: [],
+            code: 'duplicate_name',
+            message: `'${decl.name}' is already in the state (id ${existing.id}); remove it from the state or import under another name`,
+          },
+        ]);
       let realId = id;
       if (def.importId) {
-        try { realId = def.importId(id, provider.config); } catch (error) {
-          throw new ValidationError([{ resource: decl.name, path: ['id'], code: 'invalid_value', message: (error as Error).message }]);
+        try {
+          realId = def.importId(id, provider.config);
+        } catch (error) {
+          throw new ValidationError([
+            { resource: decl.name, path: ['id'], code: 'invalid_value', message: (error as Error).message },
+          ]);
         }
       }
-      const read = await def.read(this.#context(provider, decl.name, decl.type, 'import'), realId, { inputs: declared, outputs: {} });
+      const read = await def.read(this.#context(provider, decl.name, decl.type, 'import'), realId, {
+        inputs: declared,
+        outputs: {},
+      });
       if (!read) throw new LookupError(decl.type, 'not_found', [], `import id '${id}'`);
       const at = new Date(this.#now()).toISOString();
-      const resource = importedRecord(decl, provider.name, read.id ?? realId, { ...declared, ...read.inputs }, read.outputs, secrets, at);
+      const resource = importedRecord(
+        decl,
+        provider.name,
+        read.id ?? realId,
+        { ...declared, ...read.inputs },
+        read.outputs,
+        secrets,
+        at,
+      );
       const ledger = new Ledger(state, this.#store);
       // An unresolved create of this name is resolved by the import.
       const pendingCreate = Object.values(state.pending).find((p) => p.kind === 'create' && p.name === decl.name);
       await ledger.commit((s) => recordResource(s, resource, pendingCreate?.id));
       await this.#store.compact();
-      return { address: decl.name, id: resource.id, inputs: redactPaths(resource.inputs, strip('inputs.', resource.secrets)) as Record<string, unknown>, outputs: publicOutputs({ resources: { [decl.name]: resource } } as unknown as State)[decl.name]! };
+      return {
+        address: decl.name,
+        id: resource.id,
+        inputs: redactPaths(resource.inputs, strip('inputs.', resource.secrets)) as Record<string, unknown>,
+        outputs: publicOutputs({ resources: { [decl.name]: resource } } as unknown as State)[decl.name]!,
+      };
     } finally {
       await lock.release();
     }
@@ -356,7 +527,9 @@ export class Engine {
     const lock = await this.#lock('forget-pending');
     try {
       const state = await this.#store.read();
-      const ids = Object.values(state.pending).filter((p) => p.kind === 'create' && p.name === name).map((p) => p.id);
+      const ids = Object.values(state.pending)
+        .filter((p) => p.kind === 'create' && p.name === name)
+        .map((p) => p.id);
       if (ids.length) {
         const ledger = new Ledger(state, this.#store);
         await ledger.commit((s) => clearPendingMany(s, ids));
@@ -383,7 +556,11 @@ export class Engine {
    * ```
    */
   async destroy(options: DestroyOptions = {}): Promise<ApplyResult> {
-    const plan = await this.#plan([], { refresh: options.refresh ?? false, targets: options.targets, signal: options.signal }, true);
+    const plan = await this.#plan(
+      [],
+      { refresh: options.refresh ?? false, targets: options.targets, signal: options.signal },
+      true,
+    );
     return this.apply(plan, options);
   }
 
@@ -413,27 +590,43 @@ export class Engine {
    * }
    * ```
    */
-  async lookup<R = unknown>(call: string | LookupCall<any, R>, args?: Record<string, unknown>, options: { readonly signal?: AbortSignal } = {}): Promise<R> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  async lookup<R = unknown>(
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any helper's call, whatever its argument type
+    call: string | LookupCall<any, R>,
+    args?: Record<string, unknown>,
+    options: { readonly signal?: AbortSignal } = {},
+  ): Promise<R> {
     const { token, found, data } = checkedLookup(this.#lookups, call, args);
     const emit = this.#emitter(undefined);
-    for (const w of found.def.warnings?.(data, found.provider.config) ?? []) emit({ type: 'warning', at: this.#now(), address: token, message: w });
+    for (const w of found.def.warnings?.(data, found.provider.config) ?? [])
+      emit({ type: 'warning', at: this.#now(), address: token, message: w });
     return (await found.def.run(this.#context(found.provider, token, token, 'lookup', options.signal), data)) as R;
   }
 
   /** Every record in the state (`converge state list`). */
-  async stateList(): Promise<StateEntry[]> { return listState(this.#stateOps()); }
+  async stateList(): Promise<StateEntry[]> {
+    return listState(this.#stateOps());
+  }
 
   /** One record, secrets redacted (`converge state show`). */
-  async stateShow(address: string): Promise<ResourceState> { return showState(this.#stateOps(), address); }
+  async stateShow(address: string): Promise<ResourceState> {
+    return showState(this.#stateOps(), address);
+  }
 
   /** Forgets records without deleting their objects, under the lock, journaled (`converge state rm`). */
-  async stateRm(addresses: string | readonly string[]): Promise<string[]> { return removeState(this.#stateOps(), typeof addresses === 'string' ? [addresses] : addresses); }
+  async stateRm(addresses: string | readonly string[]): Promise<string[]> {
+    return removeState(this.#stateOps(), typeof addresses === 'string' ? [addresses] : addresses);
+  }
 
   /** Renames a record, under the lock, journaled; the object is untouched (`converge state mv`). */
-  async stateMv(from: string, to: string): Promise<void> { return moveState(this.#stateOps(), from, to); }
+  async stateMv(from: string, to: string): Promise<void> {
+    return moveState(this.#stateOps(), from, to);
+  }
 
   /** Releases a lock whose holder is known to be gone (`converge force-unlock`). */
-  async forceUnlock(lockId: string): Promise<void> { return forceUnlock(this.#stateOps(), lockId); }
+  async forceUnlock(lockId: string): Promise<void> {
+    return forceUnlock(this.#stateOps(), lockId);
+  }
 
   #stateOps(onEvent?: EventListener): StateOpsContext {
     return { store: this.#store, lock: (op) => this.#lock(op), emit: this.#emitter(onEvent), now: this.#now };
@@ -456,16 +649,32 @@ export class Engine {
 
   #emitter(extra: EventListener | undefined): (e: Event) => void {
     const a = this.#onEvent;
-    if (a && extra) return (e) => { a(e); extra(e); };
+    if (a && extra)
+      return (e) => {
+        a(e);
+        extra(e);
+      };
     return a ?? extra ?? (() => {});
   }
 
-  #context(provider: Provider<unknown>, address: string, token: string, operation: OperationKind, signal: AbortSignal = new AbortController().signal, secrets?: readonly string[]): OperationContext {
+  #context(
+    provider: Provider<unknown>,
+    address: string,
+    token: string,
+    operation: OperationKind,
+    signal: AbortSignal = new AbortController().signal,
+    secrets?: readonly string[],
+  ): OperationContext {
     const started = this.#now();
     const emit = this.#emitter(undefined);
     return {
-      config: provider.config, provider: provider.name, address, token, operation,
-      signal, ...(secrets?.length ? { secrets } : {}),
+      config: provider.config,
+      provider: provider.name,
+      address,
+      token,
+      operation,
+      signal,
+      ...(secrets?.length ? { secrets } : {}),
       retry: this.#retry,
       report: (r) => emitReport({ emit, now: this.#now }, address, operation, started, r),
     };
@@ -474,10 +683,14 @@ export class Engine {
   /** Reads resources concurrently; returns name → refreshed record (same object when nothing changed) or null when gone. */
   async #readAll(state: State, signal: AbortSignal, scope?: Set<string>): Promise<Map<string, ResourceState | null>> {
     const { out, failures } = await readAll({
-      state, names: Object.keys(state.resources).filter((n) => !scope || scope.has(n)),
-      resolve: (t) => this.#resources.get(t), parallelism: this.#parallelism,
-      context: (r, address, token, prior) => this.#context(r.provider, address, token, 'read', signal, prior ? recordSecrets(prior) : undefined),
-      emit: this.#emitter(undefined), now: this.#now,
+      state,
+      names: Object.keys(state.resources).filter((n) => !scope || scope.has(n)),
+      resolve: (t) => this.#resources.get(t),
+      parallelism: this.#parallelism,
+      context: (r, address, token, prior) =>
+        this.#context(r.provider, address, token, 'read', signal, prior ? recordSecrets(prior) : undefined),
+      emit: this.#emitter(undefined),
+      now: this.#now,
     });
     if (failures.length) throw refreshFailure(failures);
     return out;
@@ -486,7 +699,9 @@ export class Engine {
 
 function outputOf(outputs: ApplyResult['outputs'], name: string | undefined): Record<string, unknown> {
   const o = name === undefined ? undefined : own(outputs, name);
-  if (!o) throw new ConvergeError(`'${String(name)}' is not in the state after this apply, so it has no outputs.`, { code: 'CONVERGE_NOT_IN_STATE' });
+  if (!o)
+    throw new ConvergeError(`'${String(name)}' is not in the state after this apply, so it has no outputs.`, {
+      code: 'CONVERGE_NOT_IN_STATE',
+    });
   return o as Record<string, unknown>;
 }
-

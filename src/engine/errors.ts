@@ -6,7 +6,11 @@ import { ConvergeError } from '../state/errors.js';
 import type { ApplyResult } from './apply/result.js';
 
 export {
-  ConvergeError, StateLockedError, StateConflictError, StateCorruptError, SecretsPassphraseError,
+  ConvergeError,
+  StateLockedError,
+  StateConflictError,
+  StateCorruptError,
+  SecretsPassphraseError,
 } from '../state/errors.js';
 
 /**
@@ -177,7 +181,7 @@ export class TimeoutError extends ConvergeError {
   ) {
     super(
       `${operation} of ${address} did not finish within ${formatMs(limitMs)}${detail ? ` (${detail})` : ''}.\n` +
-        'Raise the resource\'s timeouts if the object is just slow.',
+        "Raise the resource's timeouts if the object is just slow.",
     );
   }
 }
@@ -290,7 +294,9 @@ export class ProviderError extends ConvergeError {
   /** The vendor's explanation, secrets scrubbed. */
   readonly detail: string;
   constructor(facts: ProviderErrorFacts, options?: { cause?: unknown }) {
-    const where = facts.method ? ` (${facts.method} ${facts.pathTemplate ?? ''}${facts.status ? ` → ${facts.status}` : ''})` : '';
+    const where = facts.method
+      ? ` (${facts.method} ${facts.pathTemplate ?? ''}${facts.status ? ` → ${facts.status}` : ''})`
+      : '';
     super(
       `${facts.provider}: ${facts.operation} failed${where}: ${facts.detail}` +
         (facts.vendorCode ? ` [${facts.vendorCode}]` : '') +

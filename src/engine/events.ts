@@ -162,9 +162,17 @@ export type RefreshEvent = Base & {
  * ```
  */
 export type Event =
-  | StepStartEvent | StepFinishEvent | StepFailEvent | StepSkipEvent
-  | RetryEvent | PollEvent | ProgressEvent | WarningEvent
-  | ApplyStartEvent | ApplyFinishEvent | RefreshEvent;
+  | StepStartEvent
+  | StepFinishEvent
+  | StepFailEvent
+  | StepSkipEvent
+  | RetryEvent
+  | PollEvent
+  | ProgressEvent
+  | WarningEvent
+  | ApplyStartEvent
+  | ApplyFinishEvent
+  | RefreshEvent;
 
 /** The `type` of an {@link Event}: `'step_start'`, `'retry'`, `'apply_finish'`, … */
 export type EventType = Event['type'];

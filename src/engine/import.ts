@@ -13,11 +13,19 @@ import { secretPathsOf } from './plan/secrets.js';
 import { storedOptions } from './plan/options.js';
 
 /** The declaration's inputs as far as the state can resolve them (unknowns left out), and its secret paths. */
-export function importDeclared(decl: ResourceDecl, def: AnyResource, state: State): { declared: Record<string, unknown>; secrets: string[] } {
-  const resolvedInputs = resolveInputs(decl.inputs, (ref) => {
-    const r = own(state.resources, ref.resource);
-    return r ? valueOfRecord(r, parsePath(ref.path)) ?? unknown : unknown;
-  }, (ref) => refReadsSecret(own(state.resources, ref.resource)?.secrets ?? [], ref.path));
+export function importDeclared(
+  decl: ResourceDecl,
+  def: AnyResource,
+  state: State,
+): { declared: Record<string, unknown>; secrets: string[] } {
+  const resolvedInputs = resolveInputs(
+    decl.inputs,
+    (ref) => {
+      const r = own(state.resources, ref.resource);
+      return r ? (valueOfRecord(r, parsePath(ref.path)) ?? unknown) : unknown;
+    },
+    (ref) => refReadsSecret(own(state.resources, ref.resource)?.secrets ?? [], ref.path),
+  );
   const parsed = parseWithUnknowns(def.inputs, resolvedInputs.value);
   const secrets = [...new Set([...secretPathsOf(def), ...resolvedInputs.secrets.map((p) => `inputs.${p}`)])];
   return { declared: stripUnknowns(parsed.data) as Record<string, unknown>, secrets };
@@ -27,11 +35,29 @@ export function importDeclared(decl: ResourceDecl, def: AnyResource, state: Stat
  * The record of an adopted object, with the declaration's options and dependencies, so a destroy
  * after the import deletes in the right order and honours protect.
  */
-export function importedRecord(decl: ResourceDecl, provider: string, id: string, inputs: Record<string, unknown>, outputs: Record<string, unknown>, secrets: string[], at: string): ResourceState {
+export function importedRecord(
+  decl: ResourceDecl,
+  provider: string,
+  id: string,
+  inputs: Record<string, unknown>,
+  outputs: Record<string, unknown>,
+  secrets: string[],
+  at: string,
+): ResourceState {
   return {
-    type: decl.type, name: decl.name, provider, id, inputs, outputs,
-    dependencies: [...new Set([...collectRefs(decl.inputs).map((r) => r.ref.resource), ...(decl.options?.dependsOn ?? [])])].filter((n) => n !== decl.name),
-    options: storedOptions(decl.options), secrets, createdAt: at, updatedAt: at,
+    type: decl.type,
+    name: decl.name,
+    provider,
+    id,
+    inputs,
+    outputs,
+    dependencies: [
+      ...new Set([...collectRefs(decl.inputs).map((r) => r.ref.resource), ...(decl.options?.dependsOn ?? [])]),
+    ].filter((n) => n !== decl.name),
+    options: storedOptions(decl.options),
+    secrets,
+    createdAt: at,
+    updatedAt: at,
   };
 }
 
@@ -40,7 +66,10 @@ function stripUnknowns(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(stripUnknowns);
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) { const x = stripUnknowns(v); if (x !== undefined) out[k] = x; }
+    for (const [k, v] of Object.entries(value)) {
+      const x = stripUnknowns(v);
+      if (x !== undefined) out[k] = x;
+    }
     return out;
   }
   return value;

@@ -8,16 +8,39 @@ import { ValidationError } from './errors.js';
 type Served = { readonly def: AnyLookup; readonly provider: Provider<unknown> };
 
 /** The lookup a call names and its parsed arguments; throws one ValidationError with every problem. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function checkedLookup(lookups: ReadonlyMap<string, Served>, call: string | LookupCall<any, unknown>, args: Record<string, unknown> | undefined): { token: string; found: Served; data: unknown } {
-    const token = typeof call === 'string' ? call : (call as { token?: string } | null)?.token;
-    const rawArgs = typeof call === 'string' ? args ?? {} : (call as { args?: unknown } | null)?.args ?? {};
-    const found = typeof token === 'string' ? lookups.get(token) : undefined;
-    if (typeof token !== 'string' || !found) throw new ValidationError([{ resource: '', field: 'plan', path: ['token'], code: 'unknown_type', message: unknownLookupMessage(token, [...lookups.keys()]), ...(typeof token === 'string' ? unknownTypeFacts(token, [...lookups.keys()]) : {}) }]);
-    // Arguments are checked whole (JSON data, unknown keys, schema, the provider's check) before any request.
-    const argIssues = validateLookupArgs(token, found.def, found.provider.config, rawArgs);
-    if (argIssues.length) throw new ValidationError(argIssues);
-    const parsed = found.def.args.safeParse(rawArgs);
-    if (!parsed.success) throw new ValidationError(parsed.error.issues.map((i: { path: PropertyKey[]; code: string; message: string }) => ({ resource: token, field: 'args' as const, path: i.path.map((p: PropertyKey) => (typeof p === 'number' ? p : String(p))), code: i.code, message: i.message })));
+export function checkedLookup(
+  lookups: ReadonlyMap<string, Served>,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any helper's call, whatever its argument type
+  call: string | LookupCall<any, unknown>,
+  args: Record<string, unknown> | undefined,
+): { token: string; found: Served; data: unknown } {
+  const token = typeof call === 'string' ? call : (call as { token?: string } | null)?.token;
+  const rawArgs = typeof call === 'string' ? (args ?? {}) : ((call as { args?: unknown } | null)?.args ?? {});
+  const found = typeof token === 'string' ? lookups.get(token) : undefined;
+  if (typeof token !== 'string' || !found)
+    throw new ValidationError([
+      {
+        resource: '',
+        field: 'plan',
+        path: ['token'],
+        code: 'unknown_type',
+        message: unknownLookupMessage(token, [...lookups.keys()]),
+        ...(typeof token === 'string' ? unknownTypeFacts(token, [...lookups.keys()]) : {}),
+      },
+    ]);
+  // Arguments are checked whole (JSON data, unknown keys, schema, the provider's check) before any request.
+  const argIssues = validateLookupArgs(token, found.def, found.provider.config, rawArgs);
+  if (argIssues.length) throw new ValidationError(argIssues);
+  const parsed = found.def.args.safeParse(rawArgs);
+  if (!parsed.success)
+    throw new ValidationError(
+      parsed.error.issues.map((i: { path: PropertyKey[]; code: string; message: string }) => ({
+        resource: token,
+        field: 'args' as const,
+        path: i.path.map((p: PropertyKey) => (typeof p === 'number' ? p : String(p))),
+        code: i.code,
+        message: i.message,
+      })),
+    );
   return { token, found, data: parsed.data };
 }

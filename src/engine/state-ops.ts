@@ -37,9 +37,18 @@ export type StateOpsContext = {
 
 export async function listState(ctx: StateOpsContext): Promise<StateEntry[]> {
   const state = await ctx.store.read();
-  const out: StateEntry[] = Object.values(state.resources).map((r) => ({ address: r.name, type: r.type, provider: r.provider, id: r.id, ...(r.tainted ? { tainted: true } : {}) }));
-  for (const d of Object.values(state.deposed)) out.push({ address: d.name, type: d.type, provider: d.provider, id: d.id, deposedKey: d.deposedKey });
-  return out.sort((a, b) => a.address.localeCompare(b.address) || (a.deposedKey ?? '').localeCompare(b.deposedKey ?? ''));
+  const out: StateEntry[] = Object.values(state.resources).map((r) => ({
+    address: r.name,
+    type: r.type,
+    provider: r.provider,
+    id: r.id,
+    ...(r.tainted ? { tainted: true } : {}),
+  }));
+  for (const d of Object.values(state.deposed))
+    out.push({ address: d.name, type: d.type, provider: d.provider, id: d.id, deposedKey: d.deposedKey });
+  return out.sort(
+    (a, b) => a.address.localeCompare(b.address) || (a.deposedKey ?? '').localeCompare(b.deposedKey ?? ''),
+  );
 }
 
 /** One record with every secret input and output replaced by the sensitive marker. */
@@ -56,7 +65,8 @@ export async function showState(ctx: StateOpsContext, address: string): Promise<
 
 /** Forgets the records (the objects are left alone); returns the addresses removed. */
 export async function removeState(ctx: StateOpsContext, addresses: readonly string[]): Promise<string[]> {
-  if (!Array.isArray(addresses) || addresses.some((a) => typeof a !== 'string' || !a)) throw new TypeError('Expected `addresses` to be resource names');
+  if (!Array.isArray(addresses) || addresses.some((a) => typeof a !== 'string' || !a))
+    throw new TypeError('Expected `addresses` to be resource names');
   const lock = await ctx.lock('state-rm');
   try {
     const state = await ctx.store.read();
@@ -68,7 +78,14 @@ export async function removeState(ctx: StateOpsContext, addresses: readonly stri
       const started = ctx.now();
       ctx.emit({ type: 'step_start', at: started, address, action: 'forget', resourceType: r.type });
       await ledger.commit((serial) => recordDelete(serial, address));
-      ctx.emit({ type: 'step_finish', at: ctx.now(), address, action: 'forget', resourceType: r.type, elapsedMs: ctx.now() - started });
+      ctx.emit({
+        type: 'step_finish',
+        at: ctx.now(),
+        address,
+        action: 'forget',
+        resourceType: r.type,
+        elapsedMs: ctx.now() - started,
+      });
     }
     await ctx.store.compact();
     return [...new Set(addresses)];
@@ -79,20 +96,38 @@ export async function removeState(ctx: StateOpsContext, addresses: readonly stri
 
 /** Renames a record (and the dependencies that name it); the object is left alone. */
 export async function moveState(ctx: StateOpsContext, from: string, to: string): Promise<void> {
-  if (typeof from !== 'string' || !from || typeof to !== 'string' || !to) throw new TypeError('Expected `from` and `to` to be resource names');
+  if (typeof from !== 'string' || !from || typeof to !== 'string' || !to)
+    throw new TypeError('Expected `from` and `to` to be resource names');
   const lock = await ctx.lock('state-mv');
   try {
     const state = await ctx.store.read();
     const r = own(state.resources, from);
     if (!r) throw notInState(from, Object.keys(state.resources));
-    if (own(state.resources, to)) throw new ValidationError([{ resource: to, path: ['to'], code: 'duplicate_name', message: `'${to}' is already in the state; remove it first or choose another name` }]);
+    if (own(state.resources, to))
+      throw new ValidationError([
+        {
+          resource: to,
+          path: ['to'],
+          code: 'duplicate_name',
+          message: `'${to}' is already in the state; remove it first or choose another name`,
+        },
+      ]);
     if (from === to) return;
     const dependents = Object.values(state.resources).filter((x) => x.name !== from && x.dependencies.includes(from));
     const ledger = new Ledger(state, ctx.store);
     const started = ctx.now();
     ctx.emit({ type: 'step_start', at: started, address: to, action: 'noop', resourceType: r.type });
-    await ledger.commit((serial) => recordMove(serial, { ...r, name: to, updatedAt: new Date(ctx.now()).toISOString() }, from, dependents));
-    ctx.emit({ type: 'step_finish', at: ctx.now(), address: to, action: 'noop', resourceType: r.type, elapsedMs: ctx.now() - started });
+    await ledger.commit((serial) =>
+      recordMove(serial, { ...r, name: to, updatedAt: new Date(ctx.now()).toISOString() }, from, dependents),
+    );
+    ctx.emit({
+      type: 'step_finish',
+      at: ctx.now(),
+      address: to,
+      action: 'noop',
+      resourceType: r.type,
+      elapsedMs: ctx.now() - started,
+    });
     await ctx.store.compact();
   } finally {
     await lock.release();
@@ -101,13 +136,27 @@ export async function moveState(ctx: StateOpsContext, from: string, to: string):
 
 export async function forceUnlock(ctx: StateOpsContext, lockId: string): Promise<void> {
   if (typeof lockId !== 'string' || !lockId) throw new TypeError('Expected `lockId` to be a lock id');
-  if (!ctx.store.forceUnlock) throw new ConvergeError(`The state store at ${ctx.store.location} cannot force-unlock.`, { code: 'CONVERGE_LOCK_NOT_FOUND' });
+  if (!ctx.store.forceUnlock)
+    throw new ConvergeError(`The state store at ${ctx.store.location} cannot force-unlock.`, {
+      code: 'CONVERGE_LOCK_NOT_FOUND',
+    });
   if (!(await ctx.store.forceUnlock(lockId))) {
-    throw new ConvergeError(`No lock with id ${lockId} is held on the state at ${ctx.store.location}; nothing was unlocked.\nThe id is in the StateLockedError (lockId) or its message.`, { code: 'CONVERGE_LOCK_NOT_FOUND' });
+    throw new ConvergeError(
+      `No lock with id ${lockId} is held on the state at ${ctx.store.location}; nothing was unlocked.\nThe id is in the StateLockedError (lockId) or its message.`,
+      { code: 'CONVERGE_LOCK_NOT_FOUND' },
+    );
   }
 }
 
 function notInState(address: string, known: readonly string[]): ValidationError {
   const near = closest(address, known);
-  return new ValidationError([{ resource: address, path: ['address'], code: 'unknown_name', message: `'${address}' is not in the state${near ? `; did you mean '${near}'?` : ''}`, ...(near ? { suggestion: near } : {}) }]);
+  return new ValidationError([
+    {
+      resource: address,
+      path: ['address'],
+      code: 'unknown_name',
+      message: `'${address}' is not in the state${near ? `; did you mean '${near}'?` : ''}`,
+      ...(near ? { suggestion: near } : {}),
+    },
+  ]);
 }

@@ -62,8 +62,10 @@ export class RequestBudget {
 
   constructor(options: RequestBudgetOptions = {}) {
     const { requestsPerSecond: rps, burst } = options;
-    if (rps !== undefined && !(Number.isFinite(rps) && rps > 0)) throw new TypeError('Expected `requestsPerSecond` to be a number above 0');
-    if (burst !== undefined && !(Number.isInteger(burst) && burst >= 1)) throw new TypeError('Expected `burst` to be an integer from 1 and up');
+    if (rps !== undefined && !(Number.isFinite(rps) && rps > 0))
+      throw new TypeError('Expected `requestsPerSecond` to be a number above 0');
+    if (burst !== undefined && !(Number.isInteger(burst) && burst >= 1))
+      throw new TypeError('Expected `burst` to be an integer from 1 and up');
     const headroom = options.headroom ?? 0.95;
     if (!(headroom > 0 && headroom <= 1)) throw new TypeError('Expected `headroom` to be a number above 0, at most 1');
     this.#clock = options.clock ?? realClock;
@@ -79,11 +81,18 @@ export class RequestBudget {
   }
 
   /** The rate currently aimed at, in requests per second (Infinity: no limit known). */
-  get rate(): number { this.#refill(); return this.#rate; }
+  get rate(): number {
+    this.#refill();
+    return this.#rate;
+  }
   /** Requests waiting for the budget. */
-  get pendingCount(): number { return this.#queue.length; }
+  get pendingCount(): number {
+    return this.#queue.length;
+  }
   /** How many answers said the vendor refused for rate (429). */
-  get throttledCount(): number { return this.#throttled; }
+  get throttledCount(): number {
+    return this.#throttled;
+  }
 
   /** Resolves when the request may go; rejects with the signal's reason if it fires first. */
   take(signal?: AbortSignal): Promise<void> {
@@ -131,7 +140,8 @@ export class RequestBudget {
     const now = this.#clock.now();
     this.#refill();
     this.#inFlight = Math.max(0, this.#inFlight - 1);
-    const remaining = headers['x-ratelimit-remaining'] === undefined ? undefined : Number(headers['x-ratelimit-remaining']);
+    const remaining =
+      headers['x-ratelimit-remaining'] === undefined ? undefined : Number(headers['x-ratelimit-remaining']);
     // never count on more than the vendor says is left, less what is already on its way
     if (remaining !== undefined && Number.isFinite(remaining) && Number.isFinite(this.#tokens)) {
       this.#tokens = Math.min(this.#tokens, remaining - this.#inFlight);
@@ -172,9 +182,15 @@ export class RequestBudget {
     if (this.#rate < this.#ceiling && now >= this.#pausedUntil) {
       this.#rate = Math.min(this.#ceiling, this.#rate + this.#ceiling * this.#recovery * dt);
       // an uncapped budget that won back the rate it had is uncapped again
-      if (this.#rate >= this.#ceiling && !Number.isFinite(this.#target)) { this.#rate = Infinity; this.#ceiling = Infinity; }
+      if (this.#rate >= this.#ceiling && !Number.isFinite(this.#target)) {
+        this.#rate = Infinity;
+        this.#ceiling = Infinity;
+      }
     }
-    if (!Number.isFinite(this.#rate)) { this.#tokens = Infinity; return; }
+    if (!Number.isFinite(this.#rate)) {
+      this.#tokens = Infinity;
+      return;
+    }
     if (!Number.isFinite(this.#tokens)) this.#tokens = this.#capacity();
     // tokens accrue during a hold too: the vendor's allowance refills while it makes us wait
     this.#tokens = Math.min(this.#capacity(), this.#tokens + this.#rate * dt);
@@ -197,7 +213,10 @@ export class RequestBudget {
 
   /** Lets waiting requests go while tokens last; sets one timer for when the next may go. */
   #schedule(): void {
-    if (this.#timer !== undefined) { this.#clock.clearTimeout(this.#timer); this.#timer = undefined; }
+    if (this.#timer !== undefined) {
+      this.#clock.clearTimeout(this.#timer);
+      this.#timer = undefined;
+    }
     this.#refill();
     const now = this.#clock.now();
     while (this.#queue.length > 0 && now >= this.#pausedUntil && this.#tokens >= 1) {
@@ -209,7 +228,13 @@ export class RequestBudget {
     if (this.#queue.length === 0) return;
     const untilToken = Number.isFinite(this.#rate) ? ((1 - this.#tokens) / this.#rate) * 1000 : 0;
     const wait = Math.max(this.#pausedUntil - now, untilToken, 0);
-    this.#timer = this.#clock.setTimeout(() => { this.#timer = undefined; this.#schedule(); }, Math.max(1, Math.ceil(wait)));
+    this.#timer = this.#clock.setTimeout(
+      () => {
+        this.#timer = undefined;
+        this.#schedule();
+      },
+      Math.max(1, Math.ceil(wait)),
+    );
   }
 }
 

@@ -12,10 +12,20 @@ import { RequestBudget, retryAfterMs, type RequestRate } from './budget.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-export type VendorError = { readonly detail: string; readonly vendorCode?: string; readonly requestId?: string; readonly notFound?: boolean; readonly retryable?: boolean };
+export type VendorError = {
+  readonly detail: string;
+  readonly vendorCode?: string;
+  readonly requestId?: string;
+  readonly notFound?: boolean;
+  readonly retryable?: boolean;
+};
 
 /** Turns a vendor's error answer into facts. `body` is the parsed JSON body, or the text when it is not JSON. */
-export type VendorErrorParser = (status: number, body: unknown, headers: Readonly<Record<string, string>>) => VendorError;
+export type VendorErrorParser = (
+  status: number,
+  body: unknown,
+  headers: Readonly<Record<string, string>>,
+) => VendorError;
 
 export type QueryValue = string | number | boolean | undefined | null | readonly (string | number | boolean)[];
 
@@ -41,7 +51,11 @@ export type HttpRequest = {
   readonly idempotent?: boolean;
 };
 
-export type HttpResponse<T = unknown> = { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: T };
+export type HttpResponse<T = unknown> = {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: T;
+};
 
 export type HttpClientOptions = {
   readonly provider: string;
@@ -71,7 +85,9 @@ export class HttpClient {
     this.#base = new URL(base);
   }
 
-  get baseUrl(): string { return this.#base.href; }
+  get baseUrl(): string {
+    return this.#base.href;
+  }
 
   /** Sends one request, retried while transient and safe to repeat. 2xx answers resolve; others throw ProviderError. */
   async request<T = unknown>(ctx: CallContext, req: HttpRequest): Promise<HttpResponse<T>> {
@@ -81,13 +97,24 @@ export class HttpClient {
       signal: ctx.signal,
       // A request that may have taken effect is repeated only when repeating it is harmless.
       shouldRetry: (error) => idempotent || !(error instanceof ProviderError && error.outcomeUnknown),
-      onRetry: (info) => ctx.report({ kind: 'retry', attempt: info.attempt, retriesLeft: info.retriesLeft, delayMs: info.delayMs, error: this.#scrub(info.error.message.split('\n')[0] ?? '', ctx) }),
+      onRetry: (info) =>
+        ctx.report({
+          kind: 'retry',
+          attempt: info.attempt,
+          retriesLeft: info.retriesLeft,
+          delayMs: info.delayMs,
+          error: this.#scrub(info.error.message.split('\n')[0] ?? '', ctx),
+        }),
     });
   }
 
   async #once<T>(ctx: CallContext, req: HttpRequest, _attempt: number): Promise<HttpResponse<T>> {
     const url = this.#url(req);
-    const headers: Record<string, string> = { accept: 'application/json', ...(this.#opts.headers?.() ?? {}), ...(req.headers ?? {}) };
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      ...(this.#opts.headers?.() ?? {}),
+      ...(req.headers ?? {}),
+    };
     let body: string | Uint8Array | undefined;
     if (req.rawBody !== undefined) {
       body = req.rawBody;
@@ -104,34 +131,53 @@ export class HttpClient {
     let res: Dispatcher.ResponseData;
     await this.budget.take(ctx.signal);
     try {
-      res = await undiciRequest(url, { method: req.method, headers, body, signal: ctx.signal, dispatcher: this.#opts.dispatcher });
+      res = await undiciRequest(url, {
+        method: req.method,
+        headers,
+        body,
+        signal: ctx.signal,
+        dispatcher: this.#opts.dispatcher,
+      });
     } catch (error) {
       this.budget.observe(0, {});
       if (ctx.signal?.aborted) throw ctx.signal.reason ?? error;
       const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
       // Refused connections never reached the server: safe to repeat whatever the method.
       const notSent = code === 'ECONNREFUSED' || code === 'ENOENT' || code === 'UND_ERR_CONNECT_TIMEOUT';
-      throw new ProviderError({
-        provider: this.#opts.provider,
-        operation: req.operation,
-        method: req.method,
-        pathTemplate: req.pathTemplate,
-        retryable: isTransient(error) || notSent,
-        outcomeUnknown: !notSent,
-        detail: this.#scrub(`connection failed: ${code ?? (error as Error).message}`, ctx),
-      }, { cause: error });
+      throw new ProviderError(
+        {
+          provider: this.#opts.provider,
+          operation: req.operation,
+          method: req.method,
+          pathTemplate: req.pathTemplate,
+          retryable: isTransient(error) || notSent,
+          outcomeUnknown: !notSent,
+          detail: this.#scrub(`connection failed: ${code ?? (error as Error).message}`, ctx),
+        },
+        { cause: error },
+      );
     }
     const resHeaders = flattenHeaders(res.headers);
     this.budget.observe(res.statusCode, resHeaders);
     const text = await res.body.text();
-    if (req.rawResponse && res.statusCode >= 200 && res.statusCode < 300) return { status: res.statusCode, headers: resHeaders, body: text as T };
+    if (req.rawResponse && res.statusCode >= 200 && res.statusCode < 300)
+      return { status: res.statusCode, headers: resHeaders, body: text as T };
     let parsed: unknown;
     if (text && (resHeaders['content-type'] ?? '').includes('json')) {
-      try { parsed = JSON.parse(text); } catch { parsed = text; }
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = text;
+      }
     } else if (text) {
-      try { parsed = JSON.parse(text); } catch { parsed = text; }
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = text;
+      }
     } else parsed = undefined;
-    if (res.statusCode >= 200 && res.statusCode < 300) return { status: res.statusCode, headers: resHeaders, body: parsed as T };
+    if (res.statusCode >= 200 && res.statusCode < 300)
+      return { status: res.statusCode, headers: resHeaders, body: parsed as T };
     // A vendor body may echo the request (Gcore quotes a rejected sslPrivateKey): the step's secret
     // values are scrubbed out of it before the parser sees it, and out of what the parser makes.
     const vendor = this.#opts.parseError(res.statusCode, redactStrings(parsed, this.#secrets(ctx)), resHeaders);
@@ -189,6 +235,7 @@ export function describeBody(body: unknown): string {
 
 function flattenHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  for (const [k, v] of Object.entries(h))
+    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
   return out;
 }

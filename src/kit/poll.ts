@@ -4,7 +4,8 @@ import { TimeoutError } from '../engine/errors.js';
 import { sleep } from '../engine/apply/retry.js';
 import type { OperationContext } from '../engine/provider/context.js';
 
-export type PollOutcome<T> = { readonly done: true; readonly value: T } | { readonly done: false; readonly message: string };
+export type PollOutcome<T> =
+  { readonly done: true; readonly value: T } | { readonly done: false; readonly message: string };
 
 export type PollOptions<T> = {
   /** What is awaited, for events and TimeoutError ('instance web to be ACTIVE', 'task 3f2a…'). */
@@ -18,7 +19,10 @@ export type PollOptions<T> = {
   readonly check: (attempt: number) => Promise<PollOutcome<T>>;
 };
 
-export async function poll<T>(ctx: Pick<OperationContext, 'signal' | 'report' | 'address' | 'operation'>, options: PollOptions<T>): Promise<T> {
+export async function poll<T>(
+  ctx: Pick<OperationContext, 'signal' | 'report' | 'address' | 'operation'>,
+  options: PollOptions<T>,
+): Promise<T> {
   const started = Date.now();
   let interval = options.intervalMs;
   for (let attempt = 1; ; attempt++) {

@@ -24,7 +24,9 @@ export type GroupedRead<C, W> = {
 };
 
 /** A `readMany` from one listing per group. */
-export function readByGroup<C, W>(g: GroupedRead<C, W>): (ctx: C, items: readonly ReadItem[]) => Promise<ReadonlyMap<string, ReadResult | null>> {
+export function readByGroup<C, W>(
+  g: GroupedRead<C, W>,
+): (ctx: C, items: readonly ReadItem[]) => Promise<ReadonlyMap<string, ReadResult | null>> {
   return async (ctx, items) => {
     const groups = new Map<string, ReadItem[]>();
     for (const it of items) {
@@ -40,7 +42,10 @@ export function readByGroup<C, W>(g: GroupedRead<C, W>): (ctx: C, items: readonl
         const listed = new Map(all.map((w) => [g.idOf(w), w]));
         for (const it of group) {
           const w = g.pick ? g.pick(listed, all, it.id, it.prior) : listed.get(it.id);
-          out.set(it.id, w ? g.toResult(w, it.prior, it.id, ctx) : g.fallback ? await g.fallback(ctx, it.id, it.prior) : null);
+          out.set(
+            it.id,
+            w ? g.toResult(w, it.prior, it.id, ctx) : g.fallback ? await g.fallback(ctx, it.id, it.prior) : null,
+          );
         }
       }),
     );

@@ -8,7 +8,13 @@ import type { PendingOperation, ResourceState, State } from './model.js';
 import { SecretsPassphraseError } from './errors.js';
 
 /** A sealed value as stored. */
-export type SealedValue = { readonly '@converge': 'encrypted'; readonly v: 1; readonly n: string; readonly c: string; readonly t: string };
+export type SealedValue = {
+  readonly '@converge': 'encrypted';
+  readonly v: 1;
+  readonly n: string;
+  readonly c: string;
+  readonly t: string;
+};
 
 /** What a store keeps beside the state (file header, stack row) to derive and check the key. */
 export type EncryptionHeader = { readonly kdf: 'scrypt'; readonly salt: string; readonly check: SealedValue };
@@ -23,11 +29,15 @@ const CHECK_TEXT = 'converge-secrets-check';
 const SCRYPT = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 } as const;
 
 export function isSealed(value: unknown): value is SealedValue {
-  return typeof value === 'object' && value !== null && (value as { '@converge'?: unknown })['@converge'] === 'encrypted';
+  return (
+    typeof value === 'object' && value !== null && (value as { '@converge'?: unknown })['@converge'] === 'encrypted'
+  );
 }
 
 function deriveKey(passphrase: string, salt: Buffer): Promise<Buffer> {
-  return new Promise((resolve, reject) => scrypt(passphrase, salt, 32, SCRYPT, (err, key) => (err ? reject(err) : resolve(key))));
+  return new Promise((resolve, reject) =>
+    scrypt(passphrase, salt, 32, SCRYPT, (err, key) => (err ? reject(err) : resolve(key))),
+  );
 }
 
 /**
@@ -46,7 +56,11 @@ export class SecretCodec {
   }
 
   /** A codec for a state whose stored header is `header` (undefined: none yet; one is made when a passphrase is given). */
-  static async create(where: string, passphrase: string | undefined, header: EncryptionHeader | undefined): Promise<SecretCodec> {
+  static async create(
+    where: string,
+    passphrase: string | undefined,
+    header: EncryptionHeader | undefined,
+  ): Promise<SecretCodec> {
     if (passphrase === undefined) return new SecretCodec(where, undefined, header);
     if (header) {
       const key = await deriveKey(passphrase, Buffer.from(header.salt, 'base64'));
@@ -98,7 +112,11 @@ export class SecretCodec {
   }
 
   /** Opens every sealed value in a (mutable, freshly parsed) state in place. */
-  openStateInPlace(state: { resources: Record<string, ResourceState>; pending: Record<string, PendingOperation>; deposed?: Record<string, ResourceState> }): void {
+  openStateInPlace(state: {
+    resources: Record<string, ResourceState>;
+    pending: Record<string, PendingOperation>;
+    deposed?: Record<string, ResourceState>;
+  }): void {
     for (const name of Object.keys(state.resources)) state.resources[name] = this.openResource(state.resources[name]);
     for (const id of Object.keys(state.pending)) state.pending[id] = this.openResource(state.pending[id]);
     for (const key of Object.keys(state.deposed ?? {})) state.deposed![key] = this.openResource(state.deposed![key]!);
@@ -109,7 +127,13 @@ function sealWith(key: Buffer, value: unknown): SealedValue {
   const nonce = randomBytes(12);
   const c = createCipheriv('aes-256-gcm', key, nonce);
   const body = Buffer.concat([c.update(JSON.stringify(value), 'utf8'), c.final()]);
-  return { '@converge': 'encrypted', v: 1, n: nonce.toString('base64'), c: body.toString('base64'), t: c.getAuthTag().toString('base64') };
+  return {
+    '@converge': 'encrypted',
+    v: 1,
+    n: nonce.toString('base64'),
+    c: body.toString('base64'),
+    t: c.getAuthTag().toString('base64'),
+  };
 }
 
 /** True when any resource or pending operation has a secret path holding a value. */
@@ -152,7 +176,10 @@ function getPath(obj: unknown, parts: readonly string[]): unknown {
     const p = parts[i]!;
     if (typeof cur !== 'object' || cur === null) return undefined;
     if (p === '*') {
-      for (const v of Object.values(cur)) { const x = getPath(v, parts.slice(i + 1)); if (x !== undefined && !isSealed(x)) return x; }
+      for (const v of Object.values(cur)) {
+        const x = getPath(v, parts.slice(i + 1));
+        if (x !== undefined && !isSealed(x)) return x;
+      }
       return undefined;
     }
     cur = (cur as Record<string, unknown>)[p];

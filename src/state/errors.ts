@@ -53,7 +53,13 @@ export class ConvergeError extends Error {
 }
 
 /** Who holds a state lock, as the lock records it. */
-type LockHolder = { readonly pid: number; readonly host: string; readonly operation: string; readonly since: string; readonly id: string };
+type LockHolder = {
+  readonly pid: number;
+  readonly host: string;
+  readonly operation: string;
+  readonly since: string;
+  readonly id: string;
+};
 
 /**
  * The state is locked by another operation (another process, or another engine on the same
@@ -141,7 +147,10 @@ export class StateCorruptError extends ConvergeError {
     readonly reason: string,
     options?: { cause?: unknown },
   ) {
-    super(`The state at ${where} cannot be read: ${reason}.\nRestore it from a backup or fix the file by hand.`, options);
+    super(
+      `The state at ${where} cannot be read: ${reason}.\nRestore it from a backup or fix the file by hand.`,
+      options,
+    );
   }
 }
 
@@ -166,4 +175,3 @@ export class SecretsPassphraseError extends ConvergeError {
     );
   }
 }
-

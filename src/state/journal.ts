@@ -23,14 +23,25 @@ export type RawState = {
 type Sealer = { sealResource<T extends ResourceState | PendingOperation>(item: T): T };
 
 /** Calls `fn` with each whole resource or pending operation a patch writes, for sealing or checks. */
-export function mapWrittenItems(patches: readonly Patch[], fn: (item: ResourceState | PendingOperation) => unknown): Patch[] {
+export function mapWrittenItems(
+  patches: readonly Patch[],
+  fn: (item: ResourceState | PendingOperation) => unknown,
+): Patch[] {
   return patches.map((p) => {
     if (p.op === 'remove') return p;
     const [head] = p.path;
     if (!(collections as readonly unknown[]).includes(head)) {
       if (p.path.length === 0 && typeof p.value === 'object' && p.value !== null) {
         const v = p.value as RawState;
-        return { ...p, value: { ...v, resources: mapItems(v.resources, fn), pending: mapItems(v.pending ?? {}, fn), deposed: mapItems(v.deposed ?? {}, fn) } };
+        return {
+          ...p,
+          value: {
+            ...v,
+            resources: mapItems(v.resources, fn),
+            pending: mapItems(v.pending ?? {}, fn),
+            deposed: mapItems(v.deposed ?? {}, fn),
+          },
+        };
       }
       return p;
     }
@@ -48,7 +59,10 @@ function mapItems<T>(o: Readonly<Record<string, T>>, fn: (v: T) => unknown): Rec
 
 /** The record for `change`: its patches with secrets sealed (the serial patch is implied by `serial`). */
 export function recordOf(change: StateChange, sealer: Sealer): JournalRecord {
-  const patches = mapWrittenItems(change.patches.filter((p) => !(p.path.length === 1 && p.path[0] === 'serial')), (i) => sealer.sealResource(i));
+  const patches = mapWrittenItems(
+    change.patches.filter((p) => !(p.path.length === 1 && p.path[0] === 'serial')),
+    (i) => sealer.sealResource(i),
+  );
   return { baseSerial: change.baseSerial, serial: change.serial, patches };
 }
 
@@ -125,7 +139,8 @@ function decodeAt(buf: Buffer, at: number): { record: JournalRecord; end: number
   if (crc32(body).toString(16).padStart(8, '0') !== buf.toString('ascii', sp1 + 1, sp2)) return undefined;
   try {
     const record = JSON.parse(body.toString('utf8')) as JournalRecord;
-    if (typeof record.serial !== 'number' || typeof record.baseSerial !== 'number' || !Array.isArray(record.patches)) return undefined;
+    if (typeof record.serial !== 'number' || typeof record.baseSerial !== 'number' || !Array.isArray(record.patches))
+      return undefined;
     return { record, end: end + 1 };
   } catch {
     return undefined;
@@ -162,12 +177,17 @@ export function tornTailOf(tail: Buffer): TornTail {
 function describeTornTail(t: TornTail): string {
   if (t.kind === 'zeros') return 'zero bytes (space allocated for a write that never landed)';
   if (t.kind === 'unreadable') return 'bytes that do not start a record';
-  const what = t.serial !== undefined ? `the start of the record for serial ${t.serial}` : 'the start of a record whose serial was cut off';
+  const what =
+    t.serial !== undefined
+      ? `the start of the record for serial ${t.serial}`
+      : 'the start of a record whose serial was cut off';
   return t.firstChange ? `${what}, whose first change was ${t.firstChange}` : what;
 }
 
 /** The warning a store gives when it drops a torn tail: how many bytes, where, and what they started. */
 export function tornTailWarning(journalPath: string, at: number, tail: Buffer): string {
-  return `The journal ${journalPath} ends in ${tail.length} bytes of an unfinished write at byte ${at}, which were dropped: ` +
-    `${describeTornTail(tornTailOf(tail))}. A process killed while writing leaves such a tail; if none was, check the disk.`;
+  return (
+    `The journal ${journalPath} ends in ${tail.length} bytes of an unfinished write at byte ${at}, which were dropped: ` +
+    `${describeTornTail(tornTailOf(tail))}. A process killed while writing leaves such a tail; if none was, check the disk.`
+  );
 }

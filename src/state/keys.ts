@@ -12,6 +12,7 @@ export function own<T>(record: Readonly<Record<string, T>> | undefined, key: str
 export function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
   // Only `__proto__` is an accessor on Object.prototype; every other name is a plain assignment
   // (which creates an own property even for inherited names such as `constructor`), and faster.
-  if (key === '__proto__') Object.defineProperty(record, key, { value, writable: true, enumerable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(record, key, { value, writable: true, enumerable: true, configurable: true });
   else record[key] = value;
 }

@@ -12,7 +12,11 @@ export function lockInfo(operation: string): LockInfo {
  * Calls `attempt` until it returns a value, waiting with back-off while it returns undefined, until
  * `request.timeoutMs` passes or the signal fires; then returns undefined.
  */
-export async function waitForLock<T>(request: LockRequest, attempt: () => Promise<T | undefined>, firstDelayMs = 50): Promise<T | undefined> {
+export async function waitForLock<T>(
+  request: LockRequest,
+  attempt: () => Promise<T | undefined>,
+  firstDelayMs = 50,
+): Promise<T | undefined> {
   const deadline = Date.now() + (request.timeoutMs ?? 0);
   let delay = firstDelayMs;
   for (;;) {
@@ -22,7 +26,11 @@ export async function waitForLock<T>(request: LockRequest, attempt: () => Promis
     if (left <= 0 || request.signal?.aborted) return undefined;
     await new Promise<void>((resolve) => {
       const t = setTimeout(done, Math.min(delay, left));
-      function done() { request.signal?.removeEventListener('abort', done); clearTimeout(t); resolve(); }
+      function done() {
+        request.signal?.removeEventListener('abort', done);
+        clearTimeout(t);
+        resolve();
+      }
       request.signal?.addEventListener('abort', done, { once: true });
     });
     delay = Math.min(delay * 2, 16_000);

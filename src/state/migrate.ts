@@ -7,13 +7,24 @@ import { setOwn } from './keys.js';
 
 const V1_DEPOSED = /^(.+)~deposed-[\w-]*$/;
 
-type RawCollections = { version?: number; resources: Record<string, ResourceState>; pending?: Record<string, unknown>; deposed?: Record<string, DeposedObject> };
+type RawCollections = {
+  version?: number;
+  resources: Record<string, ResourceState>;
+  pending?: Record<string, unknown>;
+  deposed?: Record<string, DeposedObject>;
+};
 
 /** Migrates a freshly parsed (mutable) state in place; returns true when it changed anything. */
 export function migrateRaw(raw: RawCollections): boolean {
   let changed = false;
-  if (!raw.pending) { raw.pending = {}; changed = true; }
-  if (!raw.deposed) { raw.deposed = {}; changed = true; }
+  if (!raw.pending) {
+    raw.pending = {};
+    changed = true;
+  }
+  if (!raw.deposed) {
+    raw.deposed = {};
+    changed = true;
+  }
   if ((raw.version ?? 1) < 2) {
     for (const key of Object.keys(raw.resources)) {
       const m = V1_DEPOSED.exec(key);

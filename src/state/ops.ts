@@ -41,8 +41,15 @@ export function recordRename(baseSerial: number, resource: ResourceState, from: 
 export type NewPending = Omit<PendingOperation, 'id' | 'startedAt'>;
 
 /** `id` defaults to a random UUID; `startedAt` to now. Callers that record many may pass both. */
-export function markPending(baseSerial: number, op: NewPending & { readonly id?: string; readonly startedAt?: string }): { readonly change: StateChange; readonly pending: PendingOperation } {
-  const pending: PendingOperation = { ...op, id: op.id ?? randomUUID(), startedAt: op.startedAt ?? new Date().toISOString() };
+export function markPending(
+  baseSerial: number,
+  op: NewPending & { readonly id?: string; readonly startedAt?: string },
+): { readonly change: StateChange; readonly pending: PendingOperation } {
+  const pending: PendingOperation = {
+    ...op,
+    id: op.id ?? randomUUID(),
+    startedAt: op.startedAt ?? new Date().toISOString(),
+  };
   return { change: change(baseSerial, [{ op: 'add', path: ['pending', pending.id], value: pending }]), pending };
 }
 
@@ -55,7 +62,12 @@ export function clearPending(baseSerial: number, pendingId: string): StateChange
  * of its name and moves the old one to `deposed`, from where a delete removes it (this apply's, or
  * a later plan's if that fails). One change, so no crash leaves both or neither recorded.
  */
-export function recordDeposed(baseSerial: number, created: ResourceState, deposed: DeposedObject, pendingId?: string): StateChange {
+export function recordDeposed(
+  baseSerial: number,
+  created: ResourceState,
+  deposed: DeposedObject,
+  pendingId?: string,
+): StateChange {
   const patches: Patch[] = [
     { op: 'add', path: ['resources', created.name], value: created },
     { op: 'add', path: ['deposed', deposed.deposedKey], value: deposed },
@@ -77,25 +89,43 @@ export function recordMany(baseSerial: number, patches: readonly Patch[]): State
 }
 
 /** Many pending operations as one change (one record, one fsync). */
-export function markPendingMany(baseSerial: number, ops: readonly (NewPending & { readonly id: string; readonly startedAt: string })[]): StateChange {
-  return change(baseSerial, ops.map((op) => ({ op: 'add' as const, path: ['pending', op.id], value: { ...op } })));
+export function markPendingMany(
+  baseSerial: number,
+  ops: readonly (NewPending & { readonly id: string; readonly startedAt: string })[],
+): StateChange {
+  return change(
+    baseSerial,
+    ops.map((op) => ({ op: 'add' as const, path: ['pending', op.id], value: { ...op } })),
+  );
 }
 
 export function clearPendingMany(baseSerial: number, ids: readonly string[]): StateChange {
-  return change(baseSerial, ids.map((id) => ({ op: 'remove' as const, path: ['pending', id] })));
+  return change(
+    baseSerial,
+    ids.map((id) => ({ op: 'remove' as const, path: ['pending', id] })),
+  );
 }
 
 /**
  * `state mv`: the record moves from `from` to `resource.name`, and every other record that named
  * `from` among its dependencies names the new address: one change.
  */
-export function recordMove(baseSerial: number, resource: ResourceState, from: string, dependents: readonly ResourceState[]): StateChange {
+export function recordMove(
+  baseSerial: number,
+  resource: ResourceState,
+  from: string,
+  dependents: readonly ResourceState[],
+): StateChange {
   const patches: Patch[] = [
     { op: 'remove', path: ['resources', from] },
     { op: 'add', path: ['resources', resource.name], value: { ...resource } },
   ];
   for (const d of dependents) {
-    patches.push({ op: 'add', path: ['resources', d.name], value: { ...d, dependencies: d.dependencies.map((x) => (x === from ? resource.name : x)) } });
+    patches.push({
+      op: 'add',
+      path: ['resources', d.name],
+      value: { ...d, dependencies: d.dependencies.map((x) => (x === from ? resource.name : x)) },
+    });
   }
   return change(baseSerial, patches);
 }

@@ -35,7 +35,10 @@ export function replayAll(state: State, changes: readonly StateChange[]): State 
   for (const c of collections) maps[c] = { ...(state[c] ?? {}) };
   let serial = state.serial;
   for (const p of all) {
-    if (p.path[0] === 'serial') { serial = p.value as number; continue; }
+    if (p.path[0] === 'serial') {
+      serial = p.value as number;
+      continue;
+    }
     const target = maps[p.path[0] as string]!;
     const key = p.path[1] as string;
     if (p.op === 'remove') delete target[key];

@@ -9,7 +9,10 @@ export function parsePath(path: string): PathSegment[] {
   let i = 0;
   while (i < path.length) {
     const c = path[i];
-    if (c === '.') { i++; continue; }
+    if (c === '.') {
+      i++;
+      continue;
+    }
     if (c === '[' && path[i + 1] === '"') {
       // A quoted key (formatPathExact): ["user.token"], JSON string syntax.
       let j = i + 2;

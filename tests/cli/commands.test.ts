@@ -7,7 +7,9 @@ import { FileStateStore } from '../../src/index.js';
 import { converge, simEnv } from './run.js';
 
 const sims: CivoSimulator[] = [];
-afterEach(async () => { for (const s of sims.splice(0)) await s.close(); });
+afterEach(async () => {
+  for (const s of sims.splice(0)) await s.close();
+});
 
 async function applied() {
   const s = await simEnv();
@@ -56,16 +58,26 @@ describe('converge (plain output)', () => {
     expect(ro.stdout).toContain('changed-outside');
     expect((await converge(['apply', '--refresh-only', '--auto-approve'], env)).code).toBe(0);
     expect(inst.hostname).toBe('changed-outside');
-    const state = await new FileStateStore(env.WF_STATE!, { secretsPassphrase: env.CONVERGE_SECRETS_PASSPHRASE }).read();
+    const state = await new FileStateStore(env.WF_STATE!, {
+      secretsPassphrase: env.CONVERGE_SECRETS_PASSPHRASE,
+    }).read();
     expect(state.resources.web!.inputs.hostname).toBe('changed-outside');
     const rep = await converge(['plan', '--replace', 'fw', '--json'], env);
-    expect(JSON.parse(rep.stdout).steps.find((s: { address: string }) => s.address === 'fw')).toMatchObject({ action: 'replace', cause: 'replace_requested' });
+    expect(JSON.parse(rep.stdout).steps.find((s: { address: string }) => s.address === 'fw')).toMatchObject({
+      action: 'replace',
+      cause: 'replace_requested',
+    });
   }, 60_000);
 
   it('state list, mv, rm and import', async () => {
     const { sim, env } = await applied();
     const list = await converge(['state', 'list'], env);
-    expect(list.stdout.trim().split('\n').map((l) => l.split('\t')[0])).toEqual(['fw', 'net', 'web']);
+    expect(
+      list.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split('\t')[0]),
+    ).toEqual(['fw', 'net', 'web']);
     const netId = [...sim.store.networks.values()].find((n) => n.label === 'wf-net')!.id as string;
     expect((await converge(['state', 'mv', 'net', 'network'], env)).code).toBe(0);
     expect((await converge(['state', 'list'], env)).stdout).toContain('network\t');
@@ -76,7 +88,14 @@ describe('converge (plain output)', () => {
     expect(imported.stdout).toContain(`Imported net (id ${netId})`);
     // fw and web still record their dependency under the moved name: only that is left to record.
     const after = JSON.parse((await converge(['plan', '--json'], env)).stdout);
-    expect(after.steps.filter((s: { action: string }) => s.action !== 'noop').map((s: { address: string; cause: string }) => [s.address, s.cause])).toEqual([['fw', 'options_changed'], ['web', 'options_changed']]);
+    expect(
+      after.steps
+        .filter((s: { action: string }) => s.action !== 'noop')
+        .map((s: { address: string; cause: string }) => [s.address, s.cause]),
+    ).toEqual([
+      ['fw', 'options_changed'],
+      ['web', 'options_changed'],
+    ]);
   }, 60_000);
 
   it('force-unlock releases a lock left by a holder that is gone', async () => {

@@ -9,12 +9,15 @@ import { bin, repo, simEnv, type Env, type Run } from './run.js';
 
 const hasScript = spawnSync('script', ['--version']).status === 0;
 if (!hasScript) {
-  if (process.env.CI === 'true') throw new Error('util-linux `script` is required for the pseudo-terminal test (apt-get install bsdutils)');
+  if (process.env.CI === 'true')
+    throw new Error('util-linux `script` is required for the pseudo-terminal test (apt-get install bsdutils)');
   console.warn('SKIPPED: the pseudo-terminal test needs util-linux `script`');
 }
 
 const sims: CivoSimulator[] = [];
-afterEach(async () => { for (const s of sims.splice(0)) await s.close(); });
+afterEach(async () => {
+  for (const s of sims.splice(0)) await s.close();
+});
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
@@ -22,9 +25,14 @@ const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 function inPty(args: readonly string[], env: Env, input = ''): Promise<Run> {
   const command = [process.execPath, bin, ...args].map(quote).join(' ');
   return new Promise((resolve) => {
-    const child = execFile('script', ['-qfec', command, '/dev/null'], { cwd: repo, env: { ...process.env, ...env, TERM: 'xterm', COLUMNS: '120' }, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
+    const child = execFile(
+      'script',
+      ['-qfec', command, '/dev/null'],
+      { cwd: repo, env: { ...process.env, ...env, TERM: 'xterm', COLUMNS: '120' }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+      },
+    );
     // Typed after the prompt has had time to appear; `script` passes it to the terminal.
     if (input) setTimeout(() => child.stdin!.write(input), 2500);
     setTimeout(() => child.stdin!.end(), input ? 3500 : 0);

@@ -18,16 +18,30 @@ export type Run = { code: number; stdout: string; stderr: string };
 export async function simEnv(): Promise<{ sim: CivoSimulator; env: Env; dir: string }> {
   const sim = await startSimulator({ transitions: { instance: 30, volume: 10, ip: 10 } });
   const dir = mkdtempSync(join(tmpdir(), 'converge-wf-cli-'));
-  const env: Env = { WF_SIM_URL: sim.url, WF_SIM_TOKEN: sim.token, WF_STATE: join(dir, 'state.json'), CONVERGE_SECRETS_PASSPHRASE: PASS, CONVERGE_STACK: stackB, NO_COLOR: '1', CONVERGE_CLI_FROM_SOURCE: '1' };
+  const env: Env = {
+    WF_SIM_URL: sim.url,
+    WF_SIM_TOKEN: sim.token,
+    WF_STATE: join(dir, 'state.json'),
+    CONVERGE_SECRETS_PASSPHRASE: PASS,
+    CONVERGE_STACK: stackB,
+    NO_COLOR: '1',
+    CONVERGE_CLI_FROM_SOURCE: '1',
+  };
   return { sim, env, dir };
 }
 
 export function run(file: string, args: readonly string[], env: Env, input?: string): Promise<Run> {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, ['--import', 'tsx', file, ...args], { cwd: repo, env: { ...process.env, ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
-    if (input !== undefined) child.stdin!.end(input); else child.stdin!.end();
+    const child = execFile(
+      process.execPath,
+      ['--import', 'tsx', file, ...args],
+      { cwd: repo, env: { ...process.env, ...env }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+      },
+    );
+    if (input !== undefined) child.stdin!.end(input);
+    else child.stdin!.end();
   });
 }
 

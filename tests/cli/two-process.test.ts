@@ -10,7 +10,9 @@ import { expectValidPlanFile } from '../workflow/plan-schema.js';
 
 const script = join(repo, 'tests/cli/fixtures/library-two-process.ts');
 const sims: CivoSimulator[] = [];
-afterEach(async () => { for (const s of sims.splice(0)) await s.close(); });
+afterEach(async () => {
+  for (const s of sims.splice(0)) await s.close();
+});
 
 const last = (out: string) => JSON.parse(out.trim().split('\n').pop()!);
 

@@ -5,8 +5,16 @@
 // simulator route.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  Engine, MemoryStateStore, LookupError, standaloneContext,
-  type Action, type Event, type Provider, type ResourceDecl, type ResourceState, type State,
+  Engine,
+  MemoryStateStore,
+  LookupError,
+  standaloneContext,
+  type Action,
+  type Event,
+  type Provider,
+  type ResourceDecl,
+  type ResourceState,
+  type State,
 } from 'converge';
 import type { SimServer } from '../../src/kit/sim/router.js';
 
@@ -56,8 +64,12 @@ export function describeProvider(c: ProviderCase): void {
     let put: ProviderUnderTest;
     let events: Event[];
     let said: string[];
-    const engine = (store = new MemoryStateStore()) => new Engine({ providers: [put.provider], state: store, retry: fastRetry, onEvent: (e) => events.push(e) });
-    const keep = (text: string) => { said.push(text); return text; };
+    const engine = (store = new MemoryStateStore()) =>
+      new Engine({ providers: [put.provider], state: store, retry: fastRetry, onEvent: (e) => events.push(e) });
+    const keep = (text: string) => {
+      said.push(text);
+      return text;
+    };
 
     beforeEach(async () => {
       put = await c.start();
@@ -97,19 +109,28 @@ export function describeProvider(c: ProviderCase): void {
         expect(await def.read(ctx, record.id, { inputs: record.inputs, outputs: record.outputs })).not.toBeNull();
 
         const again = await e.plan(stack);
-        expect(again.steps.filter((s) => s.action !== 'noop').map((s) => [s.address, s.action, s.changes.map((x) => x.path)])).toEqual([]);
+        expect(
+          again.steps
+            .filter((s) => s.action !== 'noop')
+            .map((s) => [s.address, s.action, s.changes.map((x) => x.path)]),
+        ).toEqual([]);
 
         const change = await e.plan(rc.changed());
         keep(change.render({ color: false }));
         expect(change.steps.find((s) => s.address === subject)!.action).toBe(rc.expect);
         await e.apply(change);
         const settled = await e.plan(rc.changed());
-        expect(settled.steps.filter((s) => s.action !== 'noop').map((s) => [s.address, s.action, s.changes.map((x) => x.path)])).toEqual([]);
+        expect(
+          settled.steps
+            .filter((s) => s.action !== 'noop')
+            .map((s) => [s.address, s.action, s.changes.map((x) => x.path)]),
+        ).toEqual([]);
 
         const after = (await e.state()).resources[subject]!;
         await e.destroy();
         expect(await def.read(ctx, after.id, { inputs: after.inputs, outputs: after.outputs })).toBeNull();
-        if (rc.expect === 'replace') expect(await def.read(ctx, record.id, { inputs: record.inputs, outputs: record.outputs })).toBeNull();
+        if (rc.expect === 'replace')
+          expect(await def.read(ctx, record.id, { inputs: record.inputs, outputs: record.outputs })).toBeNull();
       });
 
       it(`${token}: import by ID records it so the declaration plans as noop`, async () => {
@@ -128,9 +149,13 @@ export function describeProvider(c: ProviderCase): void {
         }
         const plan = await fresh.plan(stack);
         const subject = rc.subject ?? stack.at(-1)!.name;
-        const changed = plan.steps.filter((s) => s.action !== 'noop').flatMap((s) => s.changes.map((x) => `${s.address}.${x.path}`));
+        const changed = plan.steps
+          .filter((s) => s.action !== 'noop')
+          .flatMap((s) => s.changes.map((x) => `${s.address}.${x.path}`));
         const allowed = (rc.importDiffers ?? []).map((p) => `${subject}.${p}`);
-        expect(changed.filter((p) => !allowed.some((a) => p === a || p.startsWith(`${a}.`) || p.startsWith(`${a}[`)))).toEqual([]);
+        expect(
+          changed.filter((p) => !allowed.some((a) => p === a || p.startsWith(`${a}.`) || p.startsWith(`${a}[`))),
+        ).toEqual([]);
         await e.destroy();
       });
     }
@@ -139,7 +164,9 @@ export function describeProvider(c: ProviderCase): void {
       const notFound = lc.notFound;
       if (notFound) {
         it(`${token}: not found is a LookupError naming what was looked for`, async () => {
-          const err = await engine().lookup(token, notFound).catch((x: unknown) => x);
+          const err = await engine()
+            .lookup(token, notFound)
+            .catch((x: unknown) => x);
           expect(err).toBeInstanceOf(LookupError);
           expect(err).toMatchObject({ token, reason: 'not_found' });
           keep((err as Error).message);

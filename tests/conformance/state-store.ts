@@ -27,9 +27,18 @@ export type StoreHarness = {
 
 export function resource(name: string, extra: Partial<ResourceState> = {}): ResourceState {
   return {
-    type: 'test:index/thing:Thing', name, provider: 'test', id: `id-${name}`,
-    inputs: { size: 1 }, outputs: { address: `${name}.example` }, dependencies: [], options: {}, secrets: [],
-    createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', ...extra,
+    type: 'test:index/thing:Thing',
+    name,
+    provider: 'test',
+    id: `id-${name}`,
+    inputs: { size: 1 },
+    outputs: { address: `${name}.example` },
+    dependencies: [],
+    options: {},
+    secrets: [],
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    ...extra,
   };
 }
 
@@ -133,7 +142,13 @@ export function describeStateStore(name: string, makeStore: () => Promise<StoreH
       const err = await b.lock({ operation: 'refresh' }).catch((e) => e);
       expect(Date.now() - started).toBeLessThan(1000);
       expect(err).toBeInstanceOf(StateLockedError);
-      expect(err).toMatchObject({ code: 'CONVERGE_STATE_LOCKED', pid: process.pid, operation: 'apply', since: lock.info.since, lockId: lock.info.id });
+      expect(err).toMatchObject({
+        code: 'CONVERGE_STATE_LOCKED',
+        pid: process.pid,
+        operation: 'apply',
+        since: lock.info.since,
+        lockId: lock.info.id,
+      });
       expect(err.host).toBe(lock.info.host);
       await lock.release();
       const again = await b.lock({ operation: 'refresh' });
@@ -157,7 +172,12 @@ export function describeStateStore(name: string, makeStore: () => Promise<StoreH
       const a = open();
       await a.read();
       const { change, pending } = markPending(0, {
-        kind: 'create', type: 'test:index/thing:Thing', name: 'db', provider: 'test', inputs: { size: 3 }, secrets: [],
+        kind: 'create',
+        type: 'test:index/thing:Thing',
+        name: 'db',
+        provider: 'test',
+        inputs: { size: 3 },
+        secrets: [],
       });
       await a.commit(change);
       const seen = await open().read();
@@ -166,7 +186,15 @@ export function describeStateStore(name: string, makeStore: () => Promise<StoreH
       const after = await open().read();
       expect(after.pending).toEqual({});
       expect(after.resources.db.id).toBe('id-db');
-      const again = markPending(2, { kind: 'delete', type: 'test:index/thing:Thing', name: 'db', provider: 'test', inputs: {}, resourceId: 'id-db', secrets: [] });
+      const again = markPending(2, {
+        kind: 'delete',
+        type: 'test:index/thing:Thing',
+        name: 'db',
+        provider: 'test',
+        inputs: {},
+        resourceId: 'id-db',
+        secrets: [],
+      });
       await commitAll(a, [again.change, clearPending(3, again.pending.id)]);
       expect((await open().read()).pending).toEqual({});
     });
@@ -219,18 +247,18 @@ export function describeStateStore(name: string, makeStore: () => Promise<StoreH
     });
 
     it('ignores a torn last record after a crash and keeps committing', async ({ skip }) => {
-        if (!harness.appendTornRecord) skip();
-        const a = open();
-        await a.read();
-        await commitAll(a, [recordResource(0, resource('x')), recordResource(1, resource('y'))]);
-        await harness.appendTornRecord!();
-        const b = open();
-        const s = await b.read();
-        expect(s.serial).toBe(2);
-        await b.commit(recordResource(2, resource('z')));
-        const t = await open().read();
-        expect(t.serial).toBe(3);
-        expect(Object.keys(t.resources).sort()).toEqual(['x', 'y', 'z']);
+      if (!harness.appendTornRecord) skip();
+      const a = open();
+      await a.read();
+      await commitAll(a, [recordResource(0, resource('x')), recordResource(1, resource('y'))]);
+      await harness.appendTornRecord!();
+      const b = open();
+      const s = await b.read();
+      expect(s.serial).toBe(2);
+      await b.commit(recordResource(2, resource('z')));
+      const t = await open().read();
+      expect(t.serial).toBe(3);
+      expect(Object.keys(t.resources).sort()).toEqual(['x', 'y', 'z']);
     });
 
     it('warns that it dropped a torn tail, naming its size and the record it started, once', async ({ skip }) => {
@@ -253,10 +281,18 @@ export function describeStateStore(name: string, makeStore: () => Promise<StoreH
       expect(c.takeWarnings?.() ?? []).toEqual([]);
     });
 
-    it('warns when it takes over a lock whose holder died without releasing it, naming that holder', async ({ skip }) => {
+    it('warns when it takes over a lock whose holder died without releasing it, naming that holder', async ({
+      skip,
+    }) => {
       if (!harness.leaveDeadLock) skip();
       const deadPid = spawnSync(process.execPath, ['-e', '']).pid;
-      const dead: LockInfo = { id: 'left-by-a-killed-run', pid: deadPid, host: hostname(), operation: 'destroy', since: '2026-01-01T00:00:00.000Z' };
+      const dead: LockInfo = {
+        id: 'left-by-a-killed-run',
+        pid: deadPid,
+        host: hostname(),
+        operation: 'destroy',
+        since: '2026-01-01T00:00:00.000Z',
+      };
       await harness.leaveDeadLock!(dead);
       const lock = await open().lock({ operation: 'apply' });
       expect(lock.info.operation).toBe('apply');
@@ -270,17 +306,25 @@ export function describeStateStore(name: string, makeStore: () => Promise<StoreH
     });
 
     describe('secrets at rest', () => {
-      const secretRes = () => resource('cluster', {
-        inputs: { size: 1, password: 'hunter2-pw' },
-        outputs: { kubeconfig: 'apiVersion: v1 # kube-secret-42', address: '10.0.0.1' },
-        secrets: ['inputs.password', 'outputs.kubeconfig'],
-      });
+      const secretRes = () =>
+        resource('cluster', {
+          inputs: { size: 1, password: 'hunter2-pw' },
+          outputs: { kubeconfig: 'apiVersion: v1 # kube-secret-42', address: '10.0.0.1' },
+          secrets: ['inputs.password', 'outputs.kubeconfig'],
+        });
 
       it('stores secret values so that only the same passphrase reads them back', async ({ skip }) => {
         if (!harness.encryptsSecrets) skip();
         const a = open({ secretsPassphrase: 'correct horse' });
         await a.read();
-        const pend = markPending(1, { kind: 'create', type: 't', name: 'p', provider: 'test', inputs: { token: 'pending-tok-7' }, secrets: ['inputs.token'] });
+        const pend = markPending(1, {
+          kind: 'create',
+          type: 't',
+          name: 'p',
+          provider: 'test',
+          inputs: { token: 'pending-tok-7' },
+          secrets: ['inputs.token'],
+        });
         await commitAll(a, [recordResource(0, secretRes()), pend.change]);
         if (harness.rawText) {
           const raw = await harness.rawText();
@@ -291,11 +335,15 @@ export function describeStateStore(name: string, makeStore: () => Promise<StoreH
         const s = await open({ secretsPassphrase: 'correct horse' }).read();
         expect(s.resources.cluster).toEqual(secretRes());
         expect(s.pending[pend.pending.id].inputs).toEqual({ token: 'pending-tok-7' });
-        const wrong = await open({ secretsPassphrase: 'wrong horse' }).read().catch((e) => e);
+        const wrong = await open({ secretsPassphrase: 'wrong horse' })
+          .read()
+          .catch((e) => e);
         expect(wrong).toBeInstanceOf(SecretsPassphraseError);
         expect(wrong.reason).toBe('wrong');
         expect(String(wrong.message)).not.toContain('correct horse');
-        const missing = await open().read().catch((e) => e);
+        const missing = await open()
+          .read()
+          .catch((e) => e);
         expect(missing).toBeInstanceOf(SecretsPassphraseError);
         expect(missing.reason).toBe('missing');
         await a.compact();

@@ -19,17 +19,25 @@ describe('apply', () => {
     let active = 0;
     let peak = 0;
     const plan = await engine.plan(Array.from({ length: 12 }, (_, i) => thing(`t${i}`)));
-    await engine.apply(plan, { onEvent: (e) => {
-      if (e.type === 'step_start') peak = Math.max(peak, ++active);
-      if (e.type === 'step_finish') active--;
-    } });
+    await engine.apply(plan, {
+      onEvent: (e) => {
+        if (e.type === 'step_start') peak = Math.max(peak, ++active);
+        if (e.type === 'step_finish') active--;
+      },
+    });
     expect(peak).toBe(3);
     expect(cloud.count('thing')).toBe(12);
   });
 
   it('deletes in reverse dependency order', async () => {
     const { engine, cloud } = setup();
-    await engine.apply(await engine.plan([thing('a'), thing('b', { peer: ref('a', 'address') }), thing('c', { peer: ref('b', 'address') })]));
+    await engine.apply(
+      await engine.plan([
+        thing('a'),
+        thing('b', { peer: ref('a', 'address') }),
+        thing('c', { peer: ref('b', 'address') }),
+      ]),
+    );
     cloud.calls.length = 0;
     await engine.apply(await engine.plan([], { refresh: false }));
     const ids = new Map([...[1, 2, 3]].map((n) => [`thing-${n}`, n]));
@@ -62,7 +70,7 @@ describe('apply', () => {
     expect(cloud.count('thing')).toBe(1);
   });
 
-  it('does not retry a provider call itself: a transient failure fails the step once (wire retries are the HTTP kit\'s)', async () => {
+  it("does not retry a provider call itself: a transient failure fails the step once (wire retries are the HTTP kit's)", async () => {
     const { engine, cloud, events } = setup();
     cloud.failCreate.set('a', { times: 1, status: 429 });
     const err = await engine.apply(await engine.plan([thing('a')])).catch((e) => e);
@@ -85,7 +93,9 @@ describe('apply', () => {
   it('aborts a step at its timeout with a TimeoutError naming resource, operation and limit', async () => {
     const { engine, cloud } = setup();
     cloud.hangCreate.add('a');
-    const err = await engine.apply(await engine.plan([thing('a', {}, { timeouts: { create: '20ms' } })])).catch((e) => e);
+    const err = await engine
+      .apply(await engine.plan([thing('a', {}, { timeouts: { create: '20ms' } })]))
+      .catch((e) => e);
     const cause = (err as ApplyError).result.failed[0]!.error;
     expect(cause).toBeInstanceOf(TimeoutError);
     expect(cause).toMatchObject({ address: 'a', operation: 'create', limitMs: 20 });
@@ -98,7 +108,11 @@ describe('apply', () => {
     const { engine, cloud } = setup({ parallelism: 1 });
     await engine.apply(await engine.plan([thing('a'), thing('b')]));
     cloud.calls.length = 0;
-    await engine.apply(await engine.plan([thing('a', { region: 'us' }), thing('b', { region: 'us' }, { createBeforeDestroy: true })], { refresh: false }));
+    await engine.apply(
+      await engine.plan([thing('a', { region: 'us' }), thing('b', { region: 'us' }, { createBeforeDestroy: true })], {
+        refresh: false,
+      }),
+    );
     const seq = cloud.calls.filter((c) => c.op !== 'read').map((c) => `${c.op}:${c.id ?? ''}`);
     // a (thing-1): delete, then create. b (thing-2): create, then delete.
     expect(seq).toEqual(['delete:thing-1', 'create:', 'create:', 'delete:thing-2']);
@@ -125,8 +139,24 @@ describe('recovery', () => {
     const first = setup({ store: new MemoryStateStore(location) });
     const state = await first.engine.state();
     // The crash: the pending record is durable and the object exists, but nothing recorded it.
-    await first.store.commit(markPending(state.serial, { id: 'op-1', kind: 'create', type: 'test:index/thing:Thing', name: 'a', provider: 'test', inputs: { name: 'a', size: 'small', region: 'eu', tags: {}, ports: [] }, secrets: [] }).change);
-    first.cloud.objects.set('thing-77', { id: 'thing-77', kind: 'thing', inputs: { name: 'a', size: 'small', region: 'eu', tags: {}, ports: [] }, outputs: { address: 'a.example', token: 't', status: 'ready' }, operationId: 'op-1' });
+    await first.store.commit(
+      markPending(state.serial, {
+        id: 'op-1',
+        kind: 'create',
+        type: 'test:index/thing:Thing',
+        name: 'a',
+        provider: 'test',
+        inputs: { name: 'a', size: 'small', region: 'eu', tags: {}, ports: [] },
+        secrets: [],
+      }).change,
+    );
+    first.cloud.objects.set('thing-77', {
+      id: 'thing-77',
+      kind: 'thing',
+      inputs: { name: 'a', size: 'small', region: 'eu', tags: {}, ports: [] },
+      outputs: { address: 'a.example', token: 't', status: 'ready' },
+      operationId: 'op-1',
+    });
     const plan = await first.engine.plan([thing('a')]);
     expect(plan.warnings).toHaveLength(1);
     expect(plan.steps[0]!.action).toBe('noop');
@@ -138,7 +168,16 @@ describe('recovery', () => {
   it('drops a pending create that left no object', async () => {
     const { engine, store } = setup();
     const state = await engine.state();
-    await store.commit(markPending(state.serial, { kind: 'create', type: 'test:index/thing:Thing', name: 'a', provider: 'test', inputs: { name: 'a' }, secrets: [] }).change);
+    await store.commit(
+      markPending(state.serial, {
+        kind: 'create',
+        type: 'test:index/thing:Thing',
+        name: 'a',
+        provider: 'test',
+        inputs: { name: 'a' },
+        secrets: [],
+      }).change,
+    );
     const plan = await engine.plan([thing('a')]);
     expect(plan.warnings).toHaveLength(1);
     expect(plan.steps[0]!.action).toBe('create');
@@ -162,7 +201,12 @@ describe('refresh, import, destroy, lookup', () => {
 
   it('import adopts an object so the next plan of a matching declaration is a noop', async () => {
     const { engine, cloud } = setup();
-    cloud.objects.set('thing-9', { id: 'thing-9', kind: 'thing', inputs: { name: 'x', size: 'large', region: 'eu', tags: {}, ports: [] }, outputs: { address: 'x.example', token: 's3cret', status: 'ready' } });
+    cloud.objects.set('thing-9', {
+      id: 'thing-9',
+      kind: 'thing',
+      inputs: { name: 'x', size: 'large', region: 'eu', tags: {}, ports: [] },
+      outputs: { address: 'x.example', token: 's3cret', status: 'ready' },
+    });
     const imported = await engine.import(thing('x', { size: 'large' }), 'thing-9');
     expect(imported).toMatchObject({ address: 'x', id: 'thing-9' });
     expect(JSON.stringify(imported)).not.toContain('s3cret');
@@ -172,14 +216,27 @@ describe('refresh, import, destroy, lookup', () => {
 
   it('import refuses an ID of the wrong form, naming the field', async () => {
     const { engine } = setup();
-    await expect(engine.import(thing('x'), 'nope')).rejects.toMatchObject({ code: 'CONVERGE_VALIDATION', issues: [expect.objectContaining({ resource: 'x', path: ['id'] })] });
+    await expect(engine.import(thing('x'), 'nope')).rejects.toMatchObject({
+      code: 'CONVERGE_VALIDATION',
+      issues: [expect.objectContaining({ resource: 'x', path: ['id'] })],
+    });
   });
 
   it('destroy deletes everything, forgets retained resources and refuses protected ones', async () => {
     const { engine, cloud } = setup();
-    await engine.apply(await engine.plan([thing('a'), thing('b', {}, { retainOnDelete: true }), blob('c', { content: 'x', thingId: ref('a', 'id') })]));
+    await engine.apply(
+      await engine.plan([
+        thing('a'),
+        thing('b', {}, { retainOnDelete: true }),
+        blob('c', { content: 'x', thingId: ref('a', 'id') }),
+      ]),
+    );
     const result = await engine.destroy();
-    expect(result.succeeded.map((s) => `${s.action}:${s.address}`).sort()).toEqual(['delete:a', 'delete:c', 'forget:b']);
+    expect(result.succeeded.map((s) => `${s.action}:${s.address}`).sort()).toEqual([
+      'delete:a',
+      'delete:c',
+      'forget:b',
+    ]);
     expect(cloud.count('thing')).toBe(1);
     expect(Object.keys((await engine.state()).resources)).toEqual([]);
     const p = setup();
@@ -189,12 +246,24 @@ describe('refresh, import, destroy, lookup', () => {
 
   it('lookup validates args and reports not-found and ambiguity with facts', async () => {
     const { engine, cloud } = setup();
-    await expect(engine.lookup('test:index/getThing:getThing', { nom: 'x' })).rejects.toMatchObject({ code: 'CONVERGE_VALIDATION' });
-    await expect(engine.lookup('test:index/getThing:getThing', { name: 'x' })).rejects.toMatchObject({ code: 'CONVERGE_LOOKUP', reason: 'not_found' });
-    for (const id of ['thing-1', 'thing-2']) cloud.objects.set(id, { id, kind: 'thing', inputs: { name: 'x' }, outputs: { address: 'x' } });
-    await expect(engine.lookup('test:index/getThing:getThing', { name: 'x' })).rejects.toMatchObject({ reason: 'ambiguous', matches: ['thing-1', 'thing-2'] });
+    await expect(engine.lookup('test:index/getThing:getThing', { nom: 'x' })).rejects.toMatchObject({
+      code: 'CONVERGE_VALIDATION',
+    });
+    await expect(engine.lookup('test:index/getThing:getThing', { name: 'x' })).rejects.toMatchObject({
+      code: 'CONVERGE_LOOKUP',
+      reason: 'not_found',
+    });
+    for (const id of ['thing-1', 'thing-2'])
+      cloud.objects.set(id, { id, kind: 'thing', inputs: { name: 'x' }, outputs: { address: 'x' } });
+    await expect(engine.lookup('test:index/getThing:getThing', { name: 'x' })).rejects.toMatchObject({
+      reason: 'ambiguous',
+      matches: ['thing-1', 'thing-2'],
+    });
     cloud.objects.delete('thing-2');
-    await expect(engine.lookup('test:index/getThing:getThing', { name: 'x' })).resolves.toEqual({ id: 'thing-1', address: 'x' });
+    await expect(engine.lookup('test:index/getThing:getThing', { name: 'x' })).resolves.toEqual({
+      id: 'thing-1',
+      address: 'x',
+    });
   });
 });
 
@@ -208,7 +277,9 @@ describe('secrets', () => {
     const result = await engine.apply(plan);
     expect(JSON.stringify(result.outputs)).not.toContain('-secret');
     cloud.failUpdate.add('a');
-    const err = await engine.apply(await engine.plan([thing('a', { password: 'hunter2-very-secret', size: 'large' })])).catch((e) => e);
+    const err = await engine
+      .apply(await engine.plan([thing('a', { password: 'hunter2-very-secret', size: 'large' })]))
+      .catch((e) => e);
     expect(err).toBeInstanceOf(ApplyError);
     expect(err.message).not.toContain('hunter2');
     expect((err as ApplyError).result.failed[0]!.error.message).not.toContain('hunter2');
@@ -241,7 +312,12 @@ describe('import with references', () => {
   it('resolves references against the state, so nothing but the object is recorded', async () => {
     const { engine, cloud } = setup();
     await engine.apply(await engine.plan([thing('a')]));
-    cloud.objects.set('blob-9', { id: 'blob-9', kind: 'blob', inputs: { content: 'x', thingId: 'thing-1' }, outputs: { length: 1 } });
+    cloud.objects.set('blob-9', {
+      id: 'blob-9',
+      kind: 'blob',
+      inputs: { content: 'x', thingId: 'thing-1' },
+      outputs: { length: 1 },
+    });
     await engine.import(blob('b', { content: 'x', thingId: ref('a', 'id') }), 'blob-9');
     const state = await engine.state();
     expect(state.resources.b!.inputs).toEqual({ content: 'x', thingId: 'thing-1' });

@@ -71,7 +71,9 @@ describe('plan', () => {
     expect(plan.steps[0]!.action).toBe('update');
     expect(plan.steps[0]!.changes.filter((c) => c.scope !== 'state').map((c) => c.path)).toEqual(['size']);
     // The new option itself is a recorded change.
-    expect(plan.steps[0]!.changes.filter((c) => c.scope === 'state').map((c) => c.path)).toEqual(['options.ignoreChanges']);
+    expect(plan.steps[0]!.changes.filter((c) => c.scope === 'state').map((c) => c.path)).toEqual([
+      'options.ignoreChanges',
+    ]);
   });
 
   it('fails with ProtectedResourceError when a protected resource would be deleted or replaced', async () => {
@@ -79,8 +81,14 @@ describe('plan', () => {
     await engine.apply(await engine.plan([thing('a', {}, { protect: true })]));
     const writes = () => cloud.calls.filter((c) => c.op !== 'read').length;
     const before = writes();
-    await expect(engine.plan([])).rejects.toMatchObject({ code: 'CONVERGE_PROTECTED_RESOURCE', address: 'a', action: 'delete' });
-    await expect(engine.plan([thing('a', { region: 'us' }, { protect: true })])).rejects.toBeInstanceOf(ProtectedResourceError);
+    await expect(engine.plan([])).rejects.toMatchObject({
+      code: 'CONVERGE_PROTECTED_RESOURCE',
+      address: 'a',
+      action: 'delete',
+    });
+    await expect(engine.plan([thing('a', { region: 'us' }, { protect: true })])).rejects.toBeInstanceOf(
+      ProtectedResourceError,
+    );
     expect(writes()).toBe(before);
     expect(cloud.count('thing')).toBe(1);
   });
@@ -96,10 +104,18 @@ describe('plan', () => {
 
   it('keeps references known when the upstream update cannot change that output', async () => {
     const { engine } = setup();
-    const decls = (size: string) => [thing('a', { size }), thing('b', { peer: ref('a', 'address') }), thing('c', { peer: ref('a', 'status') })];
+    const decls = (size: string) => [
+      thing('a', { size }),
+      thing('b', { peer: ref('a', 'address') }),
+      thing('c', { peer: ref('a', 'status') }),
+    ];
     await engine.apply(await engine.plan(decls('small')));
     const plan = await engine.plan(decls('large'));
-    expect(Object.fromEntries(plan.steps.map((s) => [s.address, s.action]))).toEqual({ a: 'update', b: 'noop', c: 'update' });
+    expect(Object.fromEntries(plan.steps.map((s) => [s.address, s.action]))).toEqual({
+      a: 'update',
+      b: 'noop',
+      c: 'update',
+    });
   });
 
   it('moves state under a new name through aliases, without replacement', async () => {
@@ -113,12 +129,16 @@ describe('plan', () => {
     const state = await engine.state();
     expect(Object.keys(state.resources)).toEqual(['new']);
     expect(cloud.count('thing')).toBe(1);
-    expect((await engine.plan([{ ...thing('new', { name: 'x' }), options: { aliases: ['old'] } }])).hasChanges).toBe(false);
+    expect((await engine.plan([{ ...thing('new', { name: 'x' }), options: { aliases: ['old'] } }])).hasChanges).toBe(
+      false,
+    );
   });
 
   it('limits a plan to the targets and what they depend on', async () => {
     const { engine } = setup();
-    const plan = await engine.plan([thing('a'), thing('b', { peer: ref('a', 'address') }), thing('c')], { targets: ['b'] });
+    const plan = await engine.plan([thing('a'), thing('b', { peer: ref('a', 'address') }), thing('c')], {
+      targets: ['b'],
+    });
     expect(plan.steps.map((s) => s.address)).toEqual(['a', 'b']);
   });
 
@@ -159,49 +179,85 @@ describe('plan', () => {
 describe('plan validation', () => {
   it('reports every invalid input at once, naming resource and path, and calls no provider', async () => {
     const { engine, cloud } = setup();
-    const err = await engine.plan([
-      thing('a', { size: 'huge' }),
-      thing('b', { ports: [80, 70000] }),
-      { type: 'test:index/nope:Nope', name: 'c', inputs: {} },
-      thing('a'),
-      thing('d', { peer: ref('zzz', 'address') }),
-      thing('e', { peer: ref('a', 'nonexistent') }),
-      thing('f', { region: 'tiny', size: 'large' }),
-    ]).catch((e) => e);
+    const err = await engine
+      .plan([
+        thing('a', { size: 'huge' }),
+        thing('b', { ports: [80, 70000] }),
+        { type: 'test:index/nope:Nope', name: 'c', inputs: {} },
+        thing('a'),
+        thing('d', { peer: ref('zzz', 'address') }),
+        thing('e', { peer: ref('a', 'nonexistent') }),
+        thing('f', { region: 'tiny', size: 'large' }),
+      ])
+      .catch((e) => e);
     expect(err).toBeInstanceOf(ValidationError);
     const found = (err as ValidationError).issues.map((i) => [i.resource, i.path.join('.'), i.code]);
-    expect(found).toEqual(expect.arrayContaining([
-      ['c', 'type', 'unknown_type'],
-      ['a', '', 'duplicate_name'],
-      ['d', 'peer', 'missing_reference'],
-      ['e', 'peer', 'missing_output'],
-    ]));
+    expect(found).toEqual(
+      expect.arrayContaining([
+        ['c', 'type', 'unknown_type'],
+        ['a', '', 'duplicate_name'],
+        ['d', 'peer', 'missing_reference'],
+        ['e', 'peer', 'missing_output'],
+      ]),
+    );
     expect(cloud.calls).toHaveLength(0);
   });
 
   it('reports schema problems of every resource together', async () => {
     const { engine, cloud } = setup();
-    const err = await engine.plan([thing('a', { size: 'huge' }), thing('b', { ports: [80, 70000] }), thing('f', { region: 'tiny', size: 'large' }), thing('g', { bogus: 1 })]).catch((e) => e);
+    const err = await engine
+      .plan([
+        thing('a', { size: 'huge' }),
+        thing('b', { ports: [80, 70000] }),
+        thing('f', { region: 'tiny', size: 'large' }),
+        thing('g', { bogus: 1 }),
+      ])
+      .catch((e) => e);
     const found = (err as ValidationError).issues.map((i) => [i.resource, i.path.join('.')]);
-    expect(found).toEqual(expect.arrayContaining([['a', 'size'], ['b', 'ports.1'], ['f', 'size'], ['g', 'bogus']]));
+    expect(found).toEqual(
+      expect.arrayContaining([
+        ['a', 'size'],
+        ['b', 'ports.1'],
+        ['f', 'size'],
+        ['g', 'bogus'],
+      ]),
+    );
     expect(cloud.calls).toHaveLength(0);
   });
 
   it('names the cycle', async () => {
     const { engine } = setup();
-    const err = await engine.plan([thing('a', { peer: ref('b', 'address') }), thing('b', { peer: ref('c', 'address') }), thing('c', {}, { dependsOn: ['a'] })]).catch((e) => e);
+    const err = await engine
+      .plan([
+        thing('a', { peer: ref('b', 'address') }),
+        thing('b', { peer: ref('c', 'address') }),
+        thing('c', {}, { dependsOn: ['a'] }),
+      ])
+      .catch((e) => e);
     const issue = (err as ValidationError).issues.find((i) => i.code === 'dependency_cycle')!;
-    expect([['a', 'b', 'c', 'a'], ['b', 'c', 'a', 'b'], ['c', 'a', 'b', 'c']]).toContainEqual(issue.cycle);
+    expect([
+      ['a', 'b', 'c', 'a'],
+      ['b', 'c', 'a', 'b'],
+      ['c', 'a', 'b', 'c'],
+    ]).toContainEqual(issue.cycle);
   });
 
   it('rejects malformed options and timeouts', async () => {
     const { engine } = setup();
-    const err = await engine.plan([thing('a', {}, { timeouts: { create: 'soon' } } as never), thing('b', {}, { protect: 'yes' } as never), thing('c', {}, { dependsOn: ['nope'] })]).catch((e) => e);
-    expect((err as ValidationError).issues.map((i) => [i.resource, `${i.field}:${i.path.join('.')}`, i.code])).toEqual(expect.arrayContaining([
-      ['a', 'options:timeouts.create', 'invalid_option'],
-      ['b', 'options:protect', 'invalid_option'],
-      ['c', 'options:dependsOn.0', 'missing_reference'],
-    ]));
+    const err = await engine
+      .plan([
+        thing('a', {}, { timeouts: { create: 'soon' } } as never),
+        thing('b', {}, { protect: 'yes' } as never),
+        thing('c', {}, { dependsOn: ['nope'] }),
+      ])
+      .catch((e) => e);
+    expect((err as ValidationError).issues.map((i) => [i.resource, `${i.field}:${i.path.join('.')}`, i.code])).toEqual(
+      expect.arrayContaining([
+        ['a', 'options:timeouts.create', 'invalid_option'],
+        ['b', 'options:protect', 'invalid_option'],
+        ['c', 'options:dependsOn.0', 'missing_reference'],
+      ]),
+    );
   });
 
   it('throws a TypeError for a bad parallelism', async () => {

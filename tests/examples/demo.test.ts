@@ -10,7 +10,15 @@ const none = { create: 0, update: 0, replace: 0, delete: 0, forget: 0 };
 
 function collect() {
   const chunks: string[] = [];
-  return { stream: { write: (s: string) => { chunks.push(s); return true; } }, text: () => chunks.join('') };
+  return {
+    stream: {
+      write: (s: string) => {
+        chunks.push(s);
+        return true;
+      },
+    },
+    text: () => chunks.join(''),
+  };
 }
 
 const demoDirs = () => readdirSync(tmpdir()).filter((d) => d.startsWith('converge-demo-'));
@@ -46,30 +54,44 @@ describe('npm run demo', () => {
   it('cleans up after a failure: nothing left in the temporary directory', async () => {
     const before = demoDirs();
     const out = collect();
-    await expect(runDemo({ out: out.stream, useRealLxd: false, failAt: 'drift' })).rejects.toThrow('failing on purpose');
+    await expect(runDemo({ out: out.stream, useRealLxd: false, failAt: 'drift' })).rejects.toThrow(
+      'failing on purpose',
+    );
     expect(demoDirs()).toEqual(before);
   });
 
-  it.skipIf(!existsSync(lxdSocketPath()))('deletes its container on the local LXD daemon even when a phase fails', async () => {
-    const out = collect();
-    await expect(runDemo({ out: out.stream, useRealLxd: true, failAt: 'drift' })).rejects.toThrow('failing on purpose');
-    const name = /container (converge-demo-[0-9a-f]+)/.exec(out.text())![1]!;
-    const { execFileSync } = await import('node:child_process');
-    expect(execFileSync('lxc', ['list', name, '--format', 'csv', '-c', 'n'], { encoding: 'utf8' }).trim()).toBe('');
-    expect(execFileSync('lxc', ['profile', 'list', '--format', 'csv'], { encoding: 'utf8' })).not.toContain(`${name}-team`);
-  });
+  it.skipIf(!existsSync(lxdSocketPath()))(
+    'deletes its container on the local LXD daemon even when a phase fails',
+    async () => {
+      const out = collect();
+      await expect(runDemo({ out: out.stream, useRealLxd: true, failAt: 'drift' })).rejects.toThrow(
+        'failing on purpose',
+      );
+      const name = /container (converge-demo-[0-9a-f]+)/.exec(out.text())![1]!;
+      const { execFileSync } = await import('node:child_process');
+      expect(execFileSync('lxc', ['list', name, '--format', 'csv', '-c', 'n'], { encoding: 'utf8' }).trim()).toBe('');
+      expect(execFileSync('lxc', ['profile', 'list', '--format', 'csv'], { encoding: 'utf8' })).not.toContain(
+        `${name}-team`,
+      );
+    },
+  );
 
-  it.skipIf(!existsSync(lxdSocketPath()))('runs against the local LXD daemon when it is usable, and deletes its container', async () => {
-    const out = collect();
-    const result = await runDemo({ out: out.stream, useRealLxd: true });
-    expect(result.lxd).toBe('real');
-    expect(result.phases.plan.create).toBe(10);
-    expect(result.phases.replan).toMatchObject({ ...none, noop: 10 });
-    expect(result.phases.destroy.delete).toBe(10);
-    expect(out.text()).toMatch(/has IPv4 198\.18\.0\.\d+/);
-    const name = /container (converge-demo-[0-9a-f]+)/.exec(out.text())![1]!;
-    const { execFileSync } = await import('node:child_process');
-    expect(execFileSync('lxc', ['list', name, '--format', 'csv', '-c', 'n'], { encoding: 'utf8' }).trim()).toBe('');
-    expect(execFileSync('lxc', ['profile', 'list', '--format', 'csv'], { encoding: 'utf8' })).not.toContain(`${name}-team`);
-  });
+  it.skipIf(!existsSync(lxdSocketPath()))(
+    'runs against the local LXD daemon when it is usable, and deletes its container',
+    async () => {
+      const out = collect();
+      const result = await runDemo({ out: out.stream, useRealLxd: true });
+      expect(result.lxd).toBe('real');
+      expect(result.phases.plan.create).toBe(10);
+      expect(result.phases.replan).toMatchObject({ ...none, noop: 10 });
+      expect(result.phases.destroy.delete).toBe(10);
+      expect(out.text()).toMatch(/has IPv4 198\.18\.0\.\d+/);
+      const name = /container (converge-demo-[0-9a-f]+)/.exec(out.text())![1]!;
+      const { execFileSync } = await import('node:child_process');
+      expect(execFileSync('lxc', ['list', name, '--format', 'csv', '-c', 'n'], { encoding: 'utf8' }).trim()).toBe('');
+      expect(execFileSync('lxc', ['profile', 'list', '--format', 'csv'], { encoding: 'utf8' })).not.toContain(
+        `${name}-team`,
+      );
+    },
+  );
 });

@@ -10,7 +10,13 @@ function myStack(replicas: number) {
   const net = provb.network('net', { label: 'app' });
   const fw = provb.firewall('fw', { name: 'app-fw', networkId: net.out('networkId') });
   const webs = Array.from({ length: replicas }, (_, i) =>
-    provb.instance(`web-${i}`, { hostname: `web-${i}`, diskImage: 'ubuntu-jammy', networkId: net.out('networkId'), firewallId: fw.out('firewallId') }));
+    provb.instance(`web-${i}`, {
+      hostname: `web-${i}`,
+      diskImage: 'ubuntu-jammy',
+      networkId: net.out('networkId'),
+      firewallId: fw.out('firewallId'),
+    }),
+  );
   return [net, fw, ...webs];
 }
 
@@ -20,7 +26,7 @@ beforeEach(async () => {
   civo = await startSimulator({ faults: { rate: 0.2 }, seed: 7, transitions: { instance: 5 } });
 });
 afterEach(async () => {
-  expect(civo.unmatched).toEqual([]);   // every request the provider made is one the API knows
+  expect(civo.unmatched).toEqual([]); // every request the provider made is one the API knows
   await civo.close();
 });
 

@@ -25,7 +25,8 @@ function region(path: string, name?: string): string {
 
 function snippets(): { tag: string; code: string }[] {
   const out: { tag: string; code: string }[] = [];
-  for (const m of read('README.md').matchAll(/<!-- snippet: (\S+) -->\n```\w*\n([\s\S]*?)\n```/g)) out.push({ tag: m[1]!, code: m[2]! });
+  for (const m of read('README.md').matchAll(/<!-- snippet: (\S+) -->\n+```\w*\n([\s\S]*?)\n```/g))
+    out.push({ tag: m[1]!, code: m[2]! });
   return out;
 }
 
@@ -37,7 +38,9 @@ beforeEach(() => {
   cwd = process.cwd();
   process.chdir(dir);
   logged = [];
-  vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => { logged.push(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ')); });
+  vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
+    logged.push(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' '));
+  });
   vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
 });
 afterEach(() => {
@@ -52,10 +55,20 @@ describe('the README', () => {
     const found = snippets();
     expect(found.map((s) => s.tag)).toEqual([
       'examples/quickstart.ts',
-      'examples/tour.ts#setup', 'examples/tour.ts#declare', 'examples/tour.ts#plan', 'examples/tour.ts#render',
-      'examples/tour.ts#apply', 'examples/tour.ts#refresh', 'examples/tour.ts#import', 'examples/tour.ts#destroy',
-      'examples/providers.ts#prova', 'examples/providers.ts#provb', 'examples/providers.ts#provc', 'examples/providers.ts#stores',
-      'tests/examples/own-stack.test.ts#test', 'examples/my-provider.ts#provider',
+      'examples/tour.ts#setup',
+      'examples/tour.ts#declare',
+      'examples/tour.ts#plan',
+      'examples/tour.ts#render',
+      'examples/tour.ts#apply',
+      'examples/tour.ts#refresh',
+      'examples/tour.ts#import',
+      'examples/tour.ts#destroy',
+      'examples/providers.ts#prova',
+      'examples/providers.ts#provb',
+      'examples/providers.ts#provc',
+      'examples/providers.ts#stores',
+      'tests/examples/own-stack.test.ts#test',
+      'examples/my-provider.ts#provider',
     ]);
     for (const s of found) {
       const [path, name] = s.tag.split('#');
@@ -68,7 +81,9 @@ describe('the README', () => {
     expect(logged[0]).toContain('Plan: 3 to add, 0 to change, 0 to replace, 0 to destroy.');
     expect(logged[1]).toMatch(/^web has public IP \d+\.\d+\.\d+\.\d+$/);
     expect(logged[2]).toBe('false');
-    const state = JSON.parse(readFileSync(join(dir, '.converge', 'state.json'), 'utf8')) as { resources?: Record<string, unknown> };
+    const state = JSON.parse(readFileSync(join(dir, '.converge', 'state.json'), 'utf8')) as {
+      resources?: Record<string, unknown>;
+    };
     expect(Object.keys(state.resources ?? {})).toEqual([]);
   });
 
@@ -85,13 +100,23 @@ describe('the README', () => {
 
   it('provider configurations build providers without touching the network', async () => {
     const p = await import('../../examples/providers.js');
-    expect(p.labLxd().terraformConfig()).toMatchObject({ remote: [{ name: 'lab', address: 'https://lxd.lab.example:8443', default: true }], accept_remote_certificate: true, generate_client_certificates: true });
+    expect(p.labLxd().terraformConfig()).toMatchObject({
+      remote: [{ name: 'lab', address: 'https://lxd.lab.example:8443', default: true }],
+      accept_remote_certificate: true,
+      generate_client_certificates: true,
+    });
     expect(p.localLxd().name).toBe('prova');
-    expect(p.civo().terraformConfig()).toEqual({ api_endpoint: 'https://api.civo.com', token: { '@converge': 'sensitive' }, region: 'LON1' });
+    expect(p.civo().terraformConfig()).toEqual({
+      api_endpoint: 'https://api.civo.com',
+      token: { '@converge': 'sensitive' },
+      region: 'LON1',
+    });
     vi.stubEnv('PROVB_TOKEN', 'from-env');
     expect(p.civoFromEnv().config.tokenSource).toBe('PROVB_TOKEN');
     expect(p.gcore().terraformConfig()).toMatchObject({ cloud_project_id: 1, cloud_region_id: 76 });
-    vi.stubEnv('PROVC_API_KEY', 'k'); vi.stubEnv('PROVC_CLOUD_PROJECT_ID', '5'); vi.stubEnv('PROVC_CLOUD_REGION_ID', '7');
+    vi.stubEnv('PROVC_API_KEY', 'k');
+    vi.stubEnv('PROVC_CLOUD_PROJECT_ID', '5');
+    vi.stubEnv('PROVC_CLOUD_REGION_ID', '7');
     expect(p.gcoreFromEnv().terraformConfig()).toMatchObject({ cloud_project_id: 5, cloud_region_id: 7 });
     expect(p.stores.file()).toBeInstanceOf(FileStateStore);
     expect(p.stores.postgres()).toBeInstanceOf(PostgresStateStore);
@@ -104,7 +129,11 @@ describe('the README', () => {
     const engine = new Engine({ providers: [mine(api)], state: new MemoryStateStore() });
     const logs = mineBucket('logs', { name: 'logs', versioning: true });
     await engine.apply(await engine.plan([logs]));
-    expect(await engine.lookup(mineGetBucket({ name: 'logs' }))).toEqual({ name: 'logs', region: 'eu', versioning: true });
+    expect(await engine.lookup(mineGetBucket({ name: 'logs' }))).toEqual({
+      name: 'logs',
+      region: 'eu',
+      versioning: true,
+    });
     const moved = await engine.plan([mineBucket('logs', { name: 'logs', region: 'us', versioning: true })]);
     expect(moved.steps[0]).toMatchObject({ action: 'replace', reasons: ['region'] });
     api.buckets.set('old', { region: 'eu', versioning: false });

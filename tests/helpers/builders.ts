@@ -1,5 +1,15 @@
 // Small builders for tests: declarations and engines over the test provider.
-import { Engine, MemoryStateStore, isCannotTell, type ResourceDecl, type ResourceOptions, type Event, type FindHint, type FindResult, type CreateResult } from 'converge';
+import {
+  Engine,
+  MemoryStateStore,
+  isCannotTell,
+  type ResourceDecl,
+  type ResourceOptions,
+  type Event,
+  type FindHint,
+  type FindResult,
+  type CreateResult,
+} from 'converge';
 import { TestCloud, testProvider, THING, BLOB } from './test-provider.js';
 
 export function thing(name: string, inputs: Record<string, unknown> = {}, options?: ResourceOptions): ResourceDecl {
@@ -25,7 +35,10 @@ export function setup(opts: { parallelism?: number; store?: MemoryStateStore } =
 }
 
 /** A find hint that claims nothing about time: every object counts as made after it (unit tests of find). */
-export const sinceEpoch: FindHint = Object.freeze({ startedAt: '1970-01-01T00:00:00.000Z', operationId: 'test-operation' });
+export const sinceEpoch: FindHint = Object.freeze({
+  startedAt: '1970-01-01T00:00:00.000Z',
+  operationId: 'test-operation',
+});
 
 /** A find answer as the object or null; fails the test when find could not tell. */
 export async function found(answer: Promise<FindResult>): Promise<CreateResult | null> {

@@ -24,7 +24,12 @@ const SEED = Number(process.env.CONVERGE_CRASH_SEED ?? 17);
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
 
-type Child = { proc: ChildProcess; applying: Promise<number>; done: Promise<number>; exit: Promise<{ code: number | null; signal: string | null; out: string; err: string }> };
+type Child = {
+  proc: ChildProcess;
+  applying: Promise<number>;
+  done: Promise<number>;
+  exit: Promise<{ code: number | null; signal: string | null; out: string; err: string }>;
+};
 
 /** Where a trial's state lives: a file under the trial's directory, or a stack of its own in PostgreSQL. */
 type Where = { readonly dir: string; readonly pg?: { readonly url: string; readonly stack: string } };
@@ -34,8 +39,12 @@ function startChild(where: Where, lockTimeoutMs = 0): Child {
   const proc = spawn(process.execPath, ['--import', 'tsx', join(here, 'crash', 'child.ts')], {
     cwd: root,
     env: {
-      ...process.env, CRASH_REMOTE: join(dir, 'remote'), CRASH_STATE: join(dir, 'state', 'state.json'), CRASH_COUNT: String(COUNT),
-      CRASH_LOCK_TIMEOUT_MS: String(lockTimeoutMs), ...(pg ? { CRASH_PG_URL: pg.url, CRASH_PG_STACK: pg.stack } : {}),
+      ...process.env,
+      CRASH_REMOTE: join(dir, 'remote'),
+      CRASH_STATE: join(dir, 'state', 'state.json'),
+      CRASH_COUNT: String(COUNT),
+      CRASH_LOCK_TIMEOUT_MS: String(lockTimeoutMs),
+      ...(pg ? { CRASH_PG_URL: pg.url, CRASH_PG_STACK: pg.stack } : {}),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -85,8 +94,13 @@ async function convergeAndCheck(where: Where): Promise<string[]> {
     expect(again.hasChanges).toBe(false);
     const state = await store.read();
     expect(state.pending).toEqual({});
-    const files = (await readdir(remote)).filter((f) => f.endsWith('.obj')).map((f) => f.slice(0, -4)).sort();
-    const inState = Object.values(state.resources).map((r) => r.id.replace(/^obj-/, '')).sort();
+    const files = (await readdir(remote))
+      .filter((f) => f.endsWith('.obj'))
+      .map((f) => f.slice(0, -4))
+      .sort();
+    const inState = Object.values(state.resources)
+      .map((r) => r.id.replace(/^obj-/, ''))
+      .sort();
     expect(files).toHaveLength(COUNT);
     expect(inState).toEqual(files);
     expect(new Set(inState).size).toBe(inState.length);
@@ -139,7 +153,9 @@ describe('crash safety with FileStateStore', () => {
       }
     }
     expect(kills).toBeGreaterThanOrEqual(TRIALS);
-    console.info(`crash test: ${kills} kills in ${attempts} runs, ${recovered} with an interrupted create resolved (apply ≈ ${applyMs.toFixed(0)} ms)`);
+    console.info(
+      `crash test: ${kills} kills in ${attempts} runs, ${recovered} with an interrupted create resolved (apply ≈ ${applyMs.toFixed(0)} ms)`,
+    );
   }, 900_000);
 
   it(`keeps one writer at a time when two processes race for the lock (${RACE_TRIALS} trials)`, async () => {
@@ -173,8 +189,12 @@ if (pgDown && process.env.CI === 'true') {
     });
   });
 } else if (pgDown) {
-  console.warn(`\n!!! SKIPPING the PostgreSQL crash test: ${pgDown}.\n!!! Run scripts/pg-test-env.sh or set CONVERGE_TEST_PG_URL.\n`);
-  describe.skip('crash safety with PostgresStateStore', () => { it('needs a server', () => {}); });
+  console.warn(
+    `\n!!! SKIPPING the PostgreSQL crash test: ${pgDown}.\n!!! Run scripts/pg-test-env.sh or set CONVERGE_TEST_PG_URL.\n`,
+  );
+  describe.skip('crash safety with PostgresStateStore', () => {
+    it('needs a server', () => {});
+  });
 } else {
   describe('crash safety with PostgresStateStore', () => {
     it(`loses no record under group commit when the applying process is killed at seeded points (${PG_TRIALS} kills, seed ${SEED})`, async () => {
@@ -204,7 +224,9 @@ if (pgDown && process.env.CI === 'true') {
         }
       }
       expect(kills).toBeGreaterThanOrEqual(PG_TRIALS);
-        console.info(`PostgreSQL crash test: ${kills} kills in ${attempts} runs, ${recovered} with an interrupted create resolved (apply ≈ ${applyMs.toFixed(0)} ms)`);
+      console.info(
+        `PostgreSQL crash test: ${kills} kills in ${attempts} runs, ${recovered} with an interrupted create resolved (apply ≈ ${applyMs.toFixed(0)} ms)`,
+      );
     }, 900_000);
   });
 }

@@ -30,15 +30,31 @@ type Outcome = { trial: Trial; killed: boolean; events: number; warnings: string
 
 beforeAll(async () => {
   // One bundle of the child (dependencies stay in node_modules): a process starts in a fraction of tsx's time.
-  await build({ entryPoints: [join(here, 'kill', 'child.ts')], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', outfile: childJs, logLevel: 'silent' });
+  await build({
+    entryPoints: [join(here, 'kill', 'child.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    outfile: childJs,
+    logLevel: 'silent',
+  });
 }, 60_000);
 
 function storeOf(t: Trial, dir: string): StateStore {
-  return t.store === 'pg' ? new PostgresStateStore({ connectionString: pgUrl!, stack: `kill-${process.pid}-${t.n}` }) : new FileStateStore(join(dir, 'state.json'));
+  return t.store === 'pg'
+    ? new PostgresStateStore({ connectionString: pgUrl!, stack: `kill-${process.pid}-${t.n}` })
+    : new FileStateStore(join(dir, 'state.json'));
 }
 
 function engineOf(sim: CivoSimulator, state: StateStore): Engine {
-  return new Engine({ providers: [provb({ token: sim.token, apiEndpoint: sim.url, region: 'LON1', pollIntervalMs: 5 })], state, parallelism: 4, retry: { retries: 8, minTimeoutMs: 1, maxTimeoutMs: 5 } });
+  return new Engine({
+    providers: [provb({ token: sim.token, apiEndpoint: sim.url, region: 'LON1', pollIntervalMs: 5 })],
+    state,
+    parallelism: 4,
+    retry: { retries: 8, minTimeoutMs: 1, maxTimeoutMs: 5 },
+  });
 }
 
 /** Objects of the stack's kinds the simulator holds (its default network left out). */
@@ -46,7 +62,9 @@ function census(sim: CivoSimulator): Record<string, string[]> {
   const s = sim.store;
   return {
     'provb:index/sshKey:SshKey': [...s.sshkeys.keys()],
-    'provb:index/network:Network': [...s.networks.values()].filter((n) => n.default !== true).map((n) => n.id as string),
+    'provb:index/network:Network': [...s.networks.values()]
+      .filter((n) => n.default !== true)
+      .map((n) => n.id as string),
     'provb:index/dnsDomainName:DnsDomainName': [...s.domains.keys()],
     'provb:index/dnsDomainRecord:DnsDomainRecord': [...s.records.keys()],
   };
@@ -64,7 +82,15 @@ async function runTrial(t: Trial): Promise<Outcome> {
 
     const child = spawn(process.execPath, [childJs], {
       cwd: root,
-      env: { ...process.env, KILL_URL: sim.url, KILL_TOKEN: sim.token, KILL_STORE: t.store, KILL_STATE: join(dir, 'state.json'), KILL_STACK: `kill-${process.pid}-${t.n}`, KILL_SCENARIO: t.scenario },
+      env: {
+        ...process.env,
+        KILL_URL: sim.url,
+        KILL_TOKEN: sim.token,
+        KILL_STORE: t.store,
+        KILL_STATE: join(dir, 'state.json'),
+        KILL_STACK: `kill-${process.pid}-${t.n}`,
+        KILL_SCENARIO: t.scenario,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let events = 0;
@@ -73,9 +99,14 @@ async function runTrial(t: Trial): Promise<Outcome> {
     child.stderr.on('data', (d) => (err += d));
     child.stdout.on('data', (d: Buffer) => {
       events += (d.toString().match(/^event /gm) ?? []).length;
-      if (!killed && events >= t.killAfter) { killed = true; child.kill('SIGKILL'); }
+      if (!killed && events >= t.killAfter) {
+        killed = true;
+        child.kill('SIGKILL');
+      }
     });
-    const exit = await new Promise<{ code: number | null; signal: string | null }>((r) => child.on('exit', (code, signal) => r({ code, signal })));
+    const exit = await new Promise<{ code: number | null; signal: string | null }>((r) =>
+      child.on('exit', (code, signal) => r({ code, signal })),
+    );
     if (!killed) expect(exit.code, `child failed: ${err}`).toBe(0);
 
     // Recovery: this process plans and applies until nothing is left to do (faults off).
@@ -91,7 +122,10 @@ async function runTrial(t: Trial): Promise<Outcome> {
         await engine.apply(plan);
       }
       const final = await engine.plan(after);
-      expect(final.hasChanges, `trial ${JSON.stringify(t)}: ${JSON.stringify(final.steps.filter((s) => s.action !== 'noop'))}`).toBe(false);
+      expect(
+        final.hasChanges,
+        `trial ${JSON.stringify(t)}: ${JSON.stringify(final.steps.filter((s) => s.action !== 'noop'))}`,
+      ).toBe(false);
       const state = await store.read();
       expect(state.pending, `trial ${JSON.stringify(t)}`).toEqual({});
       expect(state.deposed, `trial ${JSON.stringify(t)}`).toEqual({});
@@ -99,7 +133,10 @@ async function runTrial(t: Trial): Promise<Outcome> {
       for (const [type, ids] of Object.entries(remote)) {
         const declared = after.filter((d) => d.type === type).length;
         // A record's state id is '<domain id>:<record id>' (its import form); the rest are the vendor's id.
-        const recorded = Object.values(state.resources).filter((r) => r.type === type).map((r) => r.id.split(':').pop()!).sort();
+        const recorded = Object.values(state.resources)
+          .filter((r) => r.type === type)
+          .map((r) => r.id.split(':').pop()!)
+          .sort();
         expect(ids.length, `trial ${JSON.stringify(t)}: ${type} objects in the simulator`).toBe(declared);
         expect(recorded, `trial ${JSON.stringify(t)}: ${type} recorded`).toEqual([...ids].sort());
       }
@@ -128,17 +165,26 @@ function trials(): Trial[] {
 
 describe('crash safety for every action', () => {
   it(`loses nothing and makes nothing twice when the applying process is killed (${TRIALS} trials)`, async () => {
-    if (!pgUrl && process.env.CI === 'true') throw new Error('CONVERGE_TEST_PG_URL is not set: the PostgreSQL half of the kill test cannot run in CI without it');
+    if (!pgUrl && process.env.CI === 'true')
+      throw new Error(
+        'CONVERGE_TEST_PG_URL is not set: the PostgreSQL half of the kill test cannot run in CI without it',
+      );
     const all = trials();
     const outcomes: Outcome[] = [];
     let next = 0;
-    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-      while (next < all.length) outcomes.push(await runTrial(all[next++]!));
-    }));
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < all.length) outcomes.push(await runTrial(all[next++]!));
+      }),
+    );
     const killed = outcomes.filter((o) => o.killed);
     const recovered = outcomes.filter((o) => o.warnings.some((w) => /interrupted/.test(w)));
-    const byScenario = Object.fromEntries(scenarios.map((s) => [s, killed.filter((o) => o.trial.scenario === s).length]));
-    console.log(`kill test: ${outcomes.length} trials, ${killed.length} killed mid-apply (${JSON.stringify(byScenario)}), ${recovered.length} with an interrupted operation resolved; stores ${pgUrl ? 'file+pg' : 'file only'}`);
+    const byScenario = Object.fromEntries(
+      scenarios.map((s) => [s, killed.filter((o) => o.trial.scenario === s).length]),
+    );
+    console.log(
+      `kill test: ${outcomes.length} trials, ${killed.length} killed mid-apply (${JSON.stringify(byScenario)}), ${recovered.length} with an interrupted operation resolved; stores ${pgUrl ? 'file+pg' : 'file only'}`,
+    );
     expect(outcomes).toHaveLength(TRIALS);
     for (const s of scenarios) expect(byScenario[s], `kills during ${s}`).toBeGreaterThan(0);
   }, 600_000);

@@ -8,8 +8,14 @@ class FakeClock implements BudgetClock {
   #timers: { at: number; fn: () => void; id: number }[] = [];
   #next = 0;
   now = () => this.t;
-  setTimeout = (fn: () => void, ms: number) => { const id = ++this.#next; this.#timers.push({ at: this.t + ms, fn, id }); return id; };
-  clearTimeout = (id: unknown) => { this.#timers = this.#timers.filter((x) => x.id !== id); };
+  setTimeout = (fn: () => void, ms: number) => {
+    const id = ++this.#next;
+    this.#timers.push({ at: this.t + ms, fn, id });
+    return id;
+  };
+  clearTimeout = (id: unknown) => {
+    this.#timers = this.#timers.filter((x) => x.id !== id);
+  };
   /** Moves time forward by `ms`, firing due timers in order, and lets resolved promises run. */
   async advance(ms: number): Promise<void> {
     const end = this.t + ms;
@@ -32,7 +38,11 @@ const flush = () => new Promise<void>((r) => setImmediate(r));
 function takeMany(b: RequestBudget, n: number, signal?: AbortSignal) {
   const done: number[] = [];
   const errors: unknown[] = [];
-  for (let i = 0; i < n; i++) b.take(signal).then(() => done.push(i), (e) => errors.push(e));
+  for (let i = 0; i < n; i++)
+    b.take(signal).then(
+      () => done.push(i),
+      (e) => errors.push(e),
+    );
   return { done, errors };
 }
 
@@ -144,7 +154,7 @@ describe('RequestBudget', () => {
     expect(b.rate).toBe(Infinity);
   });
 
-  it('rejects a waiting request with its signal\'s reason and lets the others go on', async () => {
+  it("rejects a waiting request with its signal's reason and lets the others go on", async () => {
     const clock = new FakeClock();
     const b = new RequestBudget({ requestsPerSecond: 1, burst: 1, headroom: 1, clock });
     await b.take();

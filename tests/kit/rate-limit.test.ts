@@ -12,18 +12,28 @@ import { HttpClient } from '../../src/kit/http.js';
 import { standaloneContext } from '../../src/engine/provider/context.js';
 
 const closers: (() => Promise<void>)[] = [];
-afterEach(async () => { for (const c of closers.splice(0)) await c(); });
+afterEach(async () => {
+  for (const c of closers.splice(0)) await c();
+});
 
 async function get(url: string, auth: string) {
   const r = await request(url, { headers: { authorization: auth } });
-  return { status: r.statusCode, headers: r.headers as Record<string, string>, body: await r.body.json() as Record<string, unknown> };
+  return {
+    status: r.statusCode,
+    headers: r.headers as Record<string, string>,
+    body: (await r.body.json()) as Record<string, unknown>,
+  };
 }
 
 describe('RateLimiter', () => {
   it('allows a burst, then refuses with the seconds until the next request and until the bucket is whole', () => {
     let now = 0;
     const l = new RateLimiter({ requestsPerSecond: 2, burst: 3 }, () => now);
-    expect([l.take(), l.take(), l.take()].map((f) => [f.allowed, f.remaining])).toEqual([[true, 2], [true, 1], [true, 0]]);
+    expect([l.take(), l.take(), l.take()].map((f) => [f.allowed, f.remaining])).toEqual([
+      [true, 2],
+      [true, 1],
+      [true, 0],
+    ]);
     expect(l.take()).toEqual({ allowed: false, limit: 3, remaining: 0, resetSeconds: 2, retryAfterSeconds: 1 });
     now = 500;
     expect(l.take()).toMatchObject({ allowed: true, remaining: 0 });
@@ -38,7 +48,7 @@ describe('RateLimiter', () => {
 });
 
 describe('simulator rate limits', () => {
-  it('Civo: every answer carries x-ratelimit-*, and a request over the limit gets 429 with Retry-After and Civo\'s body', async () => {
+  it("Civo: every answer carries x-ratelimit-*, and a request over the limit gets 429 with Retry-After and Civo's body", async () => {
     const sim = await startCivo({ rateLimit: { requestsPerSecond: 1, burst: 2 } });
     closers.push(() => sim.close());
     const auth = `bearer ${sim.token}`;
@@ -55,7 +65,7 @@ describe('simulator rate limits', () => {
     expect(sim.unmatched).toEqual([]);
   });
 
-  it('Gcore: a Cloud path gets the Cloud error body, a CDN path Django REST framework\'s throttling body', async () => {
+  it("Gcore: a Cloud path gets the Cloud error body, a CDN path Django REST framework's throttling body", async () => {
     const sim = await startGcore({ rateLimit: { requestsPerSecond: 1, burst: 1 } });
     closers.push(() => sim.close());
     const auth = `APIKey ${sim.apiKey}`;
@@ -88,8 +98,16 @@ describe('provider request budget', () => {
     const limit = { requestsPerSecond: 50, burst: 10 };
     const sim = await startCivo({ rateLimit: limit });
     closers.push(() => sim.close());
-    const engine = new Engine({ providers: [provb({ token: sim.token, apiEndpoint: sim.url, rateLimit: limit })], state: new MemoryStateStore(), parallelism: 10 });
-    const decls = Array.from({ length: 40 }, (_, i) => ({ type: 'provb:index/dnsDomainName:DnsDomainName', name: `d${i}`, inputs: { name: `rl-${i}.example.com` } }));
+    const engine = new Engine({
+      providers: [provb({ token: sim.token, apiEndpoint: sim.url, rateLimit: limit })],
+      state: new MemoryStateStore(),
+      parallelism: 10,
+    });
+    const decls = Array.from({ length: 40 }, (_, i) => ({
+      type: 'provb:index/dnsDomainName:DnsDomainName',
+      name: `d${i}`,
+      inputs: { name: `rl-${i}.example.com` },
+    }));
     const result = await engine.apply(await engine.plan(decls, { refresh: false }));
     expect(result.failed).toEqual([]);
     expect(sim.requests.filter((r) => r.throttled)).toEqual([]);
@@ -99,9 +117,17 @@ describe('provider request budget', () => {
   it('with no rate configured, waits out x-ratelimit-remaining 0 instead of sending into a 429', async () => {
     const sim = await startCivo({ rateLimit: { requestsPerSecond: 2, burst: 2 } });
     closers.push(() => sim.close());
-    const http = new HttpClient({ provider: 'provb', baseUrl: sim.url, headers: () => ({ authorization: `bearer ${sim.token}` }), parseError: () => ({ detail: 'error' }) });
+    const http = new HttpClient({
+      provider: 'provb',
+      baseUrl: sim.url,
+      headers: () => ({ authorization: `bearer ${sim.token}` }),
+      parseError: () => ({ detail: 'error' }),
+    });
     const ctx = standaloneContext({}, { retry: { retries: 0, minTimeoutMs: 1, maxTimeoutMs: 1 } });
-    const list = () => http.request(ctx, { method: 'GET', path: '/v2/sshkeys', pathTemplate: '/v2/sshkeys', operation: 'list SSH keys' }).then((r) => r.status);
+    const list = () =>
+      http
+        .request(ctx, { method: 'GET', path: '/v2/sshkeys', pathTemplate: '/v2/sshkeys', operation: 'list SSH keys' })
+        .then((r) => r.status);
     // the second answer says the allowance is spent: the next two wait for x-ratelimit-reset
     const statuses = [await list(), await list(), ...(await Promise.all([list(), list()]))];
     expect(statuses).toEqual([200, 200, 200, 200]);

@@ -113,7 +113,8 @@ describe('the packed tarball', () => {
   });
 
   it('holds only package.json, the README, the licence, built code and declarations, the command and the plan schema', () => {
-    const allowed = /^(package\.json|README\.md|LICEN[CS]E(\.md)?|dist\/.+\.(js|cjs|d\.ts|d\.cts)|bin\/converge\.mjs|schema\/plan\.v\d+\.json)$/;
+    const allowed =
+      /^(package\.json|README\.md|LICEN[CS]E(\.md)?|dist\/.+\.(js|cjs|d\.ts|d\.cts)|bin\/converge\.mjs|schema\/plan\.v\d+\.json)$/;
     expect(packed.files.map((f) => f.path).filter((p) => !allowed.test(p))).toEqual([]);
   });
 

@@ -6,7 +6,16 @@ import fc from 'fast-check';
 import { ref, type ResourceDecl, type ResourceOptions } from 'converge';
 import { setup, thing } from '../helpers/builders.js';
 
-type Row = { size: string; region: string; peer?: number; peerById: boolean; cbd: boolean; retain: boolean; dependsOn?: number; alias: boolean };
+type Row = {
+  size: string;
+  region: string;
+  peer?: number;
+  peerById: boolean;
+  cbd: boolean;
+  retain: boolean;
+  dependsOn?: number;
+  alias: boolean;
+};
 
 const row = fc.record({
   size: fc.constantFrom('small', 'large'),
@@ -33,7 +42,10 @@ function stackOf(rows: readonly (Row | null)[], renamed: boolean): ResourceDecl[
       ...(names[i] !== `t${i}` ? { aliases: [`t${i}`] } : {}),
       ...(r.peerById ? { replaceOnChanges: ['peer'] } : {}),
     };
-    const peer = r.peer !== undefined && earlier.length ? { peer: ref(earlier[r.peer % earlier.length]!, r.peerById ? 'id' : 'address') } : {};
+    const peer =
+      r.peer !== undefined && earlier.length
+        ? { peer: ref(earlier[r.peer % earlier.length]!, r.peerById ? 'id' : 'address') }
+        : {};
     out.push(thing(names[i]!, { name: `t${i}`, size: r.size, region: r.region, ...peer }, options));
   });
   return out;
@@ -41,38 +53,71 @@ function stackOf(rows: readonly (Row | null)[], renamed: boolean): ResourceDecl[
 
 describe('apply properties', () => {
   it('after any edit, apply then plan gives no changes, and nothing is deleted that the plan did not say', async () => {
-    const edit = fc.record({ keep: fc.boolean(), region: fc.option(fc.constantFrom('eu', 'us'), { nil: undefined }), size: fc.option(fc.constantFrom('small', 'large'), { nil: undefined }), retain: fc.option(fc.boolean(), { nil: undefined }) });
-    await fc.assert(fc.asyncProperty(fc.array(row, { minLength: 1, maxLength: 7 }), fc.array(edit, { minLength: 7, maxLength: 7 }), fc.boolean(), fc.nat(3), async (rows, edits, rename, foreign) => {
-      const { engine, cloud } = setup({ parallelism: 3 });
-      // Objects made outside converge, some with the names the stack uses.
-      for (let k = 0; k < foreign; k++) cloud.objects.set(`theirs-${k}`, { id: `theirs-${k}`, kind: 'thing', inputs: { name: `t${k}` }, outputs: {} });
-      const first = stackOf(rows, false);
-      await engine.apply(await engine.plan(first));
-      expect((await engine.plan(first)).hasChanges).toBe(false);
+    const edit = fc.record({
+      keep: fc.boolean(),
+      region: fc.option(fc.constantFrom('eu', 'us'), { nil: undefined }),
+      size: fc.option(fc.constantFrom('small', 'large'), { nil: undefined }),
+      retain: fc.option(fc.boolean(), { nil: undefined }),
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(row, { minLength: 1, maxLength: 7 }),
+        fc.array(edit, { minLength: 7, maxLength: 7 }),
+        fc.boolean(),
+        fc.nat(3),
+        async (rows, edits, rename, foreign) => {
+          const { engine, cloud } = setup({ parallelism: 3 });
+          // Objects made outside converge, some with the names the stack uses.
+          for (let k = 0; k < foreign; k++)
+            cloud.objects.set(`theirs-${k}`, {
+              id: `theirs-${k}`,
+              kind: 'thing',
+              inputs: { name: `t${k}` },
+              outputs: {},
+            });
+          const first = stackOf(rows, false);
+          await engine.apply(await engine.plan(first));
+          expect((await engine.plan(first)).hasChanges).toBe(false);
 
-      const edited = rows.map((r, i) => {
-        const e = edits[i]!;
-        if (!e.keep && i % 2 === 1) return null;
-        return { ...r, ...(e.region ? { region: e.region } : {}), ...(e.size ? { size: e.size } : {}), ...(e.retain !== undefined ? { retain: e.retain } : {}) };
-      });
-      const second = stackOf(edited, rename);
-      const plan = await engine.plan(second);
-      const allowed = new Set(plan.steps.filter((s) => (s.action === 'delete' || s.action === 'replace') && !s.retainOld).map((s) => s.id!));
-      const before = new Set(cloud.objects.keys());
-      await engine.apply(plan);
-      const after = new Set(cloud.objects.keys());
-      for (const id of before) if (!after.has(id)) expect(allowed.has(id), `deleted ${id}, which the plan did not delete`).toBe(true);
-      for (let k = 0; k < foreign; k++) expect(after.has(`theirs-${k}`)).toBe(true);
+          const edited = rows.map((r, i) => {
+            const e = edits[i]!;
+            if (!e.keep && i % 2 === 1) return null;
+            return {
+              ...r,
+              ...(e.region ? { region: e.region } : {}),
+              ...(e.size ? { size: e.size } : {}),
+              ...(e.retain !== undefined ? { retain: e.retain } : {}),
+            };
+          });
+          const second = stackOf(edited, rename);
+          const plan = await engine.plan(second);
+          const allowed = new Set(
+            plan.steps
+              .filter((s) => (s.action === 'delete' || s.action === 'replace') && !s.retainOld)
+              .map((s) => s.id!),
+          );
+          const before = new Set(cloud.objects.keys());
+          await engine.apply(plan);
+          const after = new Set(cloud.objects.keys());
+          for (const id of before)
+            if (!after.has(id)) expect(allowed.has(id), `deleted ${id}, which the plan did not delete`).toBe(true);
+          for (let k = 0; k < foreign; k++) expect(after.has(`theirs-${k}`)).toBe(true);
 
-      const again = await engine.plan(second);
-      expect(again.hasChanges, JSON.stringify(again.steps.filter((s) => s.action !== 'noop'))).toBe(false);
-      const state = await engine.state();
-      expect(Object.keys(state.pending)).toEqual([]);
-      expect(Object.keys(state.deposed)).toEqual([]);
-      // Every object converge recorded exists, exactly once.
-      const recorded = Object.values(state.resources).map((r) => r.id);
-      expect(new Set(recorded).size).toBe(recorded.length);
-      for (const id of recorded) expect(after.has(id)).toBe(true);
-    }), { numRuns: Number(process.env.CONVERGE_PROPERTY_RUNS ?? 150), seed: Number(process.env.CONVERGE_PROPERTY_SEED ?? 20261123) });
+          const again = await engine.plan(second);
+          expect(again.hasChanges, JSON.stringify(again.steps.filter((s) => s.action !== 'noop'))).toBe(false);
+          const state = await engine.state();
+          expect(Object.keys(state.pending)).toEqual([]);
+          expect(Object.keys(state.deposed)).toEqual([]);
+          // Every object converge recorded exists, exactly once.
+          const recorded = Object.values(state.resources).map((r) => r.id);
+          expect(new Set(recorded).size).toBe(recorded.length);
+          for (const id of recorded) expect(after.has(id)).toBe(true);
+        },
+      ),
+      {
+        numRuns: Number(process.env.CONVERGE_PROPERTY_RUNS ?? 150),
+        seed: Number(process.env.CONVERGE_PROPERTY_SEED ?? 20261123),
+      },
+    );
   });
 });

@@ -8,8 +8,19 @@ import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
-  ApplyError, Engine, FileStateStore, ValidationError, MemoryStateStore, ProviderError, defineProvider, defineResource, ref, secret, sensitive,
-  type Event, type ResourceDecl,
+  ApplyError,
+  Engine,
+  FileStateStore,
+  ValidationError,
+  MemoryStateStore,
+  ProviderError,
+  defineProvider,
+  defineResource,
+  ref,
+  secret,
+  sensitive,
+  type Event,
+  type ResourceDecl,
 } from 'converge';
 import { prova } from 'converge/providers/a';
 import { provb } from 'converge/providers/b';
@@ -40,20 +51,28 @@ describe('secret()', () => {
   it('is not quoted by a ValidationError or warning whose check echoes the value it refuses', async () => {
     const picky = defineProvider({
       name: 'picky',
-      resources: [defineResource({
-        token: 'picky:index/thing:Thing',
-        inputs: z.object({ code: z.string() }),
-        outputs: z.object({}),
-        check: (i) => [{ path: ['code'], message: `'${i.code}' is not a valid code` }],
-        warnings: (i) => [`code ${i.code} looks odd`],
-        create: async () => ({ id: 'x', outputs: {} }), read: async () => null, delete: async () => {},
-      })],
+      resources: [
+        defineResource({
+          token: 'picky:index/thing:Thing',
+          inputs: z.object({ code: z.string() }),
+          outputs: z.object({}),
+          check: (i) => [{ path: ['code'], message: `'${i.code}' is not a valid code` }],
+          warnings: (i) => [`code ${i.code} looks odd`],
+          create: async () => ({ id: 'x', outputs: {} }),
+          read: async () => null,
+          delete: async () => {},
+        }),
+      ],
     });
     const engine = new Engine({ providers: [picky], state: new MemoryStateStore() });
-    const error = await engine.plan([{ type: 'picky:index/thing:Thing', name: 'p', inputs: { code: secret('c0de-s3cr3t') } }]).catch((e: unknown) => e);
+    const error = await engine
+      .plan([{ type: 'picky:index/thing:Thing', name: 'p', inputs: { code: secret('c0de-s3cr3t') } }])
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).issues[0]).toMatchObject({ resource: 'p', path: ['code'] });
-    expect(`${(error as Error).message} ${JSON.stringify(error)} ${inspect(error, { depth: null })}`).not.toContain('c0de-s3cr3t');
+    expect(`${(error as Error).message} ${JSON.stringify(error)} ${inspect(error, { depth: null })}`).not.toContain(
+      'c0de-s3cr3t',
+    );
   });
 
   it('wrapping an existing value in secret() records the resource again with the path secret, nothing else', async () => {
@@ -96,7 +115,11 @@ describe('secrets follow references', () => {
 
   it('a reference to a secret() input is secret onward, through a chain of references', async () => {
     const { engine } = setup();
-    const decls: ResourceDecl[] = [thing('a', { peer: secret('peer-s3cr3t') }), thing('c', { peer: ref('a', 'peer') }), blob('b', { content: ref('c', 'peer') })];
+    const decls: ResourceDecl[] = [
+      thing('a', { peer: secret('peer-s3cr3t') }),
+      thing('c', { peer: ref('a', 'peer') }),
+      blob('b', { content: ref('c', 'peer') }),
+    ];
     const plan = await engine.plan(decls);
     expect(JSON.stringify(plan)).not.toContain('peer-s3cr3t');
     await engine.apply(plan);
@@ -119,7 +142,11 @@ describe('the apply result', () => {
     const token = result.secret('a', 'token') as string;
     expect(token).toMatch(/^tok-/);
     expect(result.secret('a', 'password')).toBe('pw-s3cr3t-1234');
-    for (const text of [JSON.stringify(result), inspect(result, { depth: null }), inspect(result, { depth: null, showHidden: true })]) {
+    for (const text of [
+      JSON.stringify(result),
+      inspect(result, { depth: null }),
+      inspect(result, { depth: null, showHidden: true }),
+    ]) {
       expect(text).not.toContain(token);
       expect(text).not.toContain('pw-s3cr3t-1234');
     }
@@ -139,29 +166,53 @@ describe('ApplyError', () => {
   // A provider whose vendor echoes the request body in its error, as Gcore does.
   const echo = defineProvider({
     name: 'echo',
-    resources: [defineResource({
-      token: 'echo:index/thing:Thing',
-      inputs: z.object({ name: z.string(), key: z.string(), note: z.string().optional() }),
-      outputs: z.object({}),
-      secrets: ['key'],
-      create: async (ctx, inputs) => {
-        throw new ProviderError({ provider: 'echo', operation: 'create thing', method: 'POST', pathTemplate: '/things', status: 400, retryable: false, outcomeUnknown: false, detail: `rejected ${JSON.stringify(inputs)}` });
-      },
-      read: async () => null,
-      delete: async () => {},
-    })],
+    resources: [
+      defineResource({
+        token: 'echo:index/thing:Thing',
+        inputs: z.object({ name: z.string(), key: z.string(), note: z.string().optional() }),
+        outputs: z.object({}),
+        secrets: ['key'],
+        create: async (ctx, inputs) => {
+          throw new ProviderError({
+            provider: 'echo',
+            operation: 'create thing',
+            method: 'POST',
+            pathTemplate: '/things',
+            status: 400,
+            retryable: false,
+            outcomeUnknown: false,
+            detail: `rejected ${JSON.stringify(inputs)}`,
+          });
+        },
+        read: async () => null,
+        delete: async () => {},
+      }),
+    ],
   });
 
   it('keeps the error class and facts and holds no secret input, schema-marked or secret()', async () => {
     const engine = new Engine({ providers: [echo], state: new MemoryStateStore() });
     const events: Event[] = [];
-    const plan = await engine.plan([{ type: 'echo:index/thing:Thing', name: 'x', inputs: { name: 'x', key: 'k3y-s3cr3t-value', note: secret('n0te-s3cr3t-value') } }]);
+    const plan = await engine.plan([
+      {
+        type: 'echo:index/thing:Thing',
+        name: 'x',
+        inputs: { name: 'x', key: 'k3y-s3cr3t-value', note: secret('n0te-s3cr3t-value') },
+      },
+    ]);
     const error = await engine.apply(plan, { onEvent: (e) => events.push(e) }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApplyError);
     const failed = (error as ApplyError).result.failed[0]!.error;
     expect(failed).toBeInstanceOf(ProviderError);
     expect((failed as ProviderError).status).toBe(400);
-    const texts = [JSON.stringify(error), inspect(error, { depth: null, showHidden: true }), (error as Error).stack ?? '', JSON.stringify(events), failed.message, (failed as ProviderError).detail];
+    const texts = [
+      JSON.stringify(error),
+      inspect(error, { depth: null, showHidden: true }),
+      (error as Error).stack ?? '',
+      JSON.stringify(events),
+      failed.message,
+      (failed as ProviderError).detail,
+    ];
     for (const t of texts) {
       expect(t).not.toContain('k3y-s3cr3t-value');
       expect(t).not.toContain('n0te-s3cr3t-value');
@@ -180,7 +231,11 @@ describe('printing plans and providers', () => {
   });
 
   it('every provider gives terraformConfig() its secret keys with the sensitive marker', () => {
-    const a = prova({ socketPath: '/nonexistent.sock', configDir: '/nonexistent', remotes: [{ name: 'r', address: '127.0.0.1:1', password: 'remote-pw-s3cr3t' }] });
+    const a = prova({
+      socketPath: '/nonexistent.sock',
+      configDir: '/nonexistent',
+      remotes: [{ name: 'r', address: '127.0.0.1:1', password: 'remote-pw-s3cr3t' }],
+    });
     const b = provb({ token: 'civo-tok-s3cr3t', apiEndpoint: 'http://127.0.0.1:1' });
     const c = provc({ apiKey: '123$gcore-key-s3cr3t', baseUrl: 'http://127.0.0.1:1', env: {} });
     expect((a.terraformConfig().remote as Record<string, unknown>[])[0]!.password).toEqual(sensitive);
@@ -189,7 +244,11 @@ describe('printing plans and providers', () => {
   });
 
   it('JSON.stringify and util.inspect of a provider show no credential', async () => {
-    const a = prova({ socketPath: '/nonexistent.sock', configDir: '/nonexistent', remotes: [{ name: 'r', address: '127.0.0.1:1', password: 'remote-pw-s3cr3t' }] });
+    const a = prova({
+      socketPath: '/nonexistent.sock',
+      configDir: '/nonexistent',
+      remotes: [{ name: 'r', address: '127.0.0.1:1', password: 'remote-pw-s3cr3t' }],
+    });
     const b = provb({ token: 'civo-tok-s3cr3t', apiEndpoint: 'http://127.0.0.1:1' });
     const c = provc({ apiKey: '123$gcore-key-s3cr3t', baseUrl: 'http://127.0.0.1:1', env: {} });
     try {
@@ -215,7 +274,9 @@ describe('the clear-text warning', () => {
       const plan = await engine.plan([thing('a', { password: 'pw-warn' })]);
       expect(plan.warnings).toContain(store.secretsWarning());
       await store.close();
-    } finally { rmSync(dir, { recursive: true, force: true }); }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('is an apply warning event before anything is written', async () => {
@@ -225,12 +286,21 @@ describe('the clear-text warning', () => {
       const { engine } = setupWith(store);
       const plan = await engine.plan([thing('a', { password: 'pw-warn' })], { refresh: false });
       const seen: { type: string; message?: string; written: boolean }[] = [];
-      await engine.apply(plan, { onEvent: (e) => seen.push({ type: e.type, message: (e as { message?: string }).message, written: existsSync(store.path) || existsSync(store.journalPath) }) });
+      await engine.apply(plan, {
+        onEvent: (e) =>
+          seen.push({
+            type: e.type,
+            message: (e as { message?: string }).message,
+            written: existsSync(store.path) || existsSync(store.journalPath),
+          }),
+      });
       const warning = seen.find((e) => e.type === 'warning' && e.message === store.secretsWarning());
       expect(warning).toMatchObject({ written: false });
       expect(seen.indexOf(warning!)).toBeLessThan(seen.findIndex((e) => e.type === 'apply_start'));
       await store.close();
-    } finally { rmSync(dir, { recursive: true, force: true }); }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('is absent with a passphrase, and when nothing secret is recorded', async () => {
@@ -239,11 +309,19 @@ describe('the clear-text warning', () => {
       const locked = new FileStateStore(join(dir, 'a.json'), { secretsPassphrase: 'a passphrase' });
       const plain = new FileStateStore(join(dir, 'b.json'));
       expect(locked.secretsWarning()).toBeUndefined();
-      expect((await setupWith(locked).engine.plan([thing('a', { password: 'pw' })])).warnings.filter((w) => w.includes(locked.location))).toEqual([]);
-      expect((await setupWith(plain).engine.plan([blob('b', { content: 'plain' })])).warnings).not.toContain(plain.secretsWarning());
+      expect(
+        (await setupWith(locked).engine.plan([thing('a', { password: 'pw' })])).warnings.filter((w) =>
+          w.includes(locked.location),
+        ),
+      ).toEqual([]);
+      expect((await setupWith(plain).engine.plan([blob('b', { content: 'plain' })])).warnings).not.toContain(
+        plain.secretsWarning(),
+      );
       await locked.close();
       await plain.close();
-    } finally { rmSync(dir, { recursive: true, force: true }); }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -114,7 +114,9 @@ describe('FileStateStore journal', () => {
     const lines = text.split('\n');
     lines[1] = lines[1].replace('"r1"', '"rX"');
     await writeFile(`${path}.journal`, lines.join('\n'));
-    const err = await store().read().catch((e) => e);
+    const err = await store()
+      .read()
+      .catch((e) => e);
     expect(err).toBeInstanceOf(StateCorruptError);
     expect(err.code).toBe('CONVERGE_STATE_CORRUPT');
   });
@@ -159,7 +161,9 @@ describe('FileStateStore secrets', () => {
     vi.stubEnv('CONVERGE_SECRETS_PASSPHRASE', 'from-env');
     const s = store();
     await s.read();
-    await s.commit(recordResource(0, resource('db', { inputs: { password: 'pw-in-env-test' }, secrets: ['inputs.password'] })));
+    await s.commit(
+      recordResource(0, resource('db', { inputs: { password: 'pw-in-env-test' }, secrets: ['inputs.password'] })),
+    );
     await s.compact();
     expect(await readFile(path, 'utf8')).not.toContain('pw-in-env-test');
     expect(s.takeWarnings()).toEqual([]);
@@ -170,7 +174,9 @@ describe('FileStateStore secrets', () => {
     const s = store({ secretsPassphrase: 'one' });
     await s.read();
     await s.commit(recordResource(0, resource('plain')));
-    const err = await store({ secretsPassphrase: 'two' }).read().catch((e) => e);
+    const err = await store({ secretsPassphrase: 'two' })
+      .read()
+      .catch((e) => e);
     expect(err).toBeInstanceOf(SecretsPassphraseError);
     expect(err.reason).toBe('wrong');
   });
@@ -178,7 +184,9 @@ describe('FileStateStore secrets', () => {
   it('seals the secrets of a clear state once a passphrase is given', async () => {
     const s = store();
     await s.read();
-    await s.commit(recordResource(0, resource('db', { inputs: { password: 'was-clear-pw' }, secrets: ['inputs.password'] })));
+    await s.commit(
+      recordResource(0, resource('db', { inputs: { password: 'was-clear-pw' }, secrets: ['inputs.password'] })),
+    );
     const t = store({ secretsPassphrase: 'now' });
     await t.read();
     await t.commit(recordResource(1, resource('other')));
@@ -196,7 +204,10 @@ describe('FileStateStore lock file', () => {
   it('takes over a lock left by a dead process on this host, with a warning', async () => {
     const pid = deadPid();
     await mkdir(join(dir, 'deep', 'er'), { recursive: true });
-    await writeFile(`${path}.lock`, JSON.stringify({ id: 'old', pid, host: hostname(), operation: 'apply', since: '2026-01-01T00:00:00Z' }));
+    await writeFile(
+      `${path}.lock`,
+      JSON.stringify({ id: 'old', pid, host: hostname(), operation: 'apply', since: '2026-01-01T00:00:00Z' }),
+    );
     const lock = await store().lock({ operation: 'refresh' });
     expect(lock.warnings).toHaveLength(1);
     expect(lock.warnings[0]).toContain(String(pid));
@@ -205,13 +216,17 @@ describe('FileStateStore lock file', () => {
   });
 
   it('does not take over a lock of a live process, nor one from another host', async () => {
-    await store().lock({ operation: 'x' }).then((l) => l.release());
+    await store()
+      .lock({ operation: 'x' })
+      .then((l) => l.release());
     for (const holder of [
       { id: 'live', pid: process.ppid, host: hostname(), operation: 'apply', since: '2026-01-01T00:00:00Z' },
       { id: 'remote', pid: deadPid(), host: 'some-other-host', operation: 'destroy', since: '2026-01-01T00:00:00Z' },
     ]) {
       await writeFile(`${path}.lock`, JSON.stringify(holder));
-      const err = await store().lock({ operation: 'apply' }).catch((e) => e);
+      const err = await store()
+        .lock({ operation: 'apply' })
+        .catch((e) => e);
       expect(err).toBeInstanceOf(StateLockedError);
       expect(err).toMatchObject({ pid: holder.pid, host: holder.host, operation: holder.operation, lockId: holder.id });
     }

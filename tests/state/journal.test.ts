@@ -1,7 +1,14 @@
 // The journal's framing: whole records decode, a torn or zero-filled tail is ignored, a damaged
 // record followed by a valid one is corruption; records carry sealed secrets, never clear ones.
 import { describe, expect, it } from 'vitest';
-import { applyRecord, decodeJournal, encodeRecord, recordOf, tornTailOf, type RawState } from '../../src/state/journal.js';
+import {
+  applyRecord,
+  decodeJournal,
+  encodeRecord,
+  recordOf,
+  tornTailOf,
+  type RawState,
+} from '../../src/state/journal.js';
 import { recordDelete, recordResource, markPending } from '../../src/state/ops.js';
 import { SecretCodec } from '../../src/state/crypto.js';
 import { resource } from '../conformance/state-store.js';
@@ -47,12 +54,19 @@ describe('journal records', () => {
 
   it('seals secret values in records with a passphrase', async () => {
     const codec = await SecretCodec.create('test', 'pp', undefined);
-    const c = recordResource(0, resource('db', { outputs: { token: 'tok-123', nested: { key: 'k-9' } }, secrets: ['outputs.token', 'outputs.nested.key'] }));
+    const c = recordResource(
+      0,
+      resource('db', {
+        outputs: { token: 'tok-123', nested: { key: 'k-9' } },
+        secrets: ['outputs.token', 'outputs.nested.key'],
+      }),
+    );
     const text = encodeRecord(recordOf(c, codec)).toString();
     expect(text).not.toContain('tok-123');
     expect(text).not.toContain('k-9');
     const decoded = decodeJournal(Buffer.from(text));
-    const value = 'records' in decoded ? (decoded.records[0].patches[0] as unknown as { value: never }).value : undefined;
+    const value =
+      'records' in decoded ? (decoded.records[0].patches[0] as unknown as { value: never }).value : undefined;
     expect(codec.openResource(value!)).toEqual(c.patches[0].value);
   });
 });
@@ -66,7 +80,11 @@ describe('torn tails', () => {
 
   it('marks a name cut in the middle, and leaves out what did not survive', () => {
     const whole = encodeRecord(recordOf(recordResource(6, resource('database')), { sealResource: (x) => x }));
-    expect(tornTailOf(whole.subarray(0, whole.indexOf('database') + 4))).toEqual({ kind: 'record', serial: 7, firstChange: 'add resources["data…"]' });
+    expect(tornTailOf(whole.subarray(0, whole.indexOf('database') + 4))).toEqual({
+      kind: 'record',
+      serial: 7,
+      firstChange: 'add resources["data…"]',
+    });
     expect(tornTailOf(whole.subarray(0, 20))).toEqual({ kind: 'record' });
   });
 

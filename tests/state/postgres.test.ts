@@ -22,8 +22,12 @@ if (problem && process.env.CI === 'true') {
     });
   });
 } else if (problem) {
-  console.warn(`\n!!! SKIPPING PostgresStateStore tests: ${problem}.\n!!! Run scripts/pg-test-env.sh or set CONVERGE_TEST_PG_URL.\n`);
-  describe.skip('PostgresStateStore', () => { it('needs a server', () => {}); });
+  console.warn(
+    `\n!!! SKIPPING PostgresStateStore tests: ${problem}.\n!!! Run scripts/pg-test-env.sh or set CONVERGE_TEST_PG_URL.\n`,
+  );
+  describe.skip('PostgresStateStore', () => {
+    it('needs a server', () => {});
+  });
 } else {
   const connectionString = url!;
   describeStateStore('PostgresStateStore', async () => {
@@ -36,7 +40,9 @@ if (problem && process.env.CI === 'true') {
       rawText: async () => {
         const rows = await admin.query(
           `SELECT (SELECT coalesce(json_agg(data), '[]') FROM converge_resources WHERE stack = $1)::text ||
-                  (SELECT coalesce(json_agg(data), '[]') FROM converge_pending WHERE stack = $1)::text AS t`, [stack]);
+                  (SELECT coalesce(json_agg(data), '[]') FROM converge_pending WHERE stack = $1)::text AS t`,
+          [stack],
+        );
         return String(rows.rows[0].t).replace(/": "/g, '":"');
       },
       leaveDeadLock: async (holder) => {
@@ -138,9 +144,13 @@ if (problem && process.env.CI === 'true') {
       try {
         await a.read();
         const durable: number[] = [];
-        await Promise.all(Array.from({ length: 300 }, (_, i) => a.commit(recordResource(i, resource(`r${i}`))).then(async () => {
-          if (i % 50 === 49) durable.push(Object.keys((await b.read()).resources).length);
-        })));
+        await Promise.all(
+          Array.from({ length: 300 }, (_, i) =>
+            a.commit(recordResource(i, resource(`r${i}`))).then(async () => {
+              if (i % 50 === 49) durable.push(Object.keys((await b.read()).resources).length);
+            }),
+          ),
+        );
         expect(flushes.reduce((x, y) => x + y, 0)).toBe(300);
         expect(flushes.length).toBeLessThan(300);
         expect(Math.max(...flushes)).toBeGreaterThan(1);
@@ -167,7 +177,11 @@ if (problem && process.env.CI === 'true') {
           a.commit(recordResource(1, resource('two'))),
         ]);
         expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-        expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ code: 'CONVERGE_STATE_CONFLICT', expectedSerial: 0, actualSerial: 1 });
+        expect((results[1] as PromiseRejectedResult).reason).toMatchObject({
+          code: 'CONVERGE_STATE_CONFLICT',
+          expectedSerial: 0,
+          actualSerial: 1,
+        });
         const b = new PostgresStateStore({ connectionString, stack });
         const s = await b.read();
         await b.close();
@@ -195,13 +209,20 @@ if (problem && process.env.CI === 'true') {
 
     it('warns when the last holder was killed without releasing the lock, naming its pid and operation', async () => {
       const stack = `test-${randomBytes(6).toString('hex')}`;
-      const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./pg-lock-holder.ts', import.meta.url))], {
-        env: { ...process.env, PG_URL: connectionString, PG_STACK: stack }, stdio: ['ignore', 'pipe', 'inherit'],
-      });
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', fileURLToPath(new URL('./pg-lock-holder.ts', import.meta.url))],
+        {
+          env: { ...process.env, PG_URL: connectionString, PG_STACK: stack },
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
       const s = new PostgresStateStore({ connectionString, stack });
       try {
         await new Promise<void>((resolve, reject) => {
-          child.stdout!.on('data', (d) => { if (String(d).includes('locked')) resolve(); });
+          child.stdout!.on('data', (d) => {
+            if (String(d).includes('locked')) resolve();
+          });
           child.on('exit', () => reject(new Error('the lock holder exited early')));
         });
         const held = await s.lock({ operation: 'plan' }).catch((e) => e);

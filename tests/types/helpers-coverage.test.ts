@@ -16,7 +16,10 @@ function helperTokens(helpers: Record<string, unknown>): { resources: Set<string
   const lookups = new Set<string>();
   for (const fn of Object.values(helpers)) {
     if (typeof fn !== 'function') continue;
-    const made = fn.length >= 2 ? (fn as (n: string, i: object) => { type: string })('x', {}) : (fn as (a: object) => { token?: string; type?: string })({});
+    const made =
+      fn.length >= 2
+        ? (fn as (n: string, i: object) => { type: string })('x', {})
+        : (fn as (a: object) => { token?: string; type?: string })({});
     if ('type' in made && made.type) resources.add(made.type);
     else if ('token' in made && made.token) lookups.add(made.token);
   }
@@ -42,7 +45,8 @@ describe('typed helpers', () => {
     const fw = provb.firewall('fw', { name: 'fw' });
     const web = provb.instance('web', { diskImage: 'ubuntu-jammy', firewallId: fw.out('firewallId') });
     expect(JSON.parse(JSON.stringify(web))).toEqual({
-      type: 'provb:index/instance:Instance', name: 'web',
+      type: 'provb:index/instance:Instance',
+      name: 'web',
       inputs: { diskImage: 'ubuntu-jammy', firewallId: { '@converge': 'ref', resource: 'fw', path: 'firewallId' } },
     });
   });

@@ -12,9 +12,13 @@ type IsUnknown<T> = unknown extends T ? (IsAny<T> extends true ? false : true) :
 /** The names of helpers whose inputs, outputs, arguments or results are `any` or `unknown`. */
 type Untyped<H> = {
   [K in keyof H]: H[K] extends (name: string, ...rest: never[]) => TypedDecl<infer I, infer O>
-    ? IsAny<I> | IsAny<O> | IsUnknown<I> | IsUnknown<O> extends false ? never : K
+    ? IsAny<I> | IsAny<O> | IsUnknown<I> | IsUnknown<O> extends false
+      ? never
+      : K
     : H[K] extends (args: infer A) => LookupCall<infer _S, infer R>
-      ? IsAny<A> | IsAny<R> | IsUnknown<R> extends false ? never : K
+      ? IsAny<A> | IsAny<R> | IsUnknown<R> extends false
+        ? never
+        : K
       : K;
 }[keyof H];
 
@@ -29,16 +33,31 @@ describe('every helper of every provider', () => {
 describe('resource helpers', () => {
   it('infer required and optional inputs with their types', () => {
     type WebInputs = Parameters<typeof provb.instance>[1];
-    expectTypeOf<WebInputs['diskImage']>().toEqualTypeOf<string | TypedRef<string> | Secret<string | TypedRef<string>>>();
+    expectTypeOf<WebInputs['diskImage']>().toEqualTypeOf<
+      string | TypedRef<string> | Secret<string | TypedRef<string>>
+    >();
     expectTypeOf<WebInputs>().toHaveProperty('size');
-    expectTypeOf<Parameters<typeof prova.instance>[1]['type']>().toEqualTypeOf<'container' | 'virtual-machine' | undefined | TypedRef<'container' | 'virtual-machine' | undefined> | Secret<'container' | 'virtual-machine' | undefined | TypedRef<'container' | 'virtual-machine' | undefined>>>();
-    expectTypeOf<Parameters<typeof provc.cdnResource>[1]['originGroup']>().toEqualTypeOf<number | undefined | TypedRef<number | undefined> | Secret<number | undefined | TypedRef<number | undefined>>>();
+    expectTypeOf<Parameters<typeof prova.instance>[1]['type']>().toEqualTypeOf<
+      | 'container'
+      | 'virtual-machine'
+      | undefined
+      | TypedRef<'container' | 'virtual-machine' | undefined>
+      | Secret<'container' | 'virtual-machine' | undefined | TypedRef<'container' | 'virtual-machine' | undefined>>
+    >();
+    expectTypeOf<Parameters<typeof provc.cdnResource>[1]['originGroup']>().toEqualTypeOf<
+      number | undefined | TypedRef<number | undefined> | Secret<number | undefined | TypedRef<number | undefined>>
+    >();
   });
 
   it('accept a correct declaration with references between providers', () => {
     const app = prova.instance('app', { name: 'app', image: 'busybox' });
     const zone = provb.dnsDomainName('zone', { name: 'example.com' });
-    const rec = provb.dnsDomainRecord('rec', { domainId: zone.out('dnsDomainNameId'), type: 'a', name: 'app', value: app.out('ipv4Address') });
+    const rec = provb.dnsDomainRecord('rec', {
+      domainId: zone.out('dnsDomainNameId'),
+      type: 'a',
+      name: 'app',
+      value: app.out('ipv4Address'),
+    });
     const origins = provc.cdnOriginGroup('o', { name: 'o', sources: [{ source: rec.out('value') }] });
     const cdn = provc.cdnResource('cdn', { cname: 'cdn.example.com', originGroup: origins.out('originGroupId') });
     expectTypeOf(cdn.type).toBeString();
@@ -93,7 +112,12 @@ describe('resource helpers', () => {
   });
 
   it('accept an untyped ref() anywhere, for paths out() cannot name', () => {
-    const rec = provb.dnsDomainRecord('rec', { domainId: ref('zone', 'id'), type: 'a', name: 'app', value: ref('app', 'interfaces.eth0.ipv4Address') });
+    const rec = provb.dnsDomainRecord('rec', {
+      domainId: ref('zone', 'id'),
+      type: 'a',
+      name: 'app',
+      value: ref('app', 'interfaces.eth0.ipv4Address'),
+    });
     expectTypeOf(rec.inputs.value).toMatchTypeOf<string | Ref | Secret<string | Ref>>();
   });
 });

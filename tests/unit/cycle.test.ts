@@ -48,15 +48,19 @@ describe('findCycle', () => {
 
   it('finds a cycle exactly when a topological order does not exist (any small graph)', () => {
     const graph = fc.dictionary(fc.constantFrom('a', 'b', 'c', 'd', 'e'), fc.subarray(['a', 'b', 'c', 'd', 'e']));
-    fc.assert(fc.property(graph, (o) => {
-      const g = deps(o);
-      const cycle = findCycle(g);
-      if (cycle) return isCycleOf(cycle, g);
-      // No cycle: Kahn's algorithm orders every name.
-      const indeg = new Map([...g.keys()].map((k) => [k, (g.get(k) ?? []).filter((d) => g.has(d)).length]));
-      const queue = [...indeg].filter(([, k]) => k === 0).map(([n]) => n);
-      for (let i = 0; i < queue.length; i++) for (const [m, ds] of g) if (ds.includes(queue[i]!) && indeg.set(m, indeg.get(m)! - 1).get(m) === 0) queue.push(m);
-      return queue.length === g.size;
-    }));
+    fc.assert(
+      fc.property(graph, (o) => {
+        const g = deps(o);
+        const cycle = findCycle(g);
+        if (cycle) return isCycleOf(cycle, g);
+        // No cycle: Kahn's algorithm orders every name.
+        const indeg = new Map([...g.keys()].map((k) => [k, (g.get(k) ?? []).filter((d) => g.has(d)).length]));
+        const queue = [...indeg].filter(([, k]) => k === 0).map(([n]) => n);
+        for (let i = 0; i < queue.length; i++)
+          for (const [m, ds] of g)
+            if (ds.includes(queue[i]!) && indeg.set(m, indeg.get(m)! - 1).get(m) === 0) queue.push(m);
+        return queue.length === g.size;
+      }),
+    );
   });
 });

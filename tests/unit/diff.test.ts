@@ -16,11 +16,19 @@ describe('diffValues', () => {
   });
 
   it('finds a change exactly when two JSON values differ', () => {
-    fc.assert(fc.property(fc.jsonValue(), fc.jsonValue(), (a, b) => (diffValues(a, b).length > 0) === !isDeepStrictEqualJson(a, b)));
+    fc.assert(
+      fc.property(
+        fc.jsonValue(),
+        fc.jsonValue(),
+        (a, b) => diffValues(a, b).length > 0 === !isDeepStrictEqualJson(a, b),
+      ),
+    );
   });
 
   it('names the changed leaf with its before and after values', () => {
-    expect(diffValues({ a: { b: 1, c: 2 } }, { a: { b: 1, c: 3 } })).toEqual([{ path: ['a', 'c'], before: 2, after: 3 }]);
+    expect(diffValues({ a: { b: 1, c: 2 } }, { a: { b: 1, c: 3 } })).toEqual([
+      { path: ['a', 'c'], before: 2, after: 3 },
+    ]);
   });
 
   it('names an added key with before undefined and a removed key with after undefined', () => {
@@ -34,7 +42,10 @@ describe('diffValues', () => {
   });
 
   it('compares lists element by element', () => {
-    expect(paths({ l: [1, 2, 3] }, { l: [1, 9, 3, 4] })).toEqual([['l', 1], ['l', 3]]);
+    expect(paths({ l: [1, 2, 3] }, { l: [1, 9, 3, 4] })).toEqual([
+      ['l', 1],
+      ['l', 3],
+    ]);
   });
 
   it('reports a changed type at the path where it changes', () => {
@@ -86,44 +97,89 @@ describe('diffValues with keyed lists', () => {
   const keyed = { devices: 'name' };
 
   it('names an element added in the middle by its key, not every later position', () => {
-    const before = { devices: [{ name: 'a', x: 1 }, { name: 'c', x: 3 }] };
-    const after = { devices: [{ name: 'a', x: 1 }, { name: 'b', x: 2 }, { name: 'c', x: 3 }] };
-    expect(diffValues(before, after, keyed)).toEqual([{ path: ['devices', 'b'], before: undefined, after: { name: 'b', x: 2 } }]);
+    const before = {
+      devices: [
+        { name: 'a', x: 1 },
+        { name: 'c', x: 3 },
+      ],
+    };
+    const after = {
+      devices: [
+        { name: 'a', x: 1 },
+        { name: 'b', x: 2 },
+        { name: 'c', x: 3 },
+      ],
+    };
+    expect(diffValues(before, after, keyed)).toEqual([
+      { path: ['devices', 'b'], before: undefined, after: { name: 'b', x: 2 } },
+    ]);
   });
 
   it('names a change inside an element by its key', () => {
-    expect(diffValues({ devices: [{ name: 'a', x: 1 }] }, { devices: [{ name: 'a', x: 2 }] }, keyed).map((c) => c.path)).toEqual([['devices', 'a', 'x']]);
+    expect(
+      diffValues({ devices: [{ name: 'a', x: 1 }] }, { devices: [{ name: 'a', x: 2 }] }, keyed).map((c) => c.path),
+    ).toEqual([['devices', 'a', 'x']]);
   });
 
   it('finds nothing when keyed elements are only reordered', () => {
-    expect(diffValues({ devices: [{ name: 'a' }, { name: 'b' }] }, { devices: [{ name: 'b' }, { name: 'a' }] }, keyed)).toEqual([]);
+    expect(
+      diffValues({ devices: [{ name: 'a' }, { name: 'b' }] }, { devices: [{ name: 'b' }, { name: 'a' }] }, keyed),
+    ).toEqual([]);
   });
 
   it('falls back to positions when two elements share a key', () => {
-    const before = { devices: [{ name: 'a', x: 1 }, { name: 'a', x: 2 }] };
-    const after = { devices: [{ name: 'a', x: 1 }, { name: 'a', x: 3 }] };
+    const before = {
+      devices: [
+        { name: 'a', x: 1 },
+        { name: 'a', x: 2 },
+      ],
+    };
+    const after = {
+      devices: [
+        { name: 'a', x: 1 },
+        { name: 'a', x: 3 },
+      ],
+    };
     expect(diffValues(before, after, keyed).map((c) => c.path)).toEqual([['devices', 1, 'x']]);
   });
 
   it('falls back to positions when an element has no key', () => {
-    expect(diffValues({ devices: [{ x: 1 }] }, { devices: [{ x: 2 }] }, keyed).map((c) => c.path)).toEqual([['devices', 0, 'x']]);
+    expect(diffValues({ devices: [{ x: 1 }] }, { devices: [{ x: 2 }] }, keyed).map((c) => c.path)).toEqual([
+      ['devices', 0, 'x'],
+    ]);
   });
 
   it('matches wildcard list paths', () => {
     const before = { pools: { p1: { nodes: [{ id: 1, s: 'a' }] } } };
-    const after = { pools: { p1: { nodes: [{ id: 2, s: 'b' }, { id: 1, s: 'a' }] } } };
-    expect(diffValues(before, after, { 'pools.*.nodes': 'id' }).map((c) => c.path)).toEqual([['pools', 'p1', 'nodes', '2']]);
+    const after = {
+      pools: {
+        p1: {
+          nodes: [
+            { id: 2, s: 'b' },
+            { id: 1, s: 'a' },
+          ],
+        },
+      },
+    };
+    expect(diffValues(before, after, { 'pools.*.nodes': 'id' }).map((c) => c.path)).toEqual([
+      ['pools', 'p1', 'nodes', '2'],
+    ]);
   });
 });
 
 describe('diffInputs', () => {
-  it('uses the definition\'s keyedLists', () => {
+  it("uses the definition's keyedLists", () => {
     const def = { keyedLists: { devices: 'name' } };
-    expect(diffInputs(def, { devices: [{ name: 'a' }] }, { devices: [{ name: 'b' }, { name: 'a' }] }).map((c) => c.path)).toEqual([['devices', 'b']]);
+    expect(
+      diffInputs(def, { devices: [{ name: 'a' }] }, { devices: [{ name: 'b' }, { name: 'a' }] }).map((c) => c.path),
+    ).toEqual([['devices', 'b']]);
   });
 
   it('diffs by position for a definition without keyedLists', () => {
-    expect(diffInputs({}, { l: [1] }, { l: [2, 1] }).map((c) => c.path)).toEqual([['l', 0], ['l', 1]]);
+    expect(diffInputs({}, { l: [1] }, { l: [2, 1] }).map((c) => c.path)).toEqual([
+      ['l', 0],
+      ['l', 1],
+    ]);
   });
 });
 
@@ -135,5 +191,9 @@ function isDeepStrictEqualJson(a: unknown, b: unknown): boolean {
   const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
   if (Array.isArray(a) && (a as unknown[]).length !== (b as unknown[]).length) return false;
   if (ka.length !== kb.length) return false;
-  return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && isDeepStrictEqualJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return ka.every(
+    (k) =>
+      Object.prototype.hasOwnProperty.call(b, k) &&
+      isDeepStrictEqualJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+  );
 }

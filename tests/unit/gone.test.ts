@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { ignoreGone, isNotFound, orNull } from '../../src/kit/gone.js';
 import { ProviderError } from '../../src/engine/errors.js';
 
-const vendor = (facts: { notFound?: boolean; status?: number }) => new ProviderError({ provider: 'p', operation: 'read x', retryable: false, detail: 'd', ...facts });
+const vendor = (facts: { notFound?: boolean; status?: number }) =>
+  new ProviderError({ provider: 'p', operation: 'read x', retryable: false, detail: 'd', ...facts });
 
 describe('isNotFound', () => {
   it('is true for a ProviderError whose vendor answer meant not found', () => {

@@ -21,7 +21,9 @@ beforeEach(async () => {
   handlers = [];
   server = createServer((req, res) => {
     let body = '';
-    req.on('data', (c: Buffer) => { body += c.toString(); });
+    req.on('data', (c: Buffer) => {
+      body += c.toString();
+    });
     req.on('end', () => {
       const s = { method: req.method!, url: req.url!, headers: req.headers, body };
       seen.push(s);
@@ -31,21 +33,48 @@ beforeEach(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/`;
 });
-afterEach(async () => { server.closeAllConnections(); await new Promise<void>((r) => server.close(() => r())); });
+afterEach(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((r) => server.close(() => r()));
+});
 
-const ok = (body: unknown, headers: Record<string, string> = {}): Handler => (_q, res) => { res.writeHead(200, { 'content-type': 'application/json', ...headers }); res.end(JSON.stringify(body)); };
-const fail = (status: number, body: unknown, headers: Record<string, string> = {}): Handler => (_q, res) => { res.writeHead(status, { 'content-type': 'application/json', ...headers }); res.end(typeof body === 'string' ? body : JSON.stringify(body)); };
-const reset: Handler = (_q, res) => { res.socket?.destroy(); };
+const ok =
+  (body: unknown, headers: Record<string, string> = {}): Handler =>
+  (_q, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', ...headers });
+    res.end(JSON.stringify(body));
+  };
+const fail =
+  (status: number, body: unknown, headers: Record<string, string> = {}): Handler =>
+  (_q, res) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(typeof body === 'string' ? body : JSON.stringify(body));
+  };
+const reset: Handler = (_q, res) => {
+  res.socket?.destroy();
+};
 
 const parseError: VendorErrorParser = (status, body, headers) => {
   const b = body as { code?: string; message?: string } | string | undefined;
   return typeof b === 'object' && b
-    ? { detail: b.message ?? 'error', vendorCode: b.code, requestId: headers['x-request-id'], notFound: b.code === 'gone' ? true : undefined }
+    ? {
+        detail: b.message ?? 'error',
+        vendorCode: b.code,
+        requestId: headers['x-request-id'],
+        notFound: b.code === 'gone' ? true : undefined,
+      }
     : { detail: String(b ?? 'no body') };
 };
 
 function client(options: Partial<HttpClientOptions> = {}) {
-  return new HttpClient({ provider: 'v', baseUrl: url, parseError, headers: () => ({ authorization: 'Bearer tok-SECRET-1' }), secrets: () => ['tok-SECRET-1'], ...options });
+  return new HttpClient({
+    provider: 'v',
+    baseUrl: url,
+    parseError,
+    headers: () => ({ authorization: 'Bearer tok-SECRET-1' }),
+    secrets: () => ['tok-SECRET-1'],
+    ...options,
+  });
 }
 
 function ctx(overrides: { signal?: AbortSignal; secrets?: string[]; retries?: number } = {}) {
@@ -62,7 +91,13 @@ function ctx(overrides: { signal?: AbortSignal; secrets?: string[]; retries?: nu
 }
 
 const get = { method: 'GET' as const, path: '/things/a%2Fb', pathTemplate: '/things/{id}', operation: 'read thing' };
-const post = { method: 'POST' as const, path: '/things', pathTemplate: '/things', operation: 'create thing', body: { name: 'x' } };
+const post = {
+  method: 'POST' as const,
+  path: '/things',
+  pathTemplate: '/things',
+  operation: 'create thing',
+  body: { name: 'x' },
+};
 
 describe('HttpClient answers', () => {
   it('resolves a 2xx with its status, headers and parsed JSON body', async () => {
@@ -77,7 +112,7 @@ describe('HttpClient answers', () => {
     expect(seen[0]!.url).toBe('/api/things/a%2Fb?tag=a&tag=b&n=1');
   });
 
-  it('sends a JSON body with its content type, and the client\'s fixed headers', async () => {
+  it("sends a JSON body with its content type, and the client's fixed headers", async () => {
     await client().request(ctx().ctx, post);
     expect(JSON.parse(seen[0]!.body)).toEqual({ name: 'x' });
     expect(seen[0]!.headers['content-type']).toBe('application/json');
@@ -91,12 +126,18 @@ describe('HttpClient answers', () => {
   });
 
   it('answers a raw 2xx body as text when asked', async () => {
-    handlers.push((_q, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"not":"parsed"}'); });
+    handlers.push((_q, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"not":"parsed"}');
+    });
     expect((await client().request(ctx().ctx, { ...get, rawResponse: true })).body).toBe('{"not":"parsed"}');
   });
 
   it('answers an empty 2xx body as undefined', async () => {
-    handlers.push((_q, res) => { res.writeHead(204); res.end(); });
+    handlers.push((_q, res) => {
+      res.writeHead(204);
+      res.end();
+    });
     expect((await client().request(ctx().ctx, { ...get, method: 'DELETE' })).body).toBeUndefined();
   });
 });
@@ -104,23 +145,46 @@ describe('HttpClient answers', () => {
 describe('HttpClient errors', () => {
   it('maps a vendor error through the parser into a ProviderError with its facts', async () => {
     handlers.push(fail(404, { code: 'gone', message: 'no such thing' }, { 'x-request-id': 'req-9' }));
-    const error = await client().request(ctx().ctx, get).catch((e: unknown) => e);
+    const error = await client()
+      .request(ctx().ctx, get)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({
-      code: 'CONVERGE_PROVIDER', provider: 'v', operation: 'read thing', method: 'GET', pathTemplate: '/things/{id}',
-      status: 404, vendorCode: 'gone', requestId: 'req-9', notFound: true, retryable: false, outcomeUnknown: false, detail: 'no such thing',
+      code: 'CONVERGE_PROVIDER',
+      provider: 'v',
+      operation: 'read thing',
+      method: 'GET',
+      pathTemplate: '/things/{id}',
+      status: 404,
+      vendorCode: 'gone',
+      requestId: 'req-9',
+      notFound: true,
+      retryable: false,
+      outcomeUnknown: false,
+      detail: 'no such thing',
     });
     expect(seen).toHaveLength(1);
   });
 
   it('hands the parser a text body that is not JSON as text', async () => {
-    handlers.push((_q, res) => { res.writeHead(400, { 'content-type': 'text/plain' }); res.end('plain refusal'); });
-    expect(await client().request(ctx().ctx, get).catch((e: unknown) => e)).toMatchObject({ status: 400, detail: 'plain refusal' });
+    handlers.push((_q, res) => {
+      res.writeHead(400, { 'content-type': 'text/plain' });
+      res.end('plain refusal');
+    });
+    expect(
+      await client()
+        .request(ctx().ctx, get)
+        .catch((e: unknown) => e),
+    ).toMatchObject({ status: 400, detail: 'plain refusal' });
   });
 
   it('counts a bare 404 as not found when the parser does not say', async () => {
     handlers.push(fail(404, 'nope'));
-    expect(await client().request(ctx().ctx, get).catch((e: unknown) => e)).toMatchObject({ notFound: true });
+    expect(
+      await client()
+        .request(ctx().ctx, get)
+        .catch((e: unknown) => e),
+    ).toMatchObject({ notFound: true });
   });
 
   it('lets the parser overrule retryable', async () => {
@@ -130,13 +194,19 @@ describe('HttpClient errors', () => {
     expect(seen).toHaveLength(2);
   });
 
-  it('keeps the vendor\'s Retry-After as a fact', async () => {
-    handlers.push(fail(429, {}, { 'retry-after': '0' }), fail(429, {}, { 'retry-after': '0' }), fail(429, {}, { 'retry-after': '0' }));
-    const error = await client().request(ctx().ctx, get).catch((e: unknown) => e);
+  it("keeps the vendor's Retry-After as a fact", async () => {
+    handlers.push(
+      fail(429, {}, { 'retry-after': '0' }),
+      fail(429, {}, { 'retry-after': '0' }),
+      fail(429, {}, { 'retry-after': '0' }),
+    );
+    const error = await client()
+      .request(ctx().ctx, get)
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'CONVERGE_PROVIDER', status: 429, retryAfterSeconds: 0, retryable: true });
   });
 
-  it('rejects with the signal\'s reason when it has fired, sending nothing', async () => {
+  it("rejects with the signal's reason when it has fired, sending nothing", async () => {
     const reason = new Error('stopped');
     await expect(client().request(ctx({ signal: AbortSignal.abort(reason) }).ctx, get)).rejects.toBe(reason);
     expect(seen).toHaveLength(0);
@@ -154,14 +224,18 @@ describe('HttpClient retries', () => {
 
   it('never re-sends a POST after a 5xx (its outcome is unknown)', async () => {
     handlers.push(fail(500, {}), ok({}));
-    const error = await client().request(ctx().ctx, post).catch((e: unknown) => e);
+    const error = await client()
+      .request(ctx().ctx, post)
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'CONVERGE_PROVIDER', status: 500, outcomeUnknown: true });
     expect(seen).toHaveLength(1);
   });
 
   it('never re-sends a POST whose connection was reset after sending', async () => {
     handlers.push(reset, ok({}));
-    const error = await client().request(ctx().ctx, post).catch((e: unknown) => e);
+    const error = await client()
+      .request(ctx().ctx, post)
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'CONVERGE_PROVIDER', method: 'POST', outcomeUnknown: true });
     expect(seen).toHaveLength(1);
   });
@@ -190,25 +264,44 @@ describe('HttpClient retries', () => {
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((r) => closed.close(() => r()));
     const { ctx: c, reports } = ctx({ retries: 1 });
-    const error = await client({ baseUrl: `http://127.0.0.1:${port}/` }).request(c, post).catch((e: unknown) => e);
+    const error = await client({ baseUrl: `http://127.0.0.1:${port}/` })
+      .request(c, post)
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'CONVERGE_PROVIDER', retryable: true, outcomeUnknown: false });
     expect(reports.map((r) => r.kind)).toEqual(['retry']);
   });
 
   it('does not retry a 4xx', async () => {
     handlers.push(fail(422, { code: 'invalid' }), ok({}));
-    expect(await client().request(ctx().ctx, get).catch((e: unknown) => e)).toMatchObject({ status: 422, vendorCode: 'invalid', retryable: false });
+    expect(
+      await client()
+        .request(ctx().ctx, get)
+        .catch((e: unknown) => e),
+    ).toMatchObject({ status: 422, vendorCode: 'invalid', retryable: false });
     expect(seen).toHaveLength(1);
   });
 });
 
 describe('HttpClient secrets', () => {
-  it('scrubs the client\'s and the step\'s secrets out of an echoed vendor body before the parser sees it', async () => {
+  it("scrubs the client's and the step's secrets out of an echoed vendor body before the parser sees it", async () => {
     const bodies: unknown[] = [];
-    const c = client({ parseError: (s, body, h) => { bodies.push(body); return parseError(s, body, h); } });
-    handlers.push(fail(400, { code: 'bad key pk-STEP-2', message: 'rejected sslPrivateKey pk-STEP-2 for tok-SECRET-1' }));
+    const c = client({
+      parseError: (s, body, h) => {
+        bodies.push(body);
+        return parseError(s, body, h);
+      },
+    });
+    handlers.push(
+      fail(400, { code: 'bad key pk-STEP-2', message: 'rejected sslPrivateKey pk-STEP-2 for tok-SECRET-1' }),
+    );
     const error = await c.request(ctx({ secrets: ['pk-STEP-2'] }).ctx, post).catch((e: unknown) => e);
-    const everything = JSON.stringify([bodies, error, (error as Error).message, (error as ProviderError).detail, (error as ProviderError).vendorCode]);
+    const everything = JSON.stringify([
+      bodies,
+      error,
+      (error as Error).message,
+      (error as ProviderError).detail,
+      (error as ProviderError).vendorCode,
+    ]);
     expect(everything).not.toContain('pk-STEP-2');
     expect(everything).not.toContain('tok-SECRET-1');
     expect(error).toMatchObject({ code: 'CONVERGE_PROVIDER', status: 400 });
@@ -232,7 +325,9 @@ describe('HttpClient secrets', () => {
 
   it('keeps headers (credentials) and request bodies out of errors', async () => {
     handlers.push(fail(400, { message: 'no' }));
-    const error = (await client().request(ctx().ctx, { ...post, body: { password: 'hunter2' } }).catch((e: unknown) => e)) as ProviderError;
+    const error = (await client()
+      .request(ctx().ctx, { ...post, body: { password: 'hunter2' } })
+      .catch((e: unknown) => e)) as ProviderError;
     const text = JSON.stringify({ ...error, message: error.message });
     expect(text).not.toContain('hunter2');
     expect(text).not.toContain('Bearer');
@@ -244,8 +339,14 @@ describe('HttpClient budget', () => {
     t = 0;
     timers: { at: number; fn: () => void }[] = [];
     now = () => this.t;
-    setTimeout = (fn: () => void, ms: number) => { const timer = { at: this.t + ms, fn }; this.timers.push(timer); return timer; };
-    clearTimeout = (h: unknown) => { this.timers = this.timers.filter((x) => x !== h); };
+    setTimeout = (fn: () => void, ms: number) => {
+      const timer = { at: this.t + ms, fn };
+      this.timers.push(timer);
+      return timer;
+    };
+    clearTimeout = (h: unknown) => {
+      this.timers = this.timers.filter((x) => x !== h);
+    };
     advance(ms: number) {
       this.t += ms;
       const due = this.timers.filter((x) => x.at <= this.t);
@@ -264,7 +365,9 @@ describe('HttpClient budget', () => {
     const c = client({ rateLimit: new RequestBudget({ requestsPerSecond: 1, burst: 1, clock }) });
     await c.request(ctx().ctx, get);
     let second = false;
-    const p = c.request(ctx().ctx, get).then(() => { second = true; });
+    const p = c.request(ctx().ctx, get).then(() => {
+      second = true;
+    });
     await new Promise((r) => setImmediate(r));
     expect(seen).toHaveLength(1);
     expect(second).toBe(false);

@@ -8,21 +8,32 @@ import { pathCovers } from '../../src/engine/values/path.js';
 
 describe('applyIgnoreChanges', () => {
   it('takes the prior value at an ignored path', () => {
-    expect(applyIgnoreChanges({ size: 2, tags: { a: '1' } }, { size: 1, tags: { a: '0' } }, ['size'])).toEqual({ size: 1, tags: { a: '1' } });
+    expect(applyIgnoreChanges({ size: 2, tags: { a: '1' } }, { size: 1, tags: { a: '0' } }, ['size'])).toEqual({
+      size: 1,
+      tags: { a: '1' },
+    });
   });
 
   it('takes the prior value at a nested path and keeps its siblings desired', () => {
-    expect(applyIgnoreChanges({ tags: { a: '1', b: '2' } }, { tags: { a: '0', b: '0' } }, ['tags.a'])).toEqual({ tags: { a: '0', b: '2' } });
+    expect(applyIgnoreChanges({ tags: { a: '1', b: '2' } }, { tags: { a: '0', b: '0' } }, ['tags.a'])).toEqual({
+      tags: { a: '0', b: '2' },
+    });
   });
 
   it('takes every element a wildcard matches from the prior value', () => {
     const desired = { pools: { p1: { size: 5, name: 'x' }, p2: { size: 6, name: 'y' } } };
     const prior = { pools: { p1: { size: 1, name: 'x' }, p2: { size: 2, name: 'y' } } };
-    expect(applyIgnoreChanges(desired, prior, ['pools.*.size'])).toEqual({ pools: { p1: { size: 1, name: 'x' }, p2: { size: 2, name: 'y' } } });
+    expect(applyIgnoreChanges(desired, prior, ['pools.*.size'])).toEqual({
+      pools: { p1: { size: 1, name: 'x' }, p2: { size: 2, name: 'y' } },
+    });
   });
 
   it('takes an indexed list element from the prior value', () => {
-    expect(applyIgnoreChanges({ rules: [{ port: 80 }, { port: 443 }] }, { rules: [{ port: 8080 }, { port: 443 }] }, ['rules[0].port'])).toEqual({ rules: [{ port: 8080 }, { port: 443 }] });
+    expect(
+      applyIgnoreChanges({ rules: [{ port: 80 }, { port: 443 }] }, { rules: [{ port: 8080 }, { port: 443 }] }, [
+        'rules[0].port',
+      ]),
+    ).toEqual({ rules: [{ port: 8080 }, { port: 443 }] });
   });
 
   it('takes a whole list from the prior value with a wildcard, however long either is', () => {
@@ -67,15 +78,20 @@ describe('applyIgnoreChanges', () => {
   });
 
   it('keeps unicode keys', () => {
-    expect(applyIgnoreChanges({ 'é': 1, '日本': 2 }, { 'é': 0, '日本': 0 }, ['é'])).toEqual({ 'é': 0, '日本': 2 });
+    expect(applyIgnoreChanges({ é: 1, 日本: 2 }, { é: 0, 日本: 0 }, ['é'])).toEqual({ é: 0, 日本: 2 });
   });
 
   it('leaves no planned change under an ignored path (law)', () => {
-    const obj = fc.dictionary(fc.constantFrom('a', 'b', 'c'), fc.oneof(fc.integer(), fc.dictionary(fc.constantFrom('x', 'y'), fc.integer())));
-    fc.assert(fc.property(obj, obj, fc.constantFrom('a', 'b', 'a.x', 'b.y', '*', '*.x'), (desired, prior, ignored) => {
-      const out = applyIgnoreChanges(desired, prior, [ignored]);
-      const pattern = parsePath(ignored);
-      return diffValues(prior, out).every((c) => !pathCovers(pattern, c.path));
-    }));
+    const obj = fc.dictionary(
+      fc.constantFrom('a', 'b', 'c'),
+      fc.oneof(fc.integer(), fc.dictionary(fc.constantFrom('x', 'y'), fc.integer())),
+    );
+    fc.assert(
+      fc.property(obj, obj, fc.constantFrom('a', 'b', 'a.x', 'b.y', '*', '*.x'), (desired, prior, ignored) => {
+        const out = applyIgnoreChanges(desired, prior, [ignored]);
+        const pattern = parsePath(ignored);
+        return diffValues(prior, out).every((c) => !pathCovers(pattern, c.path));
+      }),
+    );
   });
 });

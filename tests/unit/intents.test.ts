@@ -9,44 +9,86 @@ import type { StepWork } from '../../src/engine/plan/work.js';
 import type { DeposedObject, ResourceState } from '../../src/state/model.js';
 
 const T = 't:index/x:X';
-const prior = (name: string): ResourceState => ({ type: T, name, provider: 't', id: `${name}-id`, inputs: {}, outputs: {}, dependencies: [], options: {}, secrets: [], createdAt: 'T', updatedAt: 'T' });
+const prior = (name: string): ResourceState => ({
+  type: T,
+  name,
+  provider: 't',
+  id: `${name}-id`,
+  inputs: {},
+  outputs: {},
+  dependencies: [],
+  options: {},
+  secrets: [],
+  createdAt: 'T',
+  updatedAt: 'T',
+});
 
 function work(action: string, address: string, extra: Partial<StepWork> = {}): StepWork {
-  return { step: { action, address, type: T }, provider: { name: 't' }, secrets: [], deps: [], ...extra } as unknown as StepWork;
+  return {
+    step: { action, address, type: T },
+    provider: { name: 't' },
+    secrets: [],
+    deps: [],
+    ...extra,
+  } as unknown as StepWork;
 }
-const create = (address: string, extra: Partial<StepWork> = {}) => work('create', address, { inputs: { name: address }, ...extra });
-const del = (address: string, extra: Partial<StepWork> = {}) => work('delete', address, { prior: prior(address), ...extra });
+const create = (address: string, extra: Partial<StepWork> = {}) =>
+  work('create', address, { inputs: { name: address }, ...extra });
+const del = (address: string, extra: Partial<StepWork> = {}) =>
+  work('delete', address, { prior: prior(address), ...extra });
 
 function ledger() {
   const commits: StateChange[] = [];
-  const store = { commit: (c: StateChange) => { commits.push(c); return Promise.resolve(); } } as unknown as StateStore;
+  const store = {
+    commit: (c: StateChange) => {
+      commits.push(c);
+      return Promise.resolve();
+    },
+  } as unknown as StateStore;
   return { commits, ledger: new Ledger(emptyState('L'), store) };
 }
 
 describe('CreateIntents', () => {
   it('marks a create pending before its step needs it, with what find and recovery need', async () => {
     const { ledger: l } = ledger();
-    const intents = new CreateIntents([create('web', { secrets: ['inputs.password', 'outputs.token'], deps: ['net'] })], l, '2026-01-01T00:00:00.000Z');
+    const intents = new CreateIntents(
+      [create('web', { secrets: ['inputs.password', 'outputs.token'], deps: ['net'] })],
+      l,
+      '2026-01-01T00:00:00.000Z',
+    );
     const id = await intents.take(create('web'));
     expect(id).toEqual(expect.any(String));
     expect(l.materialize().pending[id!]).toMatchObject({
-      id, kind: 'create', type: T, name: 'web', provider: 't', inputs: { name: 'web' }, secrets: ['inputs.password'], dependencies: ['net'], startedAt: '2026-01-01T00:00:00.000Z',
+      id,
+      kind: 'create',
+      type: T,
+      name: 'web',
+      provider: 't',
+      inputs: { name: 'web' },
+      secrets: ['inputs.password'],
+      dependencies: ['net'],
+      startedAt: '2026-01-01T00:00:00.000Z',
     });
   });
 
-  it('marks a delete pending with the object\'s id', async () => {
+  it("marks a delete pending with the object's id", async () => {
     const { ledger: l } = ledger();
     const intents = new CreateIntents([del('old')], l, 'S');
     const id = await intents.take(del('old'));
     expect(l.materialize().pending[id!]).toMatchObject({ kind: 'delete', name: 'old', resourceId: 'old-id' });
   });
 
-  it('marks a deposed delete under the deposed object\'s name and key', async () => {
+  it("marks a deposed delete under the deposed object's name and key", async () => {
     const { ledger: l } = ledger();
     const deposed: DeposedObject = { ...prior('web'), id: 'web-old', deposedKey: 'k1', deposedAt: 'T' };
     const intents = new CreateIntents([del('web', { deposed })], l, 'S');
     const id = await intents.take(del('web', { deposed }));
-    expect(l.materialize().pending[id!]).toMatchObject({ kind: 'delete', name: 'web', resourceId: 'web-old', deposedKey: 'k1' });
+    expect(l.materialize().pending[id!]).toMatchObject({
+      kind: 'delete',
+      name: 'web',
+      resourceId: 'web-old',
+      deposedKey: 'k1',
+    });
   });
 
   it('writes nothing for a create whose inputs the plan did not know, nor for an update', async () => {

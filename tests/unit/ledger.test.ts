@@ -2,7 +2,15 @@
 import { describe, expect, it } from 'vitest';
 import { Ledger } from '../../src/engine/apply/ledger.js';
 import { MemoryStateStore } from '../../src/state/stores/memory.js';
-import { clearPending, emptyState, markPending, recordDelete, recordDeposed, recordDeposedDelete, recordResource } from '../../src/state/ops.js';
+import {
+  clearPending,
+  emptyState,
+  markPending,
+  recordDelete,
+  recordDeposed,
+  recordDeposedDelete,
+  recordResource,
+} from '../../src/state/ops.js';
 import { replay } from '../../src/state/patch.js';
 import type { ResourceState, State } from '../../src/state/model.js';
 import type { StateChange } from '../../src/state/patch.js';
@@ -10,7 +18,17 @@ import type { StateStore } from '../../src/state/store.js';
 import { StateConflictError } from '../../src/state/errors.js';
 
 const res = (name: string, id = `${name}-1`): ResourceState => ({
-  type: 't:index/x:X', name, provider: 't', id, inputs: { name }, outputs: {}, dependencies: [], options: {}, secrets: [], createdAt: 'T', updatedAt: 'T',
+  type: 't:index/x:X',
+  name,
+  provider: 't',
+  id,
+  inputs: { name },
+  outputs: {},
+  dependencies: [],
+  options: {},
+  secrets: [],
+  createdAt: 'T',
+  updatedAt: 'T',
 });
 
 /** A state at serial 1 holding `names`, and a store holding it. */
@@ -28,7 +46,15 @@ async function start(...names: string[]): Promise<{ base: State; store: MemorySt
 /** A store that records commits and never persists anything. */
 function recorder(): { store: StateStore; commits: StateChange[] } {
   const commits: StateChange[] = [];
-  return { commits, store: { commit: (c: StateChange) => { commits.push(c); return Promise.resolve(); } } as unknown as StateStore };
+  return {
+    commits,
+    store: {
+      commit: (c: StateChange) => {
+        commits.push(c);
+        return Promise.resolve();
+      },
+    } as unknown as StateStore,
+  };
 }
 
 describe('Ledger', () => {
@@ -60,14 +86,29 @@ describe('Ledger', () => {
   it('hands each change the serial of the one before, and commits them in order', async () => {
     const { store, commits } = recorder();
     const ledger = new Ledger(emptyState('L'), store);
-    await Promise.all([ledger.commit((s) => recordResource(s, res('a'))), ledger.commit((s) => recordResource(s, res('b'))), ledger.commit((s) => recordDelete(s, 'a'))]);
-    expect(commits.map((c) => [c.baseSerial, c.serial])).toEqual([[0, 1], [1, 2], [2, 3]]);
+    await Promise.all([
+      ledger.commit((s) => recordResource(s, res('a'))),
+      ledger.commit((s) => recordResource(s, res('b'))),
+      ledger.commit((s) => recordDelete(s, 'a')),
+    ]);
+    expect(commits.map((c) => [c.baseSerial, c.serial])).toEqual([
+      [0, 1],
+      [1, 2],
+      [2, 3],
+    ]);
   });
 
   it('materializes the same state the store holds', async () => {
     const { base, store } = await start('a', 'b');
     const ledger = new Ledger(base, store);
-    const { change, pending } = markPending(ledger.serial, { kind: 'create', type: 't', name: 'c', provider: 't', inputs: {}, secrets: [] });
+    const { change, pending } = markPending(ledger.serial, {
+      kind: 'create',
+      type: 't',
+      name: 'c',
+      provider: 't',
+      inputs: {},
+      secrets: [],
+    });
     await ledger.commit(() => change);
     await ledger.commit((s) => recordResource(s, res('c'), pending.id));
     await ledger.commit((s) => recordDelete(s, 'a'));
@@ -100,13 +141,17 @@ describe('Ledger', () => {
     expect(ledger.getDeposed('toString')).toBeUndefined();
   });
 
-  it('passes on the store\'s refusal of a stale change', async () => {
+  it("passes on the store's refusal of a stale change", async () => {
     const { base, store } = await start('a');
     const other = new Ledger(base, store);
     await other.commit((s) => clearPending(s, 'none'));
     const ledger = new Ledger(base, store);
     const error = await ledger.commit((s) => recordDelete(s, 'a')).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StateConflictError);
-    expect(error).toMatchObject({ code: 'CONVERGE_STATE_CONFLICT', expectedSerial: base.serial, actualSerial: base.serial + 1 });
+    expect(error).toMatchObject({
+      code: 'CONVERGE_STATE_CONFLICT',
+      expectedSerial: base.serial,
+      actualSerial: base.serial + 1,
+    });
   });
 });

@@ -4,7 +4,10 @@ import fc from 'fast-check';
 import { parsePath, type PathSegment } from '../../src/state/path.js';
 import { formatPath, formatPathExact, getPath, mapPath, pathCovers } from '../../src/engine/values/path.js';
 
-const key = fc.oneof(fc.string(), fc.constantFrom('__proto__', 'constructor', 'toString', '*', '0', 'a.b', 'x["y"]', 'é', '日本', '\u2028', '\\'));
+const key = fc.oneof(
+  fc.string(),
+  fc.constantFrom('__proto__', 'constructor', 'toString', '*', '0', 'a.b', 'x["y"]', 'é', '日本', '\u2028', '\\'),
+);
 const segment: fc.Arbitrary<PathSegment> = fc.oneof(key, fc.nat({ max: 1_000_000 }));
 
 describe('parsePath', () => {
@@ -76,16 +79,20 @@ describe('formatPathExact', () => {
   });
 
   it('parses back to the same segments (round trip)', () => {
-    fc.assert(fc.property(fc.array(segment, { maxLength: 8 }), (segs) => {
-      expect(parsePath(formatPathExact(segs))).toEqual(segs);
-    }));
+    fc.assert(
+      fc.property(fc.array(segment, { maxLength: 8 }), (segs) => {
+        expect(parsePath(formatPathExact(segs))).toEqual(segs);
+      }),
+    );
   });
 
   it('equals formatPath when no key needs quoting', () => {
     const plain = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]*$/);
-    fc.assert(fc.property(fc.array(fc.oneof(plain, fc.nat()), { maxLength: 8 }), (segs) => {
-      expect(formatPathExact(segs)).toBe(formatPath(segs));
-    }));
+    fc.assert(
+      fc.property(fc.array(fc.oneof(plain, fc.nat()), { maxLength: 8 }), (segs) => {
+        expect(formatPathExact(segs)).toBe(formatPath(segs));
+      }),
+    );
   });
 });
 

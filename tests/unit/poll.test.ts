@@ -4,11 +4,16 @@ import { poll, type PollOutcome } from '../../src/kit/poll.js';
 import { TimeoutError } from '../../src/engine/errors.js';
 import type { Report } from '../../src/engine/provider/context.js';
 
-afterEach(() => { vi.useRealTimers(); });
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 function ctx(signal: AbortSignal = new AbortController().signal) {
   const reports: Report[] = [];
-  return { reports, ctx: { signal, address: 'web', operation: 'create' as const, report: (r: Report) => reports.push(r) } };
+  return {
+    reports,
+    ctx: { signal, address: 'web', operation: 'create' as const, report: (r: Report) => reports.push(r) },
+  };
 }
 
 /** A check answering not-yet `n` times, then done with 'ready'. */
@@ -48,7 +53,15 @@ describe('poll', () => {
     const { ctx: c } = ctx();
     const times: number[] = [];
     const start = Date.now();
-    const p = poll(c, { what: 'x', intervalMs: 100, maxIntervalMs: 200, check: async (a) => { times.push(Date.now() - start); return a > 4 ? { done: true, value: 1 } : { done: false, message: '' }; } });
+    const p = poll(c, {
+      what: 'x',
+      intervalMs: 100,
+      maxIntervalMs: 200,
+      check: async (a) => {
+        times.push(Date.now() - start);
+        return a > 4 ? { done: true, value: 1 } : { done: false, message: '' };
+      },
+    });
     await vi.advanceTimersByTimeAsync(10_000);
     await p;
     expect(times).toEqual([0, 100, 250, 450, 650]);
@@ -62,11 +75,17 @@ describe('poll', () => {
     await vi.advanceTimersByTimeAsync(10_000);
     const error = await p;
     expect(error).toBeInstanceOf(TimeoutError);
-    expect(error).toMatchObject({ code: 'CONVERGE_TIMEOUT', address: 'web', operation: 'create', limitMs: 3500, detail: 'task 3f2a' });
+    expect(error).toMatchObject({
+      code: 'CONVERGE_TIMEOUT',
+      address: 'web',
+      operation: 'create',
+      limitMs: 3500,
+      detail: 'task 3f2a',
+    });
     expect(attempts).toEqual([1, 2, 3, 4]); // looks at 0, 1, 2 and 3 s; a fifth at 4 s would pass 3.5 s
   });
 
-  it('stops with the signal\'s reason when it fires during a wait', async () => {
+  it("stops with the signal's reason when it fires during a wait", async () => {
     vi.useFakeTimers();
     const stop = new AbortController();
     const { ctx: c } = ctx(stop.signal);
@@ -87,7 +106,7 @@ describe('poll', () => {
     expect(attempts).toEqual([]);
   });
 
-  it('fails with the check\'s own error', async () => {
+  it("fails with the check's own error", async () => {
     const { ctx: c } = ctx();
     const error = new Error('ERROR state');
     await expect(poll(c, { what: 'x', intervalMs: 1, check: () => Promise.reject(error) })).rejects.toBe(error);

@@ -11,22 +11,45 @@ import type { StateStore } from '../../src/state/store.js';
 import type { OperationContext } from '../../src/engine/provider/context.js';
 
 const T = 't:index/x:X';
-const obj = (name: string, id: string): ResourceState => ({ type: T, name, provider: 't', id, inputs: { name }, outputs: {}, dependencies: [], options: {}, secrets: [], createdAt: 'T0', updatedAt: 'T0' });
+const obj = (name: string, id: string): ResourceState => ({
+  type: T,
+  name,
+  provider: 't',
+  id,
+  inputs: { name },
+  outputs: {},
+  dependencies: [],
+  options: {},
+  secrets: [],
+  createdAt: 'T0',
+  updatedAt: 'T0',
+});
 
-type Handlers = { find?: (inputs: unknown, hint: unknown, ctx: OperationContext) => Promise<FindResult>; read?: (id: string) => Promise<unknown> };
+type Handlers = {
+  find?: (inputs: unknown, hint: unknown, ctx: OperationContext) => Promise<FindResult>;
+  read?: (id: string) => Promise<unknown>;
+};
 
 function deps(h: Handlers, known = true): RecoverDeps & { finds: unknown[][] } {
   const finds: unknown[][] = [];
   const def = {
     secrets: ['password'],
     read: vi.fn(async (_ctx: unknown, id: string) => (h.read ? h.read(id) : null)),
-    ...(h.find ? { find: async (ctx: OperationContext, inputs: unknown, hint: unknown) => { finds.push([ctx.operationId, inputs, hint]); return h.find!(inputs, hint, ctx); } } : {}),
+    ...(h.find
+      ? {
+          find: async (ctx: OperationContext, inputs: unknown, hint: unknown) => {
+            finds.push([ctx.operationId, inputs, hint]);
+            return h.find!(inputs, hint, ctx);
+          },
+        }
+      : {}),
   };
   const resolved = { def, provider: { name: 't' } } as unknown as Resolved;
   return {
     finds,
     resolve: (token) => (known && token === T ? resolved : undefined),
-    context: (_r, address, operation) => ({ address, operation, signal: new AbortController().signal, report: () => {} }) as unknown as OperationContext,
+    context: (_r, address, operation) =>
+      ({ address, operation, signal: new AbortController().signal, report: () => {} }) as unknown as OperationContext,
     now: () => 'T1',
   };
 }
@@ -38,27 +61,61 @@ function withPending(op: Omit<PendingOperation, 'id' | 'startedAt'>, ...resource
   const { change, pending } = markPending(state.serial, { ...op, startedAt: '2026-01-01T00:00:00.000Z' });
   state = replay(state, change);
   const commits: StateChange[] = [];
-  const store = { commit: (c: StateChange) => { commits.push(c); return Promise.resolve(); } } as unknown as StateStore;
+  const store = {
+    commit: (c: StateChange) => {
+      commits.push(c);
+      return Promise.resolve();
+    },
+  } as unknown as StateStore;
   return { state, pending, commits, ledger: new Ledger(state, store) };
 }
 
-const pendingCreate = { kind: 'create' as const, type: T, name: 'web', provider: 't', inputs: { name: 'web' }, secrets: ['inputs.token'], dependencies: ['net'], options: { protect: true } };
-const pendingDelete = (id: string) => ({ kind: 'delete' as const, type: T, name: 'web', provider: 't', inputs: {}, resourceId: id, secrets: [] });
+const pendingCreate = {
+  kind: 'create' as const,
+  type: T,
+  name: 'web',
+  provider: 't',
+  inputs: { name: 'web' },
+  secrets: ['inputs.token'],
+  dependencies: ['net'],
+  options: { protect: true },
+};
+const pendingDelete = (id: string) => ({
+  kind: 'delete' as const,
+  type: T,
+  name: 'web',
+  provider: 't',
+  inputs: {},
+  resourceId: id,
+  secrets: [],
+});
 
 describe('recoverPending: an interrupted create', () => {
-  it('asks find with the pending record\'s inputs, start time and operation id', async () => {
+  it("asks find with the pending record's inputs, start time and operation id", async () => {
     const { state, ledger, pending } = withPending(pendingCreate);
     const d = deps({ find: async () => null });
     await recoverPending(state, ledger, d);
-    expect(d.finds).toEqual([[pending.id, { name: 'web' }, { startedAt: '2026-01-01T00:00:00.000Z', operationId: pending.id }]]);
+    expect(d.finds).toEqual([
+      [pending.id, { name: 'web' }, { startedAt: '2026-01-01T00:00:00.000Z', operationId: pending.id }],
+    ]);
   });
 
-  it('adopts what find found, with the record\'s dependencies, options and secrets, clearing the record', async () => {
+  it("adopts what find found, with the record's dependencies, options and secrets, clearing the record", async () => {
     const { state, ledger } = withPending(pendingCreate);
-    const warnings = await recoverPending(state, ledger, deps({ find: async () => ({ id: 'web-7', outputs: { ip: '198.18.0.7' } }) }));
+    const warnings = await recoverPending(
+      state,
+      ledger,
+      deps({ find: async () => ({ id: 'web-7', outputs: { ip: '198.18.0.7' } }) }),
+    );
     const after = ledger.materialize();
     expect(after.pending).toEqual({});
-    expect(after.resources.web).toMatchObject({ id: 'web-7', outputs: { ip: '198.18.0.7' }, dependencies: ['net'], options: { protect: true }, createdAt: 'T1' });
+    expect(after.resources.web).toMatchObject({
+      id: 'web-7',
+      outputs: { ip: '198.18.0.7' },
+      dependencies: ['net'],
+      options: { protect: true },
+      createdAt: 'T1',
+    });
     expect([...after.resources.web!.secrets].sort()).toEqual(['inputs.password', 'inputs.token', 'outputs.password']);
     expect(warnings).toHaveLength(1);
   });
@@ -107,7 +164,7 @@ describe('recoverPending: an interrupted create', () => {
     expect(after.pending).toEqual({});
   });
 
-  it('passes on find\'s failure, keeping the record', async () => {
+  it("passes on find's failure, keeping the record", async () => {
     const { state, ledger, pending } = withPending(pendingCreate);
     const error = new Error('vendor down');
     await expect(recoverPending(state, ledger, deps({ find: () => Promise.reject(error) }))).rejects.toBe(error);
@@ -138,7 +195,10 @@ describe('recoverPending: an interrupted delete', () => {
 
 describe('recoverPending', () => {
   it('drops an interrupted update', async () => {
-    const { state, ledger } = withPending({ kind: 'update', type: T, name: 'web', provider: 't', inputs: {}, resourceId: 'web-1', secrets: [] }, obj('web', 'web-1'));
+    const { state, ledger } = withPending(
+      { kind: 'update', type: T, name: 'web', provider: 't', inputs: {}, resourceId: 'web-1', secrets: [] },
+      obj('web', 'web-1'),
+    );
     const warnings = await recoverPending(state, ledger, deps({}));
     expect(ledger.materialize()).toMatchObject({ pending: {}, resources: { web: { id: 'web-1' } } });
     expect(warnings).toHaveLength(1);
@@ -147,7 +207,12 @@ describe('recoverPending', () => {
   it('does nothing and warns of nothing without pending operations', async () => {
     const state = emptyState('L');
     const commits: StateChange[] = [];
-    const ledger = new Ledger(state, { commit: (c: StateChange) => { commits.push(c); return Promise.resolve(); } } as unknown as StateStore);
+    const ledger = new Ledger(state, {
+      commit: (c: StateChange) => {
+        commits.push(c);
+        return Promise.resolve();
+      },
+    } as unknown as StateStore);
     expect(await recoverPending(state, ledger, deps({}))).toEqual([]);
     expect(commits).toHaveLength(0);
   });

@@ -2,7 +2,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { getEventListeners } from 'node:events';
-import { backoffFor, defaultRetryPolicy, isTransient, sleep, withRetry, type RetryInfo } from '../../src/engine/apply/retry.js';
+import {
+  backoffFor,
+  defaultRetryPolicy,
+  isTransient,
+  sleep,
+  withRetry,
+  type RetryInfo,
+} from '../../src/engine/apply/retry.js';
 import type { RetryPolicy } from '../../src/engine/provider/retry-policy.js';
 import { ProviderError } from '../../src/engine/errors.js';
 
@@ -22,18 +29,23 @@ function failing(...errors: unknown[]) {
   return { fn, calls };
 }
 
-afterEach(() => { vi.useRealTimers(); });
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('isTransient', () => {
-  it('follows a ProviderError\'s retryable flag', () => {
+  it("follows a ProviderError's retryable flag", () => {
     expect(isTransient(providerError(true))).toBe(true);
     expect(isTransient(providerError(false))).toBe(false);
   });
 
-  it.each(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'EAI_AGAIN'])('counts network code %s as transient, on the error or its cause', (code) => {
-    expect(isTransient(netError(code))).toBe(true);
-    expect(isTransient(new Error('wrapped', { cause: netError(code) }))).toBe(true);
-  });
+  it.each(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'EAI_AGAIN'])(
+    'counts network code %s as transient, on the error or its cause',
+    (code) => {
+      expect(isTransient(netError(code))).toBe(true);
+      expect(isTransient(new Error('wrapped', { cause: netError(code) }))).toBe(true);
+    },
+  );
 
   it('counts programming errors and other values as not transient', () => {
     expect(isTransient(new TypeError('x'))).toBe(false);
@@ -45,7 +57,7 @@ describe('isTransient', () => {
 });
 
 describe('withRetry', () => {
-  it('answers the first attempt\'s value without retrying', async () => {
+  it("answers the first attempt's value without retrying", async () => {
     const { fn, calls } = failing();
     const onRetry = vi.fn();
     expect(await withRetry(fn, { policy: instant, onRetry })).toBe('ok');
@@ -58,7 +70,10 @@ describe('withRetry', () => {
     const infos: RetryInfo[] = [];
     expect(await withRetry(fn, { policy: instant, onRetry: (i) => infos.push(i) })).toBe('ok');
     expect(calls).toEqual([1, 2, 3]);
-    expect(infos.map((i) => [i.attempt, i.retriesLeft])).toEqual([[1, 3], [2, 2]]);
+    expect(infos.map((i) => [i.attempt, i.retriesLeft])).toEqual([
+      [1, 3],
+      [2, 2],
+    ]);
     expect(infos[0]!.error).toBeInstanceOf(ProviderError);
   });
 
@@ -102,7 +117,9 @@ describe('withRetry', () => {
   it('lets shouldRetry veto a retry, rethrowing the original error', async () => {
     const unknownOutcome = providerError(true, { outcomeUnknown: true });
     const { fn, calls } = failing(unknownOutcome);
-    await expect(withRetry(fn, { policy: instant, shouldRetry: (e) => !(e as ProviderError).outcomeUnknown })).rejects.toBe(unknownOutcome);
+    await expect(
+      withRetry(fn, { policy: instant, shouldRetry: (e) => !(e as ProviderError).outcomeUnknown }),
+    ).rejects.toBe(unknownOutcome);
     expect(calls).toEqual([1]);
   });
 
@@ -119,7 +136,10 @@ describe('withRetry', () => {
     vi.useFakeTimers();
     const stop = new AbortController();
     const { fn, calls } = failing(providerError(true), providerError(true));
-    const p = withRetry(fn, { policy: { retries: 3, minTimeoutMs: 60_000, maxTimeoutMs: 60_000 }, signal: stop.signal }).catch((e: unknown) => e);
+    const p = withRetry(fn, {
+      policy: { retries: 3, minTimeoutMs: 60_000, maxTimeoutMs: 60_000 },
+      signal: stop.signal,
+    }).catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(10);
     const reason = new Error('stopped');
     stop.abort(reason);
@@ -132,7 +152,10 @@ describe('withRetry', () => {
     vi.useFakeTimers();
     const { fn, calls } = failing(providerError(true, { status: 429, retryAfterSeconds: 30 }));
     const infos: RetryInfo[] = [];
-    const p = withRetry(fn, { policy: { retries: 2, minTimeoutMs: 1, maxTimeoutMs: 1 }, onRetry: (i) => infos.push(i) });
+    const p = withRetry(fn, {
+      policy: { retries: 2, minTimeoutMs: 1, maxTimeoutMs: 1 },
+      onRetry: (i) => infos.push(i),
+    });
     await vi.advanceTimersByTimeAsync(29_000);
     expect(calls).toEqual([1]);
     await vi.advanceTimersByTimeAsync(1_500);
@@ -158,11 +181,13 @@ describe('backoffFor', () => {
   });
 
   it('never falls, and never passes maxTimeoutMs (any policy)', () => {
-    fc.assert(fc.property(fc.nat(10_000), fc.nat(100_000), fc.integer({ min: 1, max: 60 }), (min, max, attempt) => {
-      const policy = { retries: 1, minTimeoutMs: min, maxTimeoutMs: max };
-      const d = backoffFor(policy, attempt);
-      return d <= max && backoffFor(policy, attempt + 1) >= d;
-    }));
+    fc.assert(
+      fc.property(fc.nat(10_000), fc.nat(100_000), fc.integer({ min: 1, max: 60 }), (min, max, attempt) => {
+        const policy = { retries: 1, minTimeoutMs: min, maxTimeoutMs: max };
+        const d = backoffFor(policy, attempt);
+        return d <= max && backoffFor(policy, attempt + 1) >= d;
+      }),
+    );
   });
 });
 
@@ -170,7 +195,9 @@ describe('sleep', () => {
   it('resolves after the time given', async () => {
     vi.useFakeTimers();
     let done = false;
-    const p = sleep(1000).then(() => { done = true; });
+    const p = sleep(1000).then(() => {
+      done = true;
+    });
     await vi.advanceTimersByTimeAsync(999);
     expect(done).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
@@ -178,7 +205,7 @@ describe('sleep', () => {
     expect(done).toBe(true);
   });
 
-  it('rejects with the signal\'s reason when it fires, and removes its listener', async () => {
+  it("rejects with the signal's reason when it fires, and removes its listener", async () => {
     vi.useFakeTimers();
     const stop = new AbortController();
     const p = sleep(60_000, stop.signal).catch((e: unknown) => e);

@@ -4,16 +4,28 @@ import { getEventListeners } from 'node:events';
 import { parseDuration, raceSignal, stepSignal } from '../../src/engine/apply/timeout.js';
 import { TimeoutError } from '../../src/engine/errors.js';
 
-afterEach(() => { vi.useRealTimers(); });
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('parseDuration', () => {
-  it.each([['30s', 30_000], ['5m', 300_000], ['1h', 3_600_000], ['1h30m', 5_400_000], ['250ms', 250], ['1.5s', 1500]])('reads %s as %i ms', (text, ms) => {
+  it.each([
+    ['30s', 30_000],
+    ['5m', 300_000],
+    ['1h', 3_600_000],
+    ['1h30m', 5_400_000],
+    ['250ms', 250],
+    ['1.5s', 1500],
+  ])('reads %s as %i ms', (text, ms) => {
     expect(parseDuration(text)).toBe(ms);
   });
 
-  it.each([[''], ['5'], ['5 m'], ['m5'], ['5d'], ['banana'], ['5m '], ['-5s'], ['５s']])('answers undefined for %j', (text) => {
-    expect(parseDuration(text)).toBeUndefined();
-  });
+  it.each([[''], ['5'], ['5 m'], ['m5'], ['5d'], ['banana'], ['5m '], ['-5s'], ['５s']])(
+    'answers undefined for %j',
+    (text) => {
+      expect(parseDuration(text)).toBeUndefined();
+    },
+  );
 });
 
 describe('stepSignal', () => {
@@ -33,7 +45,7 @@ describe('stepSignal', () => {
     expect(reason).toMatchObject({ code: 'CONVERGE_TIMEOUT', address: 'web', operation: 'create', limitMs: 5000 });
   });
 
-  it('fires with the parent\'s reason when the parent fires first', () => {
+  it("fires with the parent's reason when the parent fires first", () => {
     const parent = new AbortController();
     const step = stepSignal(parent.signal, 'web', 'create', 60_000);
     const reason = new Error('caller');
@@ -63,12 +75,12 @@ describe('raceSignal', () => {
     expect(await raceSignal(Promise.resolve(7), new AbortController().signal)).toBe(7);
   });
 
-  it('rejects with the work\'s error', async () => {
+  it("rejects with the work's error", async () => {
     const error = new Error('work');
     await expect(raceSignal(Promise.reject(error), new AbortController().signal)).rejects.toBe(error);
   });
 
-  it('rejects with the signal\'s reason as soon as it fires, before the work settles', async () => {
+  it("rejects with the signal's reason as soon as it fires, before the work settles", async () => {
     const stop = new AbortController();
     const p = raceSignal(new Promise(() => {}), stop.signal);
     const reason = new TimeoutError('web', 'create', 10);
@@ -76,10 +88,12 @@ describe('raceSignal', () => {
     await expect(p).rejects.toBe(reason);
   });
 
-  it('rejects at once when the signal has already fired, and swallows the work\'s later failure', async () => {
+  it("rejects at once when the signal has already fired, and swallows the work's later failure", async () => {
     const reason = new Error('already');
     let fail!: (e: unknown) => void;
-    const work = new Promise((_, reject) => { fail = reject; });
+    const work = new Promise((_, reject) => {
+      fail = reject;
+    });
     await expect(raceSignal(work, AbortSignal.abort(reason))).rejects.toBe(reason);
     fail(new Error('late'));
     await new Promise((r) => setImmediate(r));
@@ -88,7 +102,13 @@ describe('raceSignal', () => {
   it('waits for the work alone when it cannot abort', async () => {
     const stop = new AbortController();
     let finish!: (v: number) => void;
-    const p = raceSignal(new Promise<number>((r) => { finish = r; }), stop.signal, false);
+    const p = raceSignal(
+      new Promise<number>((r) => {
+        finish = r;
+      }),
+      stop.signal,
+      false,
+    );
     stop.abort(new Error('ignored'));
     finish(3);
     expect(await p).toBe(3);

@@ -28,7 +28,9 @@ describe('defined', () => {
 
 describe('fillPath', () => {
   it('fills each parameter by name', () => {
-    expect(fillPath('/v2/networks/{network}/instances/{id}', { id: 'abc', network: 'n1' })).toBe('/v2/networks/n1/instances/abc');
+    expect(fillPath('/v2/networks/{network}/instances/{id}', { id: 'abc', network: 'n1' })).toBe(
+      '/v2/networks/n1/instances/abc',
+    );
   });
 
   it('escapes values, so a name cannot change the path', () => {

@@ -13,7 +13,10 @@ function gate() {
   const { store, calls } = watchedStore();
   const engine = new Engine({ providers: [testProvider(cloud)], state: store });
   const refuse = async (decls: unknown[], options?: object): Promise<ValidationError> => {
-    const e = await engine.plan(decls as ResourceDecl[], options).then(() => undefined, (x: unknown) => x);
+    const e = await engine.plan(decls as ResourceDecl[], options).then(
+      () => undefined,
+      (x: unknown) => x,
+    );
     expect(e).toBeInstanceOf(ValidationError);
     expect(calls, 'state store untouched').toEqual([]);
     expect(cloud.calls).toHaveLength(0);
@@ -34,41 +37,77 @@ describe('the gate runs before the state and any request', () => {
     const sim = await startB({});
     try {
       const { store } = watchedStore();
-      const good = new Engine({ providers: [provb({ token: sim.token, apiEndpoint: sim.url, region: 'LON1', pollIntervalMs: 1 })], state: store });
+      const good = new Engine({
+        providers: [provb({ token: sim.token, apiEndpoint: sim.url, region: 'LON1', pollIntervalMs: 1 })],
+        state: store,
+      });
       await good.apply(await good.plan([provb.network('net', { label: 'cvt-valid-gate' })]));
       sim.clearLog();
-      const revoked = new Engine({ providers: [provb({ token: 'revoked-token', apiEndpoint: sim.url, region: 'LON1' })], state: store });
-      const e = await revoked.plan([provb.network('net', { label: 'cvt-valid-gate' }), provb.volume('vol', { name: 'v', sizeGb: -1 } as never)]).catch((x) => x);
+      const revoked = new Engine({
+        providers: [provb({ token: 'revoked-token', apiEndpoint: sim.url, region: 'LON1' })],
+        state: store,
+      });
+      const e = await revoked
+        .plan([
+          provb.network('net', { label: 'cvt-valid-gate' }),
+          provb.volume('vol', { name: 'v', sizeGb: -1 } as never),
+        ])
+        .catch((x) => x);
       expect(e).toBeInstanceOf(ValidationError);
       expect(at((e as ValidationError).issues)).toEqual([['vol', 'inputs', 'sizeGb', 'too_small']]);
       expect(sim.requests).toHaveLength(0);
-    } finally { await sim.close(); }
+    } finally {
+      await sim.close();
+    }
   });
 });
 
 describe('all at once', () => {
   it('a duplicate name, an unknown type, a bad option and a missing reference hide no schema or rule issue', async () => {
     const e = await gate().refuse([
-      thing('net'), thing('net'), thing('v', { size: 'huge' }), thing('r', { ports: [0] }),
-      { type: 'test:index/nope:Nope', name: 'u', inputs: {} }, thing('o', {}, { protect: 'yes' } as never),
-      thing('m', { peer: ref('ghost', 'address') }), thing('c', { size: 'large', region: 'tiny' }),
+      thing('net'),
+      thing('net'),
+      thing('v', { size: 'huge' }),
+      thing('r', { ports: [0] }),
+      { type: 'test:index/nope:Nope', name: 'u', inputs: {} },
+      thing('o', {}, { protect: 'yes' } as never),
+      thing('m', { peer: ref('ghost', 'address') }),
+      thing('c', { size: 'large', region: 'tiny' }),
     ]);
-    expect(at(e.issues)).toEqual(expect.arrayContaining([
-      ['net', 'declaration', '', 'duplicate_name'], ['v', 'inputs', 'size', 'invalid_value'], ['r', 'inputs', 'ports.0', 'too_small'],
-      ['u', 'declaration', 'type', 'unknown_type'], ['o', 'options', 'protect', 'invalid_option'], ['m', 'inputs', 'peer', 'missing_reference'],
-      ['c', 'inputs', 'size', 'custom'],
-    ]));
+    expect(at(e.issues)).toEqual(
+      expect.arrayContaining([
+        ['net', 'declaration', '', 'duplicate_name'],
+        ['v', 'inputs', 'size', 'invalid_value'],
+        ['r', 'inputs', 'ports.0', 'too_small'],
+        ['u', 'declaration', 'type', 'unknown_type'],
+        ['o', 'options', 'protect', 'invalid_option'],
+        ['m', 'inputs', 'peer', 'missing_reference'],
+        ['c', 'inputs', 'size', 'custom'],
+      ]),
+    );
   });
 
   it('a resource with an unknown type still has its options checked, and a duplicate its inputs', async () => {
-    const e = await gate().refuse([{ type: 'test:index/nope:Nope', name: 'u', inputs: {}, options: { dependsOn: ['u'] } }, thing('d'), thing('d', { size: 1 })]);
-    expect(at(e.issues)).toEqual(expect.arrayContaining([['u', 'options', 'dependsOn.0', 'invalid_option'], ['d', 'inputs', 'size', 'invalid_value']]));
+    const e = await gate().refuse([
+      { type: 'test:index/nope:Nope', name: 'u', inputs: {}, options: { dependsOn: ['u'] } },
+      thing('d'),
+      thing('d', { size: 1 }),
+    ]);
+    expect(at(e.issues)).toEqual(
+      expect.arrayContaining([
+        ['u', 'options', 'dependsOn.0', 'invalid_option'],
+        ['d', 'inputs', 'size', 'invalid_value'],
+      ]),
+    );
   });
 });
 
 describe('unknown keys', () => {
   it('are named at their own path, nested too, with the closest key', async () => {
-    const e = await gate().refuse([thing('a', { sise: 'small', tags: { x: 'y' } }), blob('b', { content: 'x', contnet: 'y' })]);
+    const e = await gate().refuse([
+      thing('a', { sise: 'small', tags: { x: 'y' } }),
+      blob('b', { content: 'x', contnet: 'y' }),
+    ]);
     const sise = e.issues.find((i) => i.path.join('.') === 'sise')!;
     expect(sise.code).toBe('unrecognized_keys');
     expect(sise.suggestion).toBe('size');
@@ -78,24 +117,36 @@ describe('unknown keys', () => {
 
   it('in a declaration itself are refused with a suggestion', async () => {
     const e = await gate().refuse([{ type: THING, name: 'a', input: { name: 'a' } }]);
-    expect(at(e.issues)).toEqual(expect.arrayContaining([['a', 'declaration', 'input', 'unrecognized_keys'], ['a', 'declaration', 'inputs', 'invalid_type']]));
+    expect(at(e.issues)).toEqual(
+      expect.arrayContaining([
+        ['a', 'declaration', 'input', 'unrecognized_keys'],
+        ['a', 'declaration', 'inputs', 'invalid_type'],
+      ]),
+    );
     expect(e.issues[0]).toMatchObject({ code: 'unrecognized_keys', path: ['input'], suggestion: 'inputs' });
   });
 });
 
 describe('options', () => {
-  it.each([['600h'], ['25d'], ['0s'], ['banana'], ['5 m']])('refuses timeouts.create %s with a clear message', async (value) => {
-    const e = await gate().refuse([thing('a', {}, { timeouts: { create: value } } as never)]);
-    expect(at(e.issues)).toEqual([['a', 'options', 'timeouts.create', 'invalid_option']]);
-    expect(formatIssue(e.issues[0]!)).toMatch(/^a\.options\.timeouts\.create: /);
-  });
+  it.each([['600h'], ['25d'], ['0s'], ['banana'], ['5 m']])(
+    'refuses timeouts.create %s with a clear message',
+    async (value) => {
+      const e = await gate().refuse([thing('a', {}, { timeouts: { create: value } } as never)]);
+      expect(at(e.issues)).toEqual([['a', 'options', 'timeouts.create', 'invalid_option']]);
+      expect(formatIssue(e.issues[0]!)).toMatch(/^a\.options\.timeouts\.create: /);
+    },
+  );
 
   it('accepts the longest timeout a timer holds', async () => {
     await gate().engine.plan([thing('a', {}, { timeouts: { create: '596h', delete: '30s' } })]);
   });
 
   it.each([
-    ['ignoreChanges', 'bogus'], ['ignoreChanges', 'tags..x'], ['ignoreChanges', 'size.inner'], ['replaceOnChanges', 'ports.x'], ['replaceOnChanges', '[0]'],
+    ['ignoreChanges', 'bogus'],
+    ['ignoreChanges', 'tags..x'],
+    ['ignoreChanges', 'size.inner'],
+    ['replaceOnChanges', 'ports.x'],
+    ['replaceOnChanges', '[0]'],
   ])('refuses %s path %s (malformed or naming no input)', async (option, path) => {
     const e = await gate().refuse([thing('a', {}, { [option]: [path] })]);
     expect(at(e.issues)).toEqual([['a', 'options', `${option}.0`, 'invalid_option']]);
@@ -107,7 +158,10 @@ describe('options', () => {
 
   it('refuses dependsOn naming the resource itself, and suggests a declared name for a missing one', async () => {
     const e = await gate().refuse([thing('web', {}, { dependsOn: ['web', 'dbb'] }), thing('db')]);
-    expect(at(e.issues)).toEqual([['web', 'options', 'dependsOn.0', 'invalid_option'], ['web', 'options', 'dependsOn.1', 'missing_reference']]);
+    expect(at(e.issues)).toEqual([
+      ['web', 'options', 'dependsOn.0', 'invalid_option'],
+      ['web', 'options', 'dependsOn.1', 'missing_reference'],
+    ]);
     expect(e.issues[1]!.suggestion).toBe('db');
   });
 
@@ -119,25 +173,46 @@ describe('options', () => {
 });
 
 describe('values that are not JSON', () => {
-  const circular = () => { const o: Record<string, unknown> = {}; o.me = o; return o; };
+  const circular = () => {
+    const o: Record<string, unknown> = {};
+    o.me = o;
+    return o;
+  };
   it.each([
-    ['BigInt', () => 1n, []], ['function', () => () => 1, []], ['Symbol', () => Symbol('x'), []], ['Date', () => new Date(), []],
-    ['Map', () => new Map(), []], ['Set', () => new Set(), []], ['NaN', () => NaN, []], ['Infinity', () => -Infinity, []],
-    ['undefined in a list', () => ['a', undefined], [1]], ['a hole in a list', () => [, 'a'], [0]], // eslint-disable-line no-sparse-arrays
-    ['circular object', circular, ['me']], ['Promise', () => Promise.resolve('x'), []], ['class instance', () => new (class Box {})(), []],
+    ['BigInt', () => 1n, []],
+    ['function', () => () => 1, []],
+    ['Symbol', () => Symbol('x'), []],
+    ['Date', () => new Date(), []],
+    ['Map', () => new Map(), []],
+    ['Set', () => new Set(), []],
+    ['NaN', () => NaN, []],
+    ['Infinity', () => -Infinity, []],
+    ['undefined in a list', () => ['a', undefined], [1]],
+    ['a hole in a list', () => [, 'a'], [0]], // eslint-disable-line no-sparse-arrays
+    ['circular object', circular, ['me']],
+    ['Promise', () => Promise.resolve('x'), []],
+    ['class instance', () => new (class Box {})(), []],
     ['Uint8Array', () => new Uint8Array(2), []],
-  ] as [string, () => unknown, (string | number)[]][])('%s is an issue at its path, never a TypeError', async (_kind, make, below) => {
-    const e = await gate().refuse([thing('a', { tags: { x: make() } })]);
-    expect(at(e.issues)).toContainEqual(['a', 'inputs', ['tags', 'x', ...below].join('.'), 'not_json']);
-  });
+  ] as [string, () => unknown, (string | number)[]][])(
+    '%s is an issue at its path, never a TypeError',
+    async (_kind, make, below) => {
+      const e = await gate().refuse([thing('a', { tags: { x: make() } })]);
+      expect(at(e.issues)).toContainEqual(['a', 'inputs', ['tags', 'x', ...below].join('.'), 'not_json']);
+    },
+  );
 
   it('an undefined property is the same as an absent one, as in JSON', async () => {
     await gate().engine.plan([thing('a', { password: undefined })]);
   });
 
   it('refuses the literal unknown marker and other converge tags', async () => {
-    const e = await gate().refuse([thing('a', { peer: { '@converge': 'unknown' }, region: { '@converge': 'sensitive' } })]);
-    expect(at(e.issues)).toEqual([['a', 'inputs', 'peer', 'unknown_marker'], ['a', 'inputs', 'region', 'invalid_reference']]);
+    const e = await gate().refuse([
+      thing('a', { peer: { '@converge': 'unknown' }, region: { '@converge': 'sensitive' } }),
+    ]);
+    expect(at(e.issues)).toEqual([
+      ['a', 'inputs', 'peer', 'unknown_marker'],
+      ['a', 'inputs', 'region', 'invalid_reference'],
+    ]);
   });
 
   it.each([[''], ['a..b'], ['[0]'], ['x.*'], [42]])('refuses a hand-built ref with path %s', async (path) => {
@@ -154,7 +229,10 @@ describe('values that are not JSON', () => {
 describe('references stand as unknowns of any type', () => {
   it('a ref in an enum, a number list or a string passes the gate', async () => {
     const { engine } = gate();
-    const plan = await engine.plan([thing('b'), thing('a', { size: ref('b', 'status'), ports: [ref('b', 'address')], peer: ref('b', 'address') })]);
+    const plan = await engine.plan([
+      thing('b'),
+      thing('a', { size: ref('b', 'status'), ports: [ref('b', 'address')], peer: ref('b', 'address') }),
+    ]);
     expect(plan.steps.map((s) => s.address)).toEqual(['b', 'a']);
   });
 
@@ -166,7 +244,10 @@ describe('references stand as unknowns of any type', () => {
 
 describe('readable messages', () => {
   it('a 1 MB type token makes a short message', async () => {
-    const e = await gate().refuse([{ type: `x${'y'.repeat(1_000_000)}`, name: 'a', inputs: {} }, thing('b', { [`k${'z'.repeat(1_000_000)}`]: 1 })]);
+    const e = await gate().refuse([
+      { type: `x${'y'.repeat(1_000_000)}`, name: 'a', inputs: {} },
+      thing('b', { [`k${'z'.repeat(1_000_000)}`]: 1 }),
+    ]);
     expect(e.message.length).toBeLessThan(1500);
     expect(e.issues.map((i) => i.code)).toEqual(['unknown_type', 'unrecognized_keys']);
   });
@@ -182,9 +263,23 @@ describe('readable messages', () => {
   });
 
   it('formats each field as its own address', () => {
-    const f = (field: Issue['field'], path: (string | number)[], resource = 'web') => formatIssue({ resource, field, path, code: 'x', message: 'm' });
-    expect([f('inputs', ['files', 0, 'mode']), f('options', ['timeouts', 'create']), f('declaration', ['type']), f('declaration', []), f('args', ['name'], 'prova:index/getInstance:getInstance'), f('plan', ['targets', 0], '')])
-      .toEqual(['web.inputs.files[0].mode: m', 'web.options.timeouts.create: m', 'web.type: m', 'web: m', 'prova:index/getInstance:getInstance.args.name: m', 'targets[0]: m']);
+    const f = (field: Issue['field'], path: (string | number)[], resource = 'web') =>
+      formatIssue({ resource, field, path, code: 'x', message: 'm' });
+    expect([
+      f('inputs', ['files', 0, 'mode']),
+      f('options', ['timeouts', 'create']),
+      f('declaration', ['type']),
+      f('declaration', []),
+      f('args', ['name'], 'prova:index/getInstance:getInstance'),
+      f('plan', ['targets', 0], ''),
+    ]).toEqual([
+      'web.inputs.files[0].mode: m',
+      'web.options.timeouts.create: m',
+      'web.type: m',
+      'web: m',
+      'prova:index/getInstance:getInstance.args.name: m',
+      'targets[0]: m',
+    ]);
   });
 });
 
@@ -213,7 +308,10 @@ describe('lookup calls that are not calls', () => {
 describe('schema issues hide no rule issue of the same resource', () => {
   it("a provider's check still judges the fields the schema accepted", async () => {
     const e = await gate().refuse([thing('a', { size: 'large', region: 'tiny', ports: ['x'] })]);
-    expect(at(e.issues)).toEqual([['a', 'inputs', 'ports.0', 'invalid_type'], ['a', 'inputs', 'size', 'custom']]);
+    expect(at(e.issues)).toEqual([
+      ['a', 'inputs', 'ports.0', 'invalid_type'],
+      ['a', 'inputs', 'size', 'custom'],
+    ]);
   });
 
   it('an unknown key in a strict schema hides no other issue', async () => {

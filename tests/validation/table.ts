@@ -23,22 +23,37 @@ export function watchedStore(): { store: StateStore; calls: string[] } {
   const store = new Proxy(inner, {
     get(target, prop, receiver) {
       const v = Reflect.get(target, prop, receiver);
-      return typeof v === 'function' ? (...args: unknown[]) => { calls.push(String(prop)); return v.apply(target, args); } : v;
+      return typeof v === 'function'
+        ? (...args: unknown[]) => {
+            calls.push(String(prop));
+            return v.apply(target, args);
+          }
+        : v;
     },
   });
   return { store, calls };
 }
 
-async function issuesOf(engine: Engine, row: { decl?: ResourceDecl; lookup?: Row['lookup'] }): Promise<ValidationError | undefined> {
+async function issuesOf(
+  engine: Engine,
+  row: { decl?: ResourceDecl; lookup?: Row['lookup'] },
+): Promise<ValidationError | undefined> {
   const run = row.decl ? engine.plan([row.decl]) : engine.lookup(row.lookup!.token, row.lookup!.args);
-  const e = await run.then(() => undefined, (x: unknown) => x);
+  const e = await run.then(
+    () => undefined,
+    (x: unknown) => x,
+  );
   if (e === undefined) return undefined;
   expect(e).toBeInstanceOf(ValidationError);
   return e as ValidationError;
 }
 
 /** One `it` per row: the issue with that code at that path (and resource name) is reported. */
-export function describeRules(provider: () => Provider<unknown>, rows: readonly Row[], valid: readonly Valid[] = []): void {
+export function describeRules(
+  provider: () => Provider<unknown>,
+  rows: readonly Row[],
+  valid: readonly Valid[] = [],
+): void {
   const engine = () => new Engine({ providers: [provider()], state: new MemoryStateStore() });
   for (const row of rows) {
     it(`refuses: ${row.rule}`, async () => {
@@ -48,19 +63,34 @@ export function describeRules(provider: () => Provider<unknown>, rows: readonly 
       expect(e, 'a ValidationError').toBeDefined();
       const field = row.field ?? (row.decl ? 'inputs' : 'args');
       const codes = typeof row.code === 'string' ? [row.code] : row.code;
-      const found = e!.issues.filter((i) => (i.field ?? 'inputs') === field && JSON.stringify(i.path) === JSON.stringify(row.path));
-      expect(found.map((i) => i.code), e!.message).toEqual(expect.arrayContaining([expect.toSatisfy((c: string) => codes.includes(c))]));
+      const found = e!.issues.filter(
+        (i) => (i.field ?? 'inputs') === field && JSON.stringify(i.path) === JSON.stringify(row.path),
+      );
+      expect(
+        found.map((i) => i.code),
+        e!.message,
+      ).toEqual(expect.arrayContaining([expect.toSatisfy((c: string) => codes.includes(c))]));
       expect(found[0]!.resource).toBe(row.decl ? row.decl.name : row.lookup!.token);
     });
   }
   for (const v of valid) {
     it(`accepts: ${v.rule}`, async () => {
       if (v.decl) {
-        const e = await engine().plan([v.decl]).then(() => undefined, (x: unknown) => x);
+        const e = await engine()
+          .plan([v.decl])
+          .then(
+            () => undefined,
+            (x: unknown) => x,
+          );
         expect(e instanceof ValidationError ? e.message : undefined).toBeUndefined();
       } else {
         // A valid lookup passes the gate and reaches the (closed) endpoint: any error but a ValidationError.
-        const e = await engine().lookup(v.lookup!.token, v.lookup!.args).then(() => undefined, (x: unknown) => x);
+        const e = await engine()
+          .lookup(v.lookup!.token, v.lookup!.args)
+          .then(
+            () => undefined,
+            (x: unknown) => x,
+          );
         expect(e instanceof ValidationError ? e.message : undefined).toBeUndefined();
       }
     });

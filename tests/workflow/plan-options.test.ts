@@ -5,7 +5,8 @@ import { describe, it, expect } from 'vitest';
 import { ValidationError } from 'converge';
 import { setup, thing } from '../helpers/builders.js';
 
-const mutations = (calls: { op: string }[]) => calls.filter((c) => c.op === 'create' || c.op === 'update' || c.op === 'delete');
+const mutations = (calls: { op: string }[]) =>
+  calls.filter((c) => c.op === 'create' || c.op === 'update' || c.op === 'delete');
 
 async function applied(decls: ReturnType<typeof thing>[]) {
   const s = setup();
@@ -40,7 +41,10 @@ describe('refresh-only', () => {
     const plan = await engine.plan([thing('web'), thing('db')], { mode: 'refresh-only' });
     expect(plan.mode).toBe('refresh-only');
     expect(plan.hasChanges).toBe(true);
-    expect(plan.drift.map((d) => [d.address, d.action])).toEqual([['db', 'delete'], ['web', 'update']]);
+    expect(plan.drift.map((d) => [d.address, d.action])).toEqual([
+      ['db', 'delete'],
+      ['web', 'update'],
+    ]);
     expect(plan.render({ color: false })).toContain('Objects changed outside converge');
     cloud.calls = [];
     await engine.apply(plan);
@@ -68,11 +72,17 @@ describe('drift', () => {
     const json = plan.toJSON();
     expect(json.drift).toEqual([
       expect.objectContaining({ address: 'db', action: 'delete' }),
-      expect.objectContaining({ address: 'web', action: 'update', changes: [{ path: 'size', before: 'small', after: 'large' }] }),
+      expect.objectContaining({
+        address: 'web',
+        action: 'update',
+        changes: [{ path: 'size', before: 'small', after: 'large' }],
+      }),
     ]);
     expect(plan.steps.find((s) => s.address === 'web')).toMatchObject({ action: 'update', cause: 'drift' });
     const text = plan.render({ color: false });
-    expect(text.indexOf('Objects changed outside converge')).toBeLessThan(text.indexOf('will perform the following actions'));
+    expect(text.indexOf('Objects changed outside converge')).toBeLessThan(
+      text.indexOf('will perform the following actions'),
+    );
   });
 
   it('shows secret inputs that drifted as the sensitive marker', async () => {
@@ -117,7 +127,9 @@ describe('targets and exclude', () => {
   it('exclude leaves out the resource and what depends on it', async () => {
     const { engine } = setup();
     const ref = (r: string) => ({ '@converge': 'ref', resource: r, path: 'address' });
-    const plan = await engine.plan([thing('net'), thing('web', { peer: ref('net') }), thing('db')], { exclude: ['net'] });
+    const plan = await engine.plan([thing('net'), thing('web', { peer: ref('net') }), thing('db')], {
+      exclude: ['net'],
+    });
     expect(plan.steps.map((s) => s.address)).toEqual(['db']);
     expect(plan.exclude).toEqual(['net']);
     expect(plan.warnings.some((w) => w.startsWith('targeting is in effect'))).toBe(true);

@@ -28,7 +28,13 @@ describe('plan file schema', () => {
   it('validates plans of every action, cause and mode', async () => {
     const { engine, cloud } = setup();
     await check(await engine.plan([]), false);
-    const base = [thing('net'), thing('web', { peer: ref('net'), password: 'pw-123456' }), thing('old'), blob('b', { content: 'x', thingId: ref('net', 'id') }), thing('kept', {}, { retainOnDelete: true })];
+    const base = [
+      thing('net'),
+      thing('web', { peer: ref('net'), password: 'pw-123456' }),
+      thing('old'),
+      blob('b', { content: 'x', thingId: ref('net', 'id') }),
+      thing('kept', {}, { retainOnDelete: true }),
+    ];
     const first = await engine.plan(base);
     await check(first);
     await check(first, false);
@@ -60,18 +66,30 @@ describe('plan file schema', () => {
       cbd: fc.boolean(),
       password: fc.option(fc.constantFrom('pw-aaaa', 'pw-bbbb'), { nil: undefined }),
     });
-    await fc.assert(fc.asyncProperty(fc.array(declArb, { minLength: 1, maxLength: 4 }), async (stacks) => {
-      const { engine } = setup();
-      for (const s of stacks) {
-        const decls = s.present.map((n, i) => thing(n, {
-          size: s.size, region: i === 0 ? s.region : 'eu',
-          ...(s.peer && s.peer !== n && s.present.includes(s.peer) && s.present.indexOf(s.peer) < i ? { peer: ref(s.peer) } : {}),
-          ...(s.password ? { password: s.password } : {}),
-        }, s.cbd ? { createBeforeDestroy: true } : undefined));
-        const plan = await engine.plan(decls);
-        await check(plan);
-        await engine.apply(plan);
-      }
-    }), { numRuns: 12 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(declArb, { minLength: 1, maxLength: 4 }), async (stacks) => {
+        const { engine } = setup();
+        for (const s of stacks) {
+          const decls = s.present.map((n, i) =>
+            thing(
+              n,
+              {
+                size: s.size,
+                region: i === 0 ? s.region : 'eu',
+                ...(s.peer && s.peer !== n && s.present.includes(s.peer) && s.present.indexOf(s.peer) < i
+                  ? { peer: ref(s.peer) }
+                  : {}),
+                ...(s.password ? { password: s.password } : {}),
+              },
+              s.cbd ? { createBeforeDestroy: true } : undefined,
+            ),
+          );
+          const plan = await engine.plan(decls);
+          await check(plan);
+          await engine.apply(plan);
+        }
+      }),
+      { numRuns: 12 },
+    );
   });
 });

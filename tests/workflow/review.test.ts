@@ -70,23 +70,60 @@ describe('plain progress', () => {
   it('prints "Still creating... [10s elapsed]" every 10 s instead of a line per poll', () => {
     let t = 0;
     const lines: string[] = [];
-    const report = progressReporter({ stream: { write: (s: string) => { lines.push(s); return true; } }, mode: 'plain', now: () => t });
+    const report = progressReporter({
+      stream: {
+        write: (s: string) => {
+          lines.push(s);
+          return true;
+        },
+      },
+      mode: 'plain',
+      now: () => t,
+    });
     report({ type: 'step_start', at: 0, address: 'web', action: 'create', resourceType: 'x' });
-    for (let i = 1; i <= 25; i++) { t = i * 1000; report({ type: 'poll', at: t, address: 'web', operation: 'create', attempt: i, message: 'BUILDING', elapsedMs: t }); }
+    for (let i = 1; i <= 25; i++) {
+      t = i * 1000;
+      report({
+        type: 'poll',
+        at: t,
+        address: 'web',
+        operation: 'create',
+        attempt: i,
+        message: 'BUILDING',
+        elapsedMs: t,
+      });
+    }
     report.close();
-    expect(lines.filter((l) => l.includes('Still')).map((l) => l.slice(25))).toEqual(['web: Still creating... [10s elapsed]\n', 'web: Still creating... [20s elapsed]\n']);
+    expect(lines.filter((l) => l.includes('Still')).map((l) => l.slice(25))).toEqual([
+      'web: Still creating... [10s elapsed]\n',
+      'web: Still creating... [20s elapsed]\n',
+    ]);
     expect(lines.some((l) => l.includes('BUILDING'))).toBe(false);
   });
 
   it('takes the interval as an option, and ticks without events through redraw()', () => {
     let t = 0;
     const lines: string[] = [];
-    const report = progressReporter({ stream: { write: (s: string) => { lines.push(s); return true; } }, mode: 'plain', now: () => t, stillEveryMs: 3000 });
+    const report = progressReporter({
+      stream: {
+        write: (s: string) => {
+          lines.push(s);
+          return true;
+        },
+      },
+      mode: 'plain',
+      now: () => t,
+      stillEveryMs: 3000,
+    });
     report({ type: 'step_start', at: 0, address: 'db', action: 'delete', resourceType: 'x' });
-    t = 3000; report.redraw();
-    t = 4000; report.redraw();
+    t = 3000;
+    report.redraw();
+    t = 4000;
+    report.redraw();
     report.close();
-    expect(lines.filter((l) => l.includes('Still')).map((l) => l.slice(25))).toEqual(['db: Still destroying... [3s elapsed]\n']);
+    expect(lines.filter((l) => l.includes('Still')).map((l) => l.slice(25))).toEqual([
+      'db: Still destroying... [3s elapsed]\n',
+    ]);
   });
 });
 
@@ -96,7 +133,12 @@ describe('graceful stop', () => {
     cloud.latencyMs = 20;
     const stop = new AbortController();
     const plan = await engine.plan([thing('a'), thing('b'), thing('c')]);
-    const result = await engine.apply(plan, { stopSignal: stop.signal, onEvent: (e) => { if (e.type === 'step_start') stop.abort(); } });
+    const result = await engine.apply(plan, {
+      stopSignal: stop.signal,
+      onEvent: (e) => {
+        if (e.type === 'step_start') stop.abort();
+      },
+    });
     expect(result.succeeded.map((s) => s.address)).toEqual(['a']);
     expect(result.skipped.map((s) => s.address).sort()).toEqual(['b', 'c']);
     expect(cloud.count('thing')).toBe(1);

@@ -16,7 +16,12 @@ const PASS = 'correct horse battery staple';
 function twoEngines() {
   const cloud = new TestCloud();
   const where = new MemoryLocation();
-  const make = () => new Engine({ providers: [testProvider(cloud)], state: new MemoryStateStore(where), retry: { retries: 0, minTimeoutMs: 1, maxTimeoutMs: 1 } });
+  const make = () =>
+    new Engine({
+      providers: [testProvider(cloud)],
+      state: new MemoryStateStore(where),
+      retry: { retries: 0, minTimeoutMs: 1, maxTimeoutMs: 1 },
+    });
   return { cloud, a: make(), b: make() };
 }
 
@@ -52,7 +57,10 @@ describe('saved plans', () => {
     const path = join(dir(), 'plan.json');
     await (await a.plan([thing('web')])).save(path, { passphrase: PASS });
     const other = new Engine({ providers: [testProvider(new TestCloud(), 'other')], state: new MemoryStateStore() });
-    await expect(other.apply(await Plan.load(path, { passphrase: PASS }))).rejects.toMatchObject({ code: 'CONVERGE_PLAN_FILE', problem: 'providers_mismatch' });
+    await expect(other.apply(await Plan.load(path, { passphrase: PASS }))).rejects.toMatchObject({
+      code: 'CONVERGE_PLAN_FILE',
+      problem: 'providers_mismatch',
+    });
   });
 
   it('refuses a plan when the declarations given to apply differ (declarations_mismatch), changing nothing', async () => {
@@ -60,7 +68,9 @@ describe('saved plans', () => {
     const path = join(dir(), 'plan.json');
     await (await a.plan([thing('web')])).save(path, { passphrase: PASS });
     const loaded = await Plan.load(path, { passphrase: PASS });
-    await expect(b.apply(loaded, { declarations: [thing('web', { size: 'large' })] })).rejects.toMatchObject({ problem: 'declarations_mismatch' });
+    await expect(b.apply(loaded, { declarations: [thing('web', { size: 'large' })] })).rejects.toMatchObject({
+      problem: 'declarations_mismatch',
+    });
     expect(cloud.objects.size).toBe(0);
     await expect(b.apply(loaded, { declarations: [thing('web')] })).resolves.toMatchObject({ failed: [] });
   });
@@ -114,15 +124,26 @@ describe('saved plans', () => {
 
   it('carries a replacement, a deletion and references through a saved plan', async () => {
     const { cloud, a, b } = twoEngines();
-    await a.apply(await a.plan([thing('net'), thing('web', { peer: { '@converge': 'ref', resource: 'net', path: 'address' } }), thing('old')]));
+    await a.apply(
+      await a.plan([
+        thing('net'),
+        thing('web', { peer: { '@converge': 'ref', resource: 'net', path: 'address' } }),
+        thing('old'),
+      ]),
+    );
     const path = join(dir(), 'plan.json');
-    const decls = [thing('net', { region: 'us' }), thing('web', { peer: { '@converge': 'ref', resource: 'net', path: 'address' } })];
+    const decls = [
+      thing('net', { region: 'us' }),
+      thing('web', { peer: { '@converge': 'ref', resource: 'net', path: 'address' } }),
+    ];
     const plan = await a.plan(decls);
     await plan.save(path, { passphrase: PASS });
     expectValidPlanFile(readFileSync(path, 'utf8'));
     cloud.calls = [];
     await b.apply(await Plan.load(path, { passphrase: PASS }), { declarations: decls });
-    expect(cloud.calls.filter((c) => c.op !== 'read').map((c) => `${c.op} ${c.name ?? ''}`)).toEqual(expect.arrayContaining(['delete old', 'delete net', 'create net']));
+    expect(cloud.calls.filter((c) => c.op !== 'read').map((c) => `${c.op} ${c.name ?? ''}`)).toEqual(
+      expect.arrayContaining(['delete old', 'delete net', 'create net']),
+    );
     expect((await b.plan(decls)).hasChanges).toBe(false);
   });
 
@@ -135,7 +156,10 @@ describe('saved plans', () => {
     expectValidPlanFile(text);
     cloud.calls = [];
     await b.apply(await Plan.parse(text, { passphrase: PASS }), { declarations: decls });
-    expect(cloud.calls.filter((c) => c.op === 'create' || c.op === 'delete').map((c) => c.op)).toEqual(['create', 'delete']);
+    expect(cloud.calls.filter((c) => c.op === 'create' || c.op === 'delete').map((c) => c.op)).toEqual([
+      'create',
+      'delete',
+    ]);
     expect(Object.keys((await b.state()).deposed)).toEqual([]);
     expect((await b.plan(decls)).hasChanges).toBe(false);
   });

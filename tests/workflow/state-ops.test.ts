@@ -13,7 +13,9 @@ const ref = (r: string) => ({ '@converge': 'ref', resource: r, path: 'address' }
 
 async function applied() {
   const s = setup();
-  await s.engine.apply(await s.engine.plan([thing('net'), thing('web', { peer: ref('net'), password: 'hunter2-password' })]));
+  await s.engine.apply(
+    await s.engine.plan([thing('net'), thing('web', { peer: ref('net'), password: 'hunter2-password' })]),
+  );
   return s;
 }
 
@@ -62,7 +64,10 @@ describe('state operations', () => {
     expect(state.resources.network!.name).toBe('network');
     expect(state.resources.web!.dependencies).toEqual(['network']);
     cloud.calls = [];
-    const plan = await engine.plan([thing('network', { name: 'net' }), thing('web', { peer: ref('network'), password: 'hunter2-password' })]);
+    const plan = await engine.plan([
+      thing('network', { name: 'net' }),
+      thing('web', { peer: ref('network'), password: 'hunter2-password' }),
+    ]);
     expect(plan.hasChanges).toBe(false);
   });
 

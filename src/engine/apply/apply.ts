@@ -17,9 +17,19 @@ import { redactText } from '../values/redact.js';
 
 export { emitReport } from './steps/context.js';
 
-type ApplyOutcome = { readonly succeeded: StepOutcome[]; readonly failed: FailedStep[]; readonly skipped: SkippedStep[] };
+type ApplyOutcome = {
+  readonly succeeded: StepOutcome[];
+  readonly failed: FailedStep[];
+  readonly skipped: SkippedStep[];
+};
 
-type Task = { readonly id: string; readonly waitFor: readonly string[]; readonly node: ExecNode; readonly work: StepWork; readonly index: number };
+type Task = {
+  readonly id: string;
+  readonly waitFor: readonly string[];
+  readonly node: ExecNode;
+  readonly work: StepWork;
+  readonly index: number;
+};
 type Progress = { started: number; left: number; failed: boolean; skipped: boolean; id?: string; unchanged?: boolean };
 
 export async function applySteps(work: readonly StepWork[], given: ApplyContext): Promise<ApplyOutcome> {
@@ -30,7 +40,10 @@ export async function applySteps(work: readonly StepWork[], given: ApplyContext)
   const tasks: Task[] = [];
   const owner = new Map<string, number>();
   work.forEach((w, index) => {
-    for (const node of w.nodes) { tasks.push({ id: node.id, waitFor: node.waitFor, node, work: w, index }); owner.set(node.id, index); }
+    for (const node of w.nodes) {
+      tasks.push({ id: node.id, waitFor: node.waitFor, node, work: w, index });
+      owner.set(node.id, index);
+    }
     if (w.nodes.length === 0) succeeded.push({ address: w.step.address, action: w.step.action, elapsedMs: 0 });
   });
   const progress: Progress[] = work.map((w) => ({ started: 0, left: w.nodes.length, failed: false, skipped: false }));
@@ -42,42 +55,80 @@ export async function applySteps(work: readonly StepWork[], given: ApplyContext)
   for (const t of tasks) for (const a of t.waitFor) awaited.add(a);
   const deferred: { index: number; durable: Promise<void> }[] = [];
 
-  await schedule(tasks, ctx.parallelism, async (task) => {
-    const w = task.work;
-    const p = progress[task.index]!;
-    const { action, address, type } = w.step;
-    if (p.started === 0) {
-      p.started = ctx.now();
-      if (ctx.listening) ctx.emit({ type: 'step_start', at: p.started, address, action, resourceType: type });
-    }
-    const defer = awaited.has(task.id) ? undefined : (durable: Promise<void>) => { deferred.push({ index: task.index, durable }); durable.catch(() => {}); };
-    const run = new StepRun(w, ctx, defer);
-    try {
-      await runNode(task.node, run, p);
-    } catch (error) {
-      const err = scrubError(error, run.secretValues());
-      p.failed = true;
-      const elapsedMs = ctx.now() - p.started;
-      failed.push({ address, action, elapsedMs, error: err });
-      ctx.emit({ type: 'step_fail', at: ctx.now(), address, action, resourceType: type, elapsedMs, error: err.message.split('\n')[0] ?? '', ...(err instanceof ConvergeError ? { code: err.code } : {}) });
-      throw err;
-    }
-    if (--p.left === 0) {
-      const elapsedMs = ctx.now() - p.started;
-      succeeded.push({ address, action, elapsedMs, ...(p.unchanged ? { unchanged: true } : {}) });
-      if (ctx.listening) ctx.emit({ type: 'step_finish', at: ctx.now(), address, action, resourceType: type, elapsedMs, ...(p.id ? { id: p.id } : {}) });
-    }
-  }, (task, because) => {
-    const p = progress[task.index]!;
-    if (p.failed || p.skipped) return;
-    p.skipped = true;
-    const by = because === STOPPED ? STOPPED : work[owner.get(because)!]!.step.address;
-    skipped.push({ address: task.work.step.address, action: task.work.step.action, because: by });
-    ctx.emit({ type: 'step_skip', at: ctx.now(), address: task.work.step.address, action: task.work.step.action, resourceType: task.work.step.type, because: by });
-  }, ctx.stop);
+  await schedule(
+    tasks,
+    ctx.parallelism,
+    async (task) => {
+      const w = task.work;
+      const p = progress[task.index]!;
+      const { action, address, type } = w.step;
+      if (p.started === 0) {
+        p.started = ctx.now();
+        if (ctx.listening) ctx.emit({ type: 'step_start', at: p.started, address, action, resourceType: type });
+      }
+      const defer = awaited.has(task.id)
+        ? undefined
+        : (durable: Promise<void>) => {
+            deferred.push({ index: task.index, durable });
+            durable.catch(() => {});
+          };
+      const run = new StepRun(w, ctx, defer);
+      try {
+        await runNode(task.node, run, p);
+      } catch (error) {
+        const err = scrubError(error, run.secretValues());
+        p.failed = true;
+        const elapsedMs = ctx.now() - p.started;
+        failed.push({ address, action, elapsedMs, error: err });
+        ctx.emit({
+          type: 'step_fail',
+          at: ctx.now(),
+          address,
+          action,
+          resourceType: type,
+          elapsedMs,
+          error: err.message.split('\n')[0] ?? '',
+          ...(err instanceof ConvergeError ? { code: err.code } : {}),
+        });
+        throw err;
+      }
+      if (--p.left === 0) {
+        const elapsedMs = ctx.now() - p.started;
+        succeeded.push({ address, action, elapsedMs, ...(p.unchanged ? { unchanged: true } : {}) });
+        if (ctx.listening)
+          ctx.emit({
+            type: 'step_finish',
+            at: ctx.now(),
+            address,
+            action,
+            resourceType: type,
+            elapsedMs,
+            ...(p.id ? { id: p.id } : {}),
+          });
+      }
+    },
+    (task, because) => {
+      const p = progress[task.index]!;
+      if (p.failed || p.skipped) return;
+      p.skipped = true;
+      const by = because === STOPPED ? STOPPED : work[owner.get(because)!]!.step.address;
+      skipped.push({ address: task.work.step.address, action: task.work.step.action, because: by });
+      ctx.emit({
+        type: 'step_skip',
+        at: ctx.now(),
+        address: task.work.step.address,
+        action: task.work.step.action,
+        resourceType: task.work.step.type,
+        because: by,
+      });
+    },
+    ctx.stop,
+  );
 
   for (const d of deferred) {
-    try { await d.durable; } catch (error) {
+    try {
+      await d.durable;
+    } catch (error) {
       const address = work[d.index]!.step.address;
       const i = succeeded.findIndex((s) => s.address === address);
       if (i >= 0) succeeded.splice(i, 1);
@@ -89,14 +140,33 @@ export async function applySteps(work: readonly StepWork[], given: ApplyContext)
 
 async function runNode(node: ExecNode, run: StepRun, p: Progress): Promise<void> {
   switch (node.kind) {
-    case 'create': p.id = await runCreate(run); return;
-    case 'create-replacement': p.id = await runCreate(run, run.w.prior!); return;
-    case 'update': { const u = await runUpdate(run); p.id = u.id; p.unchanged = u.unchanged; return; }
-    case 'record': p.id = await runRecord(run); return;
-    case 'delete': await runDelete(run); return;
-    case 'delete-deposed': await (run.w.decl ? runDeleteDeposed(run) : runDelete(run)); return;
-    case 'forget': await runForget(run, false); return;
-    case 'forget-deposed': await runForget(run, true); return;
+    case 'create':
+      p.id = await runCreate(run);
+      return;
+    case 'create-replacement':
+      p.id = await runCreate(run, run.w.prior!);
+      return;
+    case 'update': {
+      const u = await runUpdate(run);
+      p.id = u.id;
+      p.unchanged = u.unchanged;
+      return;
+    }
+    case 'record':
+      p.id = await runRecord(run);
+      return;
+    case 'delete':
+      await runDelete(run);
+      return;
+    case 'delete-deposed':
+      await (run.w.decl ? runDeleteDeposed(run) : runDelete(run));
+      return;
+    case 'forget':
+      await runForget(run, false);
+      return;
+    case 'forget-deposed':
+      await runForget(run, true);
+      return;
   }
 }
 

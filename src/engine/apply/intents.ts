@@ -23,7 +23,9 @@ export class CreateIntents {
 
   constructor(work: readonly StepWork[], ledger: Ledger, stamp: string) {
     this.#ledger = ledger;
-    this.#eligible = work.filter((w) => (w.step.action === 'create' && w.inputs !== undefined) || w.step.action === 'delete');
+    this.#eligible = work.filter(
+      (w) => (w.step.action === 'create' && w.inputs !== undefined) || w.step.action === 'delete',
+    );
     this.#eligible.forEach((w, i) => this.#index.set(intentKey(w), i));
     this.#stamp = stamp;
   }
@@ -48,19 +50,33 @@ export class CreateIntents {
     if (p) return p;
     const slice = this.#eligible.slice(chunk * CHUNK, (chunk + 1) * CHUNK);
     if (slice.length === 0) return Promise.resolve(new Map());
-    const ops: (NewPending & { id: string; startedAt: string })[] = slice.map((w) => w.step.action === 'create' ? {
-      id: randomUUID(),
-      startedAt: this.#stamp,
-      kind: 'create', type: w.step.type, name: w.step.address, provider: w.provider.name,
-      inputs: w.inputs!, secrets: w.secrets.filter((s) => s.startsWith('inputs.')),
-      dependencies: [...w.deps], options: storedOptions(w.decl?.options),
-    } : {
-      id: randomUUID(),
-      startedAt: this.#stamp,
-      kind: 'delete', type: w.step.type, name: w.deposed?.name ?? w.priorName ?? w.step.address, provider: w.provider.name,
-      inputs: {}, resourceId: (w.deposed ?? w.prior)!.id, secrets: [],
-      ...(w.deposed ? { deposedKey: w.deposed.deposedKey } : {}),
-    });
+    const ops: (NewPending & { id: string; startedAt: string })[] = slice.map((w) =>
+      w.step.action === 'create'
+        ? {
+            id: randomUUID(),
+            startedAt: this.#stamp,
+            kind: 'create',
+            type: w.step.type,
+            name: w.step.address,
+            provider: w.provider.name,
+            inputs: w.inputs!,
+            secrets: w.secrets.filter((s) => s.startsWith('inputs.')),
+            dependencies: [...w.deps],
+            options: storedOptions(w.decl?.options),
+          }
+        : {
+            id: randomUUID(),
+            startedAt: this.#stamp,
+            kind: 'delete',
+            type: w.step.type,
+            name: w.deposed?.name ?? w.priorName ?? w.step.address,
+            provider: w.provider.name,
+            inputs: {},
+            resourceId: (w.deposed ?? w.prior)!.id,
+            secrets: [],
+            ...(w.deposed ? { deposedKey: w.deposed.deposedKey } : {}),
+          },
+    );
     const ids = new Map(slice.map((w, i) => [intentKey(w), ops[i]!.id]));
     for (const [a, id] of ids) this.#unused.set(a, id);
     p = this.#ledger.commit((serial) => markPendingMany(serial, ops)).then(() => ids);
@@ -77,8 +93,9 @@ export class CreateIntents {
   }
 }
 
-
 /** A step's key among the intents: creates by address, deletes by address and deposed key. */
 function intentKey(w: StepWork): string {
-  return w.step.action === 'create' ? `create:${w.step.address}` : `delete:${w.step.address}#${w.deposed?.deposedKey ?? ''}`;
+  return w.step.action === 'create'
+    ? `create:${w.step.address}`
+    : `delete:${w.step.address}#${w.deposed?.deposedKey ?? ''}`;
 }

@@ -22,8 +22,12 @@ export class Ledger {
     this.#serial = base.serial;
   }
 
-  get serial(): number { return this.#serial; }
-  get lineage(): string { return this.#base.lineage; }
+  get serial(): number {
+    return this.#serial;
+  }
+  get lineage(): string {
+    return this.#base.lineage;
+  }
 
   get(name: string): ResourceState | undefined {
     const o = this.#resources.get(name);

@@ -32,18 +32,27 @@ export async function recoverPending(state: State, ledger: Ledger, deps: Recover
   for (const op of Object.values(state.pending)) {
     const resolved = deps.resolve(op.type);
     if (!resolved) {
-      warnings.push(`${op.name}: an interrupted ${op.kind} of a ${op.type} is pending, but no provider of this engine has that type; the record is kept.`);
+      warnings.push(
+        `${op.name}: an interrupted ${op.kind} of a ${op.type} is pending, but no provider of this engine has that type; the record is kept.`,
+      );
       continue;
     }
     const { def, provider } = resolved;
     if (op.kind === 'create') {
       if (!def.find) {
-        warnings.push(`${op.name}: an interrupted create of a ${op.type} cannot be checked (the type has no find); the pending record is kept. If the object exists, import it; then drop the record.`);
+        warnings.push(
+          `${op.name}: an interrupted create of a ${op.type} cannot be checked (the type has no find); the pending record is kept. If the object exists, import it; then drop the record.`,
+        );
         continue;
       }
-      const found = await def.find({ ...deps.context(resolved, op.name, 'find'), operationId: op.id }, op.inputs, { startedAt: op.startedAt, operationId: op.id });
+      const found = await def.find({ ...deps.context(resolved, op.name, 'find'), operationId: op.id }, op.inputs, {
+        startedAt: op.startedAt,
+        operationId: op.id,
+      });
       if (isCannotTell(found)) {
-        warnings.push(`${op.name}: an interrupted create of a ${op.type} could not be checked (${found.cannotTell}); the pending record is kept. If the object exists, import it; then drop the record.`);
+        warnings.push(
+          `${op.name}: an interrupted create of a ${op.type} could not be checked (${found.cannotTell}); the pending record is kept. If the object exists, import it; then drop the record.`,
+        );
         continue;
       }
       const current = ledger.get(op.name);
@@ -58,12 +67,25 @@ export async function recoverPending(state: State, ledger: Ledger, deps: Recover
       }
       const at = deps.now();
       const made = {
-        type: op.type, name: op.name, provider: provider.name, id: found.id, inputs: op.inputs, outputs: found.outputs,
-        dependencies: [...(op.dependencies ?? [])], options: op.options ?? {}, secrets: [...new Set([...secretPathsOf(def), ...(op.secrets ?? [])])], createdAt: at, updatedAt: at,
+        type: op.type,
+        name: op.name,
+        provider: provider.name,
+        id: found.id,
+        inputs: op.inputs,
+        outputs: found.outputs,
+        dependencies: [...(op.dependencies ?? [])],
+        options: op.options ?? {},
+        secrets: [...new Set([...secretPathsOf(def), ...(op.secrets ?? [])])],
+        createdAt: at,
+        updatedAt: at,
       };
       if (op.deposedKey && current && current.id !== found.id) {
-        await ledger.commit((s) => recordDeposed(s, made, { ...current, deposedKey: op.deposedKey!, deposedAt: at }, op.id));
-        warnings.push(`${op.name}: an interrupted create-before-destroy replacement had made ${found.id}; it was adopted, and the old object ${current.id} is deposed (this plan deletes it).`);
+        await ledger.commit((s) =>
+          recordDeposed(s, made, { ...current, deposedKey: op.deposedKey!, deposedAt: at }, op.id),
+        );
+        warnings.push(
+          `${op.name}: an interrupted create-before-destroy replacement had made ${found.id}; it was adopted, and the old object ${current.id} is deposed (this plan deletes it).`,
+        );
       } else {
         await ledger.commit((s) => recordResource(s, made, op.id));
         warnings.push(`${op.name}: an interrupted create had made ${found.id}; it was adopted into the state.`);
@@ -71,9 +93,14 @@ export async function recoverPending(state: State, ledger: Ledger, deps: Recover
     } else if (op.kind === 'delete') {
       const existing = op.deposedKey ? ledger.getDeposed(op.deposedKey) : ledger.get(op.name);
       if (existing && op.resourceId && existing.id === op.resourceId) {
-        const read = await def.read(deps.context(resolved, op.name, 'read'), existing.id, { inputs: existing.inputs, outputs: existing.outputs });
+        const read = await def.read(deps.context(resolved, op.name, 'read'), existing.id, {
+          inputs: existing.inputs,
+          outputs: existing.outputs,
+        });
         if (read === null) {
-          await ledger.commit((s) => (op.deposedKey ? recordDeposedDelete(s, op.deposedKey, op.id) : recordDelete(s, op.name, op.id)));
+          await ledger.commit((s) =>
+            op.deposedKey ? recordDeposedDelete(s, op.deposedKey, op.id) : recordDelete(s, op.name, op.id),
+          );
           warnings.push(`${op.name}: an interrupted delete had removed ${existing.id}; it was removed from the state.`);
           continue;
         }

@@ -96,7 +96,8 @@ export function applyResult(outcome: Outcome, finalState: State, elapsedMs: numb
   Object.defineProperty(result, 'secret', {
     enumerable: false,
     value: (address: string, path: string): unknown => {
-      if (typeof address !== 'string' || typeof path !== 'string' || !path) throw new TypeError('Expected `address` and `path` to be non-empty strings');
+      if (typeof address !== 'string' || typeof path !== 'string' || !path)
+        throw new TypeError('Expected `address` and `path` to be non-empty strings');
       const r = own(finalState.resources, address);
       return r ? valueOfRecord(r, parsePath(path)) : undefined;
     },
@@ -120,9 +121,15 @@ function redactState(state: State): State {
     inputs: redactPaths(r.inputs, strip('inputs.', r.secrets ?? [])),
     ...(r.outputs !== undefined ? { outputs: redactPaths(r.outputs, strip('outputs.', r.secrets ?? [])) } : {}),
   });
-  const map = <T extends { inputs: unknown; outputs?: unknown; secrets: readonly string[] }>(o: Readonly<Record<string, T>>) =>
-    Object.fromEntries(Object.entries(o).map(([k, v]) => [k, redact(v)]));
-  return { ...state, resources: map(state.resources), deposed: map(state.deposed), pending: map(state.pending) } as State;
+  const map = <T extends { inputs: unknown; outputs?: unknown; secrets: readonly string[] }>(
+    o: Readonly<Record<string, T>>,
+  ) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, redact(v)]));
+  return {
+    ...state,
+    resources: map(state.resources),
+    deposed: map(state.deposed),
+    pending: map(state.pending),
+  } as State;
 }
 
 /** The secret strings a record holds (for scrubbing a read's errors): the values at its secret paths. */
@@ -136,5 +143,8 @@ export function recordSecrets(r: Pick<ResourceState, 'inputs' | 'outputs' | 'sec
 }
 
 function collectAt(value: unknown, path: readonly PathSegment[], into: Set<string>): void {
-  mapPath(value, path, (v) => { secretStrings(v, into); return v; });
+  mapPath(value, path, (v) => {
+    secretStrings(v, into);
+    return v;
+  });
 }

@@ -8,9 +8,25 @@ import { abortReason } from '../abort.js';
 export { defaultRetryPolicy } from '../provider/retry-policy.js';
 import { type RetryPolicy } from '../provider/retry-policy.js';
 
-export type RetryInfo = { readonly attempt: number; readonly retriesLeft: number; readonly delayMs: number; readonly error: Error };
+export type RetryInfo = {
+  readonly attempt: number;
+  readonly retriesLeft: number;
+  readonly delayMs: number;
+  readonly error: Error;
+};
 
-const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED', 'EAI_AGAIN']);
+const NETWORK_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CLOSED',
+  'EAI_AGAIN',
+]);
 
 /** True for failures worth another attempt. */
 export function isTransient(error: unknown): boolean {
@@ -52,7 +68,12 @@ export async function withRetry<T>(
     return await fn(1);
   } catch (error) {
     if (policy.retries <= 0 || signal?.aborted) throw error;
-    try { await classify(error); } catch (e) { if (e instanceof AbortError) throw error; firstError = e; }
+    try {
+      await classify(error);
+    } catch (e) {
+      if (e instanceof AbortError) throw error;
+      firstError = e;
+    }
   }
   return pRetry(
     async (attempt) => {
@@ -98,8 +119,14 @@ export function backoffFor(policy: RetryPolicy, attempt: number): number {
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(abortReason(signal));
-    const timer = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
-    const onAbort = () => { clearTimeout(timer); reject(abortReason(signal!)); };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortReason(signal!));
+    };
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

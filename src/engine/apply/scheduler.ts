@@ -3,7 +3,10 @@
 // named. O(1) work per task besides the task itself.
 
 export type Task = { readonly id: string; readonly waitFor: readonly string[] };
-type TaskOutcome = { readonly status: 'ok' } | { readonly status: 'failed'; readonly error: Error } | { readonly status: 'skipped'; readonly because: string };
+type TaskOutcome =
+  | { readonly status: 'ok' }
+  | { readonly status: 'failed'; readonly error: Error }
+  | { readonly status: 'skipped'; readonly because: string };
 
 export async function schedule<T extends Task>(
   tasks: readonly T[],
@@ -35,7 +38,9 @@ export async function schedule<T extends Task>(
   let head = 0;
 
   return new Promise((resolve) => {
-    const finishIfDone = () => { if (outcomes.size === tasks.length && running === 0) resolve(outcomes); };
+    const finishIfDone = () => {
+      if (outcomes.size === tasks.length && running === 0) resolve(outcomes);
+    };
     const skip = (id: string, because: string) => {
       const stack = [id];
       while (stack.length) {
@@ -77,7 +82,10 @@ export async function schedule<T extends Task>(
           },
           (error: unknown) => {
             running--;
-            outcomes.set(task.id, { status: 'failed', error: error instanceof Error ? error : new Error(String(error)) });
+            outcomes.set(task.id, {
+              status: 'failed',
+              error: error instanceof Error ? error : new Error(String(error)),
+            });
             skip(task.id, task.id);
             pump();
             finishIfDone();
@@ -86,7 +94,14 @@ export async function schedule<T extends Task>(
       }
       finishIfDone();
     };
-    stop?.addEventListener('abort', () => { halt(); finishIfDone(); }, { once: true });
+    stop?.addEventListener(
+      'abort',
+      () => {
+        halt();
+        finishIfDone();
+      },
+      { once: true },
+    );
     pump();
   });
 }

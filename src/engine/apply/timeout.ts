@@ -12,7 +12,12 @@ type StepSignal = { readonly signal: AbortSignal; dispose(): void };
  * one that also fires after `limitMs` with a TimeoutError. AbortSignal.any adds no listener to
  * `parent`, so any number of steps can share it.
  */
-export function stepSignal(parent: AbortSignal, address: string, operation: string, limitMs: number | undefined): StepSignal {
+export function stepSignal(
+  parent: AbortSignal,
+  address: string,
+  operation: string,
+  limitMs: number | undefined,
+): StepSignal {
   if (limitMs === undefined) return { signal: parent, dispose() {} };
   const timer = new AbortController();
   const handle = setTimeout(() => timer.abort(new TimeoutError(address, operation, limitMs)), limitMs);
@@ -22,9 +27,15 @@ export function stepSignal(parent: AbortSignal, address: string, operation: stri
 /** Settles with `work`, or rejects with the signal's reason as soon as it fires (for providers that ignore it). */
 export function raceSignal<T>(work: Promise<T>, signal: AbortSignal, canAbort = true): Promise<T> {
   if (!canAbort) return work;
-  if (signal.aborted) { work.catch(() => {}); return Promise.reject(abortReason(signal)); }
+  if (signal.aborted) {
+    work.catch(() => {});
+    return Promise.reject(abortReason(signal));
+  }
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => { work.catch(() => {}); reject(abortReason(signal)); };
+    const onAbort = () => {
+      work.catch(() => {});
+      reject(abortReason(signal));
+    };
     signal.addEventListener('abort', onAbort, { once: true });
     work.finally(() => signal.removeEventListener('abort', onAbort)).then(resolve, reject);
   });

@@ -67,7 +67,9 @@ export type ResourceHelper<I extends z.ZodType, O extends z.ZodType> = (
  * console.log(logs.out('url')); // a reference, typed string
  * ```
  */
-export function resourceHelper<I extends z.ZodType, O extends z.ZodType, C>(def: ResourceDefinition<I, O, C>): ResourceHelper<I, O> {
+export function resourceHelper<I extends z.ZodType, O extends z.ZodType, C>(
+  def: ResourceDefinition<I, O, C>,
+): ResourceHelper<I, O> {
   return (name, inputs, options) => {
     const decl = { type: def.token, name, inputs: inputs as Record<string, unknown>, ...(options ? { options } : {}) };
     // `out` is not enumerable, so the declaration stays plain data for JSON.
@@ -87,6 +89,8 @@ export type LookupCall<A extends z.ZodType, R> = {
 };
 
 /** Makes the typed helper for one lookup: `provb.getInstance({ hostname })` → a call `engine.lookup()` accepts. */
-export function lookupHelper<A extends z.ZodType, R, C>(def: LookupDefinition<A, R, C>): (args: z.input<A>) => LookupCall<A, R> {
+export function lookupHelper<A extends z.ZodType, R, C>(
+  def: LookupDefinition<A, R, C>,
+): (args: z.input<A>) => LookupCall<A, R> {
   return (args) => ({ token: def.token, args });
 }

@@ -48,14 +48,28 @@ export function collectRefs(value: unknown): { ref: Ref; at: (string | number)[]
 // One path array, pushed and popped: a value without references allocates nothing.
 function walk(value: unknown, at: (string | number)[], into: { ref: Ref; at: (string | number)[] }[]): void {
   if (value === null || typeof value !== 'object') return;
-  if (isRef(value)) { into.push({ ref: value, at: at.slice() }); return; }
-  // A secret(v) stands where it is placed: a reference inside it is at the same path.
-  if ((value as { '@converge'?: unknown })['@converge'] === 'secret') { walk((value as { value?: unknown }).value, at, into); return; }
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) { at.push(i); walk(value[i], at, into); at.pop(); }
+  if (isRef(value)) {
+    into.push({ ref: value, at: at.slice() });
     return;
   }
-  for (const k in value) { at.push(k); walk((value as Record<string, unknown>)[k], at, into); at.pop(); }
+  // A secret(v) stands where it is placed: a reference inside it is at the same path.
+  if ((value as { '@converge'?: unknown })['@converge'] === 'secret') {
+    walk((value as { value?: unknown }).value, at, into);
+    return;
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      at.push(i);
+      walk(value[i], at, into);
+      at.pop();
+    }
+    return;
+  }
+  for (const k in value) {
+    at.push(k);
+    walk((value as Record<string, unknown>)[k], at, into);
+    at.pop();
+  }
 }
 
 /** True when a reference stands anywhere inside the value. */

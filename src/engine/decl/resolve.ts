@@ -19,7 +19,11 @@ type ResolvedInputs = {
  * `secret(v)` marks its own path; a reference marks the path it stands at when `isSecretRef` says
  * the referenced value is secret (so a secret follows references, as in Pulumi).
  */
-export function resolveInputs(value: unknown, lookup: (ref: Ref) => unknown, isSecretRef: (ref: Ref) => boolean = () => false): ResolvedInputs {
+export function resolveInputs(
+  value: unknown,
+  lookup: (ref: Ref) => unknown,
+  isSecretRef: (ref: Ref) => boolean = () => false,
+): ResolvedInputs {
   const secrets: string[] = [];
   const at: PathSegment[] = [];
   const walk = (v: unknown, inSecret: boolean): unknown => {
@@ -83,7 +87,10 @@ export function refReadsSecret(secretPaths: readonly string[], path: string): bo
  * `id` is the output named id when the object has one (Gcore's numeric ids), else the state's id:
  * the same rule at plan and at apply, so a value never changes type between the two.
  */
-export function valueOfRecord(record: Pick<ResourceState, 'id' | 'inputs' | 'outputs'>, path: readonly PathSegment[]): unknown {
+export function valueOfRecord(
+  record: Pick<ResourceState, 'id' | 'inputs' | 'outputs'>,
+  path: readonly PathSegment[],
+): unknown {
   if (path.length === 1 && path[0] === 'id') return record.outputs.id !== undefined ? record.outputs.id : record.id;
   const out = getPath(record.outputs, path);
   return out !== undefined ? out : getPath(record.inputs, path);

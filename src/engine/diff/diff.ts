@@ -54,7 +54,10 @@ function byKey(list: readonly unknown[], field: string): Map<string, unknown> | 
 
 // One path array, pushed and popped; a change copies it.
 function walk(before: unknown, after: unknown, at: PathSegment[], out: Change[], keyed: readonly KeyedPattern[]): void {
-  if (isUnknown(after)) { out.push({ path: at.slice(), before, after }); return; }
+  if (isUnknown(after)) {
+    out.push({ path: at.slice(), before, after });
+    return;
+  }
   if (before === after) return;
   if (isPlainObject(before) && isPlainObject(after)) {
     // Own keys only: a key named like Object.prototype's members ('constructor', '__proto__') is data.
@@ -63,13 +66,17 @@ function walk(before: unknown, after: unknown, at: PathSegment[], out: Change[],
       const b = before[k];
       const a = hasOwn(after, k) ? after[k] : undefined;
       if (b === undefined && a === undefined) continue;
-      at.push(k); walk(b, a, at, out, keyed); at.pop();
+      at.push(k);
+      walk(b, a, at, out, keyed);
+      at.pop();
     }
     for (const k in after) {
       if (!hasOwn(after, k) || hasOwn(before, k)) continue;
       const a = after[k];
       if (a === undefined) continue;
-      at.push(k); walk(undefined, a, at, out, keyed); at.pop();
+      at.push(k);
+      walk(undefined, a, at, out, keyed);
+      at.pop();
     }
     return;
   }
@@ -78,12 +85,25 @@ function walk(before: unknown, after: unknown, at: PathSegment[], out: Change[],
     const b = field ? byKey(before, field) : undefined;
     const a = field ? byKey(after, field) : undefined;
     if (b && a) {
-      for (const [k, x] of b) { at.push(k); walk(x, a.get(k), at, out, keyed); at.pop(); }
-      for (const [k, y] of a) if (!b.has(k)) { at.push(k); walk(undefined, y, at, out, keyed); at.pop(); }
+      for (const [k, x] of b) {
+        at.push(k);
+        walk(x, a.get(k), at, out, keyed);
+        at.pop();
+      }
+      for (const [k, y] of a)
+        if (!b.has(k)) {
+          at.push(k);
+          walk(undefined, y, at, out, keyed);
+          at.pop();
+        }
       return;
     }
     const n = Math.max(before.length, after.length);
-    for (let i = 0; i < n; i++) { at.push(i); walk(before[i], after[i], at, out, keyed); at.pop(); }
+    for (let i = 0; i < n; i++) {
+      at.push(i);
+      walk(before[i], after[i], at, out, keyed);
+      at.pop();
+    }
     return;
   }
   if (typeof before !== 'object' || typeof after !== 'object' || before === null || after === null) {

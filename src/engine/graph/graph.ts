@@ -13,14 +13,18 @@ export type Graph = {
 };
 
 /** `refsOf`: the references of each declaration's inputs when the caller collected them already. */
-export function buildGraph(decls: readonly ResourceDecl[], refsOf?: ReadonlyMap<ResourceDecl, readonly { readonly ref: { readonly resource: string } }[]>): Graph {
+export function buildGraph(
+  decls: readonly ResourceDecl[],
+  refsOf?: ReadonlyMap<ResourceDecl, readonly { readonly ref: { readonly resource: string } }[]>,
+): Graph {
   const names = new Set(decls.map((d) => d.name));
   const deps = new Map<string, string[]>();
   const dependents = new Map<string, string[]>();
   for (const d of decls) dependents.set(d.name, []);
   for (const d of decls) {
     const set = new Set<string>();
-    for (const { ref } of refsOf?.get(d) ?? collectRefs(d.inputs)) if (names.has(ref.resource) && ref.resource !== d.name) set.add(ref.resource);
+    for (const { ref } of refsOf?.get(d) ?? collectRefs(d.inputs))
+      if (names.has(ref.resource) && ref.resource !== d.name) set.add(ref.resource);
     for (const n of d.options?.dependsOn ?? []) if (names.has(n) && n !== d.name) set.add(n);
     const list = [...set];
     deps.set(d.name, list);
@@ -34,7 +38,16 @@ export function topoOrder(graph: Graph): string[] {
   const order = sortGraph(graph);
   if (order) return order;
   const cycle = findCycle(graph.deps) ?? [];
-  throw new ValidationError([{ resource: cycle[0] ?? '', field: 'declaration', path: [], code: 'dependency_cycle', message: `dependency cycle: ${cycle.join(' -> ')}`, cycle }]);
+  throw new ValidationError([
+    {
+      resource: cycle[0] ?? '',
+      field: 'declaration',
+      path: [],
+      code: 'dependency_cycle',
+      message: `dependency cycle: ${cycle.join(' -> ')}`,
+      cycle,
+    },
+  ]);
 }
 
 /** Names in an order where each comes after everything it depends on, or undefined when there is a cycle. */

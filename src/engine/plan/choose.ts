@@ -62,10 +62,24 @@ export type Choice = {
 
 export function chooseAction(input: ChooseInput): Choice {
   const { prior, desired } = input;
-  if (!prior) return { action: 'create', cause: input.gone ? 'gone' : 'new', reasons: [], changes: diffValues({}, desired, input.keyedLists), stateChanges: [], inputs: desired };
+  if (!prior)
+    return {
+      action: 'create',
+      cause: input.gone ? 'gone' : 'new',
+      reasons: [],
+      changes: diffValues({}, desired, input.keyedLists),
+      stateChanges: [],
+      inputs: desired,
+    };
   const optionChanges = stateChanges(prior, input.options, input.dependencies);
-  const replace = (cause: StepCause, reasons: readonly string[]): Choice =>
-    ({ action: 'replace', cause, reasons, changes: diffValues(prior.inputs, desired, input.keyedLists), stateChanges: optionChanges, inputs: desired });
+  const replace = (cause: StepCause, reasons: readonly string[]): Choice => ({
+    action: 'replace',
+    cause,
+    reasons,
+    changes: diffValues(prior.inputs, desired, input.keyedLists),
+    stateChanges: optionChanges,
+    inputs: desired,
+  });
   if (input.replaceRequested) return replace('replace_requested', []);
   if (prior.tainted) return replace('tainted', []);
   if (prior.type !== input.type) return replace('type_changed', ['type']);
@@ -80,8 +94,23 @@ export function chooseAction(input: ChooseInput): Choice {
     }
     return { action: 'update', cause: 'changed', reasons: [], changes, stateChanges: optionChanges, inputs: kept };
   }
-  if (optionChanges.length > 0) return { action: 'update', cause: 'options_changed', reasons: [], changes: [], stateChanges: optionChanges, inputs: kept };
-  return { action: 'noop', cause: input.moved ? 'moved' : 'unchanged', reasons: [], changes: [], stateChanges: [], inputs: kept };
+  if (optionChanges.length > 0)
+    return {
+      action: 'update',
+      cause: 'options_changed',
+      reasons: [],
+      changes: [],
+      stateChanges: optionChanges,
+      inputs: kept,
+    };
+  return {
+    action: 'noop',
+    cause: input.moved ? 'moved' : 'unchanged',
+    reasons: [],
+    changes: [],
+    stateChanges: [],
+    inputs: kept,
+  };
 }
 
 function unique(list: readonly string[]): string[] {

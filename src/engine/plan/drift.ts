@@ -39,9 +39,15 @@ export function findDrift(state: State, refreshed: ReadonlyMap<string, ResourceS
   for (const [name, r] of refreshed) {
     const prior = own(state.resources, name);
     if (!prior) continue;
-    if (r === null) { out.push({ address: name, type: prior.type, id: prior.id, action: 'delete', changes: [] }); continue; }
+    if (r === null) {
+      out.push({ address: name, type: prior.type, id: prior.id, action: 'delete', changes: [] });
+      continue;
+    }
     if (r === prior) continue;
-    const changes = redactDrift(diffValues(prior.inputs, r.inputs).map((c) => ({ path: formatPath(c.path), before: c.before, after: c.after })), prior.secrets);
+    const changes = redactDrift(
+      diffValues(prior.inputs, r.inputs).map((c) => ({ path: formatPath(c.path), before: c.before, after: c.after })),
+      prior.secrets,
+    );
     if (changes.length) out.push({ address: name, type: prior.type, id: prior.id, action: 'update', changes });
   }
   return out.sort((a, b) => a.address.localeCompare(b.address));
@@ -52,7 +58,13 @@ function redactDrift(changes: readonly DriftChange[], secrets: readonly string[]
   const ins = strip('inputs.', secrets).map(parsePath);
   return changes.map((c) => {
     const secret = ins.some((s) => pathCovers(s, parsePath(c.path)));
-    return secret ? { path: c.path, before: c.before === undefined ? undefined : sensitive, after: c.after === undefined ? undefined : sensitive } : c;
+    return secret
+      ? {
+          path: c.path,
+          before: c.before === undefined ? undefined : sensitive,
+          after: c.after === undefined ? undefined : sensitive,
+        }
+      : c;
   });
 }
 

@@ -43,7 +43,9 @@ export function buildExecution(input: ExecutionInput): { readonly work: StepWork
   const drafts = propagateCreateBeforeDestroy(input.drafts, input.newDeposedKey);
   const selected = selectTargets(drafts, input);
   const declared = new Map<string, number>();
-  drafts.forEach((d, i) => { if (d.decl && selected[i]) declared.set(d.step.address, i); });
+  drafts.forEach((d, i) => {
+    if (d.decl && selected[i]) declared.set(d.step.address, i);
+  });
 
   // Nodes (rule 2 and 5 inside each step).
   const nodes = new Map<string, Node>();
@@ -60,10 +62,12 @@ export function buildExecution(input: ExecutionInput): { readonly work: StepWork
     if (d.deposed) add(i, d.retain ? 'forget-deposed' : 'delete-deposed');
     else if (action === 'create') add(i, 'create');
     else if (action === 'update') add(i, d.step.changes.every((c) => c.scope === 'state') ? 'record' : 'update');
-    else if (action === 'noop') { if (d.refreshed || (d.priorName && d.priorName !== d.step.address)) add(i, 'record'); }
-    else if (action === 'delete') add(i, 'delete');
+    else if (action === 'noop') {
+      if (d.refreshed || (d.priorName && d.priorName !== d.step.address)) add(i, 'record');
+    } else if (action === 'delete') add(i, 'delete');
     else if (action === 'forget') add(i, 'forget');
-    else if (d.step.createBeforeDestroy) add(i, d.retain ? 'forget-deposed' : 'delete-deposed', add(i, 'create-replacement'));
+    else if (d.step.createBeforeDestroy)
+      add(i, d.retain ? 'forget-deposed' : 'delete-deposed', add(i, 'create-replacement'));
     else add(i, 'create', add(i, d.retain ? 'forget' : 'delete'));
   });
   const applyAt = (i: number): Node | undefined => nodesOf[i]!.find((n) => APPLY_SIDE.has(n.kind));
@@ -76,7 +80,10 @@ export function buildExecution(input: ExecutionInput): { readonly work: StepWork
   for (const i of declared.values()) {
     const mine = applyAt(i);
     if (!mine) continue;
-    for (const dep of drafts[i]!.deps) { const theirs = applyNode(dep); if (theirs) mine.waitFor.add(theirs.id); }
+    for (const dep of drafts[i]!.deps) {
+      const theirs = applyNode(dep);
+      if (theirs) mine.waitFor.add(theirs.id);
+    }
   }
 
   // Destroy-side nodes with the address and the recorded dependencies of the object they destroy.
@@ -85,7 +92,12 @@ export function buildExecution(input: ExecutionInput): { readonly work: StepWork
     if (APPLY_SIDE.has(n.kind)) continue;
     const d = drafts[n.draft]!;
     const deps = d.deposed?.dependencies ?? d.prior?.dependencies ?? [];
-    destroys.push({ node: n, address: d.step.address, deps, deleteFirst: !!d.decl && d.step.action === 'replace' && !d.step.createBeforeDestroy });
+    destroys.push({
+      node: n,
+      address: d.step.address,
+      deps,
+      deleteFirst: !!d.decl && d.step.action === 'replace' && !d.step.createBeforeDestroy,
+    });
   }
   // Rule 3: index destroys by what their object depended on.
   const destroyedDependents = new Map<string, Node[]>();
@@ -100,7 +112,8 @@ export function buildExecution(input: ExecutionInput): { readonly work: StepWork
     }
   }
   for (const x of destroys) {
-    for (const y of destroyedDependents.get(x.address) ?? []) if (y !== x.node && drafts[y.draft]!.step.address !== x.address) x.node.waitFor.add(y.id);
+    for (const y of destroyedDependents.get(x.address) ?? [])
+      if (y !== x.node && drafts[y.draft]!.step.address !== x.address) x.node.waitFor.add(y.id);
   }
   // An apply-side node waits for a destroy only through a delete-first replacement (rule 2): only
   // then can a rule-4 edge close a cycle, so only then is it checked (and dropped, with a warning).
@@ -113,7 +126,9 @@ export function buildExecution(input: ExecutionInput): { readonly work: StepWork
       if (!target) continue;
       if (x.deleteFirst && w.deps.includes(x.address)) continue;
       if (mayCycle && reaches(nodes, target, x.node.id)) {
-        warnings.push(`${x.address} is destroyed before ${w.step.address} moves off it: the other order is impossible here (a delete-first replacement stands between them). Declare createBeforeDestroy on the replaced resource if the API refuses.`);
+        warnings.push(
+          `${x.address} is destroyed before ${w.step.address} moves off it: the other order is impossible here (a delete-first replacement stands between them). Declare createBeforeDestroy on the replaced resource if the API refuses.`,
+        );
         continue;
       }
       x.node.waitFor.add(target.id);
@@ -132,8 +147,12 @@ export function buildExecution(input: ExecutionInput): { readonly work: StepWork
 function propagateCreateBeforeDestroy(input: readonly Draft[], newKey: () => string): Draft[] {
   const drafts = [...input];
   const byName = new Map<string, number>();
-  drafts.forEach((d, i) => { if (d.decl && !d.deposed) byName.set(d.step.address, i); });
-  const queue = drafts.map((_, i) => i).filter((i) => drafts[i]!.step.action === 'replace' && drafts[i]!.step.createBeforeDestroy);
+  drafts.forEach((d, i) => {
+    if (d.decl && !d.deposed) byName.set(d.step.address, i);
+  });
+  const queue = drafts
+    .map((_, i) => i)
+    .filter((i) => drafts[i]!.step.action === 'replace' && drafts[i]!.step.createBeforeDestroy);
   while (queue.length) {
     const i = queue.pop()!;
     const seen = new Set<string>();
@@ -151,7 +170,9 @@ function propagateCreateBeforeDestroy(input: readonly Draft[], newKey: () => str
       queue.push(j);
     }
   }
-  return drafts.map((d) => (d.step.action === 'replace' && d.step.createBeforeDestroy && !d.deposedKey ? { ...d, deposedKey: newKey() } : d));
+  return drafts.map((d) =>
+    d.step.action === 'replace' && d.step.createBeforeDestroy && !d.deposedKey ? { ...d, deposedKey: newKey() } : d,
+  );
 }
 
 /** Rule 6: which drafts the plan keeps. */
@@ -162,7 +183,8 @@ function selectTargets(drafts: readonly Draft[], input: ExecutionInput): boolean
   if (input.destroy) {
     // The targets and every recorded object that depends on them, transitively.
     const dependents = new Map<string, string[]>();
-    for (const d of drafts) for (const dep of (d.deposed ?? d.prior)?.dependencies ?? []) push(dependents, dep, d.step.address);
+    for (const d of drafts)
+      for (const dep of (d.deposed ?? d.prior)?.dependencies ?? []) push(dependents, dep, d.step.address);
     names = new Set();
     const stack = [...targets];
     while (stack.length) {
@@ -172,7 +194,10 @@ function selectTargets(drafts: readonly Draft[], input: ExecutionInput): boolean
       stack.push(...(dependents.get(n) ?? []));
     }
   } else {
-    names = closure(input.graph, targets.filter((t) => input.graph.deps.has(t)));
+    names = closure(
+      input.graph,
+      targets.filter((t) => input.graph.deps.has(t)),
+    );
     for (const t of targets) names.add(t); // removed resources named as targets
   }
   return drafts.map((d) => names.has(d.step.address));
@@ -187,13 +212,21 @@ function reaches(nodes: ReadonlyMap<string, Node>, from: Node, to: string): bool
     if (n.id === to) return true;
     if (seen.has(n.id)) continue;
     seen.add(n.id);
-    for (const w of n.waitFor) { const m = nodes.get(w); if (m) stack.push(m); }
+    for (const w of n.waitFor) {
+      const m = nodes.get(w);
+      if (m) stack.push(m);
+    }
   }
   return false;
 }
 
 /** Topological order of the nodes (ties broken by the drafts' base order); steps listed at their first node. */
-function order(drafts: readonly Draft[], nodes: ReadonlyMap<string, Node>, nodesOf: readonly Node[][], selected: readonly boolean[]): StepWork[] {
+function order(
+  drafts: readonly Draft[],
+  nodes: ReadonlyMap<string, Node>,
+  nodesOf: readonly Node[][],
+  selected: readonly boolean[],
+): StepWork[] {
   const remaining = new Map<string, number>();
   const dependents = new Map<string, Node[]>();
   const ready = new Heap<Node>((a, b) => drafts[a.draft]!.base - drafts[b.draft]!.base || a.id.localeCompare(b.id));
@@ -208,7 +241,10 @@ function order(drafts: readonly Draft[], nodes: ReadonlyMap<string, Node>, nodes
   while (ready.size) {
     const n = ready.pop()!;
     done++;
-    if (!seen.has(n.draft)) { seen.add(n.draft); firstSeen.push(n.draft); }
+    if (!seen.has(n.draft)) {
+      seen.add(n.draft);
+      firstSeen.push(n.draft);
+    }
     for (const m of dependents.get(n.id) ?? []) {
       const left = remaining.get(m.id)! - 1;
       remaining.set(m.id, left);
@@ -216,8 +252,12 @@ function order(drafts: readonly Draft[], nodes: ReadonlyMap<string, Node>, nodes
     }
   }
   if (done !== nodes.size) {
-    const stuck = [...nodes.values()].filter((n) => remaining.get(n.id)! > 0).map((n) => `${n.kind} ${drafts[n.draft]!.step.address}`);
-    throw new ConvergeError(`The plan's steps wait for each other in a cycle (${stuck.slice(0, 8).join(', ')}); nothing was planned.\nThis is a converge bug: please report it with the plan's resources.`);
+    const stuck = [...nodes.values()]
+      .filter((n) => remaining.get(n.id)! > 0)
+      .map((n) => `${n.kind} ${drafts[n.draft]!.step.address}`);
+    throw new ConvergeError(
+      `The plan's steps wait for each other in a cycle (${stuck.slice(0, 8).join(', ')}); nothing was planned.\nThis is a converge bug: please report it with the plan's resources.`,
+    );
   }
   // Steps without nodes (noops) go where their base order puts them.
   const quiet = drafts.map((_, i) => i).filter((i) => selected[i] && nodesOf[i]!.length === 0);
@@ -237,7 +277,11 @@ function order(drafts: readonly Draft[], nodes: ReadonlyMap<string, Node>, nodes
     if (mine.length === 0) return Object.assign(d, { nodes: NO_NODES });
     const own: ExecNode[] = mine.map((n) => ({ id: n.id, kind: n.kind, waitFor: [...n.waitFor] }));
     let after: Set<string> | undefined;
-    for (const n of own) for (const w of n.waitFor) { const other = nodes.get(w)!.draft; if (other !== i) (after ??= new Set()).add(drafts[other]!.step.address); }
+    for (const n of own)
+      for (const w of n.waitFor) {
+        const other = nodes.get(w)!.draft;
+        if (other !== i) (after ??= new Set()).add(drafts[other]!.step.address);
+      }
     return Object.assign(d, { nodes: own, ...(after ? { step: { ...d.step, dependsOn: [...after] } } : {}) });
   });
 }
@@ -246,14 +290,17 @@ const NO_NODES: readonly ExecNode[] = Object.freeze([]);
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
-  if (list) list.push(value); else map.set(key, [value]);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }
 
 /** A binary min-heap: ready nodes in a stable order at O(log n) each. */
 class Heap<T> {
   readonly #items: T[] = [];
   constructor(readonly less: (a: T, b: T) => number) {}
-  get size(): number { return this.#items.length; }
+  get size(): number {
+    return this.#items.length;
+  }
   push(item: T): void {
     const a = this.#items;
     a.push(item);
@@ -273,7 +320,8 @@ class Heap<T> {
       a[0] = last;
       let i = 0;
       for (;;) {
-        const l = 2 * i + 1, r = l + 1;
+        const l = 2 * i + 1,
+          r = l + 1;
         let m = i;
         if (l < a.length && this.less(a[l]!, a[m]!) < 0) m = l;
         if (r < a.length && this.less(a[r]!, a[m]!) < 0) m = r;

@@ -37,21 +37,39 @@ export function renderMarkdown(plan: PlanView, options: MarkdownOptions = {}): s
   const refreshOnly = plan.mode === 'refresh-only';
   const drift = plan.drift ?? [];
   if (!plan.hasChanges) out.push('**No changes.** Your infrastructure matches the configuration.', '');
-  else if (refreshOnly) out.push(`**Refresh only: ${drift.length} object${drift.length === 1 ? '' : 's'} changed outside converge.** Applying records them in the state; no object is changed.`, '');
+  else if (refreshOnly)
+    out.push(
+      `**Refresh only: ${drift.length} object${drift.length === 1 ? '' : 's'} changed outside converge.** Applying records them in the state; no object is changed.`,
+      '',
+    );
   else out.push(`**${summaryLine(plan)}**`, '');
   for (const w of plan.warnings) out.push(`> **Warning:** ${escapeHtml(w)}`, '');
   if (drift.length) {
     out.push('#### Objects changed outside converge', '');
     for (const d of drift) {
-      out.push(...block(`<code>${d.action === 'delete' ? '-' : '~'}</code> <b>${escapeHtml(d.address)}</b> (${escapeHtml(d.type)}) ${d.action === 'delete' ? 'was deleted' : 'has changed'}`, driftLines(d).join('\n'), 'diff'));
+      out.push(
+        ...block(
+          `<code>${d.action === 'delete' ? '-' : '~'}</code> <b>${escapeHtml(d.address)}</b> (${escapeHtml(d.type)}) ${d.action === 'delete' ? 'was deleted' : 'has changed'}`,
+          driftLines(d).join('\n'),
+          'diff',
+        ),
+      );
     }
   }
   const shown = refreshOnly ? [] : plan.steps.filter((s) => options.showNoop || s.action !== 'noop' || s.movedFrom);
   if (shown.length) {
     out.push('#### Actions', '');
     for (const s of shown) {
-      const head = stepHeadline(s).map((l) => l.replace(/^# /, '')).join(' ');
-      out.push(...block(`<code>${escapeHtml(symbol(s))}</code> <b>${escapeHtml(s.address)}</b>: ${escapeHtml(head.replace(`${s.address} `, ''))}`, renderStepText(s), 'diff'));
+      const head = stepHeadline(s)
+        .map((l) => l.replace(/^# /, ''))
+        .join(' ');
+      out.push(
+        ...block(
+          `<code>${escapeHtml(symbol(s))}</code> <b>${escapeHtml(s.address)}</b>: ${escapeHtml(head.replace(`${s.address} `, ''))}`,
+          renderStepText(s),
+          'diff',
+        ),
+      );
     }
   }
   return out.join('\n').trimEnd() + '\n';

@@ -31,7 +31,10 @@ export function planToMermaid(plan: PlanView): string {
     lines.push(`  s${i}["${label(`${sym} ${who}`)}<br/><small>${label(s.type)}</small>"]:::${s.action}`);
   });
   plan.steps.forEach((s, i) => {
-    for (const d of s.dependsOn) { const from = ids.get(d); if (from && from !== `s${i}`) lines.push(`  ${from} --> s${i}`); }
+    for (const d of s.dependsOn) {
+      const from = ids.get(d);
+      if (from && from !== `s${i}`) lines.push(`  ${from} --> s${i}`);
+    }
   });
   for (const [action, style] of Object.entries(STYLES)) lines.push(`  classDef ${action} ${style}`);
   return lines.join('\n');

@@ -5,7 +5,15 @@ import type { ResourceOptions } from '../decl/resource-decl.js';
 import type { ResourceState, StoredOptions } from '../../state/model.js';
 import { diffValues, type Change } from '../diff/diff.js';
 
-const stored = ['protect', 'retainOnDelete', 'createBeforeDestroy', 'ignoreChanges', 'replaceOnChanges', 'dependsOn', 'timeouts'] as const;
+const stored = [
+  'protect',
+  'retainOnDelete',
+  'createBeforeDestroy',
+  'ignoreChanges',
+  'replaceOnChanges',
+  'dependsOn',
+  'timeouts',
+] as const;
 
 /** The options a resource's record keeps: the declared ones, defaults left out, aliases not kept. */
 export function storedOptions(options: ResourceOptions | undefined): StoredOptions {
@@ -25,14 +33,20 @@ export function storedOptions(options: ResourceOptions | undefined): StoredOptio
  * `options.<name>` and `dependencies`. Dependency order does not count; a missing option equals
  * its default.
  */
-export function stateChanges(prior: Pick<ResourceState, 'options' | 'dependencies'>, options: StoredOptions, deps: readonly string[]): Change[] {
+export function stateChanges(
+  prior: Pick<ResourceState, 'options' | 'dependencies'>,
+  options: StoredOptions,
+  deps: readonly string[],
+): Change[] {
   // The common case, nothing set and the same dependencies in the same order, allocates nothing.
   if (isEmpty(prior.options) && isEmpty(options) && sameOrder(prior.dependencies, deps)) return NONE;
   const out: Change[] = [];
-  for (const c of diffValues(normalise(prior.options), normalise(options))) out.push({ path: ['options', ...c.path], before: c.before, after: c.after });
+  for (const c of diffValues(normalise(prior.options), normalise(options)))
+    out.push({ path: ['options', ...c.path], before: c.before, after: c.after });
   const before = [...prior.dependencies].sort();
   const after = [...deps].sort();
-  if (before.length !== after.length || before.some((d, i) => d !== after[i])) out.push({ path: ['dependencies'], before, after });
+  if (before.length !== after.length || before.some((d, i) => d !== after[i]))
+    out.push({ path: ['dependencies'], before, after });
   return out;
 }
 

@@ -35,7 +35,13 @@ export function planOrphans(input: OrphanInput): OrphanOutput {
   let base = input.base;
   const handler = (r: ResourceState, name: string): Resolved | undefined => {
     const resolved = resolve(r.type);
-    if (!resolved) issues.push({ resource: name, path: ['type'], code: 'unknown_type', message: `the state holds a ${r.type}, but no provider of this engine has that type; add its provider to delete it` });
+    if (!resolved)
+      issues.push({
+        resource: name,
+        path: ['type'],
+        code: 'unknown_type',
+        message: `the state holds a ${r.type}, but no provider of this engine has that type; add its provider to delete it`,
+      });
     return resolved;
   };
   for (const name of Object.keys(state.resources)) {
@@ -49,8 +55,13 @@ export function planOrphans(input: OrphanInput): OrphanOutput {
     drafts.push({
       base: base++,
       step: orphanStep(r, name, retain || gone ? 'forget' : 'delete', gone ? 'gone' : retain ? 'retained' : 'removed'),
-      def: resolved.def, provider: resolved.provider, prior: input.refreshed.get(name) ?? r, priorName: name,
-      secrets: r.secrets, deps: [], retain,
+      def: resolved.def,
+      provider: resolved.provider,
+      prior: input.refreshed.get(name) ?? r,
+      priorName: name,
+      secrets: r.secrets,
+      deps: [],
+      retain,
     });
   }
   for (const key of Object.keys(state.deposed)) {
@@ -60,7 +71,11 @@ export function planOrphans(input: OrphanInput): OrphanOutput {
     drafts.push({
       base: base++,
       step: { ...orphanStep(d, d.name, 'delete', 'deposed'), deposedKey: key },
-      def: resolved.def, provider: resolved.provider, deposed: d, secrets: d.secrets, deps: [],
+      def: resolved.def,
+      provider: resolved.provider,
+      deposed: d,
+      secrets: d.secrets,
+      deps: [],
     });
   }
   return { drafts, issues, protectedHits };
@@ -68,8 +83,16 @@ export function planOrphans(input: OrphanInput): OrphanOutput {
 
 function orphanStep(r: ResourceState, address: string, action: 'delete' | 'forget', cause: Step['cause']): Step {
   return {
-    address, type: r.type, provider: r.provider, action, reasons: [], cause, changes: [],
+    address,
+    type: r.type,
+    provider: r.provider,
+    action,
+    reasons: [],
+    cause,
+    changes: [],
     before: redactPaths(r.inputs, strip('inputs.', r.secrets)) as Record<string, unknown>,
-    after: undefined, dependsOn: [], id: r.id,
+    after: undefined,
+    dependsOn: [],
+    id: r.id,
   };
 }

@@ -63,6 +63,7 @@ const HINT: Record<PlanFileProblem, string> = {
   corrupt: 'Make the plan again; never edit a saved plan by hand.',
   providers_mismatch: 'Apply it with an engine configured like the one that made it, or plan again.',
   declarations_mismatch: 'Plan again from the current declarations.',
-  secrets_in_clear: 'Pass `passphrase` (or set CONVERGE_SECRETS_PASSPHRASE), or `allowPlaintextSecrets: true` to write them in clear.',
+  secrets_in_clear:
+    'Pass `passphrase` (or set CONVERGE_SECRETS_PASSPHRASE), or `allowPlaintextSecrets: true` to write them in clear.',
   not_a_plan: 'Pass a Plan returned by engine.plan() or Plan.load().',
 };

@@ -12,7 +12,15 @@ import { renderPlan, type RenderOptions } from './render.js';
 import { renderMarkdown, type MarkdownOptions } from './markdown.js';
 import { planToMermaid } from './mermaid.js';
 import { planToJSON, type PlanJSON } from './json.js';
-import { decodePlanFile, encodePlanFile, type LoadOptions, type PlanOrigin, type SavedWork, type SaveOptions, type ProviderPrint } from './saved.js';
+import {
+  decodePlanFile,
+  encodePlanFile,
+  type LoadOptions,
+  type PlanOrigin,
+  type SavedWork,
+  type SaveOptions,
+  type ProviderPrint,
+} from './saved.js';
 import { PlanFileError } from './plan-errors.js';
 
 export type { PlanSummary, PlanMode } from './view.js';
@@ -88,24 +96,41 @@ export class Plan implements PlanView {
   /** Internal: apply's work list (real values). Not part of the public contract. @hidden */
   declare readonly [planWork]: readonly StepWork[] | undefined;
   /** Internal: a loaded plan's saved work. @hidden */
-  declare readonly [planSaved]: { readonly work: SavedWork; readonly providers: readonly ProviderPrint[]; readonly where: string } | undefined;
+  declare readonly [planSaved]:
+    { readonly work: SavedWork; readonly providers: readonly ProviderPrint[]; readonly where: string } | undefined;
   /** Internal: where an engine-made plan came from. @hidden */
   declare readonly [planOrigin]: PlanOrigin | undefined;
 
-  constructor(fields: PlanFields & { work: readonly StepWork[]; origin?: PlanOrigin } | PlanFields & { saved: { work: SavedWork; providers: readonly ProviderPrint[]; where: string } }) {
+  constructor(
+    fields:
+      | (PlanFields & { work: readonly StepWork[]; origin?: PlanOrigin })
+      | (PlanFields & { saved: { work: SavedWork; providers: readonly ProviderPrint[]; where: string } }),
+  ) {
     const work = 'work' in fields ? fields.work : undefined;
     // Not enumerable, and util.inspect shows the public view only: the work list holds the real
     // (unredacted) inputs and the providers with their credentials.
     Object.defineProperty(this, planWork, { value: work, enumerable: false, writable: false });
-    Object.defineProperty(this, planSaved, { value: 'saved' in fields ? fields.saved : undefined, enumerable: false, writable: false });
-    Object.defineProperty(this, planOrigin, { value: 'origin' in fields ? fields.origin : undefined, enumerable: false, writable: false });
-    this.steps = work ? work.map((w) => w.step) : (fields as { saved: { work: SavedWork } }).saved.work.steps.map((s) => s.step);
+    Object.defineProperty(this, planSaved, {
+      value: 'saved' in fields ? fields.saved : undefined,
+      enumerable: false,
+      writable: false,
+    });
+    Object.defineProperty(this, planOrigin, {
+      value: 'origin' in fields ? fields.origin : undefined,
+      enumerable: false,
+      writable: false,
+    });
+    this.steps = work
+      ? work.map((w) => w.step)
+      : (fields as { saved: { work: SavedWork } }).saved.work.steps.map((s) => s.step);
     const counts: Record<Action, number> = { create: 0, update: 0, replace: 0, delete: 0, noop: 0, forget: 0 };
     for (const s of this.steps) counts[s.action]++;
     this.summary = Object.freeze(counts);
     this.mode = fields.mode ?? (fields.destroy ? 'destroy' : 'normal');
     this.drift = fields.drift ?? [];
-    this.hasChanges = this.steps.some((s) => s.action !== 'noop' || s.movedFrom !== undefined) || (this.mode === 'refresh-only' && this.drift.length > 0);
+    this.hasChanges =
+      this.steps.some((s) => s.action !== 'noop' || s.movedFrom !== undefined) ||
+      (this.mode === 'refresh-only' && this.drift.length > 0);
     this.warnings = fields.warnings;
     this.lineage = fields.lineage;
     this.serial = fields.serial;
@@ -133,10 +158,24 @@ export class Plan implements PlanView {
   }
 
   /** What util.inspect (and so a printed plan) shows: the public fields, never the internal work list. */
-  [Symbol.for('nodejs.util.inspect.custom')](depth: number, options: { stylize?: unknown }, inspect: (v: unknown, o?: unknown) => string): string {
+  [Symbol.for('nodejs.util.inspect.custom')](
+    depth: number,
+    options: { stylize?: unknown },
+    inspect: (v: unknown, o?: unknown) => string,
+  ): string {
     const view = {
-      steps: this.steps, summary: this.summary, hasChanges: this.hasChanges, warnings: this.warnings, lineage: this.lineage,
-      serial: this.serial, createdAt: this.createdAt, refresh: this.refresh, targets: this.targets, destroy: this.destroy, mode: this.mode, drift: this.drift,
+      steps: this.steps,
+      summary: this.summary,
+      hasChanges: this.hasChanges,
+      warnings: this.warnings,
+      lineage: this.lineage,
+      serial: this.serial,
+      createdAt: this.createdAt,
+      refresh: this.refresh,
+      targets: this.targets,
+      destroy: this.destroy,
+      mode: this.mode,
+      drift: this.drift,
     };
     return `Plan ${inspect(view, { ...options, depth: options && 'depth' in options ? (options as { depth: number | null }).depth : depth })}`;
   }
@@ -154,7 +193,8 @@ export class Plan implements PlanView {
   async serialize(options: SaveOptions = {}, where = 'plan'): Promise<string> {
     const work = this[planWork];
     const origin = this[planOrigin];
-    if (!work || !origin) throw new PlanFileError('not_a_plan', where, 'only a plan made by engine.plan() can be saved');
+    if (!work || !origin)
+      throw new PlanFileError('not_a_plan', where, 'only a plan made by engine.plan() can be saved');
     return encodePlanFile(this.toJSON(), origin, work, where, options);
   }
 
@@ -176,9 +216,16 @@ export class Plan implements PlanView {
     const { plan, providers, work } = await decodePlanFile(text, where, options);
     return new Plan({
       saved: { work, providers, where },
-      warnings: plan.warnings, lineage: plan.lineage, serial: plan.serial, refresh: plan.refresh,
-      targets: plan.targets ?? undefined, exclude: plan.exclude ?? undefined, destroy: plan.destroy,
-      mode: plan.mode, drift: plan.drift, createdAt: plan.createdAt,
+      warnings: plan.warnings,
+      lineage: plan.lineage,
+      serial: plan.serial,
+      refresh: plan.refresh,
+      targets: plan.targets ?? undefined,
+      exclude: plan.exclude ?? undefined,
+      destroy: plan.destroy,
+      mode: plan.mode,
+      drift: plan.drift,
+      createdAt: plan.createdAt,
     });
   }
 }

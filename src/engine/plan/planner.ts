@@ -26,7 +26,6 @@ import { buildExecution, type Draft } from './execution.js';
 import { secretPathsOf, strip } from './secrets.js';
 import { ProtectedResourceError, ValidationError } from '../errors.js';
 
-
 export type { Resolved } from './work.js';
 import type { Resolved } from './work.js';
 
@@ -51,7 +50,12 @@ type PlanInput = {
 type PlanOutput = { readonly work: StepWork[]; readonly warnings: string[] };
 
 /** What the planner knows of a declared resource once its action is chosen: for references to it. */
-type Planned = { readonly choice: Choice; readonly prior?: ResourceState; readonly def: AnyResource; readonly secrets: readonly string[] };
+type Planned = {
+  readonly choice: Choice;
+  readonly prior?: ResourceState;
+  readonly def: AnyResource;
+  readonly secrets: readonly string[];
+};
 
 export function planSteps(input: PlanInput): PlanOutput {
   const { state, resolve } = input;
@@ -68,7 +72,11 @@ export function planSteps(input: PlanInput): PlanOutput {
 
   // A create whose outcome nobody could tell blocks its name (and what depends on it): creating it
   // again could make a second object. The user imports the object or drops the record.
-  const blocked = new Set(Object.values(state.pending).filter((p) => p.kind === 'create').map((p) => p.name));
+  const blocked = new Set(
+    Object.values(state.pending)
+      .filter((p) => p.kind === 'create')
+      .map((p) => p.name),
+  );
 
   const planned = new Map<string, Planned>();
   const drafts: Draft[] = [];
@@ -77,9 +85,11 @@ export function planSteps(input: PlanInput): PlanOutput {
     const waitsOn = [...blocked].find((b) => b === name || (graph.deps.get(name) ?? []).includes(b));
     if (waitsOn !== undefined) {
       blocked.add(name);
-      warnings.push(waitsOn === name
-        ? `${name}: not planned: an earlier create of it may have made an object nobody could find. Import it with engine.import(), or drop the pending record with engine.forgetPending('${name}'), then plan again.`
-        : `${name}: not planned: it depends on ${waitsOn}, whose earlier create is unresolved.`);
+      warnings.push(
+        waitsOn === name
+          ? `${name}: not planned: an earlier create of it may have made an object nobody could find. Import it with engine.import(), or drop the pending record with engine.forgetPending('${name}'), then plan again.`
+          : `${name}: not planned: it depends on ${waitsOn}, whose earlier create is unresolved.`,
+      );
       continue;
     }
     const { def, provider } = resolve(decl.type)!;
@@ -87,10 +97,14 @@ export function planSteps(input: PlanInput): PlanOutput {
     const recorded = stateName !== undefined ? own(state.resources, stateName) : undefined;
     const refreshed = stateName !== undefined ? input.refreshed.get(stateName) : undefined;
     const gone = refreshed === null;
-    const prior = gone ? undefined : refreshed ?? recorded;
+    const prior = gone ? undefined : (refreshed ?? recorded);
 
     // A secret() and a reference to a secret path make the destination path secret (propagation).
-    const resolvedInputs = resolveInputs(decl.inputs, (r) => plannedValue(r, planned), (r) => refReadsSecret(planned.get(r.resource)?.secrets ?? [], r.path));
+    const resolvedInputs = resolveInputs(
+      decl.inputs,
+      (r) => plannedValue(r, planned),
+      (r) => refReadsSecret(planned.get(r.resource)?.secrets ?? [], r.path),
+    );
     const raw = resolvedInputs.value as Record<string, unknown>;
     const secrets = withPropagated(secretPathsOf(def), resolvedInputs.secrets);
     const validated = raw === decl.inputs ? input.parsed?.get(decl) : undefined;
@@ -101,20 +115,34 @@ export function planSteps(input: PlanInput): PlanOutput {
     const desired = parsed.data as Record<string, unknown>;
     if (parsed.issues.length === 0) runChecks(name, def, provider, desired, issues, warnings);
     // A schema or check message may quote the value it refuses (an enum's "received 'x'"): never a secret.
-    if (issues.length > issuesBefore || warnings.length > warningsBefore) scrubMessages(raw, secrets, issues, issuesBefore, warnings, warningsBefore);
+    if (issues.length > issuesBefore || warnings.length > warningsBefore)
+      scrubMessages(raw, secrets, issues, issuesBefore, warnings, warningsBefore);
 
     const priorResolved = prior && prior.type !== decl.type ? resolve(prior.type) : undefined;
     if (prior && prior.type !== decl.type && !priorResolved) {
-      issues.push({ resource: name, path: ['type'], code: 'unknown_type', message: `the state holds '${name}' as a ${prior.type}, but no provider of this engine has that type; add its provider so the old object can be deleted` });
+      issues.push({
+        resource: name,
+        path: ['type'],
+        code: 'unknown_type',
+        message: `the state holds '${name}' as a ${prior.type}, but no provider of this engine has that type; add its provider so the old object can be deleted`,
+      });
       continue;
     }
     const options = storedOptions(decl.options);
     const deps = graph.deps.get(name) ?? [];
     const chosen = chooseAction({
-      prior, gone, type: decl.type, desired,
+      prior,
+      gone,
+      type: decl.type,
+      desired,
       replaceOn: [...(def.replaceOn ?? []), ...(decl.options?.replaceOnChanges ?? [])],
-      canUpdate: !!def.update, ignoreChanges: decl.options?.ignoreChanges, options, dependencies: deps,
-      moved: stateName !== undefined && stateName !== name, replaceRequested: replaceRequested.has(name), keyedLists: def.keyedLists,
+      canUpdate: !!def.update,
+      ignoreChanges: decl.options?.ignoreChanges,
+      options,
+      dependencies: deps,
+      moved: stateName !== undefined && stateName !== name,
+      replaceRequested: replaceRequested.has(name),
+      keyedLists: def.keyedLists,
     });
     const choice = withNewSecrets(chosen, prior, secrets);
     if (decl.options?.protect && choice.action === 'replace') protectedHits.push({ address: name, action: 'replace' });
@@ -130,19 +158,32 @@ export function planSteps(input: PlanInput): PlanOutput {
       action: choice.action,
       reasons: choice.reasons,
       cause: choice.cause,
-      changes: [...redactChanges(choice.changes, hiddenInputs, new Set(choice.reasons), forcing), ...choice.stateChanges.map(stateChange)],
-      before: prior ? (redactPaths(prior.inputs, strip('inputs.', prior.secrets)) as Record<string, unknown>) : undefined,
+      changes: [
+        ...redactChanges(choice.changes, hiddenInputs, new Set(choice.reasons), forcing),
+        ...choice.stateChanges.map(stateChange),
+      ],
+      before: prior
+        ? (redactPaths(prior.inputs, strip('inputs.', prior.secrets)) as Record<string, unknown>)
+        : undefined,
       after: redactPaths(choice.inputs, secretInputs) as Record<string, unknown>,
       dependsOn: [],
       id: prior?.id,
       movedFrom: stateName !== undefined && stateName !== name ? stateName : undefined,
-      createBeforeDestroy: choice.action === 'replace' ? decl.options?.createBeforeDestroy ?? false : undefined,
+      createBeforeDestroy: choice.action === 'replace' ? (decl.options?.createBeforeDestroy ?? false) : undefined,
       ...(choice.action === 'replace' && decl.options?.retainOnDelete ? { retainOld: true } : {}),
     };
     const known = choice.action !== 'noop' && !containsUnknown(choice.inputs);
     const outputsDrifted = choice.action === 'noop' && prior && refreshed && refreshed !== recorded;
     drafts.push({
-      base: drafts.length, step, def, provider, decl, prior, priorName: stateName, secrets, deps,
+      base: drafts.length,
+      step,
+      def,
+      provider,
+      decl,
+      prior,
+      priorName: stateName,
+      secrets,
+      deps,
       ...(priorResolved ? { priorDef: priorResolved.def, priorProvider: priorResolved.provider } : {}),
       ...(known ? { inputs: choice.inputs } : {}),
       ...(outputsDrifted ? { refreshed: prior } : {}),
@@ -151,7 +192,13 @@ export function planSteps(input: PlanInput): PlanOutput {
   }
   if (issues.length) throw new ValidationError(issues);
 
-  const orphans = planOrphans({ state, claimed: new Set(claims.values()), refreshed: input.refreshed, resolve, base: drafts.length });
+  const orphans = planOrphans({
+    state,
+    claimed: new Set(claims.values()),
+    refreshed: input.refreshed,
+    resolve,
+    base: drafts.length,
+  });
   if (orphans.issues.length) throw new ValidationError(orphans.issues);
   protectedHits.push(...orphans.protectedHits);
   if (protectedHits.length) {
@@ -161,8 +208,18 @@ export function planSteps(input: PlanInput): PlanOutput {
   drafts.push(...orphans.drafts);
 
   const used = new Set(Object.keys(state.deposed));
-  const newKey = () => { const k = newDeposedKey(Object.fromEntries([...used].map((u) => [u, true]))); used.add(k); return k; };
-  const execution = buildExecution({ drafts, graph, targets: input.targets, destroy: input.destroy ?? false, newDeposedKey: newKey });
+  const newKey = () => {
+    const k = newDeposedKey(Object.fromEntries([...used].map((u) => [u, true])));
+    used.add(k);
+    return k;
+  };
+  const execution = buildExecution({
+    drafts,
+    graph,
+    targets: input.targets,
+    destroy: input.destroy ?? false,
+    newDeposedKey: newKey,
+  });
   return { work: execution.work, warnings: [...warnings, ...execution.warnings] };
 }
 
@@ -179,26 +236,54 @@ function withPropagated(own: readonly string[], landed: readonly string[]): stri
  */
 function withNewSecrets(choice: Choice, prior: ResourceState | undefined, secrets: readonly string[]): Choice {
   if (!prior || choice.action !== 'noop' || secrets.every((p) => prior.secrets.includes(p))) return choice;
-  return { ...choice, action: 'update', cause: 'options_changed', stateChanges: [{ path: ['secrets'], before: [...prior.secrets], after: [...secrets] }] };
+  return {
+    ...choice,
+    action: 'update',
+    cause: 'options_changed',
+    stateChanges: [{ path: ['secrets'], before: [...prior.secrets], after: [...secrets] }],
+  };
 }
 
-function scrubMessages(raw: Record<string, unknown>, secrets: readonly string[], issues: Issue[], fromIssue: number, warnings: string[], fromWarning: number): void {
+function scrubMessages(
+  raw: Record<string, unknown>,
+  secrets: readonly string[],
+  issues: Issue[],
+  fromIssue: number,
+  warnings: string[],
+  fromWarning: number,
+): void {
   const values = new Set<string>();
-  for (const p of strip('inputs.', secrets)) mapPath(raw, parsePath(p), (v) => { secretStrings(v, values); return v; });
+  for (const p of strip('inputs.', secrets))
+    mapPath(raw, parsePath(p), (v) => {
+      secretStrings(v, values);
+      return v;
+    });
   if (!values.size) return;
-  for (let i = fromIssue; i < issues.length; i++) issues[i] = { ...issues[i]!, message: redactText(issues[i]!.message, values) };
+  for (let i = fromIssue; i < issues.length; i++)
+    issues[i] = { ...issues[i]!, message: redactText(issues[i]!.message, values) };
   for (let i = fromWarning; i < warnings.length; i++) warnings[i] = redactText(warnings[i]!, values);
 }
 
 /** Which record each declaration takes over: its own name, else its first alias in the state. */
-function claimRecords(decls: readonly ResourceDecl[], state: State, byName: ReadonlyMap<string, ResourceDecl>): Map<string, string> {
+function claimRecords(
+  decls: readonly ResourceDecl[],
+  state: State,
+  byName: ReadonlyMap<string, ResourceDecl>,
+): Map<string, string> {
   const claims = new Map<string, string>();
   const taken = new Set<string>();
-  for (const d of decls) if (own(state.resources, d.name)) { claims.set(d.name, d.name); taken.add(d.name); }
+  for (const d of decls)
+    if (own(state.resources, d.name)) {
+      claims.set(d.name, d.name);
+      taken.add(d.name);
+    }
   for (const d of decls) {
     if (claims.has(d.name)) continue;
     const alias = d.options?.aliases?.find((a) => own(state.resources, a) && !byName.has(a) && !taken.has(a));
-    if (alias !== undefined) { claims.set(d.name, alias); taken.add(alias); }
+    if (alias !== undefined) {
+      claims.set(d.name, alias);
+      taken.add(alias);
+    }
   }
   return claims;
 }
@@ -219,7 +304,7 @@ function plannedValue(ref: Ref, planned: ReadonlyMap<string, Planned>): unknown 
   const inKeys = schemaKeys(u.def.inputs);
   const computed = action === 'update' && (u.def.computedOnUpdate ?? []).includes(head);
   if (segs.length === 1 && head === 'id') return fresh || computed ? unknown : valueOfRecord(u.prior!, segs);
-  const isOutput = outKeys ? outKeys.has(head) : !(inKeys?.has(head));
+  const isOutput = outKeys ? outKeys.has(head) : !inKeys?.has(head);
   if (isOutput) {
     if (fresh || computed) return unknown;
     const v = getPath(u.prior?.outputs, segs);
@@ -228,7 +313,14 @@ function plannedValue(ref: Ref, planned: ReadonlyMap<string, Planned>): unknown 
   return getPath(inputs, segs);
 }
 
-function runChecks(name: string, def: AnyResource, provider: Provider<unknown>, desired: Record<string, unknown>, issues: Issue[], warnings: string[]): void {
+function runChecks(
+  name: string,
+  def: AnyResource,
+  provider: Provider<unknown>,
+  desired: Record<string, unknown>,
+  issues: Issue[],
+  warnings: string[],
+): void {
   try {
     for (const i of def.check?.(desired, provider.config) ?? []) {
       if (containsUnknown(getPath(desired, i.path))) continue;
@@ -244,17 +336,25 @@ function stateChange(c: Change): StepChange {
   return { path: formatPath(c.path), before: c.before, after: c.after, forcesReplacement: false, scope: 'state' };
 }
 
-function redactChanges(changes: readonly Change[], secretInputs: string[], forced: Set<string>, forcing: ReturnType<typeof parsePath>[]): StepChange[] {
+function redactChanges(
+  changes: readonly Change[],
+  secretInputs: string[],
+  forced: Set<string>,
+  forcing: ReturnType<typeof parsePath>[],
+): StepChange[] {
   const secretPatterns = secretInputs.map(parsePath);
   return changes.map((c) => {
     const secret = secretPatterns.some((p) => pathCovers(p, c.path));
     const path = formatPath(c.path);
     // Secret paths below this change's path (the change holds a whole object or list).
-    const below = secretPatterns.filter((p) => p.length > c.path.length && pathCovers(c.path, p)).map((p) => formatPathExact(p.slice(c.path.length)));
+    const below = secretPatterns
+      .filter((p) => p.length > c.path.length && pathCovers(c.path, p))
+      .map((p) => formatPathExact(p.slice(c.path.length)));
     return {
       path,
       before: secret && c.before !== undefined ? sensitive : redactPaths(redactNested(c.before), below),
-      after: secret && c.after !== undefined && !isUnknown(c.after) ? sensitive : redactPaths(redactNested(c.after), below),
+      after:
+        secret && c.after !== undefined && !isUnknown(c.after) ? sensitive : redactPaths(redactNested(c.after), below),
       forcesReplacement: forced.has(path) || (forced.size > 0 && forcing.some((f) => pathCovers(f, c.path))),
     };
   });

@@ -8,7 +8,11 @@ import { strip } from './secrets.js';
 import type { Step } from './step.js';
 import type { Resolved, StepWork } from './work.js';
 
-export function refreshOnlyWork(state: State, refreshed: ReadonlyMap<string, ResourceState | null>, resolve: (token: string) => Resolved | undefined): StepWork[] {
+export function refreshOnlyWork(
+  state: State,
+  refreshed: ReadonlyMap<string, ResourceState | null>,
+  resolve: (token: string) => Resolved | undefined,
+): StepWork[] {
   const work: StepWork[] = [];
   const names = [...refreshed.keys()].sort();
   for (const name of names) {
@@ -19,14 +23,27 @@ export function refreshOnlyWork(state: State, refreshed: ReadonlyMap<string, Res
     const i = work.length;
     const before = redactPaths(prior.inputs, strip('inputs.', prior.secrets)) as Record<string, unknown>;
     const step: Step = {
-      address: name, type: prior.type, provider: prior.provider, action: r === null ? 'forget' : 'noop', reasons: [],
-      cause: r === null ? 'gone' : 'drift', changes: [], before,
-      after: r === null ? undefined : (redactPaths(r.inputs, strip('inputs.', prior.secrets)) as Record<string, unknown>),
-      dependsOn: [], id: prior.id,
+      address: name,
+      type: prior.type,
+      provider: prior.provider,
+      action: r === null ? 'forget' : 'noop',
+      reasons: [],
+      cause: r === null ? 'gone' : 'drift',
+      changes: [],
+      before,
+      after:
+        r === null ? undefined : (redactPaths(r.inputs, strip('inputs.', prior.secrets)) as Record<string, unknown>),
+      dependsOn: [],
+      id: prior.id,
     };
     work.push({
-      step, def: resolved.def, provider: resolved.provider, prior: r ?? prior, priorName: name,
-      secrets: prior.secrets, deps: [...prior.dependencies],
+      step,
+      def: resolved.def,
+      provider: resolved.provider,
+      prior: r ?? prior,
+      priorName: name,
+      secrets: prior.secrets,
+      deps: [...prior.dependencies],
       ...(r ? { refreshed: r } : {}),
       nodes: [{ id: `${r === null ? 'forget' : 'record'}:${i}`, kind: r === null ? 'forget' : 'record', waitFor: [] }],
     });

@@ -29,7 +29,8 @@ type Shown = { head: string; rest: string[] };
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 const isMarker = (v: unknown) => isUnknown(v) || isSensitive(v);
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !isMarker(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !isMarker(v);
 const isHeredoc = (v: unknown): v is string => typeof v === 'string' && v.includes('\n');
 
 export function keyText(k: string): string {
@@ -79,7 +80,8 @@ export function showValue(v: unknown, sym: Sym, indent: string, style: ValueStyl
     const entries = Object.entries(v).filter(([, x]) => x !== undefined);
     if (entries.length === 0) return { head: '{}', rest: [] };
     const rest: string[] = [];
-    for (const [k, x] of entries) push(rest, `${inner}${style.sym(sym)} ${keyText(k)} = `, showValue(x, sym, inner, style), '');
+    for (const [k, x] of entries)
+      push(rest, `${inner}${style.sym(sym)} ${keyText(k)} = `, showValue(x, sym, inner, style), '');
     rest.push(`${indent}  }`);
     return { head: '{', rest };
   }
@@ -87,7 +89,10 @@ export function showValue(v: unknown, sym: Sym, indent: string, style: ValueStyl
 }
 
 function push(into: string[], prefix: string, s: Shown, suffix: string): void {
-  if (s.rest.length === 0) { into.push(`${prefix}${s.head}${suffix}`); return; }
+  if (s.rest.length === 0) {
+    into.push(`${prefix}${s.head}${suffix}`);
+    return;
+  }
   into.push(`${prefix}${s.head}`, ...s.rest.slice(0, -1), `${s.rest[s.rest.length - 1]}${suffix}`);
 }
 
@@ -99,9 +104,15 @@ function heredocDiff(before: string, after: string, indent: string, style: Value
   const near = ops.map((_, i) => ops.slice(Math.max(0, i - 2), i + 3).some((o) => o.sym !== ' '));
   const rest: string[] = [];
   let hidden = 0;
-  const flush = () => { if (hidden) rest.push(`${indent}      # (${hidden} unchanged lines hidden)`); hidden = 0; };
+  const flush = () => {
+    if (hidden) rest.push(`${indent}      # (${hidden} unchanged lines hidden)`);
+    hidden = 0;
+  };
   ops.forEach((o, i) => {
-    if (o.sym === ' ' && !near[i]) { hidden++; return; }
+    if (o.sym === ' ' && !near[i]) {
+      hidden++;
+      return;
+    }
     flush();
     rest.push(`${indent}    ${style.sym(o.sym)} ${o.line}`);
   });
@@ -112,17 +123,23 @@ function heredocDiff(before: string, after: string, indent: string, style: Value
 
 /** A longest-common-subsequence line diff; falls back to all-removed-then-added for huge texts. */
 function lineDiff(a: string[], b: string[]): { sym: Sym; line: string }[] {
-  if (a.length * b.length > 250_000) return [...a.map((line) => ({ sym: '-' as Sym, line })), ...b.map((line) => ({ sym: '+' as Sym, line }))];
+  if (a.length * b.length > 250_000)
+    return [...a.map((line) => ({ sym: '-' as Sym, line })), ...b.map((line) => ({ sym: '+' as Sym, line }))];
   const n = a.length;
   const m = b.length;
   const lcs: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
-  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+  for (let i = n - 1; i >= 0; i--)
+    for (let j = m - 1; j >= 0; j--)
+      lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
   const out: { sym: Sym; line: string }[] = [];
   let i = 0;
   let j = 0;
   while (i < n && j < m) {
-    if (a[i] === b[j]) { out.push({ sym: ' ', line: a[i]! }); i++; j++; }
-    else if (lcs[i + 1]![j]! >= lcs[i]![j + 1]!) out.push({ sym: '-', line: a[i++]! });
+    if (a[i] === b[j]) {
+      out.push({ sym: ' ', line: a[i]! });
+      i++;
+      j++;
+    } else if (lcs[i + 1]![j]! >= lcs[i]![j + 1]!) out.push({ sym: '-', line: a[i++]! });
     else out.push({ sym: '+', line: b[j++]! });
   }
   while (i < n) out.push({ sym: '-', line: a[i++]! });
@@ -134,7 +151,14 @@ function lineDiff(a: string[], b: string[]): { sym: Sym; line: string }[] {
  * The lines of one changed node at `path` (`key` undefined for a list element), or undefined when
  * nothing at or below it changed. `before` and `after` are the step's redacted values at that path.
  */
-export function diffNode(key: string | undefined, path: PathSegment[], before: unknown, after: unknown, indent: string, d: DiffInput): string[] | undefined {
+export function diffNode(
+  key: string | undefined,
+  path: PathSegment[],
+  before: unknown,
+  after: unknown,
+  indent: string,
+  d: DiffInput,
+): string[] | undefined {
   const p = formatPath(path);
   const label = key === undefined ? '' : `${keyText(key)} = `;
   const suffix = key === undefined ? ',' : '';
@@ -144,8 +168,15 @@ export function diffNode(key: string | undefined, path: PathSegment[], before: u
     const b = change.before;
     const a = change.after;
     if (b === undefined) push(lines, `${indent}${d.sym('+')} ${label}`, showValue(a, '+', indent, d), suffix);
-    else if (a === undefined) push(lines, `${indent}${d.sym('-')} ${label}`, showValue(b, '-', indent, d), key === undefined ? ',' : ' -> null');
-    else if (isHeredoc(b) && isHeredoc(a)) push(lines, `${indent}${d.sym('~')} ${label}`, heredocDiff(b, a, indent, d), suffix);
+    else if (a === undefined)
+      push(
+        lines,
+        `${indent}${d.sym('-')} ${label}`,
+        showValue(b, '-', indent, d),
+        key === undefined ? ',' : ' -> null',
+      );
+    else if (isHeredoc(b) && isHeredoc(a))
+      push(lines, `${indent}${d.sym('~')} ${label}`, heredocDiff(b, a, indent, d), suffix);
     // A secret that changed: Terraform's single "(sensitive value)", no arrow between two of them.
     else if (isSensitive(b) && isSensitive(a)) lines.push(`${indent}${d.sym('~')} ${label}(sensitive value)${suffix}`);
     else {
@@ -171,12 +202,14 @@ export function diffNode(key: string | undefined, path: PathSegment[], before: u
     if (keyed) {
       for (const [k, [b, a]] of keyed) {
         const sub = diffNode(undefined, [...path, k], b, a, inner, d);
-        if (sub) body.push(...sub); else hidden++;
+        if (sub) body.push(...sub);
+        else hidden++;
       }
     } else {
       for (let i = 0; i < Math.max(bl.length, al.length); i++) {
         const sub = diffNode(undefined, [...path, i], bl[i], al[i], inner, d);
-        if (sub) body.push(...sub); else hidden++;
+        if (sub) body.push(...sub);
+        else hidden++;
       }
     }
     if (hidden) body.push(`${inner}  # (${hidden} unchanged element${hidden === 1 ? '' : 's'} hidden)`);
@@ -188,7 +221,8 @@ export function diffNode(key: string | undefined, path: PathSegment[], before: u
   const keys = [...new Set([...Object.keys(ao), ...Object.keys(bo)])];
   for (const k of keys) {
     const sub = diffNode(k, [...path, k], bo[k], ao[k], inner, d);
-    if (sub) body.push(...sub); else if (bo[k] !== undefined || ao[k] !== undefined) hidden++;
+    if (sub) body.push(...sub);
+    else if (bo[k] !== undefined || ao[k] !== undefined) hidden++;
   }
   if (hidden) body.push(`${inner}  # (${hidden} unchanged attribute${hidden === 1 ? '' : 's'} hidden)`);
   lines.push(`${indent}${d.sym('~')} ${label}{`, ...body, `${indent}  }${suffix}`);
@@ -200,15 +234,30 @@ export function diffNode(key: string | undefined, path: PathSegment[], before: u
  * as key → [before element, after element], matched by the element field holding those keys; undefined
  * for a list diffed by position.
  */
-function keyedElements(path: PathSegment[], bl: readonly unknown[], al: readonly unknown[], d: DiffInput): Map<string, [unknown, unknown]> | undefined {
+function keyedElements(
+  path: PathSegment[],
+  bl: readonly unknown[],
+  al: readonly unknown[],
+  d: DiffInput,
+): Map<string, [unknown, unknown]> | undefined {
   const keys = new Set<string>();
   for (const q of [...d.changes.keys(), ...d.above]) {
     const segs = parsePath(q);
-    if (segs.length > path.length && typeof segs[path.length] === 'string' && formatPath(segs.slice(0, path.length)) === formatPath(path)) keys.add(segs[path.length] as string);
+    if (
+      segs.length > path.length &&
+      typeof segs[path.length] === 'string' &&
+      formatPath(segs.slice(0, path.length)) === formatPath(path)
+    )
+      keys.add(segs[path.length] as string);
   }
   if (keys.size === 0) return undefined;
   const all = [...bl, ...al].filter(isObject);
-  const field = all.flatMap((el) => Object.keys(el)).find((f) => all.some((el) => keys.has(String(el[f]))) && all.every((el) => ['string', 'number'].includes(typeof el[f])));
+  const field = all
+    .flatMap((el) => Object.keys(el))
+    .find(
+      (f) =>
+        all.some((el) => keys.has(String(el[f]))) && all.every((el) => ['string', 'number'].includes(typeof el[f])),
+    );
   if (!field) return undefined;
   const out = new Map<string, [unknown, unknown]>();
   for (const el of bl) if (isObject(el)) out.set(String(el[field]), [el, undefined]);

@@ -7,7 +7,16 @@ import type { Step } from './step.js';
 import type { DriftEntry } from './drift.js';
 import { actionSymbols } from './action.js';
 import { parsePath, type PathSegment } from '../values/path.js';
-import { diffNode, keyText, prefixesOf, scalarText, showValue, type DiffInput, type Sym, type ValueStyle } from './render-value.js';
+import {
+  diffNode,
+  keyText,
+  prefixesOf,
+  scalarText,
+  showValue,
+  type DiffInput,
+  type Sym,
+  type ValueStyle,
+} from './render-value.js';
 
 /** Options of `plan.render()`. */
 export type RenderOptions = {
@@ -21,7 +30,14 @@ export type RenderOptions = {
   readonly maxLines?: number;
 };
 
-const COLORS: Record<string, string> = { '+': '\x1b[32m', '~': '\x1b[33m', '-/+': '\x1b[35m', '+/-': '\x1b[35m', '-': '\x1b[31m', '.': '\x1b[36m' };
+const COLORS: Record<string, string> = {
+  '+': '\x1b[32m',
+  '~': '\x1b[33m',
+  '-/+': '\x1b[35m',
+  '+/-': '\x1b[35m',
+  '-': '\x1b[31m',
+  '.': '\x1b[36m',
+};
 const RESET = '\x1b[0m';
 const BOLD = '\x1b[1m';
 
@@ -65,9 +81,11 @@ function headline(step: Step): string[] {
   const lines = [`# ${who} ${HEADLINE[step.cause]}${moved}`];
   if (NOTE[step.cause]) lines.push(`# ${NOTE[step.cause]}`);
   if (step.action === 'replace') {
-    lines.push(step.createBeforeDestroy
-      ? `# (create before destroy${step.createBeforeDestroyPropagated ? ', because a resource that depends on it is replaced create-first' : ''})`
-      : '# (destroy, then create)');
+    lines.push(
+      step.createBeforeDestroy
+        ? `# (create before destroy${step.createBeforeDestroyPropagated ? ', because a resource that depends on it is replaced create-first' : ''})`
+        : '# (destroy, then create)',
+    );
     if (step.retainOld) lines.push('# (the old object is forgotten, not deleted: retainOnDelete)');
   }
   return lines;
@@ -75,8 +93,12 @@ function headline(step: Step): string[] {
 
 /** Option and dependency changes: recorded in the state, never sent to the provider. */
 function stateLines(step: Step, style: ValueStyle): string[] {
-  return step.changes.filter((c) => c.scope === 'state').map((c) =>
-    `      ${style.sym('~')} ${c.path} = ${JSON.stringify(c.before ?? null)} -> ${JSON.stringify(c.after ?? null)} # state only`);
+  return step.changes
+    .filter((c) => c.scope === 'state')
+    .map(
+      (c) =>
+        `      ${style.sym('~')} ${c.path} = ${JSON.stringify(c.before ?? null)} -> ${JSON.stringify(c.after ?? null)} # state only`,
+    );
 }
 
 function symbolOf(step: Step): string {
@@ -115,15 +137,22 @@ function attributes(step: Step, style: ValueStyle): string[] {
   }
   const inputChanges = step.changes.filter((c) => c.scope !== 'state');
   const changes = new Map(inputChanges.map((c) => [c.path, c]));
-  const d: DiffInput = { ...style, changes, above: prefixesOf(inputChanges.map((c) => parsePath(c.path) as PathSegment[])) };
+  const d: DiffInput = {
+    ...style,
+    changes,
+    above: prefixesOf(inputChanges.map((c) => parsePath(c.path) as PathSegment[])),
+  };
   const before = step.before ?? {};
   const after = step.after ?? {};
-  const keys = [...new Set([...Object.keys(after), ...Object.keys(before)])].filter((k) => before[k] !== undefined || after[k] !== undefined);
+  const keys = [...new Set([...Object.keys(after), ...Object.keys(before)])].filter(
+    (k) => before[k] !== undefined || after[k] !== undefined,
+  );
   if (step.id) lines.push(step.action === 'replace' ? idLine('~', ' -> (known after apply)') : idLine(' ', ''));
   let hidden = 0;
   for (const k of keys) {
     const sub = diffNode(k, [k], before[k], after[k], indent, d);
-    if (sub) lines.push(...sub); else hidden++;
+    if (sub) lines.push(...sub);
+    else hidden++;
   }
   lines.push(...stateLines(step, style));
   if (hidden) lines.push('', `${indent}  # (${hidden} unchanged attribute${hidden === 1 ? '' : 's'} hidden)`);
@@ -133,7 +162,10 @@ function attributes(step: Step, style: ValueStyle): string[] {
 function renderStep(step: Step, style: ValueStyle, color: boolean): string[] {
   const sym = symbolOf(step);
   const head = `${sym.padStart(3)} resource "${step.type}" "${step.address}" {`;
-  const painted = color && COLORS[sym] ? `${COLORS[sym]}${sym.padStart(3)}${RESET} resource "${step.type}" "${step.address}" {` : head;
+  const painted =
+    color && COLORS[sym]
+      ? `${COLORS[sym]}${sym.padStart(3)}${RESET} resource "${step.type}" "${step.address}" {`
+      : head;
   const lines = headline(step).map((l) => (color ? `  ${BOLD}${l}${RESET}` : `  ${l}`));
   lines.push(painted, ...attributes(step, style), '    }');
   return lines;
@@ -153,9 +185,22 @@ export function renderStepText(step: Step, options: Pick<RenderOptions, 'width' 
 
 /** One drifted object as lines: "~ resource ... {", each changed input recorded -> found, "}". */
 export function driftLines(d: DriftEntry, width = 120): string[] {
-  if (d.action === 'delete') return [`  # ${d.address} was deleted outside converge`, `  - resource "${d.type}" "${d.address}" {`, `      - id = ${JSON.stringify(d.id)}`, '    }'];
-  const lines = [`  # ${d.address} has changed outside converge`, `  ~ resource "${d.type}" "${d.address}" {`, `        id = ${JSON.stringify(d.id)}`];
-  for (const c of d.changes) lines.push(`      ~ ${c.path} = ${c.before === undefined ? 'null' : scalarText(c.before, width)} -> ${c.after === undefined ? 'null' : scalarText(c.after, width)}`);
+  if (d.action === 'delete')
+    return [
+      `  # ${d.address} was deleted outside converge`,
+      `  - resource "${d.type}" "${d.address}" {`,
+      `      - id = ${JSON.stringify(d.id)}`,
+      '    }',
+    ];
+  const lines = [
+    `  # ${d.address} has changed outside converge`,
+    `  ~ resource "${d.type}" "${d.address}" {`,
+    `        id = ${JSON.stringify(d.id)}`,
+  ];
+  for (const c of d.changes)
+    lines.push(
+      `      ~ ${c.path} = ${c.before === undefined ? 'null' : scalarText(c.before, width)} -> ${c.after === undefined ? 'null' : scalarText(c.after, width)}`,
+    );
   lines.push('    }');
   return lines;
 }
@@ -164,11 +209,19 @@ export function driftLines(d: DriftEntry, width = 120): string[] {
 function driftSection(plan: Pick<PlanView, 'drift' | 'mode'>, width = 120): string[] {
   const drift = plan.drift ?? [];
   if (drift.length === 0) return [];
-  const out = ['Objects changed outside converge:', '', 'converge found these differences between its state and the real objects while refreshing:', ''];
+  const out = [
+    'Objects changed outside converge:',
+    '',
+    'converge found these differences between its state and the real objects while refreshing:',
+    '',
+  ];
   for (const d of drift) out.push(...driftLines(d, width), '');
-  out.push(plan.mode === 'refresh-only'
-    ? 'This is a refresh-only plan: converge will not undo these changes. Applying it records them in the state without changing any object.'
-    : 'Unless the stack declares these values, the actions below put the objects back as declared.', '');
+  out.push(
+    plan.mode === 'refresh-only'
+      ? 'This is a refresh-only plan: converge will not undo these changes. Applying it records them in the state without changing any object.'
+      : 'Unless the stack declares these values, the actions below put the objects back as declared.',
+    '',
+  );
   return out;
 }
 
@@ -183,7 +236,10 @@ export function renderPlan(plan: PlanView, options: RenderOptions = {}): string 
   const out: string[] = [...driftSection(plan, style.width)];
   if (plan.mode === 'refresh-only') {
     if (!plan.drift?.length) out.push('No changes. Every object matches the state.');
-    else out.push(`Refresh only: ${plan.drift.length} object${plan.drift.length === 1 ? '' : 's'} to record in the state, none to change.`);
+    else
+      out.push(
+        `Refresh only: ${plan.drift.length} object${plan.drift.length === 1 ? '' : 's'} to record in the state, none to change.`,
+      );
   } else if (!plan.hasChanges) {
     out.push('No changes. Your infrastructure matches the configuration.');
     if (options.showNoop) for (const step of shown) out.push('', ...renderStep(step, style, color));

@@ -51,7 +51,9 @@ export type LoadOptions = {
 export type PlanOrigin = { readonly providers: readonly ProviderPrint[]; readonly declarations: string };
 
 export function providerPrints(providers: readonly Provider<unknown>[]): ProviderPrint[] {
-  return providers.map((p) => ({ name: p.name, resources: [...p.resources.keys()].sort() })).sort((a, b) => a.name.localeCompare(b.name));
+  return providers
+    .map((p) => ({ name: p.name, resources: [...p.resources.keys()].sort() }))
+    .sort((a, b) => a.name.localeCompare(b.name));
 }
 
 /** A digest of the declarations (order of the list does not count). */
@@ -62,7 +64,12 @@ export function declarationsDigest(decls: readonly ResourceDecl[]): string {
 
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v && typeof v === 'object') return `{${Object.keys(v).filter((k) => (v as Record<string, unknown>)[k] !== undefined).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  if (v && typeof v === 'object')
+    return `{${Object.keys(v)
+      .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   return JSON.stringify(v) ?? 'null';
 }
 
@@ -72,14 +79,25 @@ function toSaved(work: readonly StepWork[]): SavedStep[] {
 
 /** True when any step holds a value at one of its secret paths. */
 function holdsSecrets(steps: readonly SavedStep[]): boolean {
-  return steps.some((s) => s.secrets.some((path) => {
-    const [root, ...rest] = parsePath(path);
-    const sources = root === 'inputs' ? [s.inputs, s.decl?.inputs, s.prior?.inputs, s.refreshed?.inputs, s.deposed?.inputs] : [s.prior?.outputs, s.refreshed?.outputs, s.deposed?.outputs];
-    return sources.some((src) => src !== undefined && getPath(src, rest) !== undefined);
-  }));
+  return steps.some((s) =>
+    s.secrets.some((path) => {
+      const [root, ...rest] = parsePath(path);
+      const sources =
+        root === 'inputs'
+          ? [s.inputs, s.decl?.inputs, s.prior?.inputs, s.refreshed?.inputs, s.deposed?.inputs]
+          : [s.prior?.outputs, s.refreshed?.outputs, s.deposed?.outputs];
+      return sources.some((src) => src !== undefined && getPath(src, rest) !== undefined);
+    }),
+  );
 }
 
-export async function encodePlanFile(plan: PlanJSON, origin: PlanOrigin, work: readonly StepWork[], where: string, options: SaveOptions): Promise<string> {
+export async function encodePlanFile(
+  plan: PlanJSON,
+  origin: PlanOrigin,
+  work: readonly StepWork[],
+  where: string,
+  options: SaveOptions,
+): Promise<string> {
   const inner: SavedWork = { declarations: origin.declarations, steps: toSaved(work) };
   const passphrase = options.passphrase ?? (process.env.CONVERGE_SECRETS_PASSPHRASE || undefined);
   let body: SavedWork | SealedValue = inner;
@@ -90,32 +108,62 @@ export async function encodePlanFile(plan: PlanJSON, origin: PlanOrigin, work: r
     encryption = codec.header!;
   } else if (!options.allowPlaintextSecrets && holdsSecrets(inner.steps)) {
     const n = inner.steps.filter((s) => holdsSecrets([s])).map((s) => s.step.address);
-    throw new PlanFileError('secrets_in_clear', where, `${n.length} step${n.length === 1 ? '' : 's'} (${n.slice(0, 5).join(', ')}) hold secret values`);
+    throw new PlanFileError(
+      'secrets_in_clear',
+      where,
+      `${n.length} step${n.length === 1 ? '' : 's'} (${n.slice(0, 5).join(', ')}) hold secret values`,
+    );
   }
-  const file: PlanFile = { format: PLAN_FILE_FORMAT, formatVersion: PLAN_FORMAT_VERSION, plan, providers: origin.providers, encryption, work: body };
+  const file: PlanFile = {
+    format: PLAN_FILE_FORMAT,
+    formatVersion: PLAN_FORMAT_VERSION,
+    plan,
+    providers: origin.providers,
+    encryption,
+    work: body,
+  };
   return `${JSON.stringify(file, null, 2)}\n`;
 }
 
-type DecodedPlanFile = { readonly plan: PlanJSON; readonly providers: readonly ProviderPrint[]; readonly work: SavedWork };
+type DecodedPlanFile = {
+  readonly plan: PlanJSON;
+  readonly providers: readonly ProviderPrint[];
+  readonly work: SavedWork;
+};
 
 export async function decodePlanFile(text: string, where: string, options: LoadOptions): Promise<DecodedPlanFile> {
   let file: PlanFile;
-  try { file = JSON.parse(text) as PlanFile; } catch (error) {
+  try {
+    file = JSON.parse(text) as PlanFile;
+  } catch (error) {
     throw new PlanFileError('corrupt', where, `not JSON (${(error as Error).message})`);
   }
-  if (!file || typeof file !== 'object' || file.format !== PLAN_FILE_FORMAT) throw new PlanFileError('corrupt', where, 'not a converge plan file');
-  if (file.formatVersion !== PLAN_FORMAT_VERSION) throw new PlanFileError('unknown_version', where, `formatVersion ${JSON.stringify(file.formatVersion)}; this version reads ${PLAN_FORMAT_VERSION}`);
-  if (!file.plan || !Array.isArray(file.plan.steps) || !Array.isArray(file.providers)) throw new PlanFileError('corrupt', where, 'the plan or its providers are missing');
+  if (!file || typeof file !== 'object' || file.format !== PLAN_FILE_FORMAT)
+    throw new PlanFileError('corrupt', where, 'not a converge plan file');
+  if (file.formatVersion !== PLAN_FORMAT_VERSION)
+    throw new PlanFileError(
+      'unknown_version',
+      where,
+      `formatVersion ${JSON.stringify(file.formatVersion)}; this version reads ${PLAN_FORMAT_VERSION}`,
+    );
+  if (!file.plan || !Array.isArray(file.plan.steps) || !Array.isArray(file.providers))
+    throw new PlanFileError('corrupt', where, 'the plan or its providers are missing');
   let work: SavedWork;
   if (isSealed(file.work)) {
     if (!file.encryption) throw new PlanFileError('corrupt', where, 'sealed work without an encryption header');
-    const codec = await SecretCodec.create(where, options.passphrase ?? (process.env.CONVERGE_SECRETS_PASSPHRASE || undefined), file.encryption);
+    const codec = await SecretCodec.create(
+      where,
+      options.passphrase ?? (process.env.CONVERGE_SECRETS_PASSPHRASE || undefined),
+      file.encryption,
+    );
     work = codec.openValue(file.work) as SavedWork;
   } else work = file.work as SavedWork;
-  if (!work || !Array.isArray(work.steps) || typeof work.declarations !== 'string') throw new PlanFileError('corrupt', where, 'the work list is missing');
+  if (!work || !Array.isArray(work.steps) || typeof work.declarations !== 'string')
+    throw new PlanFileError('corrupt', where, 'the work list is missing');
   const reviewed = JSON.stringify(file.plan.steps);
   const carried = JSON.stringify(work.steps.map((s) => s.step));
-  if (stepsDiffer(reviewed, carried)) throw new PlanFileError('corrupt', where, 'the steps shown differ from the steps it would apply');
+  if (stepsDiffer(reviewed, carried))
+    throw new PlanFileError('corrupt', where, 'the steps shown differ from the steps it would apply');
   return { plan: file.plan, providers: file.providers, work };
 }
 
@@ -128,21 +176,48 @@ function stepsDiffer(reviewed: string, carried: string): boolean {
 }
 
 /** The saved steps with their handlers, from the engine's providers; refuses a plan they cannot serve. */
-export function restoreWork(saved: readonly SavedStep[], planProviders: readonly ProviderPrint[], engineProviders: readonly Provider<unknown>[], resolve: (token: string) => Resolved | undefined, where: string): StepWork[] {
+export function restoreWork(
+  saved: readonly SavedStep[],
+  planProviders: readonly ProviderPrint[],
+  engineProviders: readonly Provider<unknown>[],
+  resolve: (token: string) => Resolved | undefined,
+  where: string,
+): StepWork[] {
   const mine = providerPrints(engineProviders);
   const byName = new Map(mine.map((p) => [p.name, p]));
   for (const p of planProviders) {
     const m = byName.get(p.name);
-    if (!m) throw new PlanFileError('providers_mismatch', where, `the plan was made with provider '${p.name}', which this engine does not have`);
-    if (canonical(m.resources) !== canonical(p.resources)) throw new PlanFileError('providers_mismatch', where, `provider '${p.name}' serves other resource types than when the plan was made`);
+    if (!m)
+      throw new PlanFileError(
+        'providers_mismatch',
+        where,
+        `the plan was made with provider '${p.name}', which this engine does not have`,
+      );
+    if (canonical(m.resources) !== canonical(p.resources))
+      throw new PlanFileError(
+        'providers_mismatch',
+        where,
+        `provider '${p.name}' serves other resource types than when the plan was made`,
+      );
   }
-  if (mine.length !== planProviders.length) throw new PlanFileError('providers_mismatch', where, `the plan was made with ${planProviders.length} providers, this engine has ${mine.length}`);
+  if (mine.length !== planProviders.length)
+    throw new PlanFileError(
+      'providers_mismatch',
+      where,
+      `the plan was made with ${planProviders.length} providers, this engine has ${mine.length}`,
+    );
   return saved.map((s) => {
     const r = resolve(s.step.type);
-    if (!r || r.provider.name !== s.step.provider) throw new PlanFileError('providers_mismatch', where, `no provider '${s.step.provider}' serves ${s.step.type} (step ${s.step.address})`);
+    if (!r || r.provider.name !== s.step.provider)
+      throw new PlanFileError(
+        'providers_mismatch',
+        where,
+        `no provider '${s.step.provider}' serves ${s.step.type} (step ${s.step.address})`,
+      );
     const priorType = (s.deposed ?? s.prior)?.type;
     const pr = priorType && priorType !== s.step.type ? resolve(priorType) : undefined;
-    if (priorType && priorType !== s.step.type && !pr) throw new PlanFileError('providers_mismatch', where, `no provider serves ${priorType} (step ${s.step.address})`);
+    if (priorType && priorType !== s.step.type && !pr)
+      throw new PlanFileError('providers_mismatch', where, `no provider serves ${priorType} (step ${s.step.address})`);
     return { ...s, def: r.def, provider: r.provider, ...(pr ? { priorDef: pr.def, priorProvider: pr.provider } : {}) };
   });
 }

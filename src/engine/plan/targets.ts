@@ -8,16 +8,36 @@ import type { State } from '../../state/model.js';
 import type { Graph } from '../graph/graph.js';
 import type { Issue } from '../validate/issue.js';
 
-export const TARGETING_WARNING = 'targeting is in effect: this plan may be incomplete. Plan without targets or excludes afterwards to see the whole stack.';
+export const TARGETING_WARNING =
+  'targeting is in effect: this plan may be incomplete. Plan without targets or excludes afterwards to see the whole stack.';
 
 /** Issues for names that name nothing; `known` are the names they may use. */
-export function unknownNames(option: 'targets' | 'exclude' | 'replace', names: readonly unknown[] | undefined, known: ReadonlySet<string>, what: string): Issue[] {
+export function unknownNames(
+  option: 'targets' | 'exclude' | 'replace',
+  names: readonly unknown[] | undefined,
+  known: ReadonlySet<string>,
+  what: string,
+): Issue[] {
   const issues: Issue[] = [];
   (names ?? []).forEach((n, i) => {
-    if (typeof n !== 'string' || !n) { issues.push({ resource: '', path: [option, i], code: 'invalid_type', message: `${option} must be resource names` }); return; }
+    if (typeof n !== 'string' || !n) {
+      issues.push({
+        resource: '',
+        path: [option, i],
+        code: 'invalid_type',
+        message: `${option} must be resource names`,
+      });
+      return;
+    }
     if (known.has(n)) return;
     const near = closest(n, known);
-    issues.push({ resource: n, path: [option, i], code: 'unknown_name', message: `'${n}' names nothing ${what}${near ? `; did you mean '${near}'?` : ''}`, ...(near ? { suggestion: near } : {}) });
+    issues.push({
+      resource: n,
+      path: [option, i],
+      code: 'unknown_name',
+      message: `'${n}' names nothing ${what}${near ? `; did you mean '${near}'?` : ''}`,
+      ...(near ? { suggestion: near } : {}),
+    });
   });
   return issues;
 }
@@ -28,7 +48,10 @@ export function closest(name: string, known: Iterable<string>): string | undefin
   let bestD = Math.max(2, Math.floor(name.length / 3)) + 1;
   for (const k of known) {
     const d = distance(name.toLowerCase(), k.toLowerCase());
-    if (d < bestD) { bestD = d; best = k; }
+    if (d < bestD) {
+      bestD = d;
+      best = k;
+    }
   }
   return best;
 }
@@ -52,13 +75,29 @@ function distance(a: string, b: string): number {
  * every resource that depends on them (declared or recorded) are left out; in a destroy, the
  * excluded resources and everything they depend on are kept (they would break).
  */
-export function targetsExcluding(exclude: readonly string[], within: readonly string[] | undefined, decls: readonly ResourceDecl[], state: State, graph: Graph, destroy: boolean): string[] {
+export function targetsExcluding(
+  exclude: readonly string[],
+  within: readonly string[] | undefined,
+  decls: readonly ResourceDecl[],
+  state: State,
+  graph: Graph,
+  destroy: boolean,
+): string[] {
   const deps = new Map<string, Set<string>>();
-  const add = (from: string, to: string) => { let s = deps.get(from); if (!s) deps.set(from, (s = new Set())); s.add(to); };
+  const add = (from: string, to: string) => {
+    let s = deps.get(from);
+    if (!s) deps.set(from, (s = new Set()));
+    s.add(to);
+  };
   for (const [n, ds] of graph.deps) for (const d of ds) add(n, d);
   for (const [n, r] of Object.entries(state.resources)) for (const d of r.dependencies) add(n, d);
   const dependents = new Map<string, Set<string>>();
-  for (const [n, ds] of deps) for (const d of ds) { let s = dependents.get(d); if (!s) dependents.set(d, (s = new Set())); s.add(n); }
+  for (const [n, ds] of deps)
+    for (const d of ds) {
+      let s = dependents.get(d);
+      if (!s) dependents.set(d, (s = new Set()));
+      s.add(n);
+    }
   const walk = destroy ? deps : dependents;
   const out = new Set<string>();
   const stack = [...exclude];

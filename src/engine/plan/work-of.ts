@@ -9,12 +9,21 @@ import { declarationsDigest, restoreWork } from './saved.js';
 import { PlanFileError } from './plan-errors.js';
 
 /** The steps to apply; throws PlanFileError ('declarations_mismatch') when the declarations differ. */
-export function workOf(plan: Plan, declarations: readonly ResourceDecl[] | undefined, providers: readonly Provider<unknown>[], resolve: (token: string) => Resolved | undefined): readonly StepWork[] {
+export function workOf(
+  plan: Plan,
+  declarations: readonly ResourceDecl[] | undefined,
+  providers: readonly Provider<unknown>[],
+  resolve: (token: string) => Resolved | undefined,
+): readonly StepWork[] {
   const saved = plan[planSaved];
   const made = plan[planOrigin];
   const digest = saved?.work.declarations ?? made?.declarations;
   if (declarations && digest !== undefined && declarationsDigest(declarations) !== digest) {
-    throw new PlanFileError('declarations_mismatch', saved?.where ?? 'plan', 'the declarations given to apply are not the ones the plan was made from');
+    throw new PlanFileError(
+      'declarations_mismatch',
+      saved?.where ?? 'plan',
+      'the declarations given to apply are not the ones the plan was made from',
+    );
   }
   if (!saved) return plan[planWork]!;
   return restoreWork(saved.work.steps, saved.providers, providers, resolve, saved.where);

@@ -21,7 +21,8 @@ import type { DeposedObject, ResourceState } from '../../state/model.js';
  */
 export type { Resolved } from '../provider/define.js';
 
-export type NodeKind = 'create' | 'create-replacement' | 'update' | 'record' | 'delete' | 'delete-deposed' | 'forget' | 'forget-deposed';
+export type NodeKind =
+  'create' | 'create-replacement' | 'update' | 'record' | 'delete' | 'delete-deposed' | 'forget' | 'forget-deposed';
 
 export type ExecNode = {
   /** Unique in the plan: `<kind>:<step index>`. */

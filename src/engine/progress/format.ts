@@ -27,7 +27,15 @@ export function fit(line: string, width: number): string {
 }
 
 /** Counts of finished steps per action, and of failed and skipped ones. */
-export type Tally = { added: number; changed: number; replaced: number; destroyed: number; forgotten: number; failed: number; skipped: number };
+export type Tally = {
+  added: number;
+  changed: number;
+  replaced: number;
+  destroyed: number;
+  forgotten: number;
+  failed: number;
+  skipped: number;
+};
 
 export function emptyTally(): Tally {
   return { added: 0, changed: 0, replaced: 0, destroyed: 0, forgotten: 0, failed: 0, skipped: 0 };
@@ -44,6 +52,7 @@ export function countFinished(tally: Tally, action: Action): void {
 /** "Apply complete! Resources: 3 added, 1 changed, 0 replaced, 1 destroyed. (2.4s)" */
 export function summaryText(t: Tally, elapsedMs: number): string {
   const counts = `${t.added} added, ${t.changed} changed, ${t.replaced} replaced, ${t.destroyed} destroyed${t.forgotten ? `, ${t.forgotten} forgotten` : ''}`;
-  if (t.failed || t.skipped) return `Apply failed: ${t.failed} failed, ${t.skipped} skipped. Resources: ${counts}. (${formatElapsed(elapsedMs)})`;
+  if (t.failed || t.skipped)
+    return `Apply failed: ${t.failed} failed, ${t.skipped} skipped. Resources: ${counts}. (${formatElapsed(elapsedMs)})`;
   return `Apply complete! Resources: ${counts}. (${formatElapsed(elapsedMs)})`;
 }

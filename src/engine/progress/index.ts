@@ -58,9 +58,11 @@ export function progressReporter(options: ProgressOptions = {}): ProgressReporte
   const tty = mode === 'tty' || (mode === 'auto' && stream.isTTY === true);
   const now = options.now ?? Date.now;
   const intervalMs = options.intervalMs ?? 100;
-  if (!Number.isFinite(intervalMs) || intervalMs < 0) throw new TypeError('Expected `intervalMs` to be a number from 0 and up');
+  if (!Number.isFinite(intervalMs) || intervalMs < 0)
+    throw new TypeError('Expected `intervalMs` to be a number from 0 and up');
   const stillEveryMs = options.stillEveryMs ?? 10_000;
-  if (!Number.isFinite(stillEveryMs) || stillEveryMs < 0) throw new TypeError('Expected `stillEveryMs` to be a number from 0 and up');
+  if (!Number.isFinite(stillEveryMs) || stillEveryMs < 0)
+    throw new TypeError('Expected `stillEveryMs` to be a number from 0 and up');
   const view = tty ? new TtyView(stream, options.color ?? true) : undefined;
   /** Plain output: when each step in flight last printed a line. */
   const lastSaid = new Map<string, number>();
@@ -75,13 +77,19 @@ export function progressReporter(options: ProgressOptions = {}): ProgressReporte
     const t = now();
     const lines = [...inFlight.values()].map((s) => liveLine(s, t));
     if (total !== undefined && inFlight.size) {
-      const done = tally.added + tally.changed + tally.replaced + tally.destroyed + tally.forgotten + tally.failed + tally.skipped;
+      const done =
+        tally.added + tally.changed + tally.replaced + tally.destroyed + tally.forgotten + tally.failed + tally.skipped;
       lines.push({ text: `  ${done} of ${total} steps done, ${inFlight.size} in flight`, tone: 'dim' });
     }
     return lines;
   };
   const plain = (e: Event, line: Line) => stream.write(`${new Date(e.at).toISOString()} ${line.text}\n`);
-  const stopTimer = () => { if (timer) { clearInterval(timer); timer = undefined; } };
+  const stopTimer = () => {
+    if (timer) {
+      clearInterval(timer);
+      timer = undefined;
+    }
+  };
   /** Plain output: "web: Still creating... [10s elapsed]" for each step silent for stillEveryMs. */
   const still = () => {
     if (view || stillEveryMs === 0) return;
@@ -103,20 +111,47 @@ export function progressReporter(options: ProgressOptions = {}): ProgressReporte
   const listener = (e: Event): void => {
     const scroll: Line[] = [];
     switch (e.type) {
-      case 'apply_start': tally = emptyTally(); total = e.steps; break;
-      case 'step_start':
-        inFlight.set(e.address, { address: e.address, action: e.action, resourceType: e.resourceType, startedAt: e.at });
-        if (!view) { const t = now(); lastSaid.set(e.address, t); began.set(e.address, t); }
+      case 'apply_start':
+        tally = emptyTally();
+        total = e.steps;
         break;
-      case 'step_finish': inFlight.delete(e.address); lastSaid.delete(e.address); began.delete(e.address); countFinished(tally, e.action); break;
-      case 'step_fail': inFlight.delete(e.address); lastSaid.delete(e.address); began.delete(e.address); tally.failed++; break;
-      case 'step_skip': tally.skipped++; break;
-      case 'poll': case 'progress': case 'retry': {
+      case 'step_start':
+        inFlight.set(e.address, {
+          address: e.address,
+          action: e.action,
+          resourceType: e.resourceType,
+          startedAt: e.at,
+        });
+        if (!view) {
+          const t = now();
+          lastSaid.set(e.address, t);
+          began.set(e.address, t);
+        }
+        break;
+      case 'step_finish':
+        inFlight.delete(e.address);
+        lastSaid.delete(e.address);
+        began.delete(e.address);
+        countFinished(tally, e.action);
+        break;
+      case 'step_fail':
+        inFlight.delete(e.address);
+        lastSaid.delete(e.address);
+        began.delete(e.address);
+        tally.failed++;
+        break;
+      case 'step_skip':
+        tally.skipped++;
+        break;
+      case 'poll':
+      case 'progress':
+      case 'retry': {
         const s = inFlight.get(e.address);
         if (s) s.note = noteOf(e);
         break;
       }
-      default: break;
+      default:
+        break;
     }
     const line = eventLine(e, tty);
     if (line) scroll.push(line);
@@ -126,11 +161,20 @@ export function progressReporter(options: ProgressOptions = {}): ProgressReporte
       total = undefined;
     }
     if (view) view.draw(scroll, live());
-    else { for (const l of scroll) plain(e, l); still(); }
-    if (inFlight.size) startTimer(); else stopTimer();
+    else {
+      for (const l of scroll) plain(e, l);
+      still();
+    }
+    if (inFlight.size) startTimer();
+    else stopTimer();
   };
   return Object.assign(listener, {
-    redraw: () => { if (view) view.draw([], live()); else still(); },
-    close: () => { stopTimer(); },
+    redraw: () => {
+      if (view) view.draw([], live());
+      else still();
+    },
+    close: () => {
+      stopTimer();
+    },
   });
 }

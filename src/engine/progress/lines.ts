@@ -5,7 +5,13 @@ import type { Action } from '../plan/action.js';
 import { actionVerbs, formatElapsed } from './format.js';
 import type { Line } from './tty.js';
 
-export type InFlight = { readonly address: string; readonly action: Action; readonly resourceType: string; readonly startedAt: number; note?: string };
+export type InFlight = {
+  readonly address: string;
+  readonly action: Action;
+  readonly resourceType: string;
+  readonly startedAt: number;
+  note?: string;
+};
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
@@ -18,15 +24,26 @@ function spinnerAt(now: number): string {
 export function eventLine(e: Event, tty: boolean): Line | undefined {
   switch (e.type) {
     case 'step_start':
-      return tty ? undefined : { text: `${actionVerbs[e.action].doing} ${e.address} (${e.resourceType})`, tone: 'plain' };
+      return tty
+        ? undefined
+        : { text: `${actionVerbs[e.action].doing} ${e.address} (${e.resourceType})`, tone: 'plain' };
     case 'step_finish':
-      return { text: `✓ ${e.address}: ${actionVerbs[e.action].done} in ${formatElapsed(e.elapsedMs)}${e.id && e.action !== 'delete' && e.action !== 'forget' ? ` [id=${e.id}]` : ''}`, tone: 'ok' };
+      return {
+        text: `✓ ${e.address}: ${actionVerbs[e.action].done} in ${formatElapsed(e.elapsedMs)}${e.id && e.action !== 'delete' && e.action !== 'forget' ? ` [id=${e.id}]` : ''}`,
+        tone: 'ok',
+      };
     case 'step_fail':
-      return { text: `✗ ${e.address}: ${e.action} failed after ${formatElapsed(e.elapsedMs)}: ${e.error}${e.code ? ` (${e.code})` : ''}`, tone: 'fail' };
+      return {
+        text: `✗ ${e.address}: ${e.action} failed after ${formatElapsed(e.elapsedMs)}: ${e.error}${e.code ? ` (${e.code})` : ''}`,
+        tone: 'fail',
+      };
     case 'step_skip':
       return { text: `- ${e.address}: ${e.action} skipped (${e.because})`, tone: 'warn' };
     case 'retry':
-      return { text: `↻ ${e.address}: ${e.operation} attempt ${e.attempt} failed (${e.error}); retrying in ${formatElapsed(e.delayMs)}, ${e.retriesLeft} ${e.retriesLeft === 1 ? 'retry' : 'retries'} left`, tone: 'warn' };
+      return {
+        text: `↻ ${e.address}: ${e.operation} attempt ${e.attempt} failed (${e.error}); retrying in ${formatElapsed(e.delayMs)}, ${e.retriesLeft} ${e.retriesLeft === 1 ? 'retry' : 'retries'} left`,
+        tone: 'warn',
+      };
     case 'poll':
     case 'progress':
       // Plain output says "Still creating..." every so often instead (stillLine); a TTY shows the last poll live.
@@ -35,7 +52,10 @@ export function eventLine(e: Event, tty: boolean): Line | undefined {
       return { text: `! ${e.address}: ${e.message}`, tone: 'warn' };
     case 'refresh':
       if (tty && e.outcome === 'unchanged') return undefined;
-      return { text: `${e.outcome === 'unchanged' ? '=' : e.outcome === 'drifted' ? '~' : '?'} ${e.address}: ${e.outcome === 'gone' ? 'gone (deleted outside converge)' : e.outcome} on refresh`, tone: e.outcome === 'unchanged' ? 'dim' : 'warn' };
+      return {
+        text: `${e.outcome === 'unchanged' ? '=' : e.outcome === 'drifted' ? '~' : '?'} ${e.address}: ${e.outcome === 'gone' ? 'gone (deleted outside converge)' : e.outcome} on refresh`,
+        tone: e.outcome === 'unchanged' ? 'dim' : 'warn',
+      };
     case 'apply_start':
       return tty ? undefined : { text: `apply: ${e.steps} step${e.steps === 1 ? '' : 's'} to run`, tone: 'plain' };
     case 'apply_finish':
@@ -46,7 +66,10 @@ export function eventLine(e: Event, tty: boolean): Line | undefined {
 /** The live line of one step in flight: "⠋ creating web (provb:…) 3.2s · poll 3: BUILDING". */
 export function liveLine(s: InFlight, now: number): Line {
   const note = s.note ? ` · ${s.note}` : '';
-  return { text: `${spinnerAt(now)} ${actionVerbs[s.action].doing} ${s.address} (${s.resourceType}) ${formatElapsed(now - s.startedAt)}${note}`, tone: 'plain' };
+  return {
+    text: `${spinnerAt(now)} ${actionVerbs[s.action].doing} ${s.address} (${s.resourceType}) ${formatElapsed(now - s.startedAt)}${note}`,
+    tone: 'plain',
+  };
 }
 
 /** The note a poll or progress event leaves on its step's live line. */

@@ -123,7 +123,10 @@ export type ResourceDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodT
    * an entry per id it saw (null: gone). An id it leaves out is read with `read`. Same results as
    * `read`; objects of other stacks in the same lists are simply not asked for.
    */
-  readonly readMany?: (ctx: OperationContext<C>, items: readonly ReadItem[]) => Promise<ReadonlyMap<string, ReadResult | null>>;
+  readonly readMany?: (
+    ctx: OperationContext<C>,
+    items: readonly ReadItem[],
+  ) => Promise<ReadonlyMap<string, ReadResult | null>>;
   /** Without `update`, every change is a replacement. */
   readonly update?: (ctx: OperationContext<C>, id: string, olds: Prior, news: z.output<I>) => Promise<UpdateResult>;
   /** Deletes the object; an object already gone is not an error. */
@@ -234,8 +237,11 @@ export type ProviderSpec<C> = {
  * });
  * ```
  */
-export function defineResource<I extends z.ZodType, O extends z.ZodType, C = unknown>(def: ResourceDefinition<I, O, C>): ResourceDefinition<I, O, C> {
-  if (!/^[a-z][\w-]*:[\w/-]+:\w+$/.test(def.token)) throw new TypeError(`Expected \`token\` to look like 'pkg:index/name:Name', got '${def.token}'`);
+export function defineResource<I extends z.ZodType, O extends z.ZodType, C = unknown>(
+  def: ResourceDefinition<I, O, C>,
+): ResourceDefinition<I, O, C> {
+  if (!/^[a-z][\w-]*:[\w/-]+:\w+$/.test(def.token))
+    throw new TypeError(`Expected \`token\` to look like 'pkg:index/name:Name', got '${def.token}'`);
   return Object.freeze({ ...def });
 }
 
@@ -259,8 +265,11 @@ export function defineResource<I extends z.ZodType, O extends z.ZodType, C = unk
  * });
  * ```
  */
-export function defineLookup<A extends z.ZodType, R, C = unknown>(def: LookupDefinition<A, R, C>): LookupDefinition<A, R, C> {
-  if (!/^[a-z][\w-]*:[\w/-]+:\w+$/.test(def.token)) throw new TypeError(`Expected \`token\` to look like 'pkg:index/fn:fn', got '${def.token}'`);
+export function defineLookup<A extends z.ZodType, R, C = unknown>(
+  def: LookupDefinition<A, R, C>,
+): LookupDefinition<A, R, C> {
+  if (!/^[a-z][\w-]*:[\w/-]+:\w+$/.test(def.token))
+    throw new TypeError(`Expected \`token\` to look like 'pkg:index/fn:fn', got '${def.token}'`);
   return Object.freeze({ ...def });
 }
 
@@ -291,7 +300,8 @@ export function defineProvider<C = undefined>(spec: ProviderSpec<C>): Provider<C
   if (!spec.name || typeof spec.name !== 'string') throw new TypeError('Expected `name` to be a non-empty string');
   const resources = new Map<string, AnyResource>();
   for (const r of spec.resources ?? []) {
-    if (resources.has(r.token)) throw new TypeError(`Resource token ${r.token} is listed twice in provider ${spec.name}`);
+    if (resources.has(r.token))
+      throw new TypeError(`Resource token ${r.token} is listed twice in provider ${spec.name}`);
     resources.set(r.token, r);
   }
   const lookups = new Map<string, AnyLookup>();
@@ -310,10 +320,16 @@ export function defineProvider<C = undefined>(spec: ProviderSpec<C>): Provider<C
   };
   // JSON and util.inspect show the name and terraformConfig() (credentials as the sensitive
   // marker), never `config`, which holds credentials and clients.
-  const view = () => ({ name: spec.name, config: terraformConfig(), resources: [...resources.keys()].length, lookups: [...lookups.keys()].length });
+  const view = () => ({
+    name: spec.name,
+    config: terraformConfig(),
+    resources: [...resources.keys()].length,
+    lookups: [...lookups.keys()].length,
+  });
   Object.defineProperty(provider, 'toJSON', { value: view, enumerable: false });
   Object.defineProperty(provider, Symbol.for('nodejs.util.inspect.custom'), {
-    value: (_depth: number, options: object, inspect: (v: unknown, o?: object) => string) => `Provider ${inspect(view(), options)}`,
+    value: (_depth: number, options: object, inspect: (v: unknown, o?: object) => string) =>
+      `Provider ${inspect(view(), options)}`,
     enumerable: false,
   });
   return Object.freeze(provider);

@@ -13,4 +13,9 @@ export type RetryPolicy = {
   readonly maxRetryAfterMs?: number;
 };
 
-export const defaultRetryPolicy: RetryPolicy = Object.freeze({ retries: 5, minTimeoutMs: 250, maxTimeoutMs: 8000, maxRetryAfterMs: 60_000 });
+export const defaultRetryPolicy: RetryPolicy = Object.freeze({
+  retries: 5,
+  minTimeoutMs: 250,
+  maxTimeoutMs: 8000,
+  maxRetryAfterMs: 60_000,
+});

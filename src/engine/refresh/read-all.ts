@@ -41,24 +41,63 @@ export async function readAll(deps: ReadAllDeps): Promise<ReadAllResult> {
     const prior = own(deps.state.resources, name)!;
     const def = deps.resolve(prior.type)?.def;
     if (!def) continue;
-    if (def.readMany) { const list = batches.get(def); if (list) list.push(name); else batches.set(def, [name]); } else singles.push(name);
+    if (def.readMany) {
+      const list = batches.get(def);
+      if (list) list.push(name);
+      else batches.set(def, [name]);
+    } else singles.push(name);
   }
-  for (const [def, names] of batches) if (names.length < MIN_BATCH) { singles.push(...names); batches.delete(def); }
+  for (const [def, names] of batches)
+    if (names.length < MIN_BATCH) {
+      singles.push(...names);
+      batches.delete(def);
+    }
 
   const settle = (name: string, r: ReadResult | null, started: number) => {
     const prior = own(deps.state.resources, name)!;
-    if (r === null) { out.set(name, null); deps.emit({ type: 'refresh', at: deps.now(), address: name, outcome: 'gone', elapsedMs: deps.now() - started }); return; }
+    if (r === null) {
+      out.set(name, null);
+      deps.emit({ type: 'refresh', at: deps.now(), address: name, outcome: 'gone', elapsedMs: deps.now() - started });
+      return;
+    }
     const keyed = deps.resolve(prior.type)?.def.keyedLists;
-    const same = diffValues(prior.inputs, r.inputs, keyed).length === 0 && diffValues(prior.outputs, r.outputs).length === 0 && (r.id ?? prior.id) === prior.id;
-    out.set(name, same ? prior : { ...prior, id: r.id ?? prior.id, inputs: r.inputs, outputs: r.outputs, updatedAt: new Date(deps.now()).toISOString() });
-    deps.emit({ type: 'refresh', at: deps.now(), address: name, outcome: same ? 'unchanged' : 'drifted', elapsedMs: deps.now() - started });
+    const same =
+      diffValues(prior.inputs, r.inputs, keyed).length === 0 &&
+      diffValues(prior.outputs, r.outputs).length === 0 &&
+      (r.id ?? prior.id) === prior.id;
+    out.set(
+      name,
+      same
+        ? prior
+        : {
+            ...prior,
+            id: r.id ?? prior.id,
+            inputs: r.inputs,
+            outputs: r.outputs,
+            updatedAt: new Date(deps.now()).toISOString(),
+          },
+    );
+    deps.emit({
+      type: 'refresh',
+      at: deps.now(),
+      address: name,
+      outcome: same ? 'unchanged' : 'drifted',
+      elapsedMs: deps.now() - started,
+    });
   };
   const readOne = async (name: string) => {
     const prior = own(deps.state.resources, name)!;
     const resolved = deps.resolve(prior.type)!;
     const started = deps.now();
     try {
-      settle(name, await resolved.def.read(deps.context(resolved, name, prior.type, prior), prior.id, { inputs: prior.inputs, outputs: prior.outputs }), started);
+      settle(
+        name,
+        await resolved.def.read(deps.context(resolved, name, prior.type, prior), prior.id, {
+          inputs: prior.inputs,
+          outputs: prior.outputs,
+        }),
+        started,
+      );
     } catch (error) {
       failures.push({ address: name, error: error as Error });
     }
@@ -69,7 +108,10 @@ export async function readAll(deps: ReadAllDeps): Promise<ReadAllResult> {
     const started = deps.now();
     let answers: ReadonlyMap<string, ReadResult | null>;
     try {
-      const items = names.map((n) => { const r = own(deps.state.resources, n)!; return { id: r.id, prior: { inputs: r.inputs, outputs: r.outputs } }; });
+      const items = names.map((n) => {
+        const r = own(deps.state.resources, n)!;
+        return { id: r.id, prior: { inputs: r.inputs, outputs: r.outputs } };
+      });
       answers = await def.readMany!(deps.context(resolved, first.type, first.type), items);
     } catch (error) {
       for (const n of names) failures.push({ address: n, error: error as Error });
@@ -78,22 +120,35 @@ export async function readAll(deps: ReadAllDeps): Promise<ReadAllResult> {
     const missing: string[] = [];
     for (const n of names) {
       const id = own(deps.state.resources, n)!.id;
-      if (answers.has(id)) settle(n, answers.get(id)!, started); else missing.push(n);
+      if (answers.has(id)) settle(n, answers.get(id)!, started);
+      else missing.push(n);
     }
     for (const n of missing) await readOne(n);
   };
 
   type Task = { id: string; waitFor: readonly string[]; run: () => Promise<void> };
   const tasks: Task[] = [
-    ...[...batches].map(([def, names]): Task => ({ id: `batch:${def.token}`, waitFor: [], run: () => readBatch(def, names) })),
+    ...[...batches].map(([def, names]): Task => ({
+      id: `batch:${def.token}`,
+      waitFor: [],
+      run: () => readBatch(def, names),
+    })),
     ...singles.map((n): Task => ({ id: n, waitFor: [], run: () => readOne(n) })),
   ];
-  await schedule(tasks, deps.parallelism, (t) => t.run(), () => {});
+  await schedule(
+    tasks,
+    deps.parallelism,
+    (t) => t.run(),
+    () => {},
+  );
   return { out, failures };
 }
 
 /** The error a refresh with failed reads throws: how many failed, the first one, and its cause. */
 export function refreshFailure(failures: readonly { address: string; error: Error }[]): ConvergeError {
   const f = failures[0]!;
-  return new ConvergeError(`Refreshing ${failures.length} resource${failures.length === 1 ? '' : 's'} failed, first ${f.address}: ${f.error.message.split('\n')[0]}\nNothing was planned; retry, or plan with refresh: false.`, { cause: f.error });
+  return new ConvergeError(
+    `Refreshing ${failures.length} resource${failures.length === 1 ? '' : 's'} failed, first ${f.address}: ${f.error.message.split('\n')[0]}\nNothing was planned; retry, or plan with refresh: false.`,
+    { cause: f.error },
+  );
 }

@@ -12,7 +12,10 @@ import { formatPath, parsePath, pathCovers } from '../values/path.js';
 import { sensitive } from '../values/secret.js';
 
 /** Drift as people see it: secret paths carry the sensitive marker, as in a plan. */
-function driftChanges(changes: Change[], secrets: readonly string[]): { path: string; before: unknown; after: unknown }[] {
+function driftChanges(
+  changes: Change[],
+  secrets: readonly string[],
+): { path: string; before: unknown; after: unknown }[] {
   const ins = strip('inputs.', secrets).map(parsePath);
   return changes.map((c) => {
     const secret = ins.some((s) => pathCovers(s, c.path));
@@ -20,9 +23,13 @@ function driftChanges(changes: Change[], secrets: readonly string[]): { path: st
   });
 }
 
-
 /** Records what `read` found against `state` and says which resources drifted, went or stayed. */
-export async function recordRefresh(state: State, read: ReadonlyMap<string, ResourceState | null>, store: StateStore, keyedListsOf: (type: string) => KeyedLists | undefined): Promise<RefreshResult> {
+export async function recordRefresh(
+  state: State,
+  read: ReadonlyMap<string, ResourceState | null>,
+  store: StateStore,
+  keyedListsOf: (type: string) => KeyedLists | undefined,
+): Promise<RefreshResult> {
   const ledger = new Ledger(state, store);
   const drifted: { address: string; changes: { path: string; before: unknown; after: unknown }[] }[] = [];
   const gone: string[] = [];

@@ -66,7 +66,12 @@ export function inputIssues(rules: InputRules, value: unknown, onParsed?: (data:
   try {
     parsed = parseWithUnknowns(rules.schema, probe);
   } catch (error) {
-    if (!containsUnknown(probe)) out.push({ path: [], code: 'custom', message: cutMessage(`the schema could not read these inputs: ${(error as Error)?.message ?? String(error)}`) });
+    if (!containsUnknown(probe))
+      out.push({
+        path: [],
+        code: 'custom',
+        message: cutMessage(`the schema could not read these inputs: ${(error as Error)?.message ?? String(error)}`),
+      });
     return out;
   }
   // A value holding no reference, parsed without an issue, is what planning would parse again: hand it over.
@@ -77,7 +82,10 @@ export function inputIssues(rules: InputRules, value: unknown, onParsed?: (data:
       // A strict schema's own report: one issue per key, at the key's path, unless the walk has it.
       for (const k of raw.keys) {
         const path = [...i.path, String(k)];
-        if (!seen.has(key(path))) { seen.add(key(path)); out.push({ path, code: 'unrecognized_keys', message: `'${String(k).slice(0, 60)}' is not expected here` }); }
+        if (!seen.has(key(path))) {
+          seen.add(key(path));
+          out.push({ path, code: 'unrecognized_keys', message: `'${String(k).slice(0, 60)}' is not expected here` });
+        }
       }
       continue;
     }
@@ -90,7 +98,11 @@ export function inputIssues(rules: InputRules, value: unknown, onParsed?: (data:
     let again = probe;
     for (const i of parsed.issues) if (i.path.length) again = replaceAt(again, i.path, unknown);
     if (parsed.issues.some((i) => !i.path.length)) return out;
-    try { parsed = parseWithUnknowns(rules.schema, again); } catch { return out; }
+    try {
+      parsed = parseWithUnknowns(rules.schema, again);
+    } catch {
+      return out;
+    }
     if (parsed.issues.length) return out;
   }
   try {
@@ -100,7 +112,12 @@ export function inputIssues(rules: InputRules, value: unknown, onParsed?: (data:
     }
   } catch (error) {
     // A check reading a value known only later throws on the marker; it runs again when planning.
-    if (!containsUnknown(parsed.data)) out.push({ path: [], code: 'custom', message: cutMessage(`the provider's check failed: ${(error as Error)?.message ?? String(error)}`) });
+    if (!containsUnknown(parsed.data))
+      out.push({
+        path: [],
+        code: 'custom',
+        message: cutMessage(`the provider's check failed: ${(error as Error)?.message ?? String(error)}`),
+      });
   }
   return out;
 }

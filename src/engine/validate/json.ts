@@ -38,12 +38,24 @@ function issue(into: ValueIssue[], at: PathSegment[], code: string, message: str
 
 function walk(value: unknown, at: PathSegment[], ancestors: Set<object>, into: ValueIssue[]): void {
   switch (typeof value) {
-    case 'string': case 'boolean': return;
-    case 'number': if (!Number.isFinite(value)) issue(into, at, 'not_json', `${value} is not a JSON number`); return;
-    case 'undefined': issue(into, at, 'not_json', 'undefined is not JSON data; leave the element out or use null'); return;
-    case 'bigint': issue(into, at, 'not_json', `a BigInt (${preview(value)}) is not JSON data; use a number or a string`); return;
-    case 'symbol': issue(into, at, 'not_json', 'a Symbol is not JSON data'); return;
-    case 'function': issue(into, at, 'not_json', 'a function is not JSON data (a value was expected)'); return;
+    case 'string':
+    case 'boolean':
+      return;
+    case 'number':
+      if (!Number.isFinite(value)) issue(into, at, 'not_json', `${value} is not a JSON number`);
+      return;
+    case 'undefined':
+      issue(into, at, 'not_json', 'undefined is not JSON data; leave the element out or use null');
+      return;
+    case 'bigint':
+      issue(into, at, 'not_json', `a BigInt (${preview(value)}) is not JSON data; use a number or a string`);
+      return;
+    case 'symbol':
+      issue(into, at, 'not_json', 'a Symbol is not JSON data');
+      return;
+    case 'function':
+      issue(into, at, 'not_json', 'a function is not JSON data (a value was expected)');
+      return;
   }
   if (value === null) return;
   const obj = value as object;
@@ -51,20 +63,31 @@ function walk(value: unknown, at: PathSegment[], ancestors: Set<object>, into: V
   if (at.length >= MAX_DEPTH) return issue(into, at, 'not_json', `nested deeper than ${MAX_DEPTH} levels`);
   if (Array.isArray(obj)) {
     ancestors.add(obj);
-    for (let i = 0; i < obj.length; i++) { at.push(i); walk(i in obj ? obj[i] : undefined, at, ancestors, into); at.pop(); }
+    for (let i = 0; i < obj.length; i++) {
+      at.push(i);
+      walk(i in obj ? obj[i] : undefined, at, ancestors, into);
+      at.pop();
+    }
     ancestors.delete(obj);
     return;
   }
   const proto = Object.getPrototypeOf(obj);
   if ((proto !== Object.prototype && proto !== null) || typeof (obj as { then?: unknown }).then === 'function') {
-    return issue(into, at, 'not_json', `${kindOf(obj)} is not JSON data; give plain objects, lists, strings, numbers, booleans or null`);
+    return issue(
+      into,
+      at,
+      'not_json',
+      `${kindOf(obj)} is not JSON data; give plain objects, lists, strings, numbers, booleans or null`,
+    );
   }
   const tag = (obj as Record<string, unknown>)['@converge'];
   // secret(value): the wrapped value is what must be JSON (the wrapper's own symbol key is for util.inspect).
   if (tag === 'secret' && Object.keys(obj).every((k) => k === '@converge' || k === 'value')) {
-    ancestors.add(obj); at.push('value');
+    ancestors.add(obj);
+    at.push('value');
     walk((obj as { value?: unknown }).value, at.slice(0, -1), ancestors, into);
-    at.pop(); ancestors.delete(obj);
+    at.pop();
+    ancestors.delete(obj);
     return;
   }
   if (Object.getOwnPropertySymbols(obj).length) return issue(into, at, 'not_json', 'Symbol keys are not JSON data');
@@ -77,7 +100,13 @@ function walk(value: unknown, at: PathSegment[], ancestors: Set<object>, into: V
   for (const k of Object.keys(obj)) {
     let v: unknown;
     at.push(k);
-    try { v = (obj as Record<string, unknown>)[k]; } catch { issue(into, at, 'not_json', 'reading this property threw'); at.pop(); continue; }
+    try {
+      v = (obj as Record<string, unknown>)[k];
+    } catch {
+      issue(into, at, 'not_json', 'reading this property threw');
+      at.pop();
+      continue;
+    }
     // An absent key and a key holding undefined are the same declaration, as in JSON.
     if (v !== undefined) walk(v, at, ancestors, into);
     at.pop();
@@ -87,11 +116,28 @@ function walk(value: unknown, at: PathSegment[], ancestors: Set<object>, into: V
 
 /** What is wrong with a tagged value ({"@converge": ...}), as [code, message], or undefined for a well-formed ref. */
 function taggedProblem(obj: Record<string, unknown>, tag: unknown): [string, string] | undefined {
-  if (tag === 'unknown') return ['unknown_marker', 'the unknown marker {"@converge":"unknown"} is the engine\'s, not an input value; give a value or a ref()'];
-  if (tag !== 'ref') return ['invalid_reference', `${preview(tag)} is not a converge value tag; use ref(name, path) for references`];
-  if (typeof obj.resource !== 'string' || !obj.resource) return ['invalid_reference', 'a reference needs `resource`, the name of a declared resource; build it with ref(name, path)'];
-  if (!isRefPath(obj.path)) return ['invalid_reference', `${preview(obj.path)} is not a reference path like 'networkId' or 'interfaces.eth0.ipv4Address'`];
+  if (tag === 'unknown')
+    return [
+      'unknown_marker',
+      'the unknown marker {"@converge":"unknown"} is the engine\'s, not an input value; give a value or a ref()',
+    ];
+  if (tag !== 'ref')
+    return ['invalid_reference', `${preview(tag)} is not a converge value tag; use ref(name, path) for references`];
+  if (typeof obj.resource !== 'string' || !obj.resource)
+    return [
+      'invalid_reference',
+      'a reference needs `resource`, the name of a declared resource; build it with ref(name, path)',
+    ];
+  if (!isRefPath(obj.path))
+    return [
+      'invalid_reference',
+      `${preview(obj.path)} is not a reference path like 'networkId' or 'interfaces.eth0.ipv4Address'`,
+    ];
   const extra = Object.keys(obj).filter((k) => !REF_KEYS.has(k));
-  if (extra.length) return ['invalid_reference', `a reference has only resource and path, not ${extra.map((k) => preview(k)).join(', ')}`];
+  if (extra.length)
+    return [
+      'invalid_reference',
+      `a reference has only resource and path, not ${extra.map((k) => preview(k)).join(', ')}`,
+    ];
   return undefined;
 }

@@ -10,12 +10,33 @@ import { issueFacts } from './issue.js';
 import type { ValueIssue } from './json.js';
 
 type Def = {
-  type: string; shape?: Record<string, z.ZodType>; catchall?: z.ZodType; innerType?: z.ZodType; in?: z.ZodType; out?: z.ZodType;
-  element?: z.ZodType; valueType?: z.ZodType; options?: z.ZodType[]; left?: z.ZodType; right?: z.ZodType; getter?: () => z.ZodType;
-  items?: z.ZodType[]; rest?: z.ZodType | null; discriminator?: string;
+  type: string;
+  shape?: Record<string, z.ZodType>;
+  catchall?: z.ZodType;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  out?: z.ZodType;
+  element?: z.ZodType;
+  valueType?: z.ZodType;
+  options?: z.ZodType[];
+  left?: z.ZodType;
+  right?: z.ZodType;
+  getter?: () => z.ZodType;
+  items?: z.ZodType[];
+  rest?: z.ZodType | null;
+  discriminator?: string;
 };
 
-const WRAPPERS = new Set(['optional', 'default', 'nullable', 'readonly', 'nonoptional', 'prefault', 'catch', 'success']);
+const WRAPPERS = new Set([
+  'optional',
+  'default',
+  'nullable',
+  'readonly',
+  'nonoptional',
+  'prefault',
+  'catch',
+  'success',
+]);
 
 function defOf(schema: unknown): Def | undefined {
   return (schema as { _zod?: { def?: Def } } | undefined)?._zod?.def;
@@ -44,10 +65,14 @@ export function objectView(schema: z.ZodType | undefined): ObjectView | undefine
   if (!d) return undefined;
   if (d.type === 'object' && d.shape) {
     const catchallType = defOf(d.catchall)?.type;
-    return { shape: d.shape, open: catchallType !== undefined && catchallType !== 'never', catchall: catchallType && catchallType !== 'never' ? d.catchall : undefined };
+    return {
+      shape: d.shape,
+      open: catchallType !== undefined && catchallType !== 'never',
+      catchall: catchallType && catchallType !== 'never' ? d.catchall : undefined,
+    };
   }
   if (d.type === 'intersection' || d.type === 'union') {
-    const parts = d.type === 'intersection' ? [d.left, d.right] : d.options ?? [];
+    const parts = d.type === 'intersection' ? [d.left, d.right] : (d.options ?? []);
     const views = parts.map(objectView);
     const objects = views.filter((v): v is ObjectView => !!v);
     if (!objects.length) return undefined;
@@ -64,12 +89,18 @@ export function objectView(schema: z.ZodType | undefined): ObjectView | undefine
 function unionMember(d: Def, value: Record<string, unknown>): z.ZodType | undefined {
   const members = (d.options ?? []).filter((o) => objectView(o));
   if (members.length === 1) return members[0];
-  if (d.discriminator) return members.find((m) => objectView(m)?.shape[d.discriminator!]?.safeParse(value[d.discriminator!]).success);
+  if (d.discriminator)
+    return members.find((m) => objectView(m)?.shape[d.discriminator!]?.safeParse(value[d.discriminator!]).success);
   return undefined;
 }
 
 /** Every key of `value` its schema does not allow, at its path, at any depth the schema can be followed. */
-export function unknownKeyIssues(schema: z.ZodType, value: unknown, at: PathSegment[] = [], into: ValueIssue[] = []): ValueIssue[] {
+export function unknownKeyIssues(
+  schema: z.ZodType,
+  value: unknown,
+  at: PathSegment[] = [],
+  into: ValueIssue[] = [],
+): ValueIssue[] {
   if (value === null || typeof value !== 'object' || isRef(value) || isUnknown(value)) return into;
   const s = shapeSchema(schema);
   const d = defOf(s);
@@ -77,14 +108,22 @@ export function unknownKeyIssues(schema: z.ZodType, value: unknown, at: PathSegm
   if (Array.isArray(value)) {
     const element = d.type === 'array' ? d.element : d.type === 'set' ? d.valueType : undefined;
     value.forEach((v, i) => {
-      const item = element ?? (d.type === 'tuple' ? d.items?.[i] ?? d.rest ?? undefined : undefined);
-      if (item) { at.push(i); unknownKeyIssues(item, v, at, into); at.pop(); }
+      const item = element ?? (d.type === 'tuple' ? (d.items?.[i] ?? d.rest ?? undefined) : undefined);
+      if (item) {
+        at.push(i);
+        unknownKeyIssues(item, v, at, into);
+        at.pop();
+      }
     });
     return into;
   }
   const obj = value as Record<string, unknown>;
   if (d.type === 'record') {
-    for (const k of Object.keys(obj)) { at.push(k); unknownKeyIssues(d.valueType!, obj[k], at, into); at.pop(); }
+    for (const k of Object.keys(obj)) {
+      at.push(k);
+      unknownKeyIssues(d.valueType!, obj[k], at, into);
+      at.pop();
+    }
     return into;
   }
   if (d.type === 'union') {
@@ -100,7 +139,13 @@ export function unknownKeyIssues(schema: z.ZodType, value: unknown, at: PathSegm
     at.push(k);
     if (field) unknownKeyIssues(field, obj[k], at, into);
     else if (view.catchall) unknownKeyIssues(view.catchall, obj[k], at, into);
-    else if (!view.open) into.push({ path: at.slice(), code: 'unrecognized_keys', message: `${preview(k)} is not expected here.${didYouMean(k, allowed)}${allowed.length && allowed.length <= 12 ? ` Allowed: ${allowed.join(', ')}.` : ''}`, ...issueFacts({ suggestion: closest(k, allowed) }) });
+    else if (!view.open)
+      into.push({
+        path: at.slice(),
+        code: 'unrecognized_keys',
+        message: `${preview(k)} is not expected here.${didYouMean(k, allowed)}${allowed.length && allowed.length <= 12 ? ` Allowed: ${allowed.join(', ')}.` : ''}`,
+        ...issueFacts({ suggestion: closest(k, allowed) }),
+      });
     at.pop();
   }
   return into;
@@ -115,14 +160,31 @@ export function pathInSchema(schema: z.ZodType, path: readonly PathSegment[]): P
     s = shapeSchema(s);
     const d = defOf(s);
     if (!d) return 'unsure';
-    if (d.type === 'array' || d.type === 'set') { if (typeof seg !== 'number' && seg !== '*') return 'no'; s = d.element ?? d.valueType; continue; }
-    if (d.type === 'tuple') { if (typeof seg !== 'number' && seg !== '*') return 'no'; s = typeof seg === 'number' ? d.items?.[seg] ?? d.rest ?? undefined : undefined; if (!s) return seg === '*' ? 'unsure' : 'no'; continue; }
-    if (d.type === 'record') { s = d.valueType; continue; }
+    if (d.type === 'array' || d.type === 'set') {
+      if (typeof seg !== 'number' && seg !== '*') return 'no';
+      s = d.element ?? d.valueType;
+      continue;
+    }
+    if (d.type === 'tuple') {
+      if (typeof seg !== 'number' && seg !== '*') return 'no';
+      s = typeof seg === 'number' ? (d.items?.[seg] ?? d.rest ?? undefined) : undefined;
+      if (!s) return seg === '*' ? 'unsure' : 'no';
+      continue;
+    }
+    if (d.type === 'record') {
+      s = d.valueType;
+      continue;
+    }
     const view = objectView(s);
     if (view) {
-      if (seg === '*') { return 'unsure'; }
+      if (seg === '*') {
+        return 'unsure';
+      }
       const next = view.shape[String(seg)];
-      if (next) { s = next; continue; }
+      if (next) {
+        s = next;
+        continue;
+      }
       return view.open ? 'unsure' : 'no';
     }
     if (['string', 'number', 'boolean', 'enum', 'literal', 'bigint', 'null', 'date'].includes(d.type)) return 'no';

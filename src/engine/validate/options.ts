@@ -10,7 +10,16 @@ import { closest, didYouMean, preview } from './suggest.js';
 import { issueFacts, type IssueFacts } from './issue.js';
 import type { ValueIssue } from './json.js';
 
-const OPTION_KEYS = ['dependsOn', 'protect', 'ignoreChanges', 'replaceOnChanges', 'createBeforeDestroy', 'retainOnDelete', 'aliases', 'timeouts'] as const;
+const OPTION_KEYS = [
+  'dependsOn',
+  'protect',
+  'ignoreChanges',
+  'replaceOnChanges',
+  'createBeforeDestroy',
+  'retainOnDelete',
+  'aliases',
+  'timeouts',
+] as const;
 const TIMEOUT_KEYS = ['create', 'update', 'delete'];
 /** The longest delay a timer holds (2^31 - 1 ms, about 24.8 days); longer ones fire at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -20,12 +29,22 @@ type OptionContext = { readonly name: string; readonly schema?: z.ZodType; reado
 
 export function optionIssues(options: unknown, ctx: OptionContext): ValueIssue[] {
   const out: ValueIssue[] = [];
-  const add = (path: (string | number)[], message: string, code = 'invalid_option', facts: IssueFacts = {}) => out.push({ path, code, message, ...issueFacts(facts) });
+  const add = (path: (string | number)[], message: string, code = 'invalid_option', facts: IssueFacts = {}) =>
+    out.push({ path, code, message, ...issueFacts(facts) });
   if (options === undefined || options === null) return out;
-  if (typeof options !== 'object' || Array.isArray(options)) { add([], 'options must be an object'); return out; }
+  if (typeof options !== 'object' || Array.isArray(options)) {
+    add([], 'options must be an object');
+    return out;
+  }
   const o = options as Record<string, unknown>;
   for (const k of Object.keys(o)) {
-    if (!(OPTION_KEYS as readonly string[]).includes(k)) add([k], `${preview(k)} is not an option.${didYouMean(k, OPTION_KEYS)} Allowed: ${OPTION_KEYS.join(', ')}.`, undefined, { suggestion: closest(k, OPTION_KEYS) });
+    if (!(OPTION_KEYS as readonly string[]).includes(k))
+      add(
+        [k],
+        `${preview(k)} is not an option.${didYouMean(k, OPTION_KEYS)} Allowed: ${OPTION_KEYS.join(', ')}.`,
+        undefined,
+        { suggestion: closest(k, OPTION_KEYS) },
+      );
   }
   for (const k of ['protect', 'createBeforeDestroy', 'retainOnDelete']) {
     if (o[k] !== undefined && typeof o[k] !== 'boolean') add([k], `${k} must be true or false, not ${preview(o[k])}`);
@@ -33,8 +52,13 @@ export function optionIssues(options: unknown, ctx: OptionContext): ValueIssue[]
   for (const k of ['dependsOn', 'ignoreChanges', 'replaceOnChanges', 'aliases']) {
     const v = o[k];
     if (v === undefined) continue;
-    if (!Array.isArray(v)) { add([k], `${k} must be a list of strings`); continue; }
-    v.forEach((x, i) => { if (typeof x !== 'string' || !x) add([k, i], `${k} entries must be non-empty strings, not ${preview(x)}`); });
+    if (!Array.isArray(v)) {
+      add([k], `${k} must be a list of strings`);
+      continue;
+    }
+    v.forEach((x, i) => {
+      if (typeof x !== 'string' || !x) add([k, i], `${k} entries must be non-empty strings, not ${preview(x)}`);
+    });
   }
   (Array.isArray(o.dependsOn) ? o.dependsOn : []).forEach((n, i) => {
     if (n === ctx.name) add(['dependsOn', i], 'a resource cannot depend on itself');
@@ -43,23 +67,45 @@ export function optionIssues(options: unknown, ctx: OptionContext): ValueIssue[]
     const list = Array.isArray(o[k]) ? (o[k] as unknown[]) : [];
     list.forEach((p, i) => {
       if (typeof p !== 'string' || !p) return;
-      if (!INPUT_PATH.test(p)) return add([k, i], `${preview(p)} is not an input path like 'tags', 'config.x' or 'files[0].mode' ('*' matches any key or index)`);
+      if (!INPUT_PATH.test(p))
+        return add(
+          [k, i],
+          `${preview(p)} is not an input path like 'tags', 'config.x' or 'files[0].mode' ('*' matches any key or index)`,
+        );
       if (!ctx.schema || pathInSchema(ctx.schema, parsePath(p)) !== 'no') return;
       const head = String(parsePath(p)[0]);
       const keys = Object.keys(objectView(ctx.schema)?.shape ?? {});
-      add([k, i], `${preview(p)} names no input of ${ctx.type ?? 'this resource'}.${keys.includes(head) ? '' : didYouMean(head, keys)}`, undefined, { suggestion: keys.includes(head) ? undefined : closest(head, keys) });
+      add(
+        [k, i],
+        `${preview(p)} names no input of ${ctx.type ?? 'this resource'}.${keys.includes(head) ? '' : didYouMean(head, keys)}`,
+        undefined,
+        { suggestion: keys.includes(head) ? undefined : closest(head, keys) },
+      );
     });
   }
   if (o.timeouts !== undefined) {
-    if (!o.timeouts || typeof o.timeouts !== 'object' || Array.isArray(o.timeouts)) add(['timeouts'], "timeouts must be an object like { create: '10m' }");
+    if (!o.timeouts || typeof o.timeouts !== 'object' || Array.isArray(o.timeouts))
+      add(['timeouts'], "timeouts must be an object like { create: '10m' }");
     else {
       for (const [k, v] of Object.entries(o.timeouts as Record<string, unknown>)) {
-        if (!TIMEOUT_KEYS.includes(k)) { add(['timeouts', k], `${preview(k)} is not a timeout.${didYouMean(k, TIMEOUT_KEYS)} Allowed: create, update, delete.`, undefined, { suggestion: closest(k, TIMEOUT_KEYS) }); continue; }
+        if (!TIMEOUT_KEYS.includes(k)) {
+          add(
+            ['timeouts', k],
+            `${preview(k)} is not a timeout.${didYouMean(k, TIMEOUT_KEYS)} Allowed: create, update, delete.`,
+            undefined,
+            { suggestion: closest(k, TIMEOUT_KEYS) },
+          );
+          continue;
+        }
         if (v === undefined) continue;
         const ms = typeof v === 'string' ? parseDuration(v) : undefined;
         if (ms === undefined) add(['timeouts', k], `${preview(v)} is not a duration like '30s', '5m' or '1h30m'`);
         else if (ms < 1) add(['timeouts', k], `${preview(v)} is no time at all; give a duration above zero`);
-        else if (ms > MAX_TIMER_MS) add(['timeouts', k], `${preview(v)} is longer than a timer can hold (${formatMs(MAX_TIMER_MS - (MAX_TIMER_MS % 3_600_000))} at most); give a shorter duration`);
+        else if (ms > MAX_TIMER_MS)
+          add(
+            ['timeouts', k],
+            `${preview(v)} is longer than a timer can hold (${formatMs(MAX_TIMER_MS - (MAX_TIMER_MS % 3_600_000))} at most); give a shorter duration`,
+          );
       }
     }
   }

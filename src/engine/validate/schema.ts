@@ -4,7 +4,19 @@ import type { z } from 'zod';
 import { isUnknown, unknown as unknownMarker } from '../values/unknown.js';
 import type { PathSegment } from '../values/path.js';
 
-type Def = { type: string; shape?: Record<string, z.ZodType>; innerType?: z.ZodType; in?: z.ZodType; out?: z.ZodType; element?: z.ZodType; valueType?: z.ZodType; options?: z.ZodType[]; left?: z.ZodType; right?: z.ZodType; getter?: () => z.ZodType };
+type Def = {
+  type: string;
+  shape?: Record<string, z.ZodType>;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  out?: z.ZodType;
+  element?: z.ZodType;
+  valueType?: z.ZodType;
+  options?: z.ZodType[];
+  left?: z.ZodType;
+  right?: z.ZodType;
+  getter?: () => z.ZodType;
+};
 
 function defOf(schema: unknown): Def | undefined {
   return (schema as { _zod?: { def?: Def } } | undefined)?._zod?.def;
@@ -16,7 +28,16 @@ function unwrap(schema: z.ZodType | undefined): z.ZodType | undefined {
   for (let i = 0; i < 20 && s; i++) {
     const d = defOf(s);
     if (!d) return s;
-    if (d.type === 'optional' || d.type === 'default' || d.type === 'nullable' || d.type === 'readonly' || d.type === 'nonoptional' || d.type === 'prefault' || d.type === 'catch') s = d.innerType;
+    if (
+      d.type === 'optional' ||
+      d.type === 'default' ||
+      d.type === 'nullable' ||
+      d.type === 'readonly' ||
+      d.type === 'nonoptional' ||
+      d.type === 'prefault' ||
+      d.type === 'catch'
+    )
+      s = d.innerType;
     else if (d.type === 'pipe') s = d.in;
     else if (d.type === 'lazy' && d.getter) s = d.getter();
     else return s;
@@ -37,7 +58,11 @@ export function schemaKeys(schema: z.ZodType): Set<string> | undefined {
   }
   if (d.type === 'union' && d.options) {
     const all = new Set<string>();
-    for (const o of d.options) { const k = schemaKeys(o); if (!k) return undefined; k.forEach((x) => all.add(x)); }
+    for (const o of d.options) {
+      const k = schemaKeys(o);
+      if (!k) return undefined;
+      k.forEach((x) => all.add(x));
+    }
     return all;
   }
   return undefined;
@@ -58,7 +83,23 @@ function schemaAt(schema: z.ZodType, path: readonly PathSegment[]): z.ZodType | 
   return s;
 }
 
-const SAMPLES: unknown[] = ['x', 'a', '0.0.0.0', '00000000-0000-4000-8000-000000000000', 'x.example', 'http://x.example', '10.0.0.0/24', 1, 0, 600, true, false, [], {}, '0'];
+const SAMPLES: unknown[] = [
+  'x',
+  'a',
+  '0.0.0.0',
+  '00000000-0000-4000-8000-000000000000',
+  'x.example',
+  'http://x.example',
+  '10.0.0.0/24',
+  1,
+  0,
+  600,
+  true,
+  false,
+  [],
+  {},
+  '0',
+];
 
 const sampleCache = new WeakMap<z.ZodType, { ok: boolean; value?: unknown }>();
 
@@ -68,7 +109,11 @@ function sampleFor(schema: z.ZodType | undefined): { ok: boolean; value?: unknow
   let found = sampleCache.get(schema);
   if (found) return found;
   found = { ok: false };
-  for (const v of SAMPLES) if (schema.safeParse(v).success) { found = { ok: true, value: v }; break; }
+  for (const v of SAMPLES)
+    if (schema.safeParse(v).success) {
+      found = { ok: true, value: v };
+      break;
+    }
   sampleCache.set(schema, found);
   return found;
 }
@@ -76,15 +121,29 @@ function sampleFor(schema: z.ZodType | undefined): { ok: boolean; value?: unknow
 function unknownPaths(value: unknown, at: PathSegment[] = [], into: PathSegment[][] = []): PathSegment[][] {
   if (value === null || typeof value !== 'object') return into;
   if (isUnknown(value)) into.push(at.slice());
-  else if (Array.isArray(value)) for (let i = 0; i < value.length; i++) { at.push(i); unknownPaths(value[i], at, into); at.pop(); }
-  else for (const k in value) { at.push(k); unknownPaths((value as Record<string, unknown>)[k], at, into); at.pop(); }
+  else if (Array.isArray(value))
+    for (let i = 0; i < value.length; i++) {
+      at.push(i);
+      unknownPaths(value[i], at, into);
+      at.pop();
+    }
+  else
+    for (const k in value) {
+      at.push(k);
+      unknownPaths((value as Record<string, unknown>)[k], at, into);
+      at.pop();
+    }
   return into;
 }
 
 function setAt(value: unknown, path: readonly PathSegment[], leaf: unknown): unknown {
   if (path.length === 0) return leaf;
   const [head, ...rest] = path;
-  if (Array.isArray(value)) { const copy = [...value]; copy[head as number] = setAt(copy[head as number], rest, leaf); return copy; }
+  if (Array.isArray(value)) {
+    const copy = [...value];
+    copy[head as number] = setAt(copy[head as number], rest, leaf);
+    return copy;
+  }
   const obj = (value && typeof value === 'object' ? value : {}) as Record<string, unknown>;
   return { ...obj, [head as string]: setAt(obj[head as string], rest, leaf) };
 }
@@ -95,10 +154,17 @@ function related(a: readonly PropertyKey[], b: readonly PropertyKey[]): boolean 
   return true;
 }
 
-type SchemaIssue = { readonly path: readonly (string | number)[]; readonly code: string; readonly message: string; readonly keys?: readonly string[] };
+type SchemaIssue = {
+  readonly path: readonly (string | number)[];
+  readonly code: string;
+  readonly message: string;
+  readonly keys?: readonly string[];
+};
 
 const toIssue = (i: z.core.$ZodIssue): SchemaIssue => ({
-  path: i.path.map((p) => (typeof p === 'number' ? p : String(p))), code: i.code, message: i.message,
+  path: i.path.map((p) => (typeof p === 'number' ? p : String(p))),
+  code: i.code,
+  message: i.message,
   ...(i.code === 'unrecognized_keys' ? { keys: i.keys } : {}),
 });
 
@@ -106,7 +172,10 @@ const toIssue = (i: z.core.$ZodIssue): SchemaIssue => ({
  * Parses `value` with `schema`, treating unknown markers as valid placeholders: issues about an
  * unknown value are dropped, defaults are applied, and the markers stand in the result.
  */
-export function parseWithUnknowns(schema: z.ZodType, value: unknown): { readonly data: unknown; readonly issues: readonly SchemaIssue[] } {
+export function parseWithUnknowns(
+  schema: z.ZodType,
+  value: unknown,
+): { readonly data: unknown; readonly issues: readonly SchemaIssue[] } {
   const unknowns = unknownPaths(value);
   if (unknowns.length === 0) {
     const r = schema.safeParse(value);

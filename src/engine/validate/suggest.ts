@@ -9,7 +9,13 @@ export function preview(value: unknown, max = MAX_PREVIEW): string {
   if (typeof value === 'string') text = JSON.stringify(value.length > max ? value.slice(0, max) : value);
   else if (typeof value === 'bigint') text = `${value}n`;
   else if (typeof value === 'symbol' || typeof value === 'function') text = typeof value;
-  else { try { text = JSON.stringify(value) ?? String(value); } catch { text = String(value); } }
+  else {
+    try {
+      text = JSON.stringify(value) ?? String(value);
+    } catch {
+      text = String(value);
+    }
+  }
   const long = typeof value === 'string' ? value.length > max : text.length > max;
   if (!long) return text;
   const size = typeof value === 'string' ? value.length : text.length;
@@ -29,7 +35,10 @@ function distance(a: string, b: string, limit = Infinity): number {
     rows[i] = [i];
     let best = i;
     for (let j = 1; j <= b.length; j++) {
-      if (i === 0) { rows[0]![j] = j; continue; }
+      if (i === 0) {
+        rows[0]![j] = j;
+        continue;
+      }
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let d = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
       if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2]![j - 2]! + 1);
@@ -51,7 +60,10 @@ export function closest(word: string, candidates: Iterable<string>): string | un
     if (c.toLowerCase() === lower) return c;
     const limit = Math.max(1, Math.floor(Math.max(word.length, c.length) / 3));
     const d = distance(lower, c.toLowerCase(), limit);
-    if (d <= limit && d < bestD) { best = c; bestD = d; }
+    if (d <= limit && d < bestD) {
+      best = c;
+      bestD = d;
+    }
   }
   return best;
 }

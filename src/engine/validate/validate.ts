@@ -18,7 +18,9 @@ import { optionIssues } from './options.js';
 import { closest, cut, didYouMean, preview } from './suggest.js';
 import { issueFacts, type Issue, type IssueFacts, type IssueField } from './issue.js';
 
-type ResourceResolver = (token: string) => { readonly def: AnyResource; readonly provider?: { readonly config: unknown } } | undefined;
+type ResourceResolver = (
+  token: string,
+) => { readonly def: AnyResource; readonly provider?: { readonly config: unknown } } | undefined;
 
 /** What the engine can tell about types it does not have: every token it does serve. */
 type Catalog = { readonly tokens?: Iterable<string> };
@@ -34,7 +36,11 @@ type StackCheck = {
 
 const DECL_KEYS = ['type', 'name', 'inputs', 'options'];
 /** The factories of the providers shipped with converge, by the package name in their tokens. */
-const SHIPPED: Record<string, string> = { prova: 'converge/providers/a', provb: 'converge/providers/b', provc: 'converge/providers/c' };
+const SHIPPED: Record<string, string> = {
+  prova: 'converge/providers/a',
+  provb: 'converge/providers/b',
+  provc: 'converge/providers/c',
+};
 
 function isPlain(v: unknown): v is Record<string, unknown> {
   if (!v || typeof v !== 'object' || Array.isArray(v)) return false;
@@ -45,7 +51,14 @@ function isPlain(v: unknown): v is Record<string, unknown> {
 export function validateStack(decls: readonly unknown[], resolve: ResourceResolver, catalog: Catalog = {}): StackCheck {
   const issues: Issue[] = [];
   const parsed = new Map<object, unknown>();
-  const add = (resource: string, field: IssueField, path: PathSegment[], code: string, message: string, facts: IssueFacts = {}) => issues.push({ resource, field, path, code, message, ...issueFacts(facts) });
+  const add = (
+    resource: string,
+    field: IssueField,
+    path: PathSegment[],
+    code: string,
+    message: string,
+    facts: IssueFacts = {},
+  ) => issues.push({ resource, field, path, code, message, ...issueFacts(facts) });
   if (!Array.isArray(decls)) {
     add('', 'plan', [], 'invalid_type', 'expected a list of resource declarations');
     return { issues, graph: buildGraph([]), parsed: new Map() };
@@ -58,21 +71,48 @@ export function validateStack(decls: readonly unknown[], resolve: ResourceResolv
     const d = raw as Record<string, unknown>;
     const hasName = isPlain(d) && typeof d.name === 'string' && d.name !== '';
     const label = hasName ? (d.name as string) : `[${i}]`;
-    const declIssue = (path: PathSegment[], code: string, message: string, facts?: IssueFacts) => add(label, 'declaration', path, code, message, facts);
-    if (!isPlain(d)) return declIssue([], 'invalid_type', `expected a resource declaration { type, name, inputs }, not ${preview(raw)}`);
+    const declIssue = (path: PathSegment[], code: string, message: string, facts?: IssueFacts) =>
+      add(label, 'declaration', path, code, message, facts);
+    if (!isPlain(d))
+      return declIssue(
+        [],
+        'invalid_type',
+        `expected a resource declaration { type, name, inputs }, not ${preview(raw)}`,
+      );
     let ok = true;
-    for (const k of Object.keys(d)) if (!DECL_KEYS.includes(k)) declIssue([k], 'unrecognized_keys', `${preview(k)} is not part of a declaration.${didYouMean(k, DECL_KEYS)} Allowed: ${DECL_KEYS.join(', ')}.`, { suggestion: closest(k, DECL_KEYS) });
-    if (!hasName) { declIssue(['name'], 'invalid_type', 'name must be a non-empty string'); ok = false; }
+    for (const k of Object.keys(d))
+      if (!DECL_KEYS.includes(k))
+        declIssue(
+          [k],
+          'unrecognized_keys',
+          `${preview(k)} is not part of a declaration.${didYouMean(k, DECL_KEYS)} Allowed: ${DECL_KEYS.join(', ')}.`,
+          { suggestion: closest(k, DECL_KEYS) },
+        );
+    if (!hasName) {
+      declIssue(['name'], 'invalid_type', 'name must be a non-empty string');
+      ok = false;
+    }
     let def: AnyResource | undefined;
     let config: unknown;
-    if (typeof d.type !== 'string' || !d.type) { declIssue(['type'], 'invalid_type', "type must be an operation token like 'provb:index/instance:Instance'"); ok = false; }
-    else {
+    if (typeof d.type !== 'string' || !d.type) {
+      declIssue(['type'], 'invalid_type', "type must be an operation token like 'provb:index/instance:Instance'");
+      ok = false;
+    } else {
       const found = resolve(d.type);
-      if (found) { def = found.def; config = found.provider?.config; } else { declIssue(['type'], 'unknown_type', unknownTypeMessage(d.type, tokens), unknownTypeFacts(d.type, tokens)); ok = false; }
+      if (found) {
+        def = found.def;
+        config = found.provider?.config;
+      } else {
+        declIssue(['type'], 'unknown_type', unknownTypeMessage(d.type, tokens), unknownTypeFacts(d.type, tokens));
+        ok = false;
+      }
     }
     let inputs: unknown = d.inputs;
-    if (!isPlain(d.inputs)) { declIssue(['inputs'], 'invalid_type', `inputs must be a plain object, not ${preview(d.inputs)}`); ok = false; inputs = {}; }
-    else {
+    if (!isPlain(d.inputs)) {
+      declIssue(['inputs'], 'invalid_type', `inputs must be a plain object, not ${preview(d.inputs)}`);
+      ok = false;
+      inputs = {};
+    } else {
       const bad = valueIssues(d.inputs);
       for (const v of bad) add(label, 'inputs', v.path, v.code, v.message, v);
       // Values that are not data stand as unknowns from here on, so the schema still judges the rest.
@@ -80,22 +120,40 @@ export function validateStack(decls: readonly unknown[], resolve: ResourceResolv
       if (def) {
         // A check may quote the value it refuses: never a secret one (schema-marked, or secret()).
         let values: Set<string> | undefined;
-        for (const v of inputIssues({ schema: def.inputs, check: def.check, config }, inputs, inputs === d.inputs ? (data) => parsed.set(raw as object, data) : undefined)) {
+        for (const v of inputIssues(
+          { schema: def.inputs, check: def.check, config },
+          inputs,
+          inputs === d.inputs ? (data) => parsed.set(raw as object, data) : undefined,
+        )) {
           values ??= secretValuesOf(def, inputs);
           add(label, 'inputs', v.path, v.code, values.size ? redactText(v.message, values) : v.message, v);
         }
       }
     }
     if (hasName) {
-      if (seen.has(label)) { declIssue([], 'duplicate_name', `the name '${cut(label)}' is declared more than once`); ok = false; }
+      if (seen.has(label)) {
+        declIssue([], 'duplicate_name', `the name '${cut(label)}' is declared more than once`);
+        ok = false;
+      }
       seen.add(label);
     }
     const options = d.options;
-    for (const v of optionIssues(options, { name: label, schema: def?.inputs, type: typeof d.type === 'string' ? d.type : undefined })) add(label, 'options', v.path, v.code, v.message, v);
+    for (const v of optionIssues(options, {
+      name: label,
+      schema: def?.inputs,
+      type: typeof d.type === 'string' ? d.type : undefined,
+    }))
+      add(label, 'options', v.path, v.code, v.message, v);
     if (!ok) return;
     const o = isPlain(options) ? options : {};
-    const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x !== '') : undefined);
-    const decl = { type: d.type as string, name: label, inputs: inputs as Record<string, unknown>, options: { ...o, dependsOn: strings(o.dependsOn), aliases: strings(o.aliases) } } as ResourceDecl;
+    const strings = (v: unknown) =>
+      Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x !== '') : undefined;
+    const decl = {
+      type: d.type as string,
+      name: label,
+      inputs: inputs as Record<string, unknown>,
+      options: { ...o, dependsOn: strings(o.dependsOn), aliases: strings(o.aliases) },
+    } as ResourceDecl;
     named.set(label, { decl, def });
     graphDecls.push(decl);
   });
@@ -104,35 +162,83 @@ export function validateStack(decls: readonly unknown[], resolve: ResourceResolv
   // The order is the cycle check (Kahn's algorithm); only a failed sort pays for finding the cycle to name.
   const order = sortGraph(graph);
   const cycle = order ? undefined : findCycle(graph.deps);
-  if (cycle) add(cycle[0]!, 'declaration', [], 'dependency_cycle', `dependency cycle: ${cycle.join(' -> ')}`, { cycle });
+  if (cycle)
+    add(cycle[0]!, 'declaration', [], 'dependency_cycle', `dependency cycle: ${cycle.join(' -> ')}`, { cycle });
   return { issues, graph, order, parsed };
 }
 
-function checkReferences(decls: readonly ResourceDecl[], named: Map<string, { decl: ResourceDecl; def?: AnyResource }>, seen: Set<string>, add: (r: string, f: IssueField, p: PathSegment[], c: string, m: string, facts?: IssueFacts) => void): Map<ResourceDecl, ReturnType<typeof collectRefs>> {
+function checkReferences(
+  decls: readonly ResourceDecl[],
+  named: Map<string, { decl: ResourceDecl; def?: AnyResource }>,
+  seen: Set<string>,
+  add: (r: string, f: IssueField, p: PathSegment[], c: string, m: string, facts?: IssueFacts) => void,
+): Map<ResourceDecl, ReturnType<typeof collectRefs>> {
   const aliasOwner = new Map<string, string>();
   const refsOf = new Map<ResourceDecl, ReturnType<typeof collectRefs>>();
   for (const d of decls) {
     d.options?.aliases?.forEach((alias, i) => {
       if (alias === d.name) return;
-      if (seen.has(alias)) add(d.name, 'options', ['aliases', i], 'invalid_option', `alias '${cut(alias)}' is the name of another declared resource`);
-      else if (aliasOwner.has(alias)) add(d.name, 'options', ['aliases', i], 'invalid_option', `alias '${cut(alias)}' is claimed by ${aliasOwner.get(alias)} too`);
+      if (seen.has(alias))
+        add(
+          d.name,
+          'options',
+          ['aliases', i],
+          'invalid_option',
+          `alias '${cut(alias)}' is the name of another declared resource`,
+        );
+      else if (aliasOwner.has(alias))
+        add(
+          d.name,
+          'options',
+          ['aliases', i],
+          'invalid_option',
+          `alias '${cut(alias)}' is claimed by ${aliasOwner.get(alias)} too`,
+        );
       else aliasOwner.set(alias, d.name);
     });
     d.options?.dependsOn?.forEach((n, i) => {
-      if (!seen.has(n)) add(d.name, 'options', ['dependsOn', i], 'missing_reference', `dependsOn names ${preview(n)}, which is not declared.${didYouMean(n, seen)}`, { suggestion: closest(n, seen) });
+      if (!seen.has(n))
+        add(
+          d.name,
+          'options',
+          ['dependsOn', i],
+          'missing_reference',
+          `dependsOn names ${preview(n)}, which is not declared.${didYouMean(n, seen)}`,
+          { suggestion: closest(n, seen) },
+        );
     });
     const refs = collectRefs(d.inputs);
     refsOf.set(d, refs);
     for (const { ref, at } of refs) {
-      if (ref.resource === d.name) { add(d.name, 'inputs', at, 'invalid_reference', 'a resource cannot reference itself'); continue; }
-      if (!seen.has(ref.resource)) { add(d.name, 'inputs', at, 'missing_reference', `references ${preview(ref.resource)}, which is not declared.${didYouMean(ref.resource, seen)}`, { suggestion: closest(ref.resource, seen) }); continue; }
+      if (ref.resource === d.name) {
+        add(d.name, 'inputs', at, 'invalid_reference', 'a resource cannot reference itself');
+        continue;
+      }
+      if (!seen.has(ref.resource)) {
+        add(
+          d.name,
+          'inputs',
+          at,
+          'missing_reference',
+          `references ${preview(ref.resource)}, which is not declared.${didYouMean(ref.resource, seen)}`,
+          { suggestion: closest(ref.resource, seen) },
+        );
+        continue;
+      }
       const target = named.get(ref.resource);
       const def = target?.def;
       if (!def) continue;
       const head = String(parsePath(ref.path)[0] ?? '');
       const { outs, ins } = referable(def);
       if (head !== 'id' && outs && ins && !outs.has(head) && !ins.has(head)) {
-        add(d.name, 'inputs', at, 'missing_output', `references '${ref.resource}.${cut(ref.path)}', but ${target!.decl.type} has no output or input '${cut(head)}'.${didYouMean(head, [...outs, ...ins])}`, { suggestion: closest(head, [...outs, ...ins]) });
+        add(
+          d.name,
+          'inputs',
+          at,
+          'missing_output',
+          `references '${ref.resource}.${cut(ref.path)}', but ${target!.decl.type} has no output or input '${cut(head)}'.${didYouMean(head, [...outs, ...ins])}`,
+          { suggestion: closest(head, [...outs, ...ins]) },
+        );
       }
     }
   }
@@ -161,20 +267,35 @@ function unknownTypeMessage(type: string, tokens: readonly string[]): string {
   const hint = near ? ` Did you mean '${near}'?` : '';
   if (served || !pkg) return `no provider of this engine has the resource type ${preview(type)}.${hint}`;
   const factory = SHIPPED[pkg];
-  if (factory) return `no provider of this engine serves package '${pkg}' (type ${preview(type)}); add ${pkg}(...) from '${factory}' to providers.${hint}`;
+  if (factory)
+    return `no provider of this engine serves package '${pkg}' (type ${preview(type)}); add ${pkg}(...) from '${factory}' to providers.${hint}`;
   return `no provider of this engine serves package ${preview(pkg)} (type ${preview(type)}); add that package's provider to providers.${hint}`;
 }
 
 /** A lookup's arguments: JSON data, its schema (with unknown keys), and its provider's check. */
-export function validateLookupArgs(token: string, def: { readonly args: AnyResource['inputs']; readonly check?: AnyResource['check'] }, config: unknown, args: unknown): Issue[] {
+export function validateLookupArgs(
+  token: string,
+  def: { readonly args: AnyResource['inputs']; readonly check?: AnyResource['check'] },
+  config: unknown,
+  args: unknown,
+): Issue[] {
   const issues: Issue[] = [];
-  const push = (v: ValueIssue) => issues.push({ resource: token, field: 'args', path: v.path, code: v.code, message: v.message });
-  if (!isPlain(args)) { push({ path: [], code: 'invalid_type', message: `arguments must be a plain object, not ${preview(args)}` }); return issues; }
+  const push = (v: ValueIssue) =>
+    issues.push({ resource: token, field: 'args', path: v.path, code: v.code, message: v.message });
+  if (!isPlain(args)) {
+    push({ path: [], code: 'invalid_type', message: `arguments must be a plain object, not ${preview(args)}` });
+    return issues;
+  }
   const bad = valueIssues(args);
   bad.forEach(push);
   let clean: unknown = args;
   for (const v of bad) clean = replaceAt(clean, v.path, unknown);
-  for (const { at } of collectRefs(clean)) push({ path: at, code: 'invalid_reference', message: "a lookup's arguments are values; a ref() has nothing to stand for here" });
+  for (const { at } of collectRefs(clean))
+    push({
+      path: at,
+      code: 'invalid_reference',
+      message: "a lookup's arguments are values; a ref() has nothing to stand for here",
+    });
   // References mean nothing to a lookup: a literal marker or ref was already refused above.
   inputIssues({ schema: def.args, check: def.check, config }, clean).forEach(push);
   return issues;
@@ -182,7 +303,8 @@ export function validateLookupArgs(token: string, def: { readonly args: AnyResou
 
 /** The message for a lookup token no provider serves, with the closest one and the factory to add. */
 export function unknownLookupMessage(token: unknown, tokens: readonly string[]): string {
-  if (typeof token !== 'string' || !token) return `a lookup token like 'provb:index/getInstance:getInstance' is expected, not ${preview(token)}`;
+  if (typeof token !== 'string' || !token)
+    return `a lookup token like 'provb:index/getInstance:getInstance' is expected, not ${preview(token)}`;
   return unknownTypeMessage(token, tokens).replace('the resource type', 'the lookup').replace('(type ', '(lookup ');
 }
 
@@ -192,7 +314,10 @@ function secretValuesOf(def: AnyResource, inputs: unknown): Set<string> {
   for (const p of def.secrets ?? []) secretStrings(getPath(inputs, parsePath(p)), values);
   const walk = (v: unknown): void => {
     if (v === null || typeof v !== 'object') return;
-    if (isSecret(v)) { secretStrings(v.value, values); return; }
+    if (isSecret(v)) {
+      secretStrings(v.value, values);
+      return;
+    }
     for (const x of Array.isArray(v) ? v : Object.values(v)) walk(x);
   };
   walk(inputs);

@@ -13,9 +13,11 @@ export function redactPaths(value: unknown, secretPaths: readonly string[]): unk
 
 /** Collects every non-trivial string leaf of `value` (the secret values to scrub from text). */
 export function secretStrings(value: unknown, into: Set<string> = new Set()): Set<string> {
-  if (typeof value === 'string') { if (value.length >= 4) into.add(value); }
-  else if (typeof value === 'number') { if (String(value).length >= 4) into.add(String(value)); }
-  else if (Array.isArray(value)) value.forEach((v) => secretStrings(v, into));
+  if (typeof value === 'string') {
+    if (value.length >= 4) into.add(value);
+  } else if (typeof value === 'number') {
+    if (String(value).length >= 4) into.add(String(value));
+  } else if (Array.isArray(value)) value.forEach((v) => secretStrings(v, into));
   else if (value && typeof value === 'object') Object.values(value).forEach((v) => secretStrings(v, into));
   return into;
 }
@@ -34,7 +36,8 @@ export function redactText(text: string, secrets: Iterable<string>): string {
     forms.add(JSON.stringify(s).slice(1, -1));
     forms.add(encodeURIComponent(s));
   }
-  for (const f of [...forms].sort((a, b) => b.length - a.length)) if (f && out.includes(f)) out = out.split(f).join('(sensitive)');
+  for (const f of [...forms].sort((a, b) => b.length - a.length))
+    if (f && out.includes(f)) out = out.split(f).join('(sensitive)');
   return out;
 }
 
@@ -55,14 +58,16 @@ export function redactStrings(value: unknown, secrets: Iterable<string>): unknow
   return walk(value);
 }
 
-const SECRET_KEY = /(pass(word)?|secret|token|api[_-]?key|private[_-]?key|kubeconfig|credential|authorization|cert(ificate)?_?key)/i;
+const SECRET_KEY =
+  /(pass(word)?|secret|token|api[_-]?key|private[_-]?key|kubeconfig|credential|authorization|cert(ificate)?_?key)/i;
 
 /** Redacts values under keys that look secret in a vendor response body before it enters an error. */
 export function redactBody(body: unknown): unknown {
   if (Array.isArray(body)) return body.map(redactBody);
   if (body && typeof body === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(body)) out[k] = SECRET_KEY.test(k) && v != null && v !== '' ? '(sensitive)' : redactBody(v);
+    for (const [k, v] of Object.entries(body))
+      out[k] = SECRET_KEY.test(k) && v != null && v !== '' ? '(sensitive)' : redactBody(v);
     return out;
   }
   return body;

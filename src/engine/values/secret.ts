@@ -9,7 +9,10 @@ export const sensitive: Sensitive = Object.freeze({ '@converge': 'sensitive' as 
 
 /** True when `value` is the {@link sensitive} marker (or its JSON form). */
 export function isSensitive(value: unknown): value is Sensitive {
-  return value === sensitive || (typeof value === 'object' && value !== null && (value as { '@converge'?: unknown })['@converge'] === 'sensitive');
+  return (
+    value === sensitive ||
+    (typeof value === 'object' && value !== null && (value as { '@converge'?: unknown })['@converge'] === 'sensitive')
+  );
 }
 
 /**

@@ -10,7 +10,10 @@ export const unknown: Unknown = Object.freeze({ '@converge': 'unknown' as const 
 
 /** True when `value` is the {@link unknown} marker (or its JSON form). */
 export function isUnknown(value: unknown): value is Unknown {
-  return value === unknown || (typeof value === 'object' && value !== null && (value as { '@converge'?: unknown })['@converge'] === 'unknown');
+  return (
+    value === unknown ||
+    (typeof value === 'object' && value !== null && (value as { '@converge'?: unknown })['@converge'] === 'unknown')
+  );
 }
 
 /** True when the value is unknown or holds an unknown anywhere inside it. */

@@ -31,12 +31,17 @@ export class FaultPlan {
   readonly #random: () => number;
   #options: FaultOptions | undefined;
   constructor(options: FaultOptions | undefined, seed = 1) {
-    if (options && !(options.rate >= 0 && options.rate <= 1)) throw new TypeError('Expected `faults.rate` to be a number from 0 to 1');
+    if (options && !(options.rate >= 0 && options.rate <= 1))
+      throw new TypeError('Expected `faults.rate` to be a number from 0 to 1');
     this.#options = options;
     this.#random = seededRandom(seed);
   }
-  set(options: FaultOptions | undefined): void { this.#options = options; }
-  get options(): FaultOptions | undefined { return this.#options; }
+  set(options: FaultOptions | undefined): void {
+    this.#options = options;
+  }
+  get options(): FaultOptions | undefined {
+    return this.#options;
+  }
   /** Draws the fault for one request, or undefined. */
   draw(method: string): FaultKind | undefined {
     const o = this.#options;

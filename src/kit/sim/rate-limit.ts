@@ -35,7 +35,8 @@ export class RateLimiter {
       throw new TypeError('Expected `rateLimit.requestsPerSecond` to be a number above 0');
     }
     const burst = options.burst ?? Math.max(1, Math.floor(options.requestsPerSecond));
-    if (!(Number.isInteger(burst) && burst >= 1)) throw new TypeError('Expected `rateLimit.burst` to be an integer from 1 and up');
+    if (!(Number.isInteger(burst) && burst >= 1))
+      throw new TypeError('Expected `rateLimit.burst` to be an integer from 1 and up');
     this.#rate = options.requestsPerSecond;
     this.#burst = burst;
     this.#now = now;

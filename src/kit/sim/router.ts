@@ -39,7 +39,11 @@ export type Route<S> = {
   readonly body?: z.ZodType;
   readonly handler: (req: SimRequest, state: S) => SimResponse | Promise<SimResponse>;
   /** A GET route that also takes websocket upgrades: after auth, it owns the connection. */
-  readonly upgrade?: (req: SimRequest, state: S, upgrade: { readonly raw: IncomingMessage; readonly socket: Duplex; readonly head: Buffer }) => void;
+  readonly upgrade?: (
+    req: SimRequest,
+    state: S,
+    upgrade: { readonly raw: IncomingMessage; readonly socket: Duplex; readonly head: Buffer },
+  ) => void;
 };
 
 export type RequestLogEntry = {
@@ -64,7 +68,10 @@ export type RouterOptions<S> = {
   /** The vendor's answer for an unknown path. */
   readonly notFound: (req: SimRequest) => SimResponse;
   /** The vendor's answer for a body that fails a route's schema. */
-  readonly invalid: (req: SimRequest, issues: readonly { path: readonly PropertyKey[]; message: string }[]) => SimResponse;
+  readonly invalid: (
+    req: SimRequest,
+    issues: readonly { path: readonly PropertyKey[]; message: string }[],
+  ) => SimResponse;
   /** The vendor's 429 / 500 answers for injected faults (and handler crashes); `req` tells API families apart. */
   readonly faultResponse?: (kind: '429' | '500', retryAfterSeconds: number, req: SimRequest) => SimResponse;
   readonly latencyMs?: number;
@@ -104,8 +111,14 @@ type Compiled<S> = { route: Route<S>; re: RegExp; keys: string[] };
 function compile<S>(route: Route<S>): Compiled<S> {
   const keys: string[] = [];
   let pattern = route.path.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
-  pattern = pattern.replace(/\/\*$/, () => { keys.push('*'); return '(?:/(.*))?'; });
-  pattern = pattern.replace(/:(\w+)/g, (_m, k: string) => { keys.splice(keys.length - (keys.at(-1) === '*' ? 1 : 0), 0, k); return '([^/]+)'; });
+  pattern = pattern.replace(/\/\*$/, () => {
+    keys.push('*');
+    return '(?:/(.*))?';
+  });
+  pattern = pattern.replace(/:(\w+)/g, (_m, k: string) => {
+    keys.splice(keys.length - (keys.at(-1) === '*' ? 1 : 0), 0, k);
+    return '([^/]+)';
+  });
   return { route, re: new RegExp(`^${pattern}/?$`), keys };
 }
 
@@ -113,7 +126,13 @@ function compile<S>(route: Route<S>): Compiled<S> {
 function requestOf(req: IncomingMessage, url: URL, method: string): Omit<SimRequest, 'params' | 'body' | 'rawBody'> {
   const tlsSocket = req.socket as Socket & { getPeerCertificate?: () => { fingerprint256?: string; raw?: Buffer } };
   const peer = tlsSocket.getPeerCertificate ? tlsSocket.getPeerCertificate() : undefined;
-  return { method, path: decodeURI(url.pathname), query: url.searchParams, headers: req.headers, peerCertificate: peer && Object.keys(peer).length ? peer : undefined };
+  return {
+    method,
+    path: decodeURI(url.pathname),
+    query: url.searchParams,
+    headers: req.headers,
+    peerCertificate: peer && Object.keys(peer).length ? peer : undefined,
+  };
 }
 
 export async function startRouter<S>(options: RouterOptions<S>): Promise<SimServer> {
@@ -135,8 +154,15 @@ export async function startRouter<S>(options: RouterOptions<S>): Promise<SimServ
     let body: unknown;
     const ctype = String(req.headers['content-type'] ?? '');
     if (rawBody.length) {
-      if (ctype.includes('application/x-www-form-urlencoded')) body = Object.fromEntries(new URLSearchParams(rawBody.toString('utf8')));
-      else { try { body = JSON.parse(rawBody.toString('utf8')); } catch { body = rawBody.toString('utf8'); } }
+      if (ctype.includes('application/x-www-form-urlencoded'))
+        body = Object.fromEntries(new URLSearchParams(rawBody.toString('utf8')));
+      else {
+        try {
+          body = JSON.parse(rawBody.toString('utf8'));
+        } catch {
+          body = rawBody.toString('utf8');
+        }
+      }
     }
     const base: Omit<SimRequest, 'params'> = { ...requestOf(req, url, method), body, rawBody };
     const log = (entry: Omit<RequestLogEntry, 'method' | 'path' | 'query' | 'body' | 'at'>) => {
@@ -150,7 +176,10 @@ export async function startRouter<S>(options: RouterOptions<S>): Promise<SimServ
       const headers: Record<string, string> = { ...(r.headers ?? {}), ...(limitHeaders ?? {}) };
       let payload: Buffer | string = '';
       if (r.raw !== undefined) payload = r.raw;
-      else if (r.body !== undefined) { payload = JSON.stringify(r.body); headers['content-type'] ??= 'application/json'; }
+      else if (r.body !== undefined) {
+        payload = JSON.stringify(r.body);
+        headers['content-type'] ??= 'application/json';
+      }
       res.writeHead(r.status, headers);
       res.end(payload);
     };
@@ -158,7 +187,10 @@ export async function startRouter<S>(options: RouterOptions<S>): Promise<SimServ
     const limit = limiter?.take();
     if (limit) limitHeaders = options.rateLimitHeaders?.(limit);
     if (limit && !limit.allowed) {
-      const r = options.rateLimited?.(limit, { ...base, params: {} }) ?? { status: 429, body: { error: 'rate limited' } };
+      const r = options.rateLimited?.(limit, { ...base, params: {} }) ?? {
+        status: 429,
+        body: { error: 'rate limited' },
+      };
       const refused = { ...r, headers: { 'retry-after': String(limit.retryAfterSeconds), ...(r.headers ?? {}) } };
       log({ route: null, status: refused.status, throttled: true, response: refused.body });
       return send(refused);
@@ -167,8 +199,12 @@ export async function startRouter<S>(options: RouterOptions<S>): Promise<SimServ
     const fault = faults.draw(method);
     if (fault === '429' || fault === '500') {
       const retryAfter = faults.options?.retryAfterSeconds ?? 0;
-      const r = options.faultResponse?.(fault, retryAfter, { ...base, params: {} }) ?? { status: Number(fault), body: { error: fault === '429' ? 'rate limited' : 'internal error' } };
-      const withHeader = fault === '429' ? { ...r, headers: { ...(r.headers ?? {}), 'retry-after': String(retryAfter) } } : r;
+      const r = options.faultResponse?.(fault, retryAfter, { ...base, params: {} }) ?? {
+        status: Number(fault),
+        body: { error: fault === '429' ? 'rate limited' : 'internal error' },
+      };
+      const withHeader =
+        fault === '429' ? { ...r, headers: { ...(r.headers ?? {}), 'retry-after': String(retryAfter) } } : r;
       log({ route: null, status: withHeader.status, fault, response: withHeader.body });
       return send(withHeader);
     }
@@ -200,11 +236,17 @@ export async function startRouter<S>(options: RouterOptions<S>): Promise<SimServ
       try {
         response = await match.c.route.handler(parsed?.success ? { ...sreq, body: parsed.data } : sreq, options.state);
       } catch (error) {
-        response = options.faultResponse?.('500', 0, sreq) ?? { status: 500, body: { error: String((error as Error).message) } };
+        response = options.faultResponse?.('500', 0, sreq) ?? {
+          status: 500,
+          body: { error: String((error as Error).message) },
+        };
       }
     }
     log({ route: match.c.route.path, status: response.status, response: response.body, fault });
-    if (fault === 'drop_after') { req.socket.destroy(); return; }
+    if (fault === 'drop_after') {
+      req.socket.destroy();
+      return;
+    }
     send(response);
   };
 
@@ -216,7 +258,9 @@ export async function startRouter<S>(options: RouterOptions<S>): Promise<SimServ
       pathMatched = true;
       if (c.route.method !== method || (upgrade && !c.route.upgrade)) continue;
       const params: Record<string, string> = {};
-      c.keys.forEach((k, i) => { params[k] = m[i + 1] !== undefined ? decodeURIComponent(m[i + 1]!) : ''; });
+      c.keys.forEach((k, i) => {
+        params[k] = m[i + 1] !== undefined ? decodeURIComponent(m[i + 1]!) : '';
+      });
       return { match: { c, params }, pathMatched };
     }
     return { match: undefined, pathMatched };
@@ -228,13 +272,24 @@ export async function startRouter<S>(options: RouterOptions<S>): Promise<SimServ
     const base = { ...requestOf(raw, url, 'GET'), body: undefined, rawBody: Buffer.alloc(0) };
     const { match } = findRoute(base.path, 'GET', true);
     const sreq: SimRequest = { ...base, params: match?.params ?? {} };
-    const entry = (status: number, response: unknown): RequestLogEntry => ({ method: 'GET', path: base.path, query: url.search, route: match?.c.route.path ?? null, status, body: undefined, response, at: Date.now() });
+    const entry = (status: number, response: unknown): RequestLogEntry => ({
+      method: 'GET',
+      path: base.path,
+      query: url.search,
+      route: match?.c.route.path ?? null,
+      status,
+      body: undefined,
+      response,
+      at: Date.now(),
+    });
     const refuse = (r: SimResponse) => {
       const e = entry(r.status, r.body);
       requests.push(e);
       if (!match) unmatched.push(e);
       const payload = JSON.stringify(r.body ?? {});
-      socket.end(`HTTP/1.1 ${r.status} Refused\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(payload)}\r\nconnection: close\r\n\r\n${payload}`);
+      socket.end(
+        `HTTP/1.1 ${r.status} Refused\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(payload)}\r\nconnection: close\r\n\r\n${payload}`,
+      );
     };
     const denied = options.auth?.(sreq);
     if (denied) return refuse(denied);
@@ -245,13 +300,22 @@ export async function startRouter<S>(options: RouterOptions<S>): Promise<SimServ
 
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((error) => {
-      if (!res.headersSent) { res.writeHead(500, { 'content-type': 'application/json' }); res.end(JSON.stringify({ error: String(error) })); }
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: String(error) }));
+      }
     });
   };
   const server: Server = options.tls ? createTlsServer(options.tls, listener) : createServer(listener);
-  server.on('connection', (s: Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  server.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
   server.on('upgrade', onUpgrade);
-  server.on('secureConnection', (s: Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  server.on('secureConnection', (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
 
   const listen = options.listen ?? {};
   let url: string;
@@ -260,26 +324,51 @@ export async function startRouter<S>(options: RouterOptions<S>): Promise<SimServ
   if ('socketPath' in listen) {
     socketPath = listen.socketPath;
     rmSync(socketPath, { force: true });
-    await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(socketPath, () => resolve()); });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(socketPath, () => resolve());
+    });
     url = 'http://localhost';
   } else {
     const host = listen.host ?? '127.0.0.1';
-    await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(listen.port ?? 0, host, () => resolve()); });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(listen.port ?? 0, host, () => resolve());
+    });
     port = (server.address() as AddressInfo).port;
     url = `${options.tls ? 'https' : 'http'}://${host}:${port}`;
   }
 
   return {
-    url, port, socketPath, requests, unmatched,
-    use: (...routes) => { overrides = [...routes.map((r) => compile(r)), ...overrides]; },
-    resetHandlers: () => { overrides = []; },
+    url,
+    port,
+    socketPath,
+    requests,
+    unmatched,
+    use: (...routes) => {
+      overrides = [...routes.map((r) => compile(r)), ...overrides];
+    },
+    resetHandlers: () => {
+      overrides = [];
+    },
     setFaults: (f) => faults.set(f),
-    setLatency: (ms) => { latencyMs = ms; },
-    setRateLimit: (l) => { limiter = l ? new RateLimiter(l) : undefined; },
-    clearLog: () => { requests.length = 0; unmatched.length = 0; },
-    close: () => new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => { if (socketPath) rmSync(socketPath, { force: true }); resolve(); });
-    }),
+    setLatency: (ms) => {
+      latencyMs = ms;
+    },
+    setRateLimit: (l) => {
+      limiter = l ? new RateLimiter(l) : undefined;
+    },
+    clearLog: () => {
+      requests.length = 0;
+      unmatched.length = 0;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => {
+          if (socketPath) rmSync(socketPath, { force: true });
+          resolve();
+        });
+      }),
   };
 }

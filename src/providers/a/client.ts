@@ -9,7 +9,8 @@ import { envelopeError, notClustered, operationError, parseLxdError } from './er
 import { ProviderError, TimeoutError } from '../../engine/errors.js';
 import type { OperationContext } from '../../engine/provider/context.js';
 
-export type Ctx = Pick<OperationContext, 'signal' | 'retry' | 'report'> & Partial<Pick<OperationContext, 'address' | 'operation' | 'timeoutMs'>>;
+export type Ctx = Pick<OperationContext, 'signal' | 'retry' | 'report'> &
+  Partial<Pick<OperationContext, 'address' | 'operation' | 'timeoutMs'>>;
 
 /** Default deadline of one operation wait when neither the call nor the step sets one. */
 export const OPERATION_DEADLINE_MS = 300_000;
@@ -70,8 +71,12 @@ export type Call = {
   readonly waitMs?: number;
 };
 
-export type CallResult<T> = { readonly metadata: T; readonly etag?: string; readonly headers: Readonly<Record<string, string>>; readonly operation?: Operation };
-
+export type CallResult<T> = {
+  readonly metadata: T;
+  readonly etag?: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly operation?: Operation;
+};
 
 export class LxdClient {
   readonly remote: string;
@@ -80,17 +85,36 @@ export class LxdClient {
   #server: Promise<ServerInfo> | undefined;
   #known: ServerInfo | undefined;
 
-  constructor(options: { remote: string; baseUrl: string; dispatcher?: Dispatcher; secrets?: () => readonly string[]; operationWaitSeconds?: number }) {
+  constructor(options: {
+    remote: string;
+    baseUrl: string;
+    dispatcher?: Dispatcher;
+    secrets?: () => readonly string[];
+    operationWaitSeconds?: number;
+  }) {
     this.remote = options.remote;
     this.#waitSeconds = options.operationWaitSeconds ?? 30;
-    this.#http = new HttpClient({ provider: PROVIDER, baseUrl: options.baseUrl, dispatcher: options.dispatcher, parseError: parseLxdError, secrets: options.secrets });
+    this.#http = new HttpClient({
+      provider: PROVIDER,
+      baseUrl: options.baseUrl,
+      dispatcher: options.dispatcher,
+      parseError: parseLxdError,
+      secrets: options.secrets,
+    });
   }
 
   /** GET /1.0, read once per client (extensions change only on a daemon upgrade). */
   server(ctx: Ctx, fresh = false): Promise<ServerInfo> {
     if (fresh || !this.#server) {
-      this.#server = this.request<ServerInfo>(ctx, { method: 'GET', path: '/1.0', pathTemplate: '/1.0', operation: 'read server' }).then((r) => (this.#known = r.metadata));
-      this.#server.catch(() => { this.#server = undefined; });
+      this.#server = this.request<ServerInfo>(ctx, {
+        method: 'GET',
+        path: '/1.0',
+        pathTemplate: '/1.0',
+        operation: 'read server',
+      }).then((r) => (this.#known = r.metadata));
+      this.#server.catch(() => {
+        this.#server = undefined;
+      });
     }
     return this.#server;
   }
@@ -106,7 +130,10 @@ export class LxdClient {
     if (s.api_extensions.includes(extension)) return;
     const version = s.environment?.server_version ?? 'unknown';
     throw new ProviderError({
-      provider: PROVIDER, operation: feature, retryable: false, vendorCode: 'missing_extension',
+      provider: PROVIDER,
+      operation: feature,
+      retryable: false,
+      vendorCode: 'missing_extension',
       detail: `LXD server ${this.remote} (version ${version}) lacks API extension "${extension}" required for ${feature}`,
     });
   }
@@ -128,8 +155,14 @@ export class LxdClient {
     const headers: Record<string, string> = { ...(call.headers ?? {}) };
     if (call.etag) headers['if-match'] = call.etag;
     const res = await this.#http.request<Envelope>(ctx, {
-      method: call.method, path: call.path, pathTemplate: call.pathTemplate, operation: call.operation,
-      query, body: call.body, headers, rawBody: call.rawBody,
+      method: call.method,
+      path: call.path,
+      pathTemplate: call.pathTemplate,
+      operation: call.operation,
+      query,
+      body: call.body,
+      headers,
+      rawBody: call.rawBody,
     });
     const env = res.body ?? {};
     if (env.type === 'error') throw envelopeError(call, res.status, env);
@@ -145,15 +178,32 @@ export class LxdClient {
   }
 
   /** A raw download (file contents); directories come back as the sync envelope's entry list. */
-  async download(ctx: Ctx, call: Call): Promise<{ readonly body: string; readonly headers: Readonly<Record<string, string>>; readonly entries?: string[] }> {
+  async download(
+    ctx: Ctx,
+    call: Call,
+  ): Promise<{
+    readonly body: string;
+    readonly headers: Readonly<Record<string, string>>;
+    readonly entries?: string[];
+  }> {
     const query: Record<string, string | undefined> = { ...(call.query ?? {}) };
     if (call.project && call.project !== 'default') query.project = call.project;
-    const res = await this.#http.request<string>(ctx, { method: 'GET', path: call.path, pathTemplate: call.pathTemplate, operation: call.operation, query, rawResponse: true });
+    const res = await this.#http.request<string>(ctx, {
+      method: 'GET',
+      path: call.path,
+      pathTemplate: call.pathTemplate,
+      operation: call.operation,
+      query,
+      rawResponse: true,
+    });
     if ((res.headers['x-lxd-type'] ?? '') === 'directory' || (res.headers['content-type'] ?? '').includes('json')) {
       try {
         const env = JSON.parse(res.body) as Envelope;
-        if (env.type === 'sync' && Array.isArray(env.metadata)) return { body: '', headers: res.headers, entries: env.metadata as string[] };
-      } catch { /* a file that happens to be JSON */ }
+        if (env.type === 'sync' && Array.isArray(env.metadata))
+          return { body: '', headers: res.headers, entries: env.metadata as string[] };
+      } catch {
+        /* a file that happens to be JSON */
+      }
     }
     return { body: res.body, headers: res.headers };
   }
@@ -171,11 +221,20 @@ export class LxdClient {
     for (;;) {
       ctx.signal.throwIfAborted();
       const leftMs = until - Date.now();
-      if (leftMs <= 0) throw new TimeoutError(ctx.address ?? this.remote, ctx.operation ?? operation, limitMs, `LXD operation ${id} (${operation}) still running`);
+      if (leftMs <= 0)
+        throw new TimeoutError(
+          ctx.address ?? this.remote,
+          ctx.operation ?? operation,
+          limitMs,
+          `LXD operation ${id} (${operation}) still running`,
+        );
       let env: Envelope | undefined;
       try {
         const res = await this.#http.request<Envelope>(ctx, {
-          method: 'GET', path: `/1.0/operations/${id}/wait`, pathTemplate: '/1.0/operations/{id}/wait', operation: `wait for ${operation}`,
+          method: 'GET',
+          path: `/1.0/operations/${id}/wait`,
+          pathTemplate: '/1.0/operations/{id}/wait',
+          operation: `wait for ${operation}`,
           query: { timeout: String(Math.max(1, Math.min(this.#waitSeconds, Math.ceil(leftMs / 1000)))) },
         });
         env = res.body;
@@ -191,7 +250,14 @@ export class LxdClient {
       // An error envelope: ask the operation itself whether it failed, still runs, or is gone.
       let op: Operation;
       try {
-        op = (await this.request<Operation>(ctx, { method: 'GET', path: `/1.0/operations/${id}`, pathTemplate: '/1.0/operations/{id}', operation: `read ${operation}` })).metadata;
+        op = (
+          await this.request<Operation>(ctx, {
+            method: 'GET',
+            path: `/1.0/operations/${id}`,
+            pathTemplate: '/1.0/operations/{id}',
+            operation: `read ${operation}`,
+          })
+        ).metadata;
       } catch (error) {
         if (error instanceof ProviderError && error.notFound) return undefined;
         throw error;

@@ -60,7 +60,12 @@ export function findSocket(env: Readonly<Record<string, string | undefined>>): s
   if (env.LXD_SOCKET) return env.LXD_SOCKET;
   if (env.LXD_DIR) return join(env.LXD_DIR, 'unix.socket');
   const snap = '/var/snap/lxd/common/lxd/unix.socket';
-  try { accessSync(snap, constants.W_OK); return snap; } catch { /* not a snap install */ }
+  try {
+    accessSync(snap, constants.W_OK);
+    return snap;
+  } catch {
+    /* not a snap install */
+  }
   return '/var/lib/lxd/unix.socket';
 }
 
@@ -70,17 +75,27 @@ export function defaultConfigDir(home = homedir()): string {
 }
 
 /** DetermineLXDAddress: no scheme ⇒ unix for '' or '/…', else https with port 8443 (lxd) or 443. */
-export function normalizeAddress(address: string | undefined, protocol: 'lxd' | 'simplestreams', socket: string): string {
+export function normalizeAddress(
+  address: string | undefined,
+  protocol: 'lxd' | 'simplestreams',
+  socket: string,
+): string {
   let a = (address ?? '').trim();
   if (a === '' || a.startsWith('/')) a = `unix://${a || socket}`;
   else if (!/^[a-z]+:\/\//.test(a)) a = `https://${a}`;
   if (a.startsWith('unix:')) {
-    if (protocol === 'simplestreams') throw new ConfigError('prova', 'remotes.address', 'must be https for a simplestreams remote');
+    if (protocol === 'simplestreams')
+      throw new ConfigError('prova', 'remotes.address', 'must be https for a simplestreams remote');
     return a === 'unix://' ? `unix://${socket}` : a;
   }
   // Plain HTTP only to loopback: the in-process simulator (never a real daemon, which speaks TLS).
   if (/^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\/?$/.test(a)) return a.replace(/\/$/, '');
-  if (!a.startsWith('https:')) throw new ConfigError('prova', 'remotes.address', `must start with https: or unix: (got scheme ${a.split(':')[0]})`);
+  if (!a.startsWith('https:'))
+    throw new ConfigError(
+      'prova',
+      'remotes.address',
+      `must start with https: or unix: (got scheme ${a.split(':')[0]})`,
+    );
   const url = new URL(a);
   const port = url.port || (protocol === 'lxd' ? '8443' : '443');
   return `https://${url.hostname}:${port}${url.pathname === '/' ? '' : url.pathname}`;
@@ -102,7 +117,9 @@ function readLxcConfig(dir: string): LxcConfigFile {
   try {
     return (parseYaml(readFileSync(file, 'utf8')) as LxcConfigFile | null) ?? {};
   } catch (error) {
-    throw new ConfigError('prova', 'configDir', `holds a config.yml that is not valid YAML (${file})`, { cause: error });
+    throw new ConfigError('prova', 'configDir', `holds a config.yml that is not valid YAML (${file})`, {
+      cause: error,
+    });
   }
 }
 
@@ -128,18 +145,44 @@ export function resolveConfig(args: ProvaArgs, env: Readonly<Record<string, stri
   }
   put({ name: 'local', address: `unix://${socket}`, protocol: 'lxd', declared: false });
   let defaultRemote = file['default-remote'] && remotes.has(file['default-remote']) ? file['default-remote'] : 'local';
-  if (env.LXD_SCHEME || env.LXD_PORT) throw new ConfigError('prova', 'LXD_SCHEME/LXD_PORT', 'are no longer supported; set LXD_ADDR to the fully qualified address');
+  if (env.LXD_SCHEME || env.LXD_PORT)
+    throw new ConfigError(
+      'prova',
+      'LXD_SCHEME/LXD_PORT',
+      'are no longer supported; set LXD_ADDR to the fully qualified address',
+    );
   if (env.LXD_REMOTE || env.LXD_ADDR) {
     const name = env.LXD_REMOTE || 'default';
-    put({ name, address: normalizeAddress(env.LXD_ADDR, 'lxd', socket), protocol: 'lxd', password: env.LXD_PASSWORD, token: env.LXD_TOKEN, declared: false });
+    put({
+      name,
+      address: normalizeAddress(env.LXD_ADDR, 'lxd', socket),
+      protocol: 'lxd',
+      password: env.LXD_PASSWORD,
+      token: env.LXD_TOKEN,
+      declared: false,
+    });
     defaultRemote = name;
   }
   const defaults = (a.remotes ?? []).filter((r) => r.default);
-  if (defaults.length > 1) throw new ConfigError('prova', 'remotes', `may mark at most one remote as default (got ${defaults.map((r) => r.name).join(', ')})`);
+  if (defaults.length > 1)
+    throw new ConfigError(
+      'prova',
+      'remotes',
+      `may mark at most one remote as default (got ${defaults.map((r) => r.name).join(', ')})`,
+    );
   for (const r of a.remotes ?? []) {
-    if (r.password && r.token) throw new ConfigError('prova', `remotes[${r.name}]`, 'takes a password or a token, not both');
-    if (r.default && r.protocol !== 'lxd') throw new ConfigError('prova', `remotes[${r.name}].default`, 'can only be set on an lxd-protocol remote');
-    put({ name: r.name, address: normalizeAddress(r.address, r.protocol, socket), protocol: r.protocol, password: r.password, token: r.token, declared: true });
+    if (r.password && r.token)
+      throw new ConfigError('prova', `remotes[${r.name}]`, 'takes a password or a token, not both');
+    if (r.default && r.protocol !== 'lxd')
+      throw new ConfigError('prova', `remotes[${r.name}].default`, 'can only be set on an lxd-protocol remote');
+    put({
+      name: r.name,
+      address: normalizeAddress(r.address, r.protocol, socket),
+      protocol: r.protocol,
+      password: r.password,
+      token: r.token,
+      declared: true,
+    });
     if (r.default) defaultRemote = r.name;
   }
   const final = new Map<string, Remote>();
@@ -157,15 +200,17 @@ export function resolveConfig(args: ProvaArgs, env: Readonly<Record<string, stri
 
 /** The configuration under the upstream provider's key names; a secret (password, token) shows as the sensitive marker. */
 export function terraformConfig(s: ResolvedSettings): Record<string, unknown> {
-  const remote = [...s.remotes.values()].filter((r) => r.declared).map((r) => ({
-    name: r.name,
-    address: r.address,
-    protocol: r.protocol,
-    // The seed marks password and token secret: the key stays, the value is the sensitive marker.
-    ...(r.password !== undefined ? { password: sensitive } : {}),
-    ...(r.token !== undefined ? { token: sensitive } : {}),
-    default: r.isDefault,
-  }));
+  const remote = [...s.remotes.values()]
+    .filter((r) => r.declared)
+    .map((r) => ({
+      name: r.name,
+      address: r.address,
+      protocol: r.protocol,
+      // The seed marks password and token secret: the key stays, the value is the sensitive marker.
+      ...(r.password !== undefined ? { password: sensitive } : {}),
+      ...(r.token !== undefined ? { token: sensitive } : {}),
+      default: r.isDefault,
+    }));
   return {
     ...(remote.length ? { remote } : {}),
     accept_remote_certificate: s.acceptRemoteCertificate,

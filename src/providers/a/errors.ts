@@ -9,22 +9,41 @@ const PROVIDER = 'prova';
 /** LXD error envelope → facts. 500s are usually deterministic in LXD (validation), so only 503 retries. */
 export function parseLxdError(status: number, body: unknown): VendorError {
   const env = body as Envelope | undefined;
-  const detail = typeof env === 'object' && env && typeof env.error === 'string' && env.error ? env.error : describeBody(body);
-  return { detail, vendorCode: env?.error_code ? String(env.error_code) : undefined, notFound: status === 404, retryable: status === 503 || status === 429 };
+  const detail =
+    typeof env === 'object' && env && typeof env.error === 'string' && env.error ? env.error : describeBody(body);
+  return {
+    detail,
+    vendorCode: env?.error_code ? String(env.error_code) : undefined,
+    notFound: status === 404,
+    retryable: status === 503 || status === 429,
+  };
 }
 
 /** A sync answer whose envelope says error. */
 export function envelopeError(call: Call, status: number, env: Envelope): ProviderError {
   const code = env.error_code ?? status;
   return new ProviderError({
-    provider: PROVIDER, operation: call.operation, method: call.method, pathTemplate: call.pathTemplate, status: code,
-    retryable: code === 503, notFound: code === 404, detail: env.error || 'unknown LXD error',
+    provider: PROVIDER,
+    operation: call.operation,
+    method: call.method,
+    pathTemplate: call.pathTemplate,
+    status: code,
+    retryable: code === 503,
+    notFound: code === 404,
+    detail: env.error || 'unknown LXD error',
   });
 }
 
 /** A background operation that ended in failure; the operation rides along for failedOperation(). */
 export function operationError(op: Operation, operation: string): ProviderError {
-  const error = new ProviderError({ provider: PROVIDER, operation, status: op.status_code, retryable: false, vendorCode: op.status, detail: op.err || `operation ${op.status}` });
+  const error = new ProviderError({
+    provider: PROVIDER,
+    operation,
+    status: op.status_code,
+    retryable: false,
+    vendorCode: op.status,
+    detail: op.err || `operation ${op.status}`,
+  });
   Object.defineProperty(error, 'lxdOperation', { value: op, enumerable: false });
   return error;
 }
@@ -32,7 +51,13 @@ export function operationError(op: Operation, operation: string): ProviderError 
 /** A call with a cluster `target` to a server that is no cluster. */
 export function notClustered(remote: string, call: Call): ProviderError {
   return new ProviderError({
-    provider: PROVIDER, operation: call.operation, method: call.method, pathTemplate: call.pathTemplate, status: 400, retryable: false, vendorCode: 'target_not_clustered',
+    provider: PROVIDER,
+    operation: call.operation,
+    method: call.method,
+    pathTemplate: call.pathTemplate,
+    status: 400,
+    retryable: false,
+    vendorCode: 'target_not_clustered',
     detail: `Target only allowed when clustered: LXD server ${remote} is not a cluster; remove \`target\` (it names cluster member "${call.target}")`,
   });
 }
@@ -41,4 +66,3 @@ export function notClustered(remote: string, call: Call): ProviderError {
 export function failedOperation(error: unknown): Operation | undefined {
   return (error as { lxdOperation?: Operation } | null)?.lxdOperation;
 }
-

@@ -19,7 +19,19 @@ import { storagePool } from './resources/storage-pool.js';
 import { storageVolume } from './resources/storage-volume.js';
 
 /** The resource definitions, for tests and tools that call handlers directly. */
-export const resources = [authGroup, instance, instanceDevice, instanceFile, network, networkAcl, networkForward, profile, project, storagePool, storageVolume] as const;
+export const resources = [
+  authGroup,
+  instance,
+  instanceDevice,
+  instanceFile,
+  network,
+  networkAcl,
+  networkForward,
+  profile,
+  project,
+  storagePool,
+  storageVolume,
+] as const;
 
 /** Builds provider A. Reads LXD_* environment variables here, and nowhere else. */
 function createProvider(config: ProvaArgs = {}): Provider<ProvaConfig> {

@@ -51,21 +51,32 @@ export function resolveConfig(options: ProvbOptions, env: Readonly<Record<string
   const credentialsFile = options.credentialsFile ?? (env.PROVB_CREDENTIAL_FILE || undefined);
   let token: string | undefined;
   let tokenSource: TokenSource;
-  if (options.token) { token = options.token; tokenSource = 'token'; }
-  else if (env.PROVB_TOKEN) { token = env.PROVB_TOKEN; tokenSource = 'PROVB_TOKEN'; }
-  else if (credentialsFile) {
+  if (options.token) {
+    token = options.token;
+    tokenSource = 'token';
+  } else if (env.PROVB_TOKEN) {
+    token = env.PROVB_TOKEN;
+    tokenSource = 'PROVB_TOKEN';
+  } else if (credentialsFile) {
     token = readCredentialsFile(credentialsFile, options.credentialsFile ? 'credentialsFile' : 'PROVB_CREDENTIAL_FILE');
     tokenSource = options.credentialsFile ? 'credentialsFile' : 'PROVB_CREDENTIAL_FILE';
   } else {
-    throw new ConfigError(SUBJECT, 'token', 'is not set; pass `token` or `credentialsFile`, or set PROVB_TOKEN or PROVB_CREDENTIAL_FILE');
+    throw new ConfigError(
+      SUBJECT,
+      'token',
+      'is not set; pass `token` or `credentialsFile`, or set PROVB_TOKEN or PROVB_CREDENTIAL_FILE',
+    );
   }
   const apiEndpoint = options.apiEndpoint ?? defaultApiEndpoint;
   if (!/^https?:\/\//.test(apiEndpoint)) throw new ConfigError(SUBJECT, 'apiEndpoint', 'must be an http(s) URL');
   const pollIntervalMs = options.pollIntervalMs ?? 3000;
-  if (!Number.isFinite(pollIntervalMs) || pollIntervalMs < 0) throw new TypeError('Expected `pollIntervalMs` to be a number from 0 and up');
+  if (!Number.isFinite(pollIntervalMs) || pollIntervalMs < 0)
+    throw new TypeError('Expected `pollIntervalMs` to be a number from 0 and up');
   for (const [k, v] of Object.entries(options.waitLimitsMs ?? {})) {
-    if (!(k in WAIT_LIMITS_MS)) throw new TypeError(`Expected \`waitLimitsMs\` keys among ${Object.keys(WAIT_LIMITS_MS).join(', ')}, got '${k}'`);
-    if (!(typeof v === 'number' && Number.isFinite(v) && v > 0)) throw new TypeError(`Expected \`waitLimitsMs.${k}\` to be a number of ms above 0`);
+    if (!(k in WAIT_LIMITS_MS))
+      throw new TypeError(`Expected \`waitLimitsMs\` keys among ${Object.keys(WAIT_LIMITS_MS).join(', ')}, got '${k}'`);
+    if (!(typeof v === 'number' && Number.isFinite(v) && v > 0))
+      throw new TypeError(`Expected \`waitLimitsMs.${k}\` to be a number of ms above 0`);
   }
   const region = options.region || undefined;
   const secret = token;
@@ -85,22 +96,36 @@ export function readCredentialsFile(path: string, field: string): string {
   const full = path.startsWith('~') ? homedir() + path.slice(1) : path;
   let text: string;
   try {
-    if (statSync(full).size > MAX_FILE_BYTES) throw new ConfigError(SUBJECT, field, `names a file larger than 20 MB (${path})`);
+    if (statSync(full).size > MAX_FILE_BYTES)
+      throw new ConfigError(SUBJECT, field, `names a file larger than 20 MB (${path})`);
     text = readFileSync(full, 'utf8');
   } catch (error) {
     if (error instanceof ConfigError) throw error;
-    throw new ConfigError(SUBJECT, field, `names a file that cannot be read (${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new ConfigError(
+      SUBJECT,
+      field,
+      `names a file that cannot be read (${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
   }
   let parsed: unknown;
-  try { parsed = JSON.parse(text); } catch {
-    throw new ConfigError(SUBJECT, field, `names a file that is not JSON (${path}); expected {"apikeys": {...}, "meta": {"current_apikey": ...}}`);
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ConfigError(
+      SUBJECT,
+      field,
+      `names a file that is not JSON (${path}); expected {"apikeys": {...}, "meta": {"current_apikey": ...}}`,
+    );
   }
   const p = parsed as { apikeys?: Record<string, unknown>; meta?: { current_apikey?: unknown } };
-  if (!p || typeof p.apikeys !== 'object' || p.apikeys === null) throw new ConfigError(SUBJECT, field, `names a file without "apikeys" (${path})`);
+  if (!p || typeof p.apikeys !== 'object' || p.apikeys === null)
+    throw new ConfigError(SUBJECT, field, `names a file without "apikeys" (${path})`);
   const current = p.meta?.current_apikey;
-  if (typeof current !== 'string' || !current) throw new ConfigError(SUBJECT, field, `names a file without "meta.current_apikey" (${path})`);
+  if (typeof current !== 'string' || !current)
+    throw new ConfigError(SUBJECT, field, `names a file without "meta.current_apikey" (${path})`);
   const key = p.apikeys[current];
-  if (typeof key !== 'string' || !key) throw new ConfigError(SUBJECT, field, `names a file with no API key called "${current}" (${path})`);
+  if (typeof key !== 'string' || !key)
+    throw new ConfigError(SUBJECT, field, `names a file with no API key called "${current}" (${path})`);
   return key;
 }
 

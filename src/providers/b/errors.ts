@@ -28,11 +28,18 @@ export const notFoundCodes: ReadonlySet<string> = new Set([
 export function parseCivoError(status: number, body: unknown): VendorError {
   if (body && typeof body === 'object' && !Array.isArray(body)) {
     const b = body as { code?: unknown; reason?: unknown; result?: unknown; details?: unknown };
-    const code = typeof b.code === 'string' ? b.code : b.result === 'requires_authentication' ? 'requires_authentication' : undefined;
+    const code =
+      typeof b.code === 'string'
+        ? b.code
+        : b.result === 'requires_authentication'
+          ? 'requires_authentication'
+          : undefined;
     const reason = typeof b.reason === 'string' ? b.reason.replace(/\n/g, ' ') : undefined;
     const details = typeof b.details === 'string' && b.details ? `, ${b.details}` : '';
     const detail = reason ? `${reason}${details}` : describeBody(body);
-    const notFound = (code !== undefined && notFoundCodes.has(code) && status !== 400) || (status === 404 && (code !== undefined || typeof b.reason === 'string'));
+    const notFound =
+      (code !== undefined && notFoundCodes.has(code) && status !== 400) ||
+      (status === 404 && (code !== undefined || typeof b.reason === 'string'));
     return { detail, vendorCode: code, notFound };
   }
   // Non-JSON bodies (a plain-text 404 page for an unknown route) carry no code: never "not found".

@@ -13,15 +13,50 @@ export { defaultApiEndpoint } from './config.js';
 
 /** The resource definitions, for tests and tools that call handlers directly. */
 export const resources = [
-  r.database, r.dnsDomainName, r.dnsDomainRecord, r.firewall, r.instance, r.instanceReservedIpAssignment, r.kubernetesCluster,
-  r.kubernetesNodePool, r.loadBalancer, r.network, r.objectStore, r.objectStoreCredential, r.reservedIp, r.sshKey, r.volume, r.volumeAttachment,
+  r.database,
+  r.dnsDomainName,
+  r.dnsDomainRecord,
+  r.firewall,
+  r.instance,
+  r.instanceReservedIpAssignment,
+  r.kubernetesCluster,
+  r.kubernetesNodePool,
+  r.loadBalancer,
+  r.network,
+  r.objectStore,
+  r.objectStoreCredential,
+  r.reservedIp,
+  r.sshKey,
+  r.volume,
+  r.volumeAttachment,
 ] as const;
 
 /** The lookup definitions. */
 export const lookups = [
-  l.getDatabase, l.getDatabaseVersion, l.getDiskImage, l.getDnsDomainName, l.getDnsDomainRecord, l.getFirewall, l.getInstance, l.getInstances,
-  l.getKubernetesCluster, l.getKubernetesVersion, l.getLoadbalancer, l.getNetwork, l.getObjectStore, l.getObjectStoreCredential, l.getRegion,
-  l.getReservedIp, l.getSize, l.getSshKey, l.getVolume, l.getVpcFirewall, l.getVpcLoadbalancer, l.getVpcNetwork, l.getVpcReservedIp, l.getVpcSubnet,
+  l.getDatabase,
+  l.getDatabaseVersion,
+  l.getDiskImage,
+  l.getDnsDomainName,
+  l.getDnsDomainRecord,
+  l.getFirewall,
+  l.getInstance,
+  l.getInstances,
+  l.getKubernetesCluster,
+  l.getKubernetesVersion,
+  l.getLoadbalancer,
+  l.getNetwork,
+  l.getObjectStore,
+  l.getObjectStoreCredential,
+  l.getRegion,
+  l.getReservedIp,
+  l.getSize,
+  l.getSshKey,
+  l.getVolume,
+  l.getVpcFirewall,
+  l.getVpcLoadbalancer,
+  l.getVpcNetwork,
+  l.getVpcReservedIp,
+  l.getVpcSubnet,
 ] as const;
 
 function createProvider(options: ProvbOptions = {}): Provider<ProvbConfig> {

@@ -48,7 +48,11 @@ export function resolveConfig(args: ProvcArgs = {}): ProvcSettings {
   const env = args.env ?? process.env;
   const apiKey = args.apiKey ?? (env.PROVC_API_KEY || undefined);
   const baseUrl = args.baseUrl ?? DEFAULT_BASE_URL;
-  try { new URL(baseUrl); } catch { throw new ConfigError(SUBJECT, 'baseUrl', `must be an absolute URL, got '${baseUrl}'`); }
+  try {
+    new URL(baseUrl);
+  } catch {
+    throw new ConfigError(SUBJECT, 'baseUrl', `must be an absolute URL, got '${baseUrl}'`);
+  }
   const settings: ProvcSettings = {
     apiKey,
     baseUrl,
@@ -60,10 +64,13 @@ export function resolveConfig(args: ProvcArgs = {}): ProvcSettings {
   };
   for (const field of ['cloudProjectId', 'cloudRegionId'] as const) {
     const v = settings[field];
-    if (v !== undefined && !(Number.isInteger(v) && v > 0)) throw new ConfigError(SUBJECT, field, `must be a positive integer, got ${v}`);
+    if (v !== undefined && !(Number.isInteger(v) && v > 0))
+      throw new ConfigError(SUBJECT, field, `must be a positive integer, got ${v}`);
   }
-  if (!(settings.pollingIntervalSeconds > 0)) throw new ConfigError(SUBJECT, 'pollingIntervalSeconds', 'must be a number above 0');
-  if (!(settings.pollingTimeoutSeconds > 0)) throw new ConfigError(SUBJECT, 'pollingTimeoutSeconds', 'must be a number above 0');
+  if (!(settings.pollingIntervalSeconds > 0))
+    throw new ConfigError(SUBJECT, 'pollingIntervalSeconds', 'must be a number above 0');
+  if (!(settings.pollingTimeoutSeconds > 0))
+    throw new ConfigError(SUBJECT, 'pollingTimeoutSeconds', 'must be a number above 0');
   return settings;
 }
 
@@ -71,7 +78,8 @@ function envInt(env: Readonly<Record<string, string | undefined>>, name: string,
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw new ConfigError(SUBJECT, field, `from ${name} must be a positive integer, got '${raw}'`);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new ConfigError(SUBJECT, field, `from ${name} must be a positive integer, got '${raw}'`);
   return n;
 }
 
@@ -91,15 +99,34 @@ export function terraformConfig(s: ProvcSettings): Record<string, unknown> {
 export type Scope = { readonly projectId: number; readonly regionId: number };
 
 /** Where a cloud object lives: explicit ids win over the configured defaults. */
-export function resolveScope(s: ProvcSettings, projectId: number | undefined, regionId: number | undefined): Partial<Scope> {
+export function resolveScope(
+  s: ProvcSettings,
+  projectId: number | undefined,
+  regionId: number | undefined,
+): Partial<Scope> {
   return { projectId: projectId ?? s.cloudProjectId, regionId: regionId ?? s.cloudRegionId };
 }
 
 /** Issues for a cloud object whose project or region cannot be resolved (checked before any request). */
-export function scopeIssues(s: ProvcSettings, projectId: number | undefined, regionId: number | undefined, prefix: readonly string[] = []) {
+export function scopeIssues(
+  s: ProvcSettings,
+  projectId: number | undefined,
+  regionId: number | undefined,
+  prefix: readonly string[] = [],
+) {
   const scope = resolveScope(s, projectId, regionId);
   const issues: { path: string[]; message: string; code: string }[] = [];
-  if (scope.projectId === undefined) issues.push({ path: [...prefix, 'projectId'], code: 'missing_project', message: 'projectId is required: set it here, or cloudProjectId / PROVC_CLOUD_PROJECT_ID on the provider' });
-  if (scope.regionId === undefined) issues.push({ path: [...prefix, 'regionId'], code: 'missing_region', message: 'regionId is required: set it here, or cloudRegionId / PROVC_CLOUD_REGION_ID on the provider' });
+  if (scope.projectId === undefined)
+    issues.push({
+      path: [...prefix, 'projectId'],
+      code: 'missing_project',
+      message: 'projectId is required: set it here, or cloudProjectId / PROVC_CLOUD_PROJECT_ID on the provider',
+    });
+  if (scope.regionId === undefined)
+    issues.push({
+      path: [...prefix, 'regionId'],
+      code: 'missing_region',
+      message: 'regionId is required: set it here, or cloudRegionId / PROVC_CLOUD_REGION_ID on the provider',
+    });
   return issues;
 }

@@ -8,7 +8,10 @@ export const parseGcoreError: VendorErrorParser = (status, body, headers) => {
   if (body && typeof body === 'object' && !Array.isArray(body)) {
     const b = body as Record<string, unknown>;
     if (typeof b.exception_class === 'string') {
-      const fields = b.invalid_fields && typeof b.invalid_fields === 'object' ? ` (${describeFields(b.invalid_fields as Record<string, unknown>)})` : '';
+      const fields =
+        b.invalid_fields && typeof b.invalid_fields === 'object'
+          ? ` (${describeFields(b.invalid_fields as Record<string, unknown>)})`
+          : '';
       return {
         detail: `${typeof b.message === 'string' ? b.message : b.exception_class}${fields}`,
         vendorCode: b.exception_class,
@@ -16,9 +19,17 @@ export const parseGcoreError: VendorErrorParser = (status, body, headers) => {
         notFound: status === 404 || b.exception_class === 'NotFoundError',
       };
     }
-    if (Array.isArray(b.errors)) return { detail: b.errors.map(String).join('; '), requestId, notFound: status === 404 };
-    if (b.errors && typeof b.errors === 'object') return { detail: describeFields(b.errors as Record<string, unknown>), requestId, notFound: status === 404 };
-    if (typeof b.message === 'string') return { detail: b.message, vendorCode: typeof b.code === 'number' ? String(b.code) : undefined, requestId, notFound: status === 404 };
+    if (Array.isArray(b.errors))
+      return { detail: b.errors.map(String).join('; '), requestId, notFound: status === 404 };
+    if (b.errors && typeof b.errors === 'object')
+      return { detail: describeFields(b.errors as Record<string, unknown>), requestId, notFound: status === 404 };
+    if (typeof b.message === 'string')
+      return {
+        detail: b.message,
+        vendorCode: typeof b.code === 'number' ? String(b.code) : undefined,
+        requestId,
+        notFound: status === 404,
+      };
     if (typeof b.detail === 'string') return { detail: b.detail, requestId, notFound: status === 404 };
     if (status === 400) return { detail: describeFields(b), requestId };
   }
@@ -27,7 +38,10 @@ export const parseGcoreError: VendorErrorParser = (status, body, headers) => {
 
 function describeFields(fields: Record<string, unknown>): string {
   return Object.entries(fields)
-    .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.map(String).join(', ') : typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .map(
+      ([k, v]) =>
+        `${k}: ${Array.isArray(v) ? v.map(String).join(', ') : typeof v === 'string' ? v : JSON.stringify(v)}`,
+    )
     .join('; ')
     .slice(0, 500);
 }

@@ -20,9 +20,19 @@ export type { ProvcConfig } from './client.js';
 export { DEFAULT_BASE_URL } from './config.js';
 
 /** The resource definitions, for tests and tools that call handlers directly. */
-export const resources = [cloudFloatingIp, cdnOriginGroup, cdnResource, cdnResourceRule, cdnRuleTemplate, cdnCertificate, cdnTrustedCaCertificate] as const;
+export const resources = [
+  cloudFloatingIp,
+  cdnOriginGroup,
+  cdnResource,
+  cdnResourceRule,
+  cdnRuleTemplate,
+  cdnCertificate,
+  cdnTrustedCaCertificate,
+] as const;
 
-export type ProvcOptions = ProvcArgs & { /** An undici dispatcher (proxies, custom TLS). */ readonly dispatcher?: Dispatcher };
+export type ProvcOptions = ProvcArgs & {
+  /** An undici dispatcher (proxies, custom TLS). */ readonly dispatcher?: Dispatcher;
+};
 
 function createProvider(options: ProvcOptions = {}): Provider<ProvcConfig> {
   const settings = resolveConfig(options);

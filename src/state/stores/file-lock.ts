@@ -14,24 +14,31 @@ export async function acquireFileLock(lockPath: string, where: string, request: 
   const info = lockInfo(request.operation);
   const warnings: string[] = [];
   let holder: LockInfo | undefined;
-  const got = await waitForLock(request, async () => {
-    if (await tryCreate(lockPath, info)) return info;
-    holder = await readHolder(lockPath);
-    if (holder === undefined) return tryCreate(lockPath, info).then((ok) => (ok ? info : undefined));
-    if (isDeadLocalHolder(holder)) {
-      const dead = holder;
-      if (await takeOver(lockPath, dead, info)) {
-        warnings.push(
-          `The lock on ${where} held by pid ${dead.pid} on ${dead.host} for ${dead.operation} since ${dead.since} ` +
-            'was left by a process that no longer runs; it was taken over. Check that its operation left nothing half done.',
-        );
-        return info;
+  const got = await waitForLock(
+    request,
+    async () => {
+      if (await tryCreate(lockPath, info)) return info;
+      holder = await readHolder(lockPath);
+      if (holder === undefined) return tryCreate(lockPath, info).then((ok) => (ok ? info : undefined));
+      if (isDeadLocalHolder(holder)) {
+        const dead = holder;
+        if (await takeOver(lockPath, dead, info)) {
+          warnings.push(
+            `The lock on ${where} held by pid ${dead.pid} on ${dead.host} for ${dead.operation} since ${dead.since} ` +
+              'was left by a process that no longer runs; it was taken over. Check that its operation left nothing half done.',
+          );
+          return info;
+        }
       }
-    }
-    return undefined;
-  }, 20);
+      return undefined;
+    },
+    20,
+  );
   if (!got) {
-    throw new StateLockedError(holder ?? { id: 'unknown', pid: 0, host: 'unknown', operation: 'unknown', since: 'unknown' }, where);
+    throw new StateLockedError(
+      holder ?? { id: 'unknown', pid: 0, host: 'unknown', operation: 'unknown', since: 'unknown' },
+      where,
+    );
   }
   let released = false;
   return {

@@ -10,7 +10,15 @@ import { replayAll, type StateChange } from '../patch.js';
 import { emptyState } from '../ops.js';
 import type { Lock, LockRequest, StateStore } from '../store.js';
 import { SecretCodec, hasSecretValues, passphraseFrom, stateHasSecrets, type EncryptionHeader } from '../crypto.js';
-import { applyRecord, decodeJournal, encodeRecord, mapWrittenItems, recordOf, tornTailWarning, type RawState } from '../journal.js';
+import {
+  applyRecord,
+  decodeJournal,
+  encodeRecord,
+  mapWrittenItems,
+  recordOf,
+  tornTailWarning,
+  type RawState,
+} from '../journal.js';
 import { acquireFileLock, forceUnlockFile } from './file-lock.js';
 import { migrateRaw } from '../migrate.js';
 import { mapValues, stampOf, writeAtomic } from './file-io.js';
@@ -118,7 +126,14 @@ export class FileStateStore implements StateStore {
     const timeoutMs = request.timeoutMs ?? this.#lockTimeoutMs;
     const lock = await acquireFileLock(this.lockPath, this.location, { ...request, timeoutMs });
     this.#locks.add(lock);
-    return { info: lock.info, warnings: lock.warnings, release: async () => { this.#locks.delete(lock); await lock.release(); } };
+    return {
+      info: lock.info,
+      warnings: lock.warnings,
+      release: async () => {
+        this.#locks.delete(lock);
+        await lock.release();
+      },
+    };
   }
 
   secretsWarning(): string | undefined {
@@ -247,7 +262,14 @@ export class FileStateStore implements StateStore {
     }
     const state = this.#adopt(loaded.raw);
     if (loaded.torn === 0 && (loaded.headerOnDisk || this.#passphrase === undefined)) {
-      this.#known = { stamp: loaded.stamp, offset: loaded.offset, serial: state.serial, lineage: state.lineage, codec: loaded.codec, torn: 0 };
+      this.#known = {
+        stamp: loaded.stamp,
+        offset: loaded.offset,
+        serial: state.serial,
+        lineage: state.lineage,
+        codec: loaded.codec,
+        torn: 0,
+      };
     }
     return state;
   }
@@ -275,7 +297,12 @@ export class FileStateStore implements StateStore {
     if (tail.length === 0) return base;
     if (tail.some((c) => c.patches.some((p) => p.path.length > 2))) return this.#adopt(replayAll(base, tail));
     // resource-granular patches: one shallow copy and O(1) per patch (immer's applyPatches costs ~75 µs a patch)
-    const raw: RawState = { ...base, resources: { ...base.resources }, pending: { ...base.pending }, deposed: { ...base.deposed } };
+    const raw: RawState = {
+      ...base,
+      resources: { ...base.resources },
+      pending: { ...base.pending },
+      deposed: { ...base.deposed },
+    };
     for (const c of tail) applyRecord(raw, c);
     return this.#adopt(raw);
   }
@@ -300,7 +327,9 @@ export class FileStateStore implements StateStore {
   async #replaceFile(state: State, codec: SecretCodec): Promise<void> {
     this.#noteSecrets(codec, stateHasSecrets(state));
     const raw = {
-      version: state.version, lineage: state.lineage, serial: state.serial,
+      version: state.version,
+      lineage: state.lineage,
+      serial: state.serial,
       ...(codec.header ? { encryption: codec.header } : {}),
       resources: mapValues(state.resources, (r) => codec.sealResource(r)),
       pending: mapValues(state.pending, (p) => codec.sealResource(p)),
@@ -310,7 +339,14 @@ export class FileStateStore implements StateStore {
     const j = await this.#openJournal();
     await j.truncate(0);
     await j.datasync();
-    this.#known = { stamp: await stampOf(this.path), offset: 0, serial: state.serial, lineage: state.lineage, codec, torn: 0 };
+    this.#known = {
+      stamp: await stampOf(this.path),
+      offset: 0,
+      serial: state.serial,
+      lineage: state.lineage,
+      codec,
+      torn: 0,
+    };
     this.#adopt(state);
   }
 
@@ -334,7 +370,7 @@ export class FileStateStore implements StateStore {
     const loaded = await this.#load();
     if (!loaded) {
       const codec = await SecretCodec.create(this.location, this.#passphrase, undefined);
-      const base = emptyState(this.#emptyLineage ??= emptyState().lineage);
+      const base = emptyState((this.#emptyLineage ??= emptyState().lineage));
       if (createBase) await this.#replaceFile(base, codec);
       else this.#known = { stamp: '', offset: 0, serial: 0, lineage: base.lineage, codec, torn: 0 };
       return this.#known!;
@@ -343,7 +379,14 @@ export class FileStateStore implements StateStore {
       await j.truncate(loaded.offset);
       await j.datasync();
     }
-    this.#known = { stamp: loaded.stamp, offset: loaded.offset, serial: loaded.raw.serial, lineage: loaded.raw.lineage, codec: loaded.codec, torn: 0 };
+    this.#known = {
+      stamp: loaded.stamp,
+      offset: loaded.offset,
+      serial: loaded.raw.serial,
+      lineage: loaded.raw.lineage,
+      codec: loaded.codec,
+      torn: 0,
+    };
     const state = this.#adopt(loaded.raw);
     if (this.#passphrase !== undefined && !loaded.headerOnDisk) {
       // first passphrase on a clear state: rewrite it once, sealing what is there, with the new salt on disk
@@ -353,7 +396,10 @@ export class FileStateStore implements StateStore {
   }
 
   /** Reads the state file and replays the journal on it; undefined when there is no state yet. */
-  async #load(): Promise<{ raw: RawState; codec: SecretCodec; headerOnDisk: boolean; stamp: string; offset: number; torn: number } | undefined> {
+  async #load(): Promise<
+    | { raw: RawState; codec: SecretCodec; headerOnDisk: boolean; stamp: string; offset: number; torn: number }
+    | undefined
+  > {
     const stamp = await stampOf(this.path);
     let text: string;
     try {
@@ -366,7 +412,10 @@ export class FileStateStore implements StateStore {
         // Another process may have created the state file (always before its first record) between
         // our two reads: look once more before calling it corrupt.
         if (await stampOf(this.path)) return this.#load();
-        throw new StateCorruptError(this.location, `the journal ${this.journalPath} has records but the state file is missing`);
+        throw new StateCorruptError(
+          this.location,
+          `the journal ${this.journalPath} has records but the state file is missing`,
+        );
       }
       return undefined;
     }
@@ -376,19 +425,33 @@ export class FileStateStore implements StateStore {
     } catch (cause) {
       throw new StateCorruptError(this.location, 'the state file is not valid JSON', { cause });
     }
-    if (typeof parsed?.serial !== 'number' || typeof parsed.lineage !== 'string' || typeof parsed.resources !== 'object') {
+    if (
+      typeof parsed?.serial !== 'number' ||
+      typeof parsed.lineage !== 'string' ||
+      typeof parsed.resources !== 'object'
+    ) {
       throw new StateCorruptError(this.location, 'the state file lacks lineage, serial or resources');
     }
     const { encryption, ...rest } = parsed;
     const raw: RawState = { ...rest, pending: rest.pending ?? {}, deposed: rest.deposed ?? {} };
     migrateRaw(raw);
-    const buf = await readFile(this.journalPath).catch((e) => { if (e.code === 'ENOENT') return Buffer.alloc(0); throw e; });
+    const buf = await readFile(this.journalPath).catch((e) => {
+      if (e.code === 'ENOENT') return Buffer.alloc(0);
+      throw e;
+    });
     const d = decodeJournal(buf);
-    if ('corruptAt' in d) throw new StateCorruptError(this.location, `the journal ${this.journalPath} has a corrupt record at byte ${d.corruptAt} followed by valid ones`);
+    if ('corruptAt' in d)
+      throw new StateCorruptError(
+        this.location,
+        `the journal ${this.journalPath} has a corrupt record at byte ${d.corruptAt} followed by valid ones`,
+      );
     for (const rec of d.records) {
       if (rec.serial <= raw.serial) continue;
       if (rec.baseSerial !== raw.serial) {
-        throw new StateCorruptError(this.location, `the journal jumps from serial ${raw.serial} to a record based on serial ${rec.baseSerial}`);
+        throw new StateCorruptError(
+          this.location,
+          `the journal jumps from serial ${raw.serial} to a record based on serial ${rec.baseSerial}`,
+        );
       }
       applyRecord(raw, rec);
     }

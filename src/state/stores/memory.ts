@@ -20,7 +20,9 @@ export class MemoryLocation {
   holder: LockInfo | undefined;
   /** Names the location in messages (`memory:<name>`). */
   readonly name: string;
-  constructor(name = 'memory') { this.name = name; }
+  constructor(name = 'memory') {
+    this.name = name;
+  }
 }
 
 /**
@@ -49,7 +51,10 @@ export class MemoryStateStore implements StateStore {
 
   async read(): Promise<State> {
     const where = this.#where;
-    if (!where.state) { where.state = emptyState(); where.serial = 0; }
+    if (!where.state) {
+      where.state = emptyState();
+      where.serial = 0;
+    }
     if (where.queue.length) {
       where.state = replayAll(where.state, where.queue);
       where.queue = [];
@@ -60,7 +65,8 @@ export class MemoryStateStore implements StateStore {
   async commit(change: StateChange): Promise<void> {
     const where = this.#where;
     if (!where.state) await this.read();
-    if (where.serial !== change.baseSerial) throw new StateConflictError(this.location, change.baseSerial, where.serial);
+    if (where.serial !== change.baseSerial)
+      throw new StateConflictError(this.location, change.baseSerial, where.serial);
     where.queue.push(change);
     where.serial = change.serial;
   }
@@ -77,16 +83,22 @@ export class MemoryStateStore implements StateStore {
   async lock(request: LockRequest): Promise<Lock> {
     const where = this.#where;
     const info = lockInfo(request.operation);
-    const got = await waitForLock(request, async () => {
-      if (where.holder) return undefined;
-      where.holder = info;
-      return info;
-    }, 5);
+    const got = await waitForLock(
+      request,
+      async () => {
+        if (where.holder) return undefined;
+        where.holder = info;
+        return info;
+      },
+      5,
+    );
     if (!got) throw new StateLockedError(where.holder!, this.location);
     return {
       info,
       warnings: [],
-      release: async () => { if (where.holder?.id === info.id) where.holder = undefined; },
+      release: async () => {
+        if (where.holder?.id === info.id) where.holder = undefined;
+      },
     };
   }
 

@@ -25,15 +25,22 @@ type Sealer = (item: ResourceState | PendingOperation) => unknown;
 export function checkGranular(change: StateChange): void {
   for (const p of change.patches) {
     const [head] = p.path;
-    if (p.path.length === 1 && (head === 'serial' || ((head === 'lineage' || head === 'version') && p.op !== 'remove'))) continue;
+    if (p.path.length === 1 && (head === 'serial' || ((head === 'lineage' || head === 'version') && p.op !== 'remove')))
+      continue;
     if (p.path.length === 2 && (head === 'resources' || head === 'pending' || head === 'deposed')) continue;
-    throw new TypeError(`Expected resource-granular patches (['resources', name], ['pending', id], ['deposed', key], ['serial']), got path [${p.path.join(', ')}]`);
+    throw new TypeError(
+      `Expected resource-granular patches (['resources', name], ['pending', id], ['deposed', key], ['serial']), got path [${p.path.join(', ')}]`,
+    );
   }
 }
 
 /** Folds changes (already checked, in serial order) into the rows they leave, sealing each written item. */
 export function batchOf(changes: readonly StateChange[], seal: Sealer): Batch {
-  const rows = { resources: new Map<string, unknown>(), pending: new Map<string, unknown>(), deposed: new Map<string, unknown>() };
+  const rows = {
+    resources: new Map<string, unknown>(),
+    pending: new Map<string, unknown>(),
+    deposed: new Map<string, unknown>(),
+  };
   let lineage: string | undefined;
   let version: number | undefined;
   let items = 0;
@@ -41,8 +48,14 @@ export function batchOf(changes: readonly StateChange[], seal: Sealer): Batch {
     for (const p of c.patches) {
       const [head, key] = p.path;
       if (head === 'serial') continue;
-      if (head === 'lineage') { lineage = String(p.value); continue; }
-      if (head === 'version') { version = Number(p.value); continue; }
+      if (head === 'lineage') {
+        lineage = String(p.value);
+        continue;
+      }
+      if (head === 'version') {
+        version = Number(p.value);
+        continue;
+      }
       const m = rows[head as 'resources' | 'pending' | 'deposed'];
       // delete first so the row moves to the end: Map order is the order of the last write
       m.delete(String(key));
@@ -54,7 +67,10 @@ export function batchOf(changes: readonly StateChange[], seal: Sealer): Batch {
     const remove: string[] = [];
     for (const [k, v] of m) {
       if (v === REMOVED) remove.push(k);
-      else { upsert[k] = seal(v as ResourceState | PendingOperation); items++; }
+      else {
+        upsert[k] = seal(v as ResourceState | PendingOperation);
+        items++;
+      }
     }
     return { upsert, remove };
   };
@@ -89,21 +105,33 @@ export function batchStatement(t: Tables): string {
 
 export function batchParams(stack: string, fromSerial: number, toSerial: number, b: Batch): unknown[] {
   return [
-    stack, fromSerial,
-    b.resources.remove, JSON.stringify(b.resources.upsert),
-    b.pending.remove, JSON.stringify(b.pending.upsert),
-    toSerial, b.lineage ?? null, b.version ?? null,
-    b.deposed.remove, JSON.stringify(b.deposed.upsert),
+    stack,
+    fromSerial,
+    b.resources.remove,
+    JSON.stringify(b.resources.upsert),
+    b.pending.remove,
+    JSON.stringify(b.pending.upsert),
+    toSerial,
+    b.lineage ?? null,
+    b.version ?? null,
+    b.deposed.remove,
+    JSON.stringify(b.deposed.upsert),
   ];
 }
 
 /** Splits a group into the commits that chain on `from` (each based on the one before) and those refused. */
-export function chainFrom<T extends { change: StateChange }>(from: number, tasks: readonly T[]): { from: number; accepted: T[]; refused: T[] } {
+export function chainFrom<T extends { change: StateChange }>(
+  from: number,
+  tasks: readonly T[],
+): { from: number; accepted: T[]; refused: T[] } {
   const accepted: T[] = [];
   const refused: T[] = [];
   let serial = from;
   for (const t of tasks) {
-    if (t.change.baseSerial === serial) { accepted.push(t); serial = t.change.serial; } else refused.push(t);
+    if (t.change.baseSerial === serial) {
+      accepted.push(t);
+      serial = t.change.serial;
+    } else refused.push(t);
   }
   return { from, accepted, refused };
 }
@@ -115,13 +143,32 @@ export function mapValues<T, U>(o: Readonly<Record<string, T>>, fn: (v: T) => U)
 }
 
 /** Replaces every row of the stack with a whole (sealed) state, inside the caller's transaction. */
-export async function replaceRows(c: pg.PoolClient, t: Tables, stack: string, state: State, sealed: { resources: object; pending: object; deposed: object }): Promise<void> {
+export async function replaceRows(
+  c: pg.PoolClient,
+  t: Tables,
+  stack: string,
+  state: State,
+  sealed: { resources: object; pending: object; deposed: object },
+): Promise<void> {
   await c.query(`DELETE FROM ${t.resources} WHERE stack = $1`, [stack]);
   await c.query(`DELETE FROM ${t.pending} WHERE stack = $1`, [stack]);
   await c.query(`DELETE FROM ${t.deposed} WHERE stack = $1`, [stack]);
-  await c.query(`INSERT INTO ${t.deposed} (stack, id, data) SELECT $1, key, value FROM jsonb_each($2::jsonb)`, [stack, JSON.stringify(sealed.deposed)]);
-  await c.query(`INSERT INTO ${t.resources} (stack, name, data) SELECT $1, key, value FROM jsonb_each($2::jsonb)`, [stack, JSON.stringify(sealed.resources)]);
-  await c.query(`INSERT INTO ${t.pending} (stack, id, data) SELECT $1, key, value FROM jsonb_each($2::jsonb)`, [stack, JSON.stringify(sealed.pending)]);
-  await c.query(`UPDATE ${t.stacks} SET serial = $2, lineage = $3, version = $4, updated_at = now() WHERE stack = $1`,
-    [stack, state.serial, state.lineage, state.version]);
+  await c.query(`INSERT INTO ${t.deposed} (stack, id, data) SELECT $1, key, value FROM jsonb_each($2::jsonb)`, [
+    stack,
+    JSON.stringify(sealed.deposed),
+  ]);
+  await c.query(`INSERT INTO ${t.resources} (stack, name, data) SELECT $1, key, value FROM jsonb_each($2::jsonb)`, [
+    stack,
+    JSON.stringify(sealed.resources),
+  ]);
+  await c.query(`INSERT INTO ${t.pending} (stack, id, data) SELECT $1, key, value FROM jsonb_each($2::jsonb)`, [
+    stack,
+    JSON.stringify(sealed.pending),
+  ]);
+  await c.query(`UPDATE ${t.stacks} SET serial = $2, lineage = $3, version = $4, updated_at = now() WHERE stack = $1`, [
+    stack,
+    state.serial,
+    state.lineage,
+    state.version,
+  ]);
 }

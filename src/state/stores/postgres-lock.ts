@@ -19,7 +19,11 @@ type PgLockTarget = {
 };
 
 /** Takes the stack's lock; resolves with the lock and the connection holding it (closed on release). */
-export async function acquirePgLock(target: PgLockTarget, request: LockRequest, onClose: (c: pg.Client) => void): Promise<{ lock: Lock; client: pg.Client }> {
+export async function acquirePgLock(
+  target: PgLockTarget,
+  request: LockRequest,
+  onClose: (c: pg.Client) => void,
+): Promise<{ lock: Lock; client: pg.Client }> {
   const info = lockInfo(request.operation);
   const key = advisoryKey(target.tables.schema, target.stack);
   const locks = target.tables.locks;
@@ -32,13 +36,21 @@ export async function acquirePgLock(target: PgLockTarget, request: LockRequest, 
   const warnings: string[] = [];
   let holder: LockInfo | undefined;
   try {
-    const got = await waitForLock(request, async () => {
-      const r = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS ok', [key]);
-      if (r.rows[0].ok) return true;
-      holder = await holderOf(client, target, key);
-      return undefined;
-    }, 20);
-    if (!got) throw new StateLockedError(holder ?? { id: 'unknown', pid: 0, host: 'unknown', operation: 'unknown', since: 'unknown' }, target.location);
+    const got = await waitForLock(
+      request,
+      async () => {
+        const r = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS ok', [key]);
+        if (r.rows[0].ok) return true;
+        holder = await holderOf(client, target, key);
+        return undefined;
+      },
+      20,
+    );
+    if (!got)
+      throw new StateLockedError(
+        holder ?? { id: 'unknown', pid: 0, host: 'unknown', operation: 'unknown', since: 'unknown' },
+        target.location,
+      );
     const left = await client.query<{ info: LockInfo }>(`SELECT info FROM ${locks} WHERE stack = $1`, [target.stack]);
     const dead = left.rows[0]?.info;
     if (dead) {
@@ -84,14 +96,19 @@ async function holderOf(client: pg.Client, target: PgLockTarget, key: string): P
   );
   const a = act.rows[0];
   const m = /^converge:([^:]*):(\d+)@(.*)$/.exec(a?.application_name ?? '');
-  const row = await client.query<{ info: LockInfo }>(`SELECT info FROM ${target.tables.locks} WHERE stack = $1`, [target.stack]);
+  const row = await client.query<{ info: LockInfo }>(`SELECT info FROM ${target.tables.locks} WHERE stack = $1`, [
+    target.stack,
+  ]);
   const info = row.rows[0]?.info;
   // the row may still be a dead holder's while the live one has not written its own yet
   if (info && (!m || Number(m[2]) === info.pid)) return info;
   if (!a) return info;
   return {
-    id: `backend-${a.pid}`, pid: m ? Number(m[2]) : 0, host: m ? m[3] : 'unknown',
-    operation: m ? m[1] : 'unknown', since: a.backend_start.toISOString(),
+    id: `backend-${a.pid}`,
+    pid: m ? Number(m[2]) : 0,
+    host: m ? m[3] : 'unknown',
+    operation: m ? m[1] : 'unknown',
+    since: a.backend_start.toISOString(),
   };
 }
 
@@ -115,7 +132,10 @@ export async function forcePgUnlock(target: PgLockTarget, lockId: string): Promi
       `SELECT pg_terminate_backend(l.pid) FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted AND l.classid = $1 AND l.objid = $2 AND l.objsubid = 1`,
       [String(k >> 32n), String(k & 0xffffffffn)],
     );
-    await client.query(`DELETE FROM ${target.tables.locks} WHERE stack = $1 AND info->>'id' = $2`, [target.stack, lockId]);
+    await client.query(`DELETE FROM ${target.tables.locks} WHERE stack = $1 AND info->>'id' = $2`, [
+      target.stack,
+      lockId,
+    ]);
     return true;
   } finally {
     await client.end().catch(() => {});

@@ -3,16 +3,32 @@
 // per pending operation and per deposed object, and a row naming the holder of the stack's lock.
 import type pg from 'pg';
 
-export type Tables = { readonly schema: string; readonly stacks: string; readonly resources: string; readonly pending: string; readonly deposed: string; readonly locks: string };
+export type Tables = {
+  readonly schema: string;
+  readonly stacks: string;
+  readonly resources: string;
+  readonly pending: string;
+  readonly deposed: string;
+  readonly locks: string;
+};
 
 const SCHEMA_LOCK_KEY = '7311964027583621119';
 
 export function tablesOf(schema: string): Tables {
   if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
-    throw new TypeError('Expected `schema` to be an SQL identifier: letters, digits and underscores, not starting with a digit');
+    throw new TypeError(
+      'Expected `schema` to be an SQL identifier: letters, digits and underscores, not starting with a digit',
+    );
   }
   const q = (t: string) => `"${schema}"."${t}"`;
-  return { schema, stacks: q('converge_stacks'), resources: q('converge_resources'), pending: q('converge_pending'), deposed: q('converge_deposed'), locks: q('converge_locks') };
+  return {
+    schema,
+    stacks: q('converge_stacks'),
+    resources: q('converge_resources'),
+    pending: q('converge_pending'),
+    deposed: q('converge_deposed'),
+    locks: q('converge_locks'),
+  };
 }
 
 export async function ensureSchema(pool: pg.Pool, t: Tables): Promise<void> {

@@ -14,7 +14,15 @@ import { SecretCodec, hasSecretValues, passphraseFrom, type EncryptionHeader } f
 import { StateConflictError } from '../errors.js';
 import { tablesOf, ensureSchema, type Tables } from './postgres-schema.js';
 import { acquirePgLock, forcePgUnlock } from './postgres-lock.js';
-import { batchOf, batchParams, batchStatement, chainFrom, checkGranular, mapValues, replaceRows } from './postgres-batch.js';
+import {
+  batchOf,
+  batchParams,
+  batchStatement,
+  chainFrom,
+  checkGranular,
+  mapValues,
+  replaceRows,
+} from './postgres-batch.js';
 
 /** Options of {@link PostgresStateStore}. */
 export type PostgresStateStoreOptions = {
@@ -91,15 +99,18 @@ export class PostgresStateStore implements StateStore {
 
   /** Connects lazily: nothing is sent until the first operation. @throws TypeError for an empty `connectionString` or `stack`, or a bad `maxCommitGroup`. */
   constructor(options: PostgresStateStoreOptions) {
-    if (typeof options?.connectionString !== 'string' || options.connectionString === '') throw new TypeError('Expected `connectionString` to be a non-empty string');
-    if (typeof options.stack !== 'string' || options.stack === '') throw new TypeError('Expected `stack` to be a non-empty string');
+    if (typeof options?.connectionString !== 'string' || options.connectionString === '')
+      throw new TypeError('Expected `connectionString` to be a non-empty string');
+    if (typeof options.stack !== 'string' || options.stack === '')
+      throw new TypeError('Expected `stack` to be a non-empty string');
     this.#options = options;
     this.stack = options.stack;
     this.#tables = tablesOf(options.schema ?? 'public');
     this.location = `postgres:${options.schema ? `${options.schema}.` : ''}${options.stack}`;
     this.#passphrase = passphraseFrom(options.secretsPassphrase);
     this.#maxGroup = options.maxCommitGroup ?? 1000;
-    if (!Number.isInteger(this.#maxGroup) || this.#maxGroup < 1) throw new TypeError('Expected `maxCommitGroup` to be an integer from 1 and up');
+    if (!Number.isInteger(this.#maxGroup) || this.#maxGroup < 1)
+      throw new TypeError('Expected `maxCommitGroup` to be an integer from 1 and up');
     this.#pool = new pg.Pool({ connectionString: options.connectionString, max: 4, application_name: 'converge' });
     this.#pool.on('error', () => {}); // an idle connection dropped by the server; the next query reconnects
   }
@@ -124,8 +135,17 @@ export class PostgresStateStore implements StateStore {
 
   async lock(request: LockRequest): Promise<Lock> {
     await this.#ready();
-    const target = { connectionString: this.#options.connectionString, tables: this.#tables, stack: this.stack, location: this.location };
-    const { lock, client } = await acquirePgLock(target, { ...request, timeoutMs: request.timeoutMs ?? this.#options.lockTimeoutMs }, (c) => this.#lockClients.delete(c));
+    const target = {
+      connectionString: this.#options.connectionString,
+      tables: this.#tables,
+      stack: this.stack,
+      location: this.location,
+    };
+    const { lock, client } = await acquirePgLock(
+      target,
+      { ...request, timeoutMs: request.timeoutMs ?? this.#options.lockTimeoutMs },
+      (c) => this.#lockClients.delete(c),
+    );
     this.#lockClients.add(client);
     return lock;
   }
@@ -133,7 +153,15 @@ export class PostgresStateStore implements StateStore {
   /** Ends the holder's session (which frees its advisory lock) and drops its row; false when `lockId` holds nothing. */
   async forceUnlock(lockId: string): Promise<boolean> {
     await this.#ready();
-    return forcePgUnlock({ connectionString: this.#options.connectionString, tables: this.#tables, stack: this.stack, location: this.location }, lockId);
+    return forcePgUnlock(
+      {
+        connectionString: this.#options.connectionString,
+        tables: this.#tables,
+        stack: this.stack,
+        location: this.location,
+      },
+      lockId,
+    );
   }
 
   secretsWarning(): string | undefined {
@@ -175,7 +203,13 @@ export class PostgresStateStore implements StateStore {
         continue;
       }
       this.#queue.shift();
-      await head.run().then((v) => head.done.resolve(v), (e) => { this.#known = undefined; head.done.reject(e); });
+      await head.run().then(
+        (v) => head.done.resolve(v),
+        (e) => {
+          this.#known = undefined;
+          head.done.reject(e);
+        },
+      );
     }
     this.#draining = undefined;
   }
@@ -188,7 +222,12 @@ export class PostgresStateStore implements StateStore {
   async #commitGroup(group: CommitTask[]): Promise<void> {
     const valid: CommitTask[] = [];
     for (const t of group) {
-      try { checkGranular(t.change); valid.push(t); } catch (e) { t.done.reject(e); }
+      try {
+        checkGranular(t.change);
+        valid.push(t);
+      } catch (e) {
+        t.done.reject(e);
+      }
     }
     if (valid.length === 0) return;
     let outcome: { from: number; accepted: CommitTask[] } | undefined;
@@ -215,19 +254,27 @@ export class PostgresStateStore implements StateStore {
     let serial = outcome.from;
     const accepted = new Set(outcome.accepted);
     for (const t of valid) {
-      if (accepted.has(t)) { serial = t.change.serial; t.done.resolve(); }
-      else t.done.reject(new StateConflictError(this.location, t.change.baseSerial, serial));
+      if (accepted.has(t)) {
+        serial = t.change.serial;
+        t.done.resolve();
+      } else t.done.reject(new StateConflictError(this.location, t.change.baseSerial, serial));
     }
     if (outcome.accepted.length > 0) this.#options.onFlush?.(outcome.accepted.length);
   }
 
   /** One statement writing `tasks` on top of `from.serial`; false when the stored serial is not that. */
   async #writeBatch(c: pg.Pool | pg.PoolClient, from: Known, tasks: readonly CommitTask[]): Promise<boolean> {
-    if (tasks.length === 0) { this.#known = from; return true; }
-    const batch = batchOf(tasks.map((t) => t.change), (item) => {
-      if (!from.codec.encrypts && !this.#warnedClear) this.#noteSecrets(from.codec, hasSecretValues(item));
-      return from.codec.sealResource(item);
-    });
+    if (tasks.length === 0) {
+      this.#known = from;
+      return true;
+    }
+    const batch = batchOf(
+      tasks.map((t) => t.change),
+      (item) => {
+        if (!from.codec.encrypts && !this.#warnedClear) this.#noteSecrets(from.codec, hasSecretValues(item));
+        return from.codec.sealResource(item);
+      },
+    );
     const to = tasks[tasks.length - 1].change.serial;
     const r = await c.query(batchStatement(this.#tables), batchParams(this.stack, from.serial, to, batch));
     if (r.rowCount === 0) return false;
@@ -260,20 +307,34 @@ export class PostgresStateStore implements StateStore {
     try {
       await c.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
       const t = this.#tables;
-      const s = await c.query<{ lineage: string; serial: string; version: number; encryption: EncryptionHeader | null }>(
-        `SELECT lineage, serial, version, encryption FROM ${t.stacks} WHERE stack = $1`, [this.stack]);
+      const s = await c.query<{
+        lineage: string;
+        serial: string;
+        version: number;
+        encryption: EncryptionHeader | null;
+      }>(`SELECT lineage, serial, version, encryption FROM ${t.stacks} WHERE stack = $1`, [this.stack]);
       if (!s.rows[0]) {
         await c.query('COMMIT');
         this.#emptyLineage ??= emptyState().lineage;
         return emptyState(this.#emptyLineage);
       }
-      const res = await c.query<{ name: string; data: ResourceState }>(`SELECT name, data FROM ${t.resources} WHERE stack = $1`, [this.stack]);
-      const pen = await c.query<{ id: string; data: PendingOperation }>(`SELECT id, data FROM ${t.pending} WHERE stack = $1`, [this.stack]);
-      const dep = await c.query<{ id: string; data: DeposedObject }>(`SELECT id, data FROM ${t.deposed} WHERE stack = $1`, [this.stack]);
+      const res = await c.query<{ name: string; data: ResourceState }>(
+        `SELECT name, data FROM ${t.resources} WHERE stack = $1`,
+        [this.stack],
+      );
+      const pen = await c.query<{ id: string; data: PendingOperation }>(
+        `SELECT id, data FROM ${t.pending} WHERE stack = $1`,
+        [this.stack],
+      );
+      const dep = await c.query<{ id: string; data: DeposedObject }>(
+        `SELECT id, data FROM ${t.deposed} WHERE stack = $1`,
+        [this.stack],
+      );
       await c.query('COMMIT');
       const codec = await this.#codec(s.rows[0].encryption);
       // a clear stack read with a passphrase is sealed by the next commit's transaction: no shortcut until then
-      if (s.rows[0].encryption || this.#passphrase === undefined) this.#known = { serial: Number(s.rows[0].serial), codec };
+      if (s.rows[0].encryption || this.#passphrase === undefined)
+        this.#known = { serial: Number(s.rows[0].serial), codec };
       const resources: Record<string, ResourceState> = {};
       for (const r of res.rows) setOwn(resources, r.name, codec.openResource(r.data));
       const pending: Record<string, PendingOperation> = {};
@@ -281,7 +342,14 @@ export class PostgresStateStore implements StateStore {
       const deposed: Record<string, DeposedObject> = {};
       for (const d of dep.rows) setOwn(deposed, d.id, codec.openResource(d.data));
       const row = s.rows[0];
-      const raw = { version: row.version, lineage: row.lineage, serial: Number(row.serial), resources, pending, deposed };
+      const raw = {
+        version: row.version,
+        lineage: row.lineage,
+        serial: Number(row.serial),
+        resources,
+        pending,
+        deposed,
+      };
       if (migrateRaw(raw)) await this.#write(raw, raw.serial); // an older format is rewritten once, in place
       return freeze(raw, true);
     } catch (e) {
@@ -293,24 +361,39 @@ export class PostgresStateStore implements StateStore {
   }
 
   /** Runs `fn` in a transaction holding the stack row (created at serial 0 if missing) FOR UPDATE. */
-  async #withStack<T>(lineage: string | undefined, fn: (c: pg.PoolClient, row: StackRow, codec: SecretCodec) => Promise<T>): Promise<T> {
+  async #withStack<T>(
+    lineage: string | undefined,
+    fn: (c: pg.PoolClient, row: StackRow, codec: SecretCodec) => Promise<T>,
+  ): Promise<T> {
     await this.#ready();
     const t = this.#tables;
     const c = await this.#pool.connect();
     try {
       await c.query('BEGIN');
-      const select = () => c.query<{ serial: string; lineage: string; encryption: EncryptionHeader | null }>(
-        `SELECT serial, lineage, encryption FROM ${t.stacks} WHERE stack = $1 FOR UPDATE`, [this.stack]);
+      const select = () =>
+        c.query<{ serial: string; lineage: string; encryption: EncryptionHeader | null }>(
+          `SELECT serial, lineage, encryption FROM ${t.stacks} WHERE stack = $1 FOR UPDATE`,
+          [this.stack],
+        );
       let s = await select();
       if (!s.rows[0]) {
-        await c.query(`INSERT INTO ${t.stacks} (stack, lineage, serial, version) VALUES ($1, $2, 0, $3) ON CONFLICT (stack) DO NOTHING`,
-          [this.stack, lineage ?? (this.#emptyLineage ??= emptyState().lineage), STATE_VERSION]);
+        await c.query(
+          `INSERT INTO ${t.stacks} (stack, lineage, serial, version) VALUES ($1, $2, 0, $3) ON CONFLICT (stack) DO NOTHING`,
+          [this.stack, lineage ?? (this.#emptyLineage ??= emptyState().lineage), STATE_VERSION],
+        );
         s = await select();
       }
-      const row: StackRow = { serial: Number(s.rows[0].serial), lineage: s.rows[0].lineage, encryption: s.rows[0].encryption };
+      const row: StackRow = {
+        serial: Number(s.rows[0].serial),
+        lineage: s.rows[0].lineage,
+        encryption: s.rows[0].encryption,
+      };
       const codec = await this.#codec(row.encryption);
       if (this.#passphrase !== undefined && !row.encryption) {
-        await c.query(`UPDATE ${t.stacks} SET encryption = $2 WHERE stack = $1`, [this.stack, JSON.stringify(codec.header)]);
+        await c.query(`UPDATE ${t.stacks} SET encryption = $2 WHERE stack = $1`, [
+          this.stack,
+          JSON.stringify(codec.header),
+        ]);
       }
       const out = await fn(c, row, codec);
       await c.query('COMMIT');
@@ -330,7 +413,11 @@ export class PostgresStateStore implements StateStore {
         this.#noteSecrets(codec, hasSecretValues(i));
         return codec.sealResource(i);
       };
-      await replaceRows(c, this.#tables, this.stack, state, { resources: mapValues(state.resources, seal), pending: mapValues(state.pending, seal), deposed: mapValues(state.deposed, seal) });
+      await replaceRows(c, this.#tables, this.stack, state, {
+        resources: mapValues(state.resources, seal),
+        pending: mapValues(state.pending, seal),
+        deposed: mapValues(state.deposed, seal),
+      });
       this.#known = { serial: state.serial, codec };
     });
   }

@@ -17,12 +17,18 @@ export class FakeTty {
     for (const m of chunk.matchAll(re)) {
       const t = m[0];
       if (t === '\r') this.#col = 0;
-      else if (t === '\n') { this.#row++; this.#col = 0; while (this.#lines.length <= this.#row) this.#lines.push(''); }
-      else if (m[2] === 'A') this.#row = Math.max(0, this.#row - Number(m[1] || 1));
+      else if (t === '\n') {
+        this.#row++;
+        this.#col = 0;
+        while (this.#lines.length <= this.#row) this.#lines.push('');
+      } else if (m[2] === 'A') this.#row = Math.max(0, this.#row - Number(m[1] || 1));
       else if (m[2] === 'K') this.#lines[this.#row] = this.#lines[this.#row]!.slice(0, this.#col);
-      else if (m[2] === 'J') { this.#lines[this.#row] = this.#lines[this.#row]!.slice(0, this.#col); this.#lines.length = this.#row + 1; }
-      else if (m[2] === 'm') { /* colour: not part of the text */ }
-      else if (!t.startsWith('\x1b')) {
+      else if (m[2] === 'J') {
+        this.#lines[this.#row] = this.#lines[this.#row]!.slice(0, this.#col);
+        this.#lines.length = this.#row + 1;
+      } else if (m[2] === 'm') {
+        /* colour: not part of the text */
+      } else if (!t.startsWith('\x1b')) {
         const line = this.#lines[this.#row]!.padEnd(this.#col);
         this.#lines[this.#row] = line.slice(0, this.#col) + t + line.slice(this.#col + t.length);
         this.#col += t.length;

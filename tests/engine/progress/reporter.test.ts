@@ -7,11 +7,21 @@ const T0 = Date.UTC(2026, 0, 2, 3, 4, 5);
 
 function clock() {
   let t = T0;
-  return { now: () => t, advance: (ms: number) => { t += ms; } };
+  return {
+    now: () => t,
+    advance: (ms: number) => {
+      t += ms;
+    },
+  };
 }
 
-const start = (address: string, at: number, action: 'create' | 'update' | 'delete' = 'create'): Event =>
-  ({ type: 'step_start', at, address, action, resourceType: 'test:index/thing:Thing' });
+const start = (address: string, at: number, action: 'create' | 'update' | 'delete' = 'create'): Event => ({
+  type: 'step_start',
+  at,
+  address,
+  action,
+  resourceType: 'test:index/thing:Thing',
+});
 
 describe('progressReporter on a TTY', () => {
   it('draws one live line per step in flight with action, address and elapsed time', () => {
@@ -37,7 +47,10 @@ describe('progressReporter on a TTY', () => {
     const report = progressReporter({ stream: tty, now: c.now, intervalMs: 0, color: false });
     report({ type: 'apply_start', at: T0, steps: 1 });
     report(start('web', T0));
-    for (let i = 0; i < 5; i++) { c.advance(1000); report.redraw(); }
+    for (let i = 0; i < 5; i++) {
+      c.advance(1000);
+      report.redraw();
+    }
     expect(tty.writes.at(-1)).toContain('\x1b[2A');
     expect(tty.screen()).toHaveLength(2);
     expect(tty.screen()[0]).toContain('creating web (test:index/thing:Thing) 5.0s');
@@ -51,7 +64,15 @@ describe('progressReporter on a TTY', () => {
     report(start('web', T0));
     report(start('db', T0));
     c.advance(1200);
-    report({ type: 'step_finish', at: c.now(), address: 'db', action: 'create', resourceType: 't', elapsedMs: 1200, id: 'db-1' });
+    report({
+      type: 'step_finish',
+      at: c.now(),
+      address: 'db',
+      action: 'create',
+      resourceType: 't',
+      elapsedMs: 1200,
+      id: 'db-1',
+    });
     expect(tty.screen()).toEqual([
       '✓ db: created in 1.2s [id=db-1]',
       expect.stringMatching(/creating web .* 1\.2s$/),
@@ -65,9 +86,27 @@ describe('progressReporter on a TTY', () => {
     const report = progressReporter({ stream: tty, now: c.now, intervalMs: 0, color: false });
     report(start('web', T0));
     c.advance(300);
-    report({ type: 'poll', at: c.now(), address: 'web', operation: 'create', attempt: 3, message: 'status BUILDING', elapsedMs: 300 });
+    report({
+      type: 'poll',
+      at: c.now(),
+      address: 'web',
+      operation: 'create',
+      attempt: 3,
+      message: 'status BUILDING',
+      elapsedMs: 300,
+    });
     expect(tty.screen()[0]).toMatch(/creating web .* 0\.3s · create poll 3: status BUILDING$/);
-    report({ type: 'retry', at: c.now(), address: 'web', operation: 'create', attempt: 1, retriesLeft: 4, delayMs: 500, error: 'HTTP 429', elapsedMs: 300 });
+    report({
+      type: 'retry',
+      at: c.now(),
+      address: 'web',
+      operation: 'create',
+      attempt: 1,
+      retriesLeft: 4,
+      delayMs: 500,
+      error: 'HTTP 429',
+      elapsedMs: 300,
+    });
     expect(tty.screen()[0]).toBe('↻ web: create attempt 1 failed (HTTP 429); retrying in 0.5s, 4 retries left');
     expect(tty.screen()[1]).toMatch(/· retry 1 in 0\.5s$/);
   });
@@ -77,12 +116,25 @@ describe('progressReporter on a TTY', () => {
     const c = clock();
     const report = progressReporter({ stream: tty, now: c.now, intervalMs: 0, color: false });
     report({ type: 'apply_start', at: T0, steps: 4 });
-    for (const [a, action] of [['a', 'create'], ['b', 'update'], ['c', 'delete']] as const) {
+    for (const [a, action] of [
+      ['a', 'create'],
+      ['b', 'update'],
+      ['c', 'delete'],
+    ] as const) {
       report(start(a, c.now(), action));
       report({ type: 'step_finish', at: c.now(), address: a, action, resourceType: 't', elapsedMs: 10 });
     }
     report(start('d', c.now()));
-    report({ type: 'step_fail', at: c.now(), address: 'd', action: 'create', resourceType: 't', elapsedMs: 5, error: 'boom', code: 'CONVERGE_PROVIDER' });
+    report({
+      type: 'step_fail',
+      at: c.now(),
+      address: 'd',
+      action: 'create',
+      resourceType: 't',
+      elapsedMs: 5,
+      error: 'boom',
+      code: 'CONVERGE_PROVIDER',
+    });
     report({ type: 'step_skip', at: c.now(), address: 'e', action: 'create', resourceType: 't', because: 'd failed' });
     report({ type: 'apply_finish', at: c.now(), succeeded: 3, failed: 1, skipped: 1, elapsedMs: 2500 });
     expect(tty.screen()).toEqual([
@@ -122,7 +174,14 @@ describe('progressReporter on a TTY', () => {
       vi.advanceTimersByTime(100);
       expect(tty.writes.length).toBe(before + 1);
       expect(tty.screen()[0]).toMatch(/4\.0s$/);
-      report({ type: 'step_finish', at: c.now(), address: 'web', action: 'create', resourceType: 't', elapsedMs: 4000 });
+      report({
+        type: 'step_finish',
+        at: c.now(),
+        address: 'web',
+        action: 'create',
+        resourceType: 't',
+        elapsedMs: 4000,
+      });
       const after = tty.writes.length;
       vi.advanceTimersByTime(1000);
       expect(tty.writes.length).toBe(after);
@@ -136,12 +195,33 @@ describe('progressReporter on a TTY', () => {
 describe('progressReporter on a plain stream', () => {
   it('writes one timestamped line per event (none per poll), without ANSI sequences', () => {
     const lines: string[] = [];
-    const stream = { write: (s: string) => { lines.push(s); return true; } };
+    const stream = {
+      write: (s: string) => {
+        lines.push(s);
+        return true;
+      },
+    };
     const report = progressReporter({ stream });
     report({ type: 'apply_start', at: T0, steps: 1 });
     report(start('web', T0));
-    report({ type: 'poll', at: T0 + 100, address: 'web', operation: 'create', attempt: 1, message: 'BUILDING', elapsedMs: 100 });
-    report({ type: 'step_finish', at: T0 + 200, address: 'web', action: 'create', resourceType: 't', elapsedMs: 200, id: 'i-1' });
+    report({
+      type: 'poll',
+      at: T0 + 100,
+      address: 'web',
+      operation: 'create',
+      attempt: 1,
+      message: 'BUILDING',
+      elapsedMs: 100,
+    });
+    report({
+      type: 'step_finish',
+      at: T0 + 200,
+      address: 'web',
+      action: 'create',
+      resourceType: 't',
+      elapsedMs: 200,
+      id: 'i-1',
+    });
     report({ type: 'apply_finish', at: T0 + 200, succeeded: 1, failed: 0, skipped: 0, elapsedMs: 200 });
     expect(lines).toEqual([
       '2026-01-02T03:04:05.000Z apply: 1 step to run\n',

@@ -7,18 +7,30 @@ import { provb } from 'converge/providers/b';
 import { startSimulator, type CivoSimulator } from 'converge/providers/b/simulator';
 
 let sim: CivoSimulator | undefined;
-afterEach(async () => { await sim?.close(); sim = undefined; });
+afterEach(async () => {
+  await sim?.close();
+  sim = undefined;
+});
 
 /** The same provider with its batched reads taken away. */
 function oneByOne(p: Provider<unknown>): Provider<unknown> {
-  return defineProvider({ name: p.name, config: p.config, resources: [...p.resources.values()].map((d) => ({ ...d, readMany: undefined })), lookups: [...p.lookups.values()] });
+  return defineProvider({
+    name: p.name,
+    config: p.config,
+    resources: [...p.resources.values()].map((d) => ({ ...d, readMany: undefined })),
+    lookups: [...p.lookups.values()],
+  });
 }
 
 const stack = () => [
-  ...Array.from({ length: 3 }, (_, i) => provb.sshKey(`key${i}`, { name: `key${i}`, publicKey: `ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI${i} k${i}` })),
+  ...Array.from({ length: 3 }, (_, i) =>
+    provb.sshKey(`key${i}`, { name: `key${i}`, publicKey: `ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI${i} k${i}` }),
+  ),
   ...Array.from({ length: 3 }, (_, i) => provb.dnsDomainName(`zone${i}`, { name: `zone${i}.example.com` })),
   ...Array.from({ length: 6 }, (_, i) => provb.network(`net${i}`, { label: `net-${i}` })),
-  ...Array.from({ length: 6 }, (_, i) => provb.instance(`vm${i}`, { hostname: `vm${i}`, diskImage: 'ubuntu-jammy', firewallId: '' })),
+  ...Array.from({ length: 6 }, (_, i) =>
+    provb.instance(`vm${i}`, { hostname: `vm${i}`, diskImage: 'ubuntu-jammy', firewallId: '' }),
+  ),
 ];
 
 describe('refresh by the page', () => {
@@ -31,7 +43,13 @@ describe('refresh by the page', () => {
 
     // Another stack's objects in the same listings, and changes made outside converge.
     const other = new Engine({ providers: [provider], state: new MemoryStateStore() });
-    await other.apply(await other.plan([provb.network('theirs', { label: 'theirs' }), provb.instance('theirs-vm', { hostname: 'theirs', diskImage: 'ubuntu-jammy', firewallId: '' }), provb.sshKey('theirs-key', { name: 'theirs', publicKey: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIt theirs' })]));
+    await other.apply(
+      await other.plan([
+        provb.network('theirs', { label: 'theirs' }),
+        provb.instance('theirs-vm', { hostname: 'theirs', diskImage: 'ubuntu-jammy', firewallId: '' }),
+        provb.sshKey('theirs-key', { name: 'theirs', publicKey: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIt theirs' }),
+      ]),
+    );
     const state = await batched.state();
     sim.store.instances.get(state.resources.vm1!.id)!.tags = ['drifted'];
     sim.store.instances.delete(state.resources.vm2!.id);
@@ -48,11 +66,20 @@ describe('refresh by the page', () => {
     const viaReads = await single.plan(stack());
     const readRequests = sim.requests.filter((r) => r.method === 'GET').length;
 
-    const view = (p: typeof viaPages) => p.steps.map((s) => ({ address: s.address, action: s.action, cause: s.cause, changes: s.changes }));
+    const view = (p: typeof viaPages) =>
+      p.steps.map((s) => ({ address: s.address, action: s.action, cause: s.cause, changes: s.changes }));
     expect(view(viaPages)).toEqual(view(viaReads));
-    expect(Object.fromEntries(viaPages.steps.filter((s) => s.action !== 'noop').map((s) => [s.address, [s.action, s.cause]]))).toEqual({
-      vm1: ['update', 'drift'], vm2: ['create', 'gone'], net3: ['update', 'drift'], net4: ['create', 'gone'],
-      key1: ['create', 'gone'], zone2: ['update', 'drift'],
+    expect(
+      Object.fromEntries(
+        viaPages.steps.filter((s) => s.action !== 'noop').map((s) => [s.address, [s.action, s.cause]]),
+      ),
+    ).toEqual({
+      vm1: ['update', 'drift'],
+      vm2: ['create', 'gone'],
+      net3: ['update', 'drift'],
+      net4: ['create', 'gone'],
+      key1: ['create', 'gone'],
+      zone2: ['update', 'drift'],
     });
     expect(readRequests).toBe(18);
     expect(pageRequests).toBeLessThanOrEqual(5);

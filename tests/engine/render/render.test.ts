@@ -48,8 +48,12 @@ describe('renderPlan through the engine', () => {
 
   it('diffs maps key by key and lists element by element, hiding what did not change', async () => {
     const { engine } = setup();
-    await engine.apply(await engine.plan([thing('a', { tags: { env: 'prod', team: 'web', old: 'x' }, ports: [80, 443, 8080] })]));
-    const plan = await engine.plan([thing('a', { tags: { env: 'dev', team: 'web', added: 'y' }, ports: [80, 8443, 8080, 9000] })]);
+    await engine.apply(
+      await engine.plan([thing('a', { tags: { env: 'prod', team: 'web', old: 'x' }, ports: [80, 443, 8080] })]),
+    );
+    const plan = await engine.plan([
+      thing('a', { tags: { env: 'dev', team: 'web', added: 'y' }, ports: [80, 8443, 8080, 9000] }),
+    ]);
     expect(plan.render(plain)).toMatchInlineSnapshot(`
       "converge will perform the following actions:
 
@@ -145,12 +149,33 @@ describe('renderPlan through the engine', () => {
 
 describe('renderPlan of hand-made steps', () => {
   it('puts "# forces replacement" on the nested element that forces it, not on its parents', () => {
-    const before = { rules: [{ port: 80, cidr: '0.0.0.0/0' }, { port: 22, cidr: '10.0.0.0/8' }], name: 'fw' };
-    const after = { rules: [{ port: 80, cidr: '0.0.0.0/0' }, { port: 2222, cidr: '10.0.0.0/8' }], name: 'fw' };
-    const plan = planOf([step({
-      address: 'fw', action: 'replace', cause: 'replace_forced', reasons: ['rules[1].port'], id: 'fw-1', before, after, createBeforeDestroy: true,
-      changes: [{ path: 'rules[1].port', before: 22, after: 2222, forcesReplacement: true }],
-    })]);
+    const before = {
+      rules: [
+        { port: 80, cidr: '0.0.0.0/0' },
+        { port: 22, cidr: '10.0.0.0/8' },
+      ],
+      name: 'fw',
+    };
+    const after = {
+      rules: [
+        { port: 80, cidr: '0.0.0.0/0' },
+        { port: 2222, cidr: '10.0.0.0/8' },
+      ],
+      name: 'fw',
+    };
+    const plan = planOf([
+      step({
+        address: 'fw',
+        action: 'replace',
+        cause: 'replace_forced',
+        reasons: ['rules[1].port'],
+        id: 'fw-1',
+        before,
+        after,
+        createBeforeDestroy: true,
+        changes: [{ path: 'rules[1].port', before: 22, after: 2222, forcesReplacement: true }],
+      }),
+    ]);
     const text = renderPlan(plan, plain);
     expect(text).toMatchInlineSnapshot(`
       "converge will perform the following actions:
@@ -172,13 +197,17 @@ describe('renderPlan of hand-made steps', () => {
 
       Plan: 0 to add, 0 to change, 1 to replace, 0 to destroy."
     `);
-    expect(text.split('\n').filter((l) => l.includes('# forces replacement'))).toEqual(['              ~ port = 22 -> 2222 # forces replacement']);
+    expect(text.split('\n').filter((l) => l.includes('# forces replacement'))).toEqual([
+      '              ~ port = 22 -> 2222 # forces replacement',
+    ]);
   });
 
   it('folds long single-line strings, keeping both ends and the length', () => {
     const cert = `MII${'A'.repeat(400)}END==`;
     const plan = planOf([step({ address: 'c', action: 'create', cause: 'new', after: { body: cert } })]);
-    const line = renderPlan(plan, { ...plain, width: 60 }).split('\n').find((l) => l.includes('body'))!;
+    const line = renderPlan(plan, { ...plain, width: 60 })
+      .split('\n')
+      .find((l) => l.includes('body'))!;
     expect(line).toBe(`      + body = "MII${'A'.repeat(17)}…${'A'.repeat(11)}END==" (408 characters)`);
   });
 
@@ -208,10 +237,16 @@ describe('renderPlan of hand-made steps', () => {
     const old = Array.from({ length: 12 }, (_, i) => `line ${i + 1}`);
     const now = [...old];
     now[5] = 'line six, changed';
-    const plan = planOf([step({
-      address: 's', action: 'update', id: 's-1', before: { script: old.join('\n') }, after: { script: now.join('\n') },
-      changes: [{ path: 'script', before: old.join('\n'), after: now.join('\n'), forcesReplacement: false }],
-    })]);
+    const plan = planOf([
+      step({
+        address: 's',
+        action: 'update',
+        id: 's-1',
+        before: { script: old.join('\n') },
+        after: { script: now.join('\n') },
+        changes: [{ path: 'script', before: old.join('\n'), after: now.join('\n'), forcesReplacement: false }],
+      }),
+    ]);
     expect(renderPlan(plan, plain)).toMatchInlineSnapshot(`
       "converge will perform the following actions:
 
@@ -235,15 +270,20 @@ describe('renderPlan of hand-made steps', () => {
   });
 
   it('writes the words for unknown and sensitive markers wherever they stand', () => {
-    const plan = planOf([step({
-      address: 'x', action: 'update', id: 'x-1',
-      before: { env: { A: '1', KEY: sensitive }, ip: '198.18.0.5' }, after: { env: { A: '2', KEY: sensitive }, ip: unknown },
-      changes: [
-        { path: 'env.A', before: '1', after: '2', forcesReplacement: false },
-        { path: 'env.KEY', before: sensitive, after: sensitive, forcesReplacement: false },
-        { path: 'ip', before: '198.18.0.5', after: unknown, forcesReplacement: false },
-      ],
-    })]);
+    const plan = planOf([
+      step({
+        address: 'x',
+        action: 'update',
+        id: 'x-1',
+        before: { env: { A: '1', KEY: sensitive }, ip: '198.18.0.5' },
+        after: { env: { A: '2', KEY: sensitive }, ip: unknown },
+        changes: [
+          { path: 'env.A', before: '1', after: '2', forcesReplacement: false },
+          { path: 'env.KEY', before: sensitive, after: sensitive, forcesReplacement: false },
+          { path: 'ip', before: '198.18.0.5', after: unknown, forcesReplacement: false },
+        ],
+      }),
+    ]);
     const text = renderPlan(plan, plain);
     expect(text).toContain('~ KEY = (sensitive value)\n');
     expect(text).toContain('~ ip = "198.18.0.5" -> (known after apply)');
@@ -256,19 +296,26 @@ describe('renderPlan of hand-made steps', () => {
     ]);
     const text = renderPlan(plan, plain);
     expect(text).toContain('  # web was deleted outside converge and will be created again\n  + resource');
-    expect(text).toContain('  # old was deleted outside converge\n  # (forgotten: it is no longer in the stack)\n  . resource');
+    expect(text).toContain(
+      '  # old was deleted outside converge\n  # (forgotten: it is no longer in the stack)\n  . resource',
+    );
     expect(text).toContain('Plan: 1 to add, 0 to change, 0 to replace, 0 to destroy, 1 to forget.');
   });
 
   it('shows a changed nested value that became unknown, and a value whose type changed', () => {
-    const plan = planOf([step({
-      address: 'x', action: 'update', id: 'x-1',
-      before: { tags: ['a', 'b'], limit: '10' }, after: { tags: unknown, limit: { cpu: 2 } },
-      changes: [
-        { path: 'tags', before: ['a', 'b'], after: unknown, forcesReplacement: false },
-        { path: 'limit', before: '10', after: { cpu: 2 }, forcesReplacement: false },
-      ],
-    })]);
+    const plan = planOf([
+      step({
+        address: 'x',
+        action: 'update',
+        id: 'x-1',
+        before: { tags: ['a', 'b'], limit: '10' },
+        after: { tags: unknown, limit: { cpu: 2 } },
+        changes: [
+          { path: 'tags', before: ['a', 'b'], after: unknown, forcesReplacement: false },
+          { path: 'limit', before: '10', after: { cpu: 2 }, forcesReplacement: false },
+        ],
+      }),
+    ]);
     expect(renderPlan(plan, plain)).toMatchInlineSnapshot(`
       "converge will perform the following actions:
 
@@ -291,7 +338,9 @@ describe('renderPlan of hand-made steps', () => {
   it('prints the summary line with every count', () => {
     const summary = { create: 3, update: 1, replace: 1, delete: 0, noop: 4, forget: 0 };
     expect(summaryLine({ summary })).toBe('Plan: 3 to add, 1 to change, 1 to replace, 0 to destroy.');
-    expect(summaryLine({ summary: { ...summary, forget: 2 } })).toBe('Plan: 3 to add, 1 to change, 1 to replace, 0 to destroy, 2 to forget.');
+    expect(summaryLine({ summary: { ...summary, forget: 2 } })).toBe(
+      'Plan: 3 to add, 1 to change, 1 to replace, 0 to destroy, 2 to forget.',
+    );
   });
 
   it('colours symbols only when asked, and never by default off a TTY', () => {
@@ -309,7 +358,10 @@ describe('renderPlan of hand-made steps', () => {
   });
 
   it('lists the plan warnings after the summary', () => {
-    const plan = planOf([step({ address: 'a', action: 'create', cause: 'new', after: { name: 'a' } })], ['a: size medium is deprecated']);
+    const plan = planOf(
+      [step({ address: 'a', action: 'create', cause: 'new', after: { name: 'a' } })],
+      ['a: size medium is deprecated'],
+    );
     expect(renderPlan(plan, plain).split('\n').slice(-2)).toEqual(['Warnings:', '  - a: size medium is deprecated']);
   });
 });

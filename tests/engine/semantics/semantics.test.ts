@@ -3,7 +3,16 @@
 // apply (parallelism 1, so the order is the graph's). Each row cites the Terraform or Pulumi
 // behaviour it follows, or says where converge differs (README, "How converge plans").
 import { describe, expect, it } from 'vitest';
-import { ApplyError, Engine, MemoryStateStore, ProtectedResourceError, ref, type Event, type ResourceDecl, type ResourceOptions } from 'converge';
+import {
+  ApplyError,
+  Engine,
+  MemoryStateStore,
+  ProtectedResourceError,
+  ref,
+  type Event,
+  type ResourceDecl,
+  type ResourceOptions,
+} from 'converge';
 import { TestCloud, testProvider, THING, BLOB, NUMBERED } from '../../helpers/test-provider.js';
 
 type Stage = {
@@ -19,15 +28,33 @@ type Stage = {
   readonly throws?: new (...args: never[]) => Error;
   readonly check?: (world: World) => void | Promise<void>;
 };
-type Row = { readonly name: string; readonly cite: string; readonly parallelism?: number; readonly stages: readonly Stage[] };
+type Row = {
+  readonly name: string;
+  readonly cite: string;
+  readonly parallelism?: number;
+  readonly stages: readonly Stage[];
+};
 type World = { engine: Engine; cloud: TestCloud; events: Event[] };
 
-const thing = (name: string, inputs: Record<string, unknown> = {}, options?: ResourceOptions): ResourceDecl =>
-  ({ type: THING, name, inputs: { name, ...inputs }, ...(options ? { options } : {}) });
-const blob = (name: string, inputs: Record<string, unknown>, options?: ResourceOptions): ResourceDecl =>
-  ({ type: BLOB, name, inputs, ...(options ? { options } : {}) });
-const numbered = (name: string, inputs: Record<string, unknown>): ResourceDecl => ({ type: NUMBERED, name, inputs: { label: name, ...inputs } });
-const dependent = (name: string, on: string, options: ResourceOptions = {}) => thing(name, { peer: ref(on, 'id') }, { replaceOnChanges: ['peer'], ...options });
+const thing = (name: string, inputs: Record<string, unknown> = {}, options?: ResourceOptions): ResourceDecl => ({
+  type: THING,
+  name,
+  inputs: { name, ...inputs },
+  ...(options ? { options } : {}),
+});
+const blob = (name: string, inputs: Record<string, unknown>, options?: ResourceOptions): ResourceDecl => ({
+  type: BLOB,
+  name,
+  inputs,
+  ...(options ? { options } : {}),
+});
+const numbered = (name: string, inputs: Record<string, unknown>): ResourceDecl => ({
+  type: NUMBERED,
+  name,
+  inputs: { label: name, ...inputs },
+});
+const dependent = (name: string, on: string, options: ResourceOptions = {}) =>
+  thing(name, { peer: ref(on, 'id') }, { replaceOnChanges: ['peer'], ...options });
 
 const rows: Row[] = [
   {
@@ -35,7 +62,11 @@ const rows: Row[] = [
     cite: 'Terraform: a computed attribute of an updated resource is unknown in the plan; dependents update after it',
     stages: [
       { decls: [thing('a'), thing('b', { peer: ref('a', 'status') })], calls: ['create a', 'create b'] },
-      { decls: [thing('a', { size: 'large' }), thing('b', { peer: ref('a', 'status') })], actions: { a: 'update', b: 'update' }, calls: ['update a', 'update b'] },
+      {
+        decls: [thing('a', { size: 'large' }), thing('b', { peer: ref('a', 'status') })],
+        actions: { a: 'update', b: 'update' },
+        calls: ['update a', 'update b'],
+      },
     ],
   },
   {
@@ -43,9 +74,34 @@ const rows: Row[] = [
     cite: 'Terraform: a planned update whose values turn out unchanged is applied as a no-op',
     stages: [
       { decls: [thing('a'), thing('b', { peer: ref('a', 'address') }), thing('c', { peer: ref('a', 'status') })] },
-      { decls: [thing('a', { size: 'large' }), thing('b', { peer: ref('a', 'address') }), thing('c', { peer: ref('a', 'status') })], actions: { a: 'update', c: 'update' }, calls: ['update a', 'update c'] },
-      { decls: [thing('a', { tags: { x: '1' } }), thing('b', { peer: ref('a', 'address') }), thing('c', { peer: ref('a', 'status') })], actions: { a: 'update', c: 'update' }, calls: ['update a'],
-        check: async ({ engine }) => expect((await engine.plan([thing('a', { tags: { x: '1' } }), thing('b', { peer: ref('a', 'address') }), thing('c', { peer: ref('a', 'status') })])).hasChanges).toBe(false) },
+      {
+        decls: [
+          thing('a', { size: 'large' }),
+          thing('b', { peer: ref('a', 'address') }),
+          thing('c', { peer: ref('a', 'status') }),
+        ],
+        actions: { a: 'update', c: 'update' },
+        calls: ['update a', 'update c'],
+      },
+      {
+        decls: [
+          thing('a', { tags: { x: '1' } }),
+          thing('b', { peer: ref('a', 'address') }),
+          thing('c', { peer: ref('a', 'status') }),
+        ],
+        actions: { a: 'update', c: 'update' },
+        calls: ['update a'],
+        check: async ({ engine }) =>
+          expect(
+            (
+              await engine.plan([
+                thing('a', { tags: { x: '1' } }),
+                thing('b', { peer: ref('a', 'address') }),
+                thing('c', { peer: ref('a', 'status') }),
+              ])
+            ).hasChanges,
+          ).toBe(false),
+      },
     ],
   },
   {
@@ -53,7 +109,11 @@ const rows: Row[] = [
     cite: 'Terraform: delete b, delete a, create a, create b (destroy edges reversed, replace = destroy then create)',
     stages: [
       { decls: [thing('a'), dependent('b', 'a')], calls: ['create a', 'create b'] },
-      { decls: [thing('a', { region: 'us' }), dependent('b', 'a')], actions: { a: 'replace', b: 'replace' }, calls: ['delete b', 'delete a', 'create a', 'create b'] },
+      {
+        decls: [thing('a', { region: 'us' }), dependent('b', 'a')],
+        actions: { a: 'replace', b: 'replace' },
+        calls: ['delete b', 'delete a', 'create a', 'create b'],
+      },
     ],
   },
   {
@@ -61,7 +121,11 @@ const rows: Row[] = [
     cite: 'Terraform create_before_destroy: create a, then dependents, then destroy the deposed a',
     stages: [
       { decls: [thing('a'), dependent('b', 'a')] },
-      { decls: [thing('a', { region: 'us' }, { createBeforeDestroy: true }), dependent('b', 'a')], actions: { a: 'replace', b: 'replace' }, calls: ['create a', 'delete b', 'create b', 'delete a'] },
+      {
+        decls: [thing('a', { region: 'us' }, { createBeforeDestroy: true }), dependent('b', 'a')],
+        actions: { a: 'replace', b: 'replace' },
+        calls: ['create a', 'delete b', 'create b', 'delete a'],
+      },
     ],
   },
   {
@@ -69,8 +133,15 @@ const rows: Row[] = [
     cite: 'Terraform: create_before_destroy on b forces it on a when both are replaced (else a cycle)',
     stages: [
       { decls: [thing('a'), dependent('b', 'a', { createBeforeDestroy: true })] },
-      { decls: [thing('a', { region: 'us' }), dependent('b', 'a', { createBeforeDestroy: true })], actions: { a: 'replace', b: 'replace' }, calls: ['create a', 'create b', 'delete b', 'delete a'],
-        check: async ({ engine }) => { const s = await engine.state(); expect(Object.keys(s.deposed)).toEqual([]); } },
+      {
+        decls: [thing('a', { region: 'us' }), dependent('b', 'a', { createBeforeDestroy: true })],
+        actions: { a: 'replace', b: 'replace' },
+        calls: ['create a', 'create b', 'delete b', 'delete a'],
+        check: async ({ engine }) => {
+          const s = await engine.state();
+          expect(Object.keys(s.deposed)).toEqual([]);
+        },
+      },
     ],
   },
   {
@@ -78,7 +149,11 @@ const rows: Row[] = [
     cite: 'Terraform create_before_destroy: dependents are updated to the new object before the deposed one is destroyed',
     stages: [
       { decls: [thing('a'), thing('b', { peer: ref('a', 'id') })] },
-      { decls: [thing('a', { region: 'us' }, { createBeforeDestroy: true }), thing('b', { peer: ref('a', 'id') })], actions: { a: 'replace', b: 'update' }, calls: ['create a', 'update b', 'delete a'] },
+      {
+        decls: [thing('a', { region: 'us' }, { createBeforeDestroy: true }), thing('b', { peer: ref('a', 'id') })],
+        actions: { a: 'replace', b: 'update' },
+        calls: ['create a', 'update b', 'delete a'],
+      },
     ],
   },
   {
@@ -86,7 +161,11 @@ const rows: Row[] = [
     cite: 'Terraform: a destroy waits for the updates of resources that referenced it',
     stages: [
       { decls: [thing('a'), thing('b', { peer: ref('a', 'address') }), thing('c', { peer: ref('b', 'address') })] },
-      { decls: [thing('a'), thing('c', { peer: ref('a', 'address') })], actions: { b: 'delete', c: 'update' }, calls: ['update c', 'delete b'] },
+      {
+        decls: [thing('a'), thing('c', { peer: ref('a', 'address') })],
+        actions: { b: 'delete', c: 'update' },
+        calls: ['update c', 'delete b'],
+      },
     ],
   },
   {
@@ -94,8 +173,12 @@ const rows: Row[] = [
     cite: 'Pulumi: changing protect is an update of the state alone; a protected resource cannot be deleted',
     stages: [
       { decls: [thing('a')] },
-      { decls: [thing('a', {}, { protect: true })], actions: { a: 'update' }, calls: [],
-        check: async ({ engine }) => expect((await engine.state()).resources.a!.options.protect).toBe(true) },
+      {
+        decls: [thing('a', {}, { protect: true })],
+        actions: { a: 'update' },
+        calls: [],
+        check: async ({ engine }) => expect((await engine.state()).resources.a!.options.protect).toBe(true),
+      },
       { decls: 'destroy', throws: ProtectedResourceError },
     ],
   },
@@ -132,8 +215,12 @@ const rows: Row[] = [
     cite: 'Terraform ignore_changes: the update sends the prior value at the ignored path',
     stages: [
       { decls: [thing('a', { tags: { k: '1' } })] },
-      { decls: [thing('a', { tags: { k: '2' }, size: 'large' }, { ignoreChanges: ['tags'] })], actions: { a: 'update' }, calls: ['update a'],
-        check: ({ cloud }) => expect([...cloud.objects.values()][0]!.inputs.tags).toEqual({ k: '1' }) },
+      {
+        decls: [thing('a', { tags: { k: '2' }, size: 'large' }, { ignoreChanges: ['tags'] })],
+        actions: { a: 'update' },
+        calls: ['update a'],
+        check: ({ cloud }) => expect([...cloud.objects.values()][0]!.inputs.tags).toEqual({ k: '1' }),
+      },
     ],
   },
   {
@@ -141,8 +228,12 @@ const rows: Row[] = [
     cite: 'Terraform: ignore_changes affects updates only; a replacement uses the configuration',
     stages: [
       { decls: [thing('a', { tags: { k: '1' } })] },
-      { decls: [thing('a', { tags: { k: '2' }, region: 'us' }, { ignoreChanges: ['tags'] })], actions: { a: 'replace' }, calls: ['delete a', 'create a'],
-        check: ({ cloud }) => expect([...cloud.objects.values()][0]!.inputs.tags).toEqual({ k: '2' }) },
+      {
+        decls: [thing('a', { tags: { k: '2' }, region: 'us' }, { ignoreChanges: ['tags'] })],
+        actions: { a: 'replace' },
+        calls: ['delete a', 'create a'],
+        check: ({ cloud }) => expect([...cloud.objects.values()][0]!.inputs.tags).toEqual({ k: '2' }),
+      },
     ],
   },
   {
@@ -150,7 +241,14 @@ const rows: Row[] = [
     cite: 'Terraform: refresh, then plan the difference to the configuration',
     stages: [
       { decls: [thing('a')] },
-      { decls: [thing('a')], outside: (c) => { [...c.objects.values()][0]!.inputs.size = 'large'; }, actions: { a: 'update' }, calls: ['update a'] },
+      {
+        decls: [thing('a')],
+        outside: (c) => {
+          [...c.objects.values()][0]!.inputs.size = 'large';
+        },
+        actions: { a: 'update' },
+        calls: ['update a'],
+      },
     ],
   },
   {
@@ -158,7 +256,14 @@ const rows: Row[] = [
     cite: 'Terraform: a resource gone on refresh is planned for creation',
     stages: [
       { decls: [thing('a'), dependent('b', 'a')] },
-      { decls: [thing('a'), dependent('b', 'a')], outside: (c) => { c.objects.delete('thing-1'); }, actions: { a: 'create', b: 'replace' }, calls: ['create a', 'delete b', 'create b'] },
+      {
+        decls: [thing('a'), dependent('b', 'a')],
+        outside: (c) => {
+          c.objects.delete('thing-1');
+        },
+        actions: { a: 'create', b: 'replace' },
+        calls: ['create a', 'delete b', 'create b'],
+      },
     ],
   },
   {
@@ -166,8 +271,14 @@ const rows: Row[] = [
     cite: 'Pulumi aliases / Terraform moved blocks',
     stages: [
       { decls: [thing('old-name', { name: 'x' })] },
-      { decls: [thing('new-name', { name: 'x' }, { aliases: ['old-name'] })], calls: [],
-        check: async ({ engine, cloud }) => { expect(Object.keys((await engine.state()).resources)).toEqual(['new-name']); expect(cloud.count('thing')).toBe(1); } },
+      {
+        decls: [thing('new-name', { name: 'x' }, { aliases: ['old-name'] })],
+        calls: [],
+        check: async ({ engine, cloud }) => {
+          expect(Object.keys((await engine.state()).resources)).toEqual(['new-name']);
+          expect(cloud.count('thing')).toBe(1);
+        },
+      },
     ],
   },
   {
@@ -175,51 +286,108 @@ const rows: Row[] = [
     cite: 'Pulumi aliases with an input change: an update, no replacement',
     stages: [
       { decls: [thing('old-name', { name: 'x' })] },
-      { decls: [thing('new-name', { name: 'x', size: 'large' }, { aliases: ['old-name'] })], actions: { 'new-name': 'update' }, calls: ['update x'] },
+      {
+        decls: [thing('new-name', { name: 'x', size: 'large' }, { aliases: ['old-name'] })],
+        actions: { 'new-name': 'update' },
+        calls: ['update x'],
+      },
     ],
   },
   {
     name: 'targets plan the named resources and what they depend on, nothing else',
     cite: 'Terraform -target: the targets and their dependencies',
     stages: [
-      { decls: [thing('a'), thing('b', { peer: ref('a', 'address') }), thing('c')], plan: { targets: ['b'] }, actions: { a: 'create', b: 'create' }, calls: ['create a', 'create b'] },
+      {
+        decls: [thing('a'), thing('b', { peer: ref('a', 'address') }), thing('c')],
+        plan: { targets: ['b'] },
+        actions: { a: 'create', b: 'create' },
+        calls: ['create a', 'create b'],
+      },
     ],
   },
   {
     name: 'a targeted destroy deletes the targets and everything that depends on them, dependents first',
     cite: 'Terraform destroy -target: the targets and their dependents',
     stages: [
-      { decls: [thing('a'), thing('b', { peer: ref('a', 'address') }), thing('c', { peer: ref('b', 'address') }), thing('d')] },
-      { decls: 'destroy', plan: { targets: ['a'] }, actions: { a: 'delete', b: 'delete', c: 'delete' }, calls: ['delete c', 'delete b', 'delete a'],
-        check: async ({ engine }) => expect(Object.keys((await engine.state()).resources)).toEqual(['d']) },
+      {
+        decls: [
+          thing('a'),
+          thing('b', { peer: ref('a', 'address') }),
+          thing('c', { peer: ref('b', 'address') }),
+          thing('d'),
+        ],
+      },
+      {
+        decls: 'destroy',
+        plan: { targets: ['a'] },
+        actions: { a: 'delete', b: 'delete', c: 'delete' },
+        calls: ['delete c', 'delete b', 'delete a'],
+        check: async ({ engine }) => expect(Object.keys((await engine.state()).resources)).toEqual(['d']),
+      },
     ],
   },
   {
     name: 'a refused create records nothing and never looks for (or adopts) an existing object',
     cite: 'Terraform/Pulumi: a failed create is an error; converge additionally never calls find after a definite refusal',
     stages: [
-      { decls: [thing('a')], outside: (c) => { c.objects.set('theirs', { id: 'theirs', kind: 'thing', inputs: { name: 'a' }, outputs: {} }); c.failCreate.set('a', { times: 1, status: 409 }); },
-        throws: ApplyError, calls: ['create a'],
-        check: async ({ engine, cloud }) => { expect(cloud.calls.some((c) => c.op === 'find')).toBe(false); expect((await engine.state()).resources).toEqual({}); expect(cloud.objects.has('theirs')).toBe(true); } },
+      {
+        decls: [thing('a')],
+        outside: (c) => {
+          c.objects.set('theirs', { id: 'theirs', kind: 'thing', inputs: { name: 'a' }, outputs: {} });
+          c.failCreate.set('a', { times: 1, status: 409 });
+        },
+        throws: ApplyError,
+        calls: ['create a'],
+        check: async ({ engine, cloud }) => {
+          expect(cloud.calls.some((c) => c.op === 'find')).toBe(false);
+          expect((await engine.state()).resources).toEqual({});
+          expect(cloud.objects.has('theirs')).toBe(true);
+        },
+      },
       { decls: [thing('a')], actions: { a: 'create' }, calls: ['create a'] },
-      { decls: [], actions: { a: 'delete' }, calls: ['delete a'], check: ({ cloud }) => expect(cloud.objects.has('theirs')).toBe(true) },
+      {
+        decls: [],
+        actions: { a: 'delete' },
+        calls: ['delete a'],
+        check: ({ cloud }) => expect(cloud.objects.has('theirs')).toBe(true),
+      },
     ],
   },
   {
     name: 'a create whose answer is lost is looked for and adopted, never made twice',
     cite: 'converge: find after an unknown outcome (Terraform loses such objects; Pulumi leaves a pending operation)',
     stages: [
-      { decls: [thing('a')], outside: (c) => c.failCreate.set('a', { times: 1, status: 502, afterCreate: true }), actions: { a: 'create' }, calls: ['create a', 'find a'],
-        check: async ({ engine, cloud }) => { expect(cloud.count('thing')).toBe(1); expect((await engine.plan([thing('a')])).hasChanges).toBe(false); } },
+      {
+        decls: [thing('a')],
+        outside: (c) => c.failCreate.set('a', { times: 1, status: 502, afterCreate: true }),
+        actions: { a: 'create' },
+        calls: ['create a', 'find a'],
+        check: async ({ engine, cloud }) => {
+          expect(cloud.count('thing')).toBe(1);
+          expect((await engine.plan([thing('a')])).hasChanges).toBe(false);
+        },
+      },
     ],
   },
   {
     name: 'a create that made its object and then timed out is recorded tainted and replaced by the next plan',
     cite: 'Terraform: a create that fails after the object exists taints it',
     stages: [
-      { decls: [thing('a', {}, { timeouts: { create: '30ms' } })], outside: (c) => c.hangAfterCreate.add('a'), throws: ApplyError, calls: ['create a', 'find a'],
-        check: async ({ engine, cloud }) => { expect((await engine.state()).resources.a!.tainted).toBe(true); cloud.hangAfterCreate.clear(); } },
-      { decls: [thing('a', {}, { timeouts: { create: '30ms' } })], actions: { a: 'replace' }, calls: ['delete a', 'create a'] },
+      {
+        decls: [thing('a', {}, { timeouts: { create: '30ms' } })],
+        outside: (c) => c.hangAfterCreate.add('a'),
+        throws: ApplyError,
+        calls: ['create a', 'find a'],
+        check: async ({ engine, cloud }) => {
+          expect((await engine.state()).resources.a!.tainted).toBe(true);
+          cloud.hangAfterCreate.clear();
+        },
+      },
+      {
+        decls: [thing('a', {}, { timeouts: { create: '30ms' } })],
+        actions: { a: 'replace' },
+        calls: ['delete a', 'create a'],
+      },
     ],
   },
   {
@@ -227,16 +395,31 @@ const rows: Row[] = [
     cite: 'Terraform: a resource whose type changes is destroyed by its old provider schema',
     stages: [
       { decls: [thing('x', { name: 'x' })] },
-      { decls: [blob('x', { content: 'c' })], actions: { x: 'replace' }, calls: ['delete x', 'create c'], check: ({ cloud }) => expect(cloud.count('thing')).toBe(0) },
+      {
+        decls: [blob('x', { content: 'c' })],
+        actions: { x: 'replace' },
+        calls: ['delete x', 'create c'],
+        check: ({ cloud }) => expect(cloud.count('thing')).toBe(0),
+      },
     ],
   },
   {
     name: 'names that are Object.prototype members are ordinary names',
     cite: 'converge: names are keys of maps, never of plain objects',
     stages: [
-      { decls: [thing('constructor'), thing('toString', { peer: ref('constructor', 'address') }), thing('__proto__')], actions: { constructor: 'create', toString: 'create', ['__proto__']: 'create' } },
-      { decls: [thing('constructor'), thing('toString', { peer: ref('constructor', 'address') }), thing('__proto__')], actions: {} },
-      { decls: [thing('hasOwnProperty', { name: '__proto__' }, { aliases: ['__proto__'] })], actions: { constructor: 'delete', toString: 'delete' }, calls: ['delete toString', 'delete constructor'] },
+      {
+        decls: [thing('constructor'), thing('toString', { peer: ref('constructor', 'address') }), thing('__proto__')],
+        actions: { constructor: 'create', toString: 'create', ['__proto__']: 'create' },
+      },
+      {
+        decls: [thing('constructor'), thing('toString', { peer: ref('constructor', 'address') }), thing('__proto__')],
+        actions: {},
+      },
+      {
+        decls: [thing('hasOwnProperty', { name: '__proto__' }, { aliases: ['__proto__'] })],
+        actions: { constructor: 'delete', toString: 'delete' },
+        calls: ['delete toString', 'delete constructor'],
+      },
     ],
   },
   {
@@ -254,22 +437,41 @@ describe('plan and apply semantics', () => {
     it(`${row.name} (${row.cite})`, async () => {
       const cloud = new TestCloud();
       const events: Event[] = [];
-      const engine = new Engine({ providers: [testProvider(cloud)], state: new MemoryStateStore(), parallelism: row.parallelism ?? 1, retry: { retries: 2, minTimeoutMs: 1, maxTimeoutMs: 2 }, onEvent: (e) => events.push(e) });
+      const engine = new Engine({
+        providers: [testProvider(cloud)],
+        state: new MemoryStateStore(),
+        parallelism: row.parallelism ?? 1,
+        retry: { retries: 2, minTimeoutMs: 1, maxTimeoutMs: 2 },
+        onEvent: (e) => events.push(e),
+      });
       const world = { engine, cloud, events };
       for (const [i, stage] of row.stages.entries()) {
         stage.outside?.(cloud);
         cloud.calls.length = 0;
-        const planning = stage.decls === 'destroy' ? engine.planDestroy({ refresh: true, ...stage.plan }) : engine.plan(stage.decls, stage.plan);
+        const planning =
+          stage.decls === 'destroy'
+            ? engine.planDestroy({ refresh: true, ...stage.plan })
+            : engine.plan(stage.decls, stage.plan);
         let error: unknown;
         try {
           const plan = await planning;
-          if (stage.actions) expect(Object.fromEntries(plan.steps.filter((s) => s.action !== 'noop').map((s) => [s.address, s.action])), `stage ${i}: actions`).toEqual(stage.actions);
+          if (stage.actions)
+            expect(
+              Object.fromEntries(plan.steps.filter((s) => s.action !== 'noop').map((s) => [s.address, s.action])),
+              `stage ${i}: actions`,
+            ).toEqual(stage.actions);
           cloud.calls.length = 0;
           await engine.apply(plan);
-        } catch (e) { error = e; }
+        } catch (e) {
+          error = e;
+        }
         if (stage.throws) expect(error, `stage ${i}: throws`).toBeInstanceOf(stage.throws);
         else if (error) throw error instanceof Error ? error : new Error('a stage threw a non-Error', { cause: error });
-        if (stage.calls) expect(cloud.calls.filter((c) => c.op !== 'read').map((c) => `${c.op} ${c.name}`), `stage ${i}: calls`).toEqual(stage.calls);
+        if (stage.calls)
+          expect(
+            cloud.calls.filter((c) => c.op !== 'read').map((c) => `${c.op} ${c.name}`),
+            `stage ${i}: calls`,
+          ).toEqual(stage.calls);
         await stage.check?.(world);
       }
     });
@@ -279,7 +481,12 @@ describe('plan and apply semantics', () => {
     const cloud = new TestCloud();
     cloud.latencyMs = 15;
     const engine = new Engine({ providers: [testProvider(cloud)], state: new MemoryStateStore(), parallelism: 3 });
-    await engine.apply(await engine.plan(Array.from({ length: 9 }, (_, i) => thing(`t${i}`)), { refresh: false }));
+    await engine.apply(
+      await engine.plan(
+        Array.from({ length: 9 }, (_, i) => thing(`t${i}`)),
+        { refresh: false },
+      ),
+    );
     expect(cloud.maxInflight).toBe(3);
     expect(cloud.count('thing')).toBe(9);
   });

@@ -23,7 +23,13 @@ export function diskProvider(remote: string, opts: { createDelayMs?: () => numbe
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
         appendFileSync(join(remote, 'duplicates.log'), `${inputs.name} by ${process.pid}\n`);
-        throw new ProviderError({ provider: 'disk', operation: 'create object', status: 409, retryable: false, detail: `${inputs.name} already exists` });
+        throw new ProviderError({
+          provider: 'disk',
+          operation: 'create object',
+          status: 409,
+          retryable: false,
+          detail: `${inputs.name} already exists`,
+        });
       }
       return { id, outputs: { path: file(inputs.name) } };
     },

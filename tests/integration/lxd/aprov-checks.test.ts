@@ -24,23 +24,42 @@ const minimal: Record<string, Record<string, unknown>> = {
   'prova:index/storageVolume:StorageVolume': { pool: 'default', name: 'aprov-v' },
 };
 const lookupArgs: Record<string, Record<string, unknown>> = {
-  getAuthGroup: { name: 'g' }, getAuthIdentity: { authMethod: 'tls', name: 'x' }, getImage: {}, getInfo: {}, getInstance: { name: 'x' },
-  getNetwork: { name: 'x' }, getProfile: { name: 'x' }, getProject: { name: 'x' }, getStoragePool: { name: 'x' },
+  getAuthGroup: { name: 'g' },
+  getAuthIdentity: { authMethod: 'tls', name: 'x' },
+  getImage: {},
+  getInfo: {},
+  getInstance: { name: 'x' },
+  getNetwork: { name: 'x' },
+  getProfile: { name: 'x' },
+  getProject: { name: 'x' },
+  getStoragePool: { name: 'x' },
 };
 
 describeLxd('prova plan-time checks and keyed devices against a real LXD (issue 15)', (facts) => {
   let dir: string;
-  beforeAll(() => { cleanupAprov(); dir = mkdtempSync(join(tmpdir(), 'aprov-')); });
-  afterAll(() => { cleanupAprov(); rmSync(dir, { recursive: true, force: true }); });
+  beforeAll(() => {
+    cleanupAprov();
+    dir = mkdtempSync(join(tmpdir(), 'aprov-'));
+  });
+  afterAll(() => {
+    cleanupAprov();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it('an unknown remote is a plan-time issue for every resource, naming the remote input', async () => {
     const { engine, provider } = realEngine(facts, dir);
     try {
       expect(Object.keys(minimal).sort()).toEqual(resources.map((r) => r.token).sort());
-      const decls = Object.entries(minimal).map(([type, inputs], n) => ({ type, name: `r${n}`, inputs: { ...inputs, remote: 'nowhere' } }));
+      const decls = Object.entries(minimal).map(([type, inputs], n) => ({
+        type,
+        name: `r${n}`,
+        inputs: { ...inputs, remote: 'nowhere' },
+      }));
       const err = await engine.plan(decls).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ValidationError);
-      const hits = (err as ValidationError).issues.filter((i) => i.code === 'unknown_remote' && i.path.join('.') === 'remote').map((i) => i.resource);
+      const hits = (err as ValidationError).issues
+        .filter((i) => i.code === 'unknown_remote' && i.path.join('.') === 'remote')
+        .map((i) => i.resource);
       expect(hits.sort()).toEqual(decls.map((d) => d.name).sort());
     } finally {
       await provider.close();
@@ -52,7 +71,9 @@ describeLxd('prova plan-time checks and keyed devices against a real LXD (issue 
     try {
       expect(Object.keys(lookupArgs).sort()).toEqual(lookups.map((l) => l.token.split(':').pop()).sort());
       for (const [fn, args] of Object.entries(lookupArgs)) {
-        const err = await engine.lookup(`prova:index/${fn}:${fn}`, { ...args, remote: 'nowhere' }).catch((e: unknown) => e);
+        const err = await engine
+          .lookup(`prova:index/${fn}:${fn}`, { ...args, remote: 'nowhere' })
+          .catch((e: unknown) => e);
         expect(err, fn).toBeInstanceOf(ValidationError);
         expect((err as ValidationError).issues[0], fn).toMatchObject({ code: 'unknown_remote', path: ['remote'] });
       }
@@ -61,10 +82,12 @@ describeLxd('prova plan-time checks and keyed devices against a real LXD (issue 
     }
   });
 
-  it('target on a standalone server fails with LXD\'s 400 when the server was not read yet, and creates nothing', async () => {
+  it("target on a standalone server fails with LXD's 400 when the server was not read yet, and creates nothing", async () => {
     const { engine, provider } = realEngine(facts, dir);
     try {
-      const err = await engine.apply(await engine.plan([prova.instance('t', { name: 'aprov-tgt', image: facts.image, target: 'member1' })])).catch((e: unknown) => e);
+      const err = await engine
+        .apply(await engine.plan([prova.instance('t', { name: 'aprov-tgt', image: facts.image, target: 'member1' })]))
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ApplyError);
       const cause = (err as ApplyError).result.failed[0]!.error;
       expect(cause).toBeInstanceOf(ProviderError);
@@ -79,9 +102,13 @@ describeLxd('prova plan-time checks and keyed devices against a real LXD (issue 
     const { engine, provider } = realEngine(facts, dir);
     try {
       await engine.lookup('prova:index/getInfo:getInfo', {});
-      const err = await engine.plan([prova.network('n', { name: 'aprovtgt', target: 'member1' })]).catch((e: unknown) => e);
+      const err = await engine
+        .plan([prova.network('n', { name: 'aprovtgt', target: 'member1' })])
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ValidationError);
-      expect((err as ValidationError).issues).toEqual([expect.objectContaining({ resource: 'n', path: ['target'], code: 'target_not_clustered' })]);
+      expect((err as ValidationError).issues).toEqual([
+        expect.objectContaining({ resource: 'n', path: ['target'], code: 'target_not_clustered' }),
+      ]);
     } finally {
       await provider.close();
     }
@@ -90,15 +117,26 @@ describeLxd('prova plan-time checks and keyed devices against a real LXD (issue 
   it('a device added by hand is one added device in the refresh drift, keyed by its name', async () => {
     const { engine, provider } = realEngine(facts, dir);
     const box = prova.instance('box', {
-      name: 'aprov-dev1', image: facts.image, running: false,
-      devices: [{ name: 'aaa', type: 'disk', properties: { source: '/tmp', path: '/mnt/a' } }, { name: 'zzz', type: 'disk', properties: { source: '/tmp', path: '/mnt/z' } }],
+      name: 'aprov-dev1',
+      image: facts.image,
+      running: false,
+      devices: [
+        { name: 'aaa', type: 'disk', properties: { source: '/tmp', path: '/mnt/a' } },
+        { name: 'zzz', type: 'disk', properties: { source: '/tmp', path: '/mnt/z' } },
+      ],
     });
     try {
       await engine.apply(await engine.plan([box]));
       lxc(['config', 'device', 'add', 'aprov-dev1', 'mmm', 'disk', 'source=/tmp', 'path=/mnt/m']);
       const drift = await engine.refresh();
       expect(drift.drifted).toHaveLength(1);
-      expect(drift.drifted[0]!.changes).toEqual([{ path: 'devices.mmm', before: undefined, after: { name: 'mmm', type: 'disk', properties: { source: '/tmp', path: '/mnt/m' } } }]);
+      expect(drift.drifted[0]!.changes).toEqual([
+        {
+          path: 'devices.mmm',
+          before: undefined,
+          after: { name: 'mmm', type: 'disk', properties: { source: '/tmp', path: '/mnt/m' } },
+        },
+      ]);
     } finally {
       await engine.destroy();
       await provider.close();

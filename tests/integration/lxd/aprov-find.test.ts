@@ -1,9 +1,6 @@
 // find after an unknown create outcome (the contract in engine/provider/define.ts) on the real
 // daemon: an object is this create's only when it carries the create's operation id, which reads
 // hide; an object of the same name made before (by lxc) is never adopted, also after a definite refusal.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ApplyError, ProviderError } from '../../../src/index.js';
 import { prova } from '../../../src/providers/a/index.js';
@@ -13,8 +10,14 @@ const hint = (operationId: string) => ({ startedAt: new Date().toISOString(), op
 
 describeLxd('prova find against a real LXD', (facts) => {
   let env: RealEnv;
-  beforeAll(() => { cleanupAprov(); env = realEnv(facts); });
-  afterAll(async () => { await env.close(); cleanupAprov(); });
+  beforeAll(() => {
+    cleanupAprov();
+    env = realEnv(facts);
+  });
+  afterAll(async () => {
+    await env.close();
+    cleanupAprov();
+  });
 
   it('finds the instance its own create made (by the operation id) and hides that key from read', async () => {
     const def = env.res('prova:index/instance:Instance');
@@ -22,7 +25,9 @@ describeLxd('prova find against a real LXD', (facts) => {
     const made = await def.create({ ...env.ctx, operationId: 'op-aprov-1' }, i);
     try {
       expect(lxc(['config', 'get', 'aprov-find1', 'user.converge.operation']).trim()).toBe('op-aprov-1');
-      expect(await def.find!({ ...env.ctx, operationId: 'op-aprov-1' }, i, hint('op-aprov-1'))).toMatchObject({ id: made.id });
+      expect(await def.find!({ ...env.ctx, operationId: 'op-aprov-1' }, i, hint('op-aprov-1'))).toMatchObject({
+        id: made.id,
+      });
       expect(await def.find!({ ...env.ctx, operationId: 'op-other' }, i, hint('op-other'))).toBeNull();
       const read = await def.read(env.ctx, made.id, { inputs: i, outputs: made.outputs });
       expect(read!.inputs.config).toEqual({});
@@ -41,9 +46,24 @@ describeLxd('prova find against a real LXD', (facts) => {
 
   it('answers null for a network, profile and ACL of the same name made with lxc, and finds its own', async () => {
     const cases: [string, Record<string, unknown>, string[], string[]][] = [
-      ['prova:index/network:Network', { name: 'aprovfind3', config: { 'ipv4.address': 'none', 'ipv6.address': 'none' } }, ['network', 'create', 'aprovfind3', 'ipv4.address=none', 'ipv6.address=none'], ['network', 'delete', 'aprovfind3']],
-      ['prova:index/profile:Profile', { name: 'aprov-find3' }, ['profile', 'create', 'aprov-find3'], ['profile', 'delete', 'aprov-find3']],
-      ['prova:index/networkAcl:NetworkAcl', { name: 'aprov-find3' }, ['network', 'acl', 'create', 'aprov-find3'], ['network', 'acl', 'delete', 'aprov-find3']],
+      [
+        'prova:index/network:Network',
+        { name: 'aprovfind3', config: { 'ipv4.address': 'none', 'ipv6.address': 'none' } },
+        ['network', 'create', 'aprovfind3', 'ipv4.address=none', 'ipv6.address=none'],
+        ['network', 'delete', 'aprovfind3'],
+      ],
+      [
+        'prova:index/profile:Profile',
+        { name: 'aprov-find3' },
+        ['profile', 'create', 'aprov-find3'],
+        ['profile', 'delete', 'aprov-find3'],
+      ],
+      [
+        'prova:index/networkAcl:NetworkAcl',
+        { name: 'aprov-find3' },
+        ['network', 'acl', 'create', 'aprov-find3'],
+        ['network', 'acl', 'delete', 'aprov-find3'],
+      ],
     ];
     for (const [token, raw, make, remove] of cases) {
       const def = env.res(token);
@@ -56,23 +76,33 @@ describeLxd('prova find against a real LXD', (facts) => {
       }
       const made = await def.create({ ...env.ctx, operationId: 'op-y' }, i);
       try {
-        expect(await def.find!({ ...env.ctx, operationId: 'op-y' }, i, hint('op-y')), token).toMatchObject({ id: made.id });
-        expect((await def.read(env.ctx, made.id, { inputs: i, outputs: made.outputs }))!.inputs.config, token).not.toHaveProperty(['user.converge.operation']);
+        expect(await def.find!({ ...env.ctx, operationId: 'op-y' }, i, hint('op-y')), token).toMatchObject({
+          id: made.id,
+        });
+        expect(
+          (await def.read(env.ctx, made.id, { inputs: i, outputs: made.outputs }))!.inputs.config,
+          token,
+        ).not.toHaveProperty(['user.converge.operation']);
       } finally {
         await def.delete(env.ctx, made.id, { inputs: i, outputs: made.outputs });
       }
     }
   });
 
-  it('never adopts an instance that existed before: the create\'s definite refusal fails the apply and the state stays empty', async () => {
+  it("never adopts an instance that existed before: the create's definite refusal fails the apply and the state stays empty", async () => {
     lxc(['init', facts.image, 'aprov-find4']);
     const { engine, store, provider } = realEngine(facts, env.dir);
     try {
-      const err = await engine.apply(await engine.plan([prova.instance('x', { name: 'aprov-find4', image: facts.image })])).catch((e: unknown) => e);
+      const err = await engine
+        .apply(await engine.plan([prova.instance('x', { name: 'aprov-find4', image: facts.image })]))
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ApplyError);
       expect((err as ApplyError).result.failed[0]!.error).toBeInstanceOf(ProviderError);
       // LXD 5.0.2 refuses in the operation ("This \"instances\" entry already exists", 400); newer ones with 409.
-      expect((err as ApplyError).result.failed[0]!.error).toMatchObject({ outcomeUnknown: false, status: expect.any(Number) });
+      expect((err as ApplyError).result.failed[0]!.error).toMatchObject({
+        outcomeUnknown: false,
+        status: expect.any(Number),
+      });
       expect((await store.read()).resources).toEqual({});
       expect(lxc(['list', 'aprov-find4', '--format', 'csv', '-c', 's']).trim()).toBe('STOPPED');
     } finally {

@@ -11,13 +11,24 @@ import { cleanupAprov, describeLxd, lxc, realEngine } from './lxd-env.js';
 
 describeLxd('prova instance lifecycle against a real LXD (issue 15)', (facts) => {
   let dir: string;
-  beforeAll(() => { cleanupAprov(); dir = mkdtempSync(join(tmpdir(), 'aprov-')); });
-  afterAll(() => { cleanupAprov(); rmSync(dir, { recursive: true, force: true }); });
+  beforeAll(() => {
+    cleanupAprov();
+    dir = mkdtempSync(join(tmpdir(), 'aprov-'));
+  });
+  afterAll(() => {
+    cleanupAprov();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it('an InstanceFile appending to a file pushed with mode 0644 plans nothing the second time and keeps the file', async () => {
     const { engine, provider } = realEngine(facts, dir);
     const box = prova.instance('box', { name: 'aprov-file1', image: facts.image });
-    const log = prova.instanceFile('log', { instance: 'aprov-file1', targetPath: '/root/log.txt', content: 'appended\n', append: true });
+    const log = prova.instanceFile('log', {
+      instance: 'aprov-file1',
+      targetPath: '/root/log.txt',
+      content: 'appended\n',
+      append: true,
+    });
     try {
       await engine.apply(await engine.plan([box]));
       const local = join(dir, 'log.txt');
@@ -38,7 +49,10 @@ describeLxd('prova instance lifecycle against a real LXD (issue 15)', (facts) =>
     const { engine, store, provider } = realEngine(facts, dir);
     // No profile, only a root disk: no NIC, so no address ever comes.
     const lonely = prova.instance('lonely', {
-      name: 'aprov-noip', image: facts.image, profiles: [], timeouts: { create: '3s' },
+      name: 'aprov-noip',
+      image: facts.image,
+      profiles: [],
+      timeouts: { create: '3s' },
       devices: [{ name: 'root', type: 'disk', properties: { path: '/', pool: 'default' } }],
     });
     try {
@@ -81,7 +95,12 @@ describeLxd('prova instance lifecycle against a real LXD (issue 15)', (facts) =>
     lxc(['init', facts.image, 'aprov-c2']);
     try {
       lxc(['config', 'device', 'add', 'aprov-c2', 'data', 'disk', 'source=/tmp', 'path=/mnt/data']);
-      const decl = prova.instanceDevice('dev', { instanceName: 'aprov-c2', name: 'data', type: 'disk', properties: { source: '/tmp', path: '/mnt/data' } });
+      const decl = prova.instanceDevice('dev', {
+        instanceName: 'aprov-c2',
+        name: 'data',
+        type: 'disk',
+        properties: { source: '/tmp', path: '/mnt/data' },
+      });
       const imported = await engine.import(decl, '/aprov-c2/data');
       expect(imported.id).toBe('local:default/aprov-c2/data');
       expect((await store.read()).resources.dev!.id).toBe('local:default/aprov-c2/data');

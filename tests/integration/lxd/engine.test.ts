@@ -7,13 +7,27 @@ import { cleanupCvt, describeLxd, lxc, realEnv, type RealEnv } from './lxd-env.j
 
 describeLxd('prova through the Engine against a real LXD', (facts) => {
   let env: RealEnv;
-  beforeAll(() => { cleanupCvt(); env = realEnv(facts); });
-  afterAll(async () => { await env.close(); cleanupCvt(); });
+  beforeAll(() => {
+    cleanupCvt();
+    env = realEnv(facts);
+  });
+  afterAll(async () => {
+    await env.close();
+    cleanupCvt();
+  });
 
   const stack = () => {
     const prof = prova.profile('prof', { name: 'cvt-eng-prof', config: { 'user.team': 'a' } });
-    const web = prova.instance('web', { name: 'cvt-eng-web', image: facts.image, profiles: ['default', prof.out('name')], config: { 'user.a': '1' } });
-    const acl = prova.networkAcl('acl', { name: 'cvt-eng-acl', ingresses: [{ action: 'allow', state: 'enabled', protocol: 'tcp', destinationPort: '22' }] });
+    const web = prova.instance('web', {
+      name: 'cvt-eng-web',
+      image: facts.image,
+      profiles: ['default', prof.out('name')],
+      config: { 'user.a': '1' },
+    });
+    const acl = prova.networkAcl('acl', {
+      name: 'cvt-eng-acl',
+      ingresses: [{ action: 'allow', state: 'enabled', protocol: 'tcp', destinationPort: '22' }],
+    });
     return [prof, web, acl];
   };
 
@@ -30,7 +44,12 @@ describeLxd('prova through the Engine against a real LXD', (facts) => {
       lxc(['config', 'set', 'cvt-eng-web', 'user.a', 'drifted']);
       lxc(['profile', 'set', 'cvt-eng-prof', 'user.team', 'b']);
       const drift = await engine.plan(stack(), { refresh: true });
-      expect(drift.steps.filter((s) => s.action === 'update').map((s) => s.address).sort()).toEqual(['prof', 'web']);
+      expect(
+        drift.steps
+          .filter((s) => s.action === 'update')
+          .map((s) => s.address)
+          .sort(),
+      ).toEqual(['prof', 'web']);
       await engine.apply(drift);
       expect(lxc(['config', 'get', 'cvt-eng-web', 'user.a']).trim()).toBe('1');
       expect((await engine.plan(stack(), { refresh: true })).hasChanges).toBe(false);

@@ -6,8 +6,14 @@ import { cleanupCvt, describeLxd, lxc, realEnv, type RealEnv } from './lxd-env.j
 
 describeLxd('prova Instance against a real LXD', (facts) => {
   let env: RealEnv;
-  beforeAll(() => { cleanupCvt(); env = realEnv(facts); });
-  afterAll(async () => { await env.close(); cleanupCvt(); });
+  beforeAll(() => {
+    cleanupCvt();
+    env = realEnv(facts);
+  });
+  afterAll(async () => {
+    await env.close();
+    cleanupCvt();
+  });
   const T = 'prova:index/instance:Instance';
 
   it('create → running with a global IPv4 on the test bridge; running:false → stopped; toggled back', async () => {
@@ -49,7 +55,12 @@ describeLxd('prova Instance against a real LXD', (facts) => {
     const made = await def.create(env.ctx, i);
     let current = i;
     try {
-      const err = await def.update!(env.ctx, made.id, { inputs: i, outputs: made.outputs }, def.inputs.parse({ ...i, name: 'cvt-inst3b' })).catch((e: unknown) => e);
+      const err = await def.update!(
+        env.ctx,
+        made.id,
+        { inputs: i, outputs: made.outputs },
+        def.inputs.parse({ ...i, name: 'cvt-inst3b' }),
+      ).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ProviderError);
       expect((err as ProviderError).message).toContain('allowRestart');
       expect(lxc(['list', 'cvt-inst3', '--format', 'csv', '-c', 's']).trim()).toBe('RUNNING');
@@ -82,13 +93,22 @@ describeLxd('prova Instance against a real LXD', (facts) => {
   it('uploads files and runs execs inside the container', async () => {
     const def = env.res(T);
     const i = def.inputs.parse({
-      name: 'cvt-inst5', image: facts.image,
+      name: 'cvt-inst5',
+      image: facts.image,
       files: [{ targetPath: '/opt/x/hello.txt', content: 'hi there\n', createDirectories: true, mode: '0640' }],
-      execs: { a_read: { command: ['cat', '/opt/x/hello.txt'], recordOutput: true }, b_exit: { command: ['sh', '-c', 'exit 3'] }, c_missing: { command: ['/no/such/binary'] } },
+      execs: {
+        a_read: { command: ['cat', '/opt/x/hello.txt'], recordOutput: true },
+        b_exit: { command: ['sh', '-c', 'exit 3'] },
+        c_missing: { command: ['/no/such/binary'] },
+      },
     });
     const made = await def.create(env.ctx, i);
     try {
-      expect(made.outputs.execResults).toMatchObject({ a_read: { exitCode: 0, stdout: 'hi there\n', runCount: 1 }, b_exit: { exitCode: 3 }, c_missing: { exitCode: expect.any(Number) } });
+      expect(made.outputs.execResults).toMatchObject({
+        a_read: { exitCode: 0, stdout: 'hi there\n', runCount: 1 },
+        b_exit: { exitCode: 3 },
+        c_missing: { exitCode: expect.any(Number) },
+      });
       expect(lxc(['exec', 'cvt-inst5', '--', 'stat', '-c', '%a', '/opt/x/hello.txt']).trim()).toBe('640');
     } finally {
       await def.delete(env.ctx, made.id, { inputs: i, outputs: made.outputs });

@@ -4,17 +4,79 @@ import { cleanupCvt, describeLxd, lxc, realEnv, type RealEnv } from './lxd-env.j
 
 describeLxd('prova resources against a real LXD', (facts) => {
   let env: RealEnv;
-  beforeAll(() => { cleanupCvt(); env = realEnv(facts); });
-  afterAll(async () => { await env.close(); cleanupCvt(); });
+  beforeAll(() => {
+    cleanupCvt();
+    env = realEnv(facts);
+  });
+  afterAll(async () => {
+    await env.close();
+    cleanupCvt();
+  });
 
   const cases: [string, Record<string, unknown>, Record<string, unknown> | undefined, string | undefined][] = [
-    ['prova:index/network:Network', { name: 'cvt-net1', config: { 'ipv4.address': 'none', 'ipv6.address': 'none', 'user.x': '1' } }, { name: 'cvt-net1', description: 'changed', config: { 'ipv4.address': 'none', 'ipv6.address': 'none', 'user.x': '2' } }, 'cvt-net1'],
-    ['prova:index/networkAcl:NetworkAcl', { name: 'cvt-acl1', ingresses: [{ action: 'allow', state: 'enabled', protocol: 'tcp', destinationPort: '22' }] }, { name: 'cvt-acl1', description: 'd', egresses: [{ action: 'drop', state: 'logged', protocol: 'icmp4', icmpType: '8' }] }, 'local:cvt-acl1'],
-    ['prova:index/networkForward:NetworkForward', { network: facts.bridge, listenAddress: '198.18.0.250', ports: [{ protocol: 'tcp', listenPort: '80', targetAddress: '198.18.0.20' }] }, { network: facts.bridge, listenAddress: '198.18.0.250', description: 'web', ports: [{ protocol: 'tcp', listenPort: '80,443', targetAddress: '198.18.0.21', targetPort: '8080,8443' }] }, `/${facts.bridge}/198.18.0.250`],
-    ['prova:index/profile:Profile', { name: 'cvt-prof1', config: { 'limits.cpu': '1' }, devices: [{ name: 'data', type: 'disk', properties: { source: '/tmp', path: '/mnt' } }] }, { name: 'cvt-prof1', description: 'p', config: { 'limits.cpu': '2' } }, 'default/cvt-prof1'],
-    ['prova:index/project:Project', { name: 'cvt-proj1', config: { 'user.a': '1' } }, { name: 'cvt-proj1', description: 'x', config: { 'user.a': '2' } }, 'cvt-proj1'],
-    ['prova:index/storagePool:StoragePool', { name: 'cvt-pool1', driver: 'dir' }, { name: 'cvt-pool1', driver: 'dir', description: 'pool' }, 'cvt-pool1'],
-    ['prova:index/storageVolume:StorageVolume', { pool: 'default', name: 'cvt-vol1', config: { 'user.a': '1' } }, { pool: 'default', name: 'cvt-vol1', description: 'v', config: { 'user.a': '2' } }, '/default/cvt-vol1'],
+    [
+      'prova:index/network:Network',
+      { name: 'cvt-net1', config: { 'ipv4.address': 'none', 'ipv6.address': 'none', 'user.x': '1' } },
+      {
+        name: 'cvt-net1',
+        description: 'changed',
+        config: { 'ipv4.address': 'none', 'ipv6.address': 'none', 'user.x': '2' },
+      },
+      'cvt-net1',
+    ],
+    [
+      'prova:index/networkAcl:NetworkAcl',
+      { name: 'cvt-acl1', ingresses: [{ action: 'allow', state: 'enabled', protocol: 'tcp', destinationPort: '22' }] },
+      {
+        name: 'cvt-acl1',
+        description: 'd',
+        egresses: [{ action: 'drop', state: 'logged', protocol: 'icmp4', icmpType: '8' }],
+      },
+      'local:cvt-acl1',
+    ],
+    [
+      'prova:index/networkForward:NetworkForward',
+      {
+        network: facts.bridge,
+        listenAddress: '198.18.0.250',
+        ports: [{ protocol: 'tcp', listenPort: '80', targetAddress: '198.18.0.20' }],
+      },
+      {
+        network: facts.bridge,
+        listenAddress: '198.18.0.250',
+        description: 'web',
+        ports: [{ protocol: 'tcp', listenPort: '80,443', targetAddress: '198.18.0.21', targetPort: '8080,8443' }],
+      },
+      `/${facts.bridge}/198.18.0.250`,
+    ],
+    [
+      'prova:index/profile:Profile',
+      {
+        name: 'cvt-prof1',
+        config: { 'limits.cpu': '1' },
+        devices: [{ name: 'data', type: 'disk', properties: { source: '/tmp', path: '/mnt' } }],
+      },
+      { name: 'cvt-prof1', description: 'p', config: { 'limits.cpu': '2' } },
+      'default/cvt-prof1',
+    ],
+    [
+      'prova:index/project:Project',
+      { name: 'cvt-proj1', config: { 'user.a': '1' } },
+      { name: 'cvt-proj1', description: 'x', config: { 'user.a': '2' } },
+      'cvt-proj1',
+    ],
+    [
+      'prova:index/storagePool:StoragePool',
+      { name: 'cvt-pool1', driver: 'dir' },
+      { name: 'cvt-pool1', driver: 'dir', description: 'pool' },
+      'cvt-pool1',
+    ],
+    [
+      'prova:index/storageVolume:StorageVolume',
+      { pool: 'default', name: 'cvt-vol1', config: { 'user.a': '1' } },
+      { pool: 'default', name: 'cvt-vol1', description: 'v', config: { 'user.a': '2' } },
+      '/default/cvt-vol1',
+    ],
   ];
 
   it.each(cases)('%s: create, read, update, import, delete', async (token, create, update, importId) => {
@@ -47,20 +109,35 @@ describeLxd('prova resources against a real LXD', (facts) => {
     const made = await inst.create(env.ctx, ii);
     try {
       const dev = env.res('prova:index/instanceDevice:InstanceDevice');
-      const di = dev.inputs.parse({ instanceName: 'cvt-dev1', name: 'data', type: 'disk', properties: { source: '/tmp', path: '/mnt' } });
+      const di = dev.inputs.parse({
+        instanceName: 'cvt-dev1',
+        name: 'data',
+        type: 'disk',
+        properties: { source: '/tmp', path: '/mnt' },
+      });
       const d = await dev.create(env.ctx, di);
       expect(lxc(['config', 'device', 'get', 'cvt-dev1', 'data', 'path']).trim()).toBe('/mnt');
       const dn = dev.inputs.parse({ ...di, properties: { source: '/tmp', path: '/data' } });
       await dev.update!(env.ctx, d.id, { inputs: di, outputs: {} }, dn);
       expect(dev.inputs.parse((await dev.read(env.ctx, d.id, { inputs: dn, outputs: {} }))!.inputs)).toEqual(dn);
       // The instance's own update keeps the standalone device.
-      await inst.update!(env.ctx, made.id, { inputs: ii, outputs: made.outputs }, inst.inputs.parse({ ...ii, description: 'x' }));
+      await inst.update!(
+        env.ctx,
+        made.id,
+        { inputs: ii, outputs: made.outputs },
+        inst.inputs.parse({ ...ii, description: 'x' }),
+      );
       expect(lxc(['config', 'device', 'get', 'cvt-dev1', 'data', 'path']).trim()).toBe('/data');
       await dev.delete(env.ctx, d.id, { inputs: dn, outputs: {} });
       expect(await dev.read(env.ctx, d.id, { inputs: dn, outputs: {} })).toBeNull();
 
       const file = env.res('prova:index/instanceFile:InstanceFile');
-      const fi = file.inputs.parse({ instance: 'cvt-dev1', targetPath: '/opt/cvt/motd', content: 'hello\n', createDirectories: true });
+      const fi = file.inputs.parse({
+        instance: 'cvt-dev1',
+        targetPath: '/opt/cvt/motd',
+        content: 'hello\n',
+        createDirectories: true,
+      });
       const f = await file.create(env.ctx, fi);
       expect(f.outputs.resourceId).toBe('local:cvt-dev1:/opt/cvt/motd');
       const fr = await file.read(env.ctx, f.id, { inputs: fi, outputs: f.outputs });

@@ -5,8 +5,14 @@ import { cleanupCvt, describeLxd, realEnv, type RealEnv } from './lxd-env.js';
 
 describeLxd('prova lookups against a real LXD', (facts) => {
   let env: RealEnv;
-  beforeAll(() => { cleanupCvt(); env = realEnv(facts); });
-  afterAll(async () => { await env.close(); cleanupCvt(); });
+  beforeAll(() => {
+    cleanupCvt();
+    env = realEnv(facts);
+  });
+  afterAll(async () => {
+    await env.close();
+    cleanupCvt();
+  });
   const run = (fn: string, args: Record<string, unknown>) => {
     const l = env.provider.lookups.get(`prova:index/${fn}:${fn}`)!;
     return l.run(env.ctx, l.args.parse(args)) as Promise<Record<string, unknown>>;
@@ -21,10 +27,21 @@ describeLxd('prova lookups against a real LXD', (facts) => {
     expect(img).toMatchObject({ aliases: [facts.image], type: 'container' });
     expect(img.fingerprint).toMatch(/^[0-9a-f]{64}$/);
     expect(typeof img.createdAt).toBe('number');
-    expect(await run('getNetwork', { name: facts.bridge })).toMatchObject({ managed: true, ipv4Address: '198.18.0.1/24', ipv6Address: '', type: 'bridge' });
-    expect((await run('getProfile', { name: 'default' })).devices).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'eth0', type: 'nic' })]));
+    expect(await run('getNetwork', { name: facts.bridge })).toMatchObject({
+      managed: true,
+      ipv4Address: '198.18.0.1/24',
+      ipv6Address: '',
+      type: 'bridge',
+    });
+    expect((await run('getProfile', { name: 'default' })).devices).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'eth0', type: 'nic' })]),
+    );
     expect((await run('getProject', { name: 'default' })).config).toMatchObject({ 'features.images': 'true' });
-    expect(await run('getStoragePool', { name: 'default' })).toMatchObject({ driver: 'dir', status: 'Created', locations: [] });
+    expect(await run('getStoragePool', { name: 'default' })).toMatchObject({
+      driver: 'dir',
+      status: 'Created',
+      locations: [],
+    });
   });
 
   it('reads an instance with every always-present output', async () => {
@@ -33,8 +50,31 @@ describeLxd('prova lookups against a real LXD', (facts) => {
     const made = await def.create(env.ctx, i);
     try {
       const r = await run('getInstance', { name: 'cvt-look1' });
-      for (const k of ['config', 'description', 'devices', 'ephemeral', 'id', 'interfaces', 'ipv4Address', 'ipv6Address', 'limits', 'location', 'macAddress', 'name', 'profiles', 'running', 'status', 'type']) expect(r).toHaveProperty(k);
-      expect(r).toMatchObject({ running: true, status: 'Running', limits: { cpu: '1' }, ipv4Address: made.outputs.ipv4Address });
+      for (const k of [
+        'config',
+        'description',
+        'devices',
+        'ephemeral',
+        'id',
+        'interfaces',
+        'ipv4Address',
+        'ipv6Address',
+        'limits',
+        'location',
+        'macAddress',
+        'name',
+        'profiles',
+        'running',
+        'status',
+        'type',
+      ])
+        expect(r).toHaveProperty(k);
+      expect(r).toMatchObject({
+        running: true,
+        status: 'Running',
+        limits: { cpu: '1' },
+        ipv4Address: made.outputs.ipv4Address,
+      });
     } finally {
       await def.delete(env.ctx, made.id, { inputs: i, outputs: made.outputs });
     }

@@ -7,7 +7,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSimulator, type LxdSimulator } from '../../../src/providers/a/simulator/index.js';
-import { FORWARD_ADDRESS, lxcScript, normalizeLxc, runLxc, runStep, scratchConf, type LxcResult } from '../../providers/a/lxc-script.js';
+import {
+  FORWARD_ADDRESS,
+  lxcScript,
+  normalizeLxc,
+  runLxc,
+  runStep,
+  scratchConf,
+  type LxcResult,
+} from '../../providers/a/lxc-script.js';
 import { describeLxd, lxc } from './lxd-env.js';
 
 /** Removes every lxcfake-* object from the real daemon (through the local unix socket). */
@@ -22,10 +30,22 @@ function cleanupLxcfake(): void {
   lxc(['storage', 'delete', 'lxcfake-pool'], true);
 }
 
-async function runScript(remote: string, address: string, password: string): Promise<{ added: LxcResult; results: LxcResult[]; fingerprint: string }> {
+async function runScript(
+  remote: string,
+  address: string,
+  password: string,
+): Promise<{ added: LxcResult; results: LxcResult[]; fingerprint: string }> {
   const conf = scratchConf();
   try {
-    const added = await runLxc(conf.env, ['remote', 'add', remote, address, '--password', password, '--accept-certificate']);
+    const added = await runLxc(conf.env, [
+      'remote',
+      'add',
+      remote,
+      address,
+      '--password',
+      password,
+      '--accept-certificate',
+    ]);
     const results: LxcResult[] = [];
     if (added.code === 0) for (const step of lxcScript(remote, conf.dir)) results.push(await runStep(conf.env, step));
     const pem = readFileSync(join(conf.dir, 'conf', 'client.crt'), 'utf8');
@@ -62,7 +82,10 @@ describeLxd('the lxc client against the fake LXD and the real daemon', (facts) =
     it(`step ${n + 1}: ${title} succeeds on both${step.compare ? ' and prints the same' : ''}`, () => {
       const f = fake.results[n]!;
       const r = real.results[n]!;
-      expect({ fake: f.code, real: r.code }, `${f.stderr}\n${r.stderr}`).toEqual({ fake: step.exitCode ?? 0, real: step.exitCode ?? 0 });
+      expect({ fake: f.code, real: r.code }, `${f.stderr}\n${r.stderr}`).toEqual({
+        fake: step.exitCode ?? 0,
+        real: step.exitCode ?? 0,
+      });
       if (!step.compare) return;
       const view = (x: LxcResult, remote: string) => ({ stdout: normalizeLxc(x.stdout, remote), pulled: x.pulled });
       expect(view(f, 'fake')).toEqual(view(r, 'real'));

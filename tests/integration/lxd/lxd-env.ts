@@ -37,13 +37,22 @@ export function lxdFacts(): LxdFacts | undefined {
 /** describe() when the daemon is there; a failing test in CI; a loud skip elsewhere. */
 export function describeLxd(name: string, body: (facts: LxdFacts) => void): void {
   const facts = lxdFacts();
-  if (facts) { describe(name, () => body(facts)); return; }
-  if (process.env.CI === 'true') {
-    describe(name, () => it('needs a real LXD daemon (run scripts/lxd-test-env.sh)', () => { throw new Error(`no LXD daemon: ${FACTS} is missing or its socket does not exist`); }));
+  if (facts) {
+    describe(name, () => body(facts));
     return;
   }
-  // eslint-disable-next-line no-console
-  console.warn(`\n!!! SKIPPING real-LXD tests "${name}": no daemon (${FACTS} missing). Run scripts/lxd-test-env.sh as root. !!!\n`);
+  if (process.env.CI === 'true') {
+    describe(name, () =>
+      it('needs a real LXD daemon (run scripts/lxd-test-env.sh)', () => {
+        throw new Error(`no LXD daemon: ${FACTS} is missing or its socket does not exist`);
+      }),
+    );
+    return;
+  }
+
+  console.warn(
+    `\n!!! SKIPPING real-LXD tests "${name}": no daemon (${FACTS} missing). Run scripts/lxd-test-env.sh as root. !!!\n`,
+  );
   describe.skip(name, () => it('needs a real LXD daemon', () => {}));
 }
 
@@ -60,11 +69,20 @@ export function realEnv(facts: LxdFacts, args: ProvaArgs = {}): RealEnv {
   const dir = mkdtempSync(join(tmpdir(), 'cvt-lxd-'));
   const provider = prova({ socketPath: facts.socket, configDir: join(dir, 'config'), pollIntervalMs: 100, ...args });
   const reports: Report[] = [];
-  const ctx = standaloneContext(provider.config, { retry: { retries: 2, minTimeoutMs: 50, maxTimeoutMs: 200 }, report: (r) => reports.push(r) });
+  const ctx = standaloneContext(provider.config, {
+    retry: { retries: 2, minTimeoutMs: 50, maxTimeoutMs: 200 },
+    report: (r) => reports.push(r),
+  });
   return {
-    provider, ctx, reports, dir,
+    provider,
+    ctx,
+    reports,
+    dir,
     res: (token) => provider.resources.get(token)!,
-    close: async () => { await provider.close(); rmSync(dir, { recursive: true, force: true }); },
+    close: async () => {
+      await provider.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
 }
 
@@ -80,30 +98,49 @@ export function lxc(args: string[], quiet = false): string {
 
 /** Deletes every object named cvt-* the tests may have left behind (instances, profiles, networks, …). */
 export function cleanupCvt(): void {
-  const names = (kind: string[]) => lxc([...kind, '--format', 'csv', '-c', 'n'], true).split('\n').map((l) => l.split(',')[0]!.trim()).filter((n) => n.startsWith('cvt-'));
+  const names = (kind: string[]) =>
+    lxc([...kind, '--format', 'csv', '-c', 'n'], true)
+      .split('\n')
+      .map((l) => l.split(',')[0]!.trim())
+      .filter((n) => n.startsWith('cvt-'));
   for (const n of names(['list'])) lxc(['delete', '--force', n], true);
   for (const line of lxc(['query', '/1.0/networks/convergebr0/forwards'], true).match(/"[^"]+"/g) ?? []) {
     const addr = line.replace(/"/g, '').split('/').pop()!;
     if (addr.startsWith('198.18.0.2')) lxc(['network', 'forward', 'delete', 'convergebr0', addr], true);
   }
-  for (const line of lxc(['query', '/1.0/profiles'], true).match(/cvt-[\w-]+/g) ?? []) lxc(['profile', 'delete', line], true);
-  for (const line of lxc(['query', '/1.0/network-acls'], true).match(/cvt-[\w-]+/g) ?? []) lxc(['network', 'acl', 'delete', line], true);
-  for (const line of lxc(['query', '/1.0/networks'], true).match(/cvt-[\w-]+/g) ?? []) lxc(['network', 'delete', line], true);
-  for (const line of lxc(['query', '/1.0/storage-pools/default/volumes/custom'], true).match(/cvt-[\w-]+/g) ?? []) lxc(['storage', 'volume', 'delete', 'default', line], true);
-  for (const line of lxc(['query', '/1.0/storage-pools'], true).match(/cvt-[\w-]+/g) ?? []) lxc(['storage', 'delete', line], true);
-  for (const line of lxc(['query', '/1.0/projects'], true).match(/cvt-[\w-]+/g) ?? []) lxc(['project', 'delete', line], true);
+  for (const line of lxc(['query', '/1.0/profiles'], true).match(/cvt-[\w-]+/g) ?? [])
+    lxc(['profile', 'delete', line], true);
+  for (const line of lxc(['query', '/1.0/network-acls'], true).match(/cvt-[\w-]+/g) ?? [])
+    lxc(['network', 'acl', 'delete', line], true);
+  for (const line of lxc(['query', '/1.0/networks'], true).match(/cvt-[\w-]+/g) ?? [])
+    lxc(['network', 'delete', line], true);
+  for (const line of lxc(['query', '/1.0/storage-pools/default/volumes/custom'], true).match(/cvt-[\w-]+/g) ?? [])
+    lxc(['storage', 'volume', 'delete', 'default', line], true);
+  for (const line of lxc(['query', '/1.0/storage-pools'], true).match(/cvt-[\w-]+/g) ?? [])
+    lxc(['storage', 'delete', line], true);
+  for (const line of lxc(['query', '/1.0/projects'], true).match(/cvt-[\w-]+/g) ?? [])
+    lxc(['project', 'delete', line], true);
 }
 
 /** Deletes every object named aprov-* (the provider-A issue tests' prefix): instances, profiles, networks. */
 export function cleanupAprov(): void {
-  const instances = lxc(['list', '--format', 'csv', '-c', 'n'], true).split('\n').map((l) => l.trim()).filter((n) => n.startsWith('aprov-'));
+  const instances = lxc(['list', '--format', 'csv', '-c', 'n'], true)
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((n) => n.startsWith('aprov-'));
   for (const n of instances) lxc(['delete', '--force', n], true);
-  for (const p of lxc(['query', '/1.0/profiles'], true).match(/aprov-[\w-]+/g) ?? []) lxc(['profile', 'delete', p], true);
-  for (const n of lxc(['query', '/1.0/networks'], true).match(/aprov[\w-]*/g) ?? []) lxc(['network', 'delete', n], true);
+  for (const p of lxc(['query', '/1.0/profiles'], true).match(/aprov-[\w-]+/g) ?? [])
+    lxc(['profile', 'delete', p], true);
+  for (const n of lxc(['query', '/1.0/networks'], true).match(/aprov[\w-]*/g) ?? [])
+    lxc(['network', 'delete', n], true);
 }
 
 /** An Engine over a memory state with provider A on the real daemon (fast polls, as tests use). */
-export function realEngine(facts: LxdFacts, dir: string, args: ProvaArgs = {}): { engine: Engine; store: MemoryStateStore; provider: Provider<ProvaConfig> } {
+export function realEngine(
+  facts: LxdFacts,
+  dir: string,
+  args: ProvaArgs = {},
+): { engine: Engine; store: MemoryStateStore; provider: Provider<ProvaConfig> } {
   const provider = prova({ socketPath: facts.socket, configDir: join(dir, 'config'), pollIntervalMs: 100, ...args });
   const store = new MemoryStateStore();
   return { engine: new Engine({ providers: [provider], state: store }), store, provider };

@@ -5,7 +5,10 @@ import { cleanupCvt, describeLxd, lxc, realEnv, type RealEnv } from './lxd-env.j
 
 describeLxd('prova objects in a project on a real LXD', (facts) => {
   let env: RealEnv;
-  beforeAll(() => { cleanupCvt(); env = realEnv(facts); });
+  beforeAll(() => {
+    cleanupCvt();
+    env = realEnv(facts);
+  });
   afterAll(async () => {
     await env.close();
     lxc(['delete', '--force', '--project', 'cvt-scope', 'cvt-pi'], true);
@@ -18,7 +21,10 @@ describeLxd('prova objects in a project on a real LXD', (facts) => {
     const proj = env.res('prova:index/project:Project');
     const prof = env.res('prova:index/profile:Profile');
     const inst = env.res('prova:index/instance:Instance');
-    const pi = proj.inputs.parse({ name: 'cvt-scope', config: { 'features.images': 'false', 'features.profiles': 'true' } });
+    const pi = proj.inputs.parse({
+      name: 'cvt-scope',
+      config: { 'features.images': 'false', 'features.profiles': 'true' },
+    });
     const p = await proj.create(env.ctx, pi);
     let failed = false;
     try {
@@ -27,16 +33,37 @@ describeLxd('prova objects in a project on a real LXD', (facts) => {
       expect(f.id).toBe('local:cvt-scope/cvt-pprof');
       expect(lxc(['profile', 'get', '--project', 'cvt-scope', 'cvt-pprof', 'user.p']).trim()).toBe('1');
       const ii = inst.inputs.parse({
-        name: 'cvt-pi', project: 'cvt-scope', image: facts.image, profiles: ['cvt-pprof'],
-        devices: [{ name: 'root', type: 'disk', properties: { path: '/', pool: 'default' } }, { name: 'eth0', type: 'nic', properties: { network: facts.bridge } }],
+        name: 'cvt-pi',
+        project: 'cvt-scope',
+        image: facts.image,
+        profiles: ['cvt-pprof'],
+        devices: [
+          { name: 'root', type: 'disk', properties: { path: '/', pool: 'default' } },
+          { name: 'eth0', type: 'nic', properties: { network: facts.bridge } },
+        ],
       });
       const i = await inst.create(env.ctx, ii);
       expect(i.id).toBe('local:cvt-scope/cvt-pi');
       expect(i.outputs.ipv4Address).toMatch(/^198\.18\.0\./);
-      const imported = await inst.read(env.ctx, inst.importId!('cvt-scope/cvt-pi', env.provider.config), { inputs: {}, outputs: {} });
-      expect(imported!.inputs).toMatchObject({ name: 'cvt-pi', project: 'cvt-scope', profiles: ['cvt-pprof'], running: true });
+      const imported = await inst.read(env.ctx, inst.importId!('cvt-scope/cvt-pi', env.provider.config), {
+        inputs: {},
+        outputs: {},
+      });
+      expect(imported!.inputs).toMatchObject({
+        name: 'cvt-pi',
+        project: 'cvt-scope',
+        profiles: ['cvt-pprof'],
+        running: true,
+      });
       expect((imported!.inputs.devices as { name: string }[]).map((d) => d.name)).toEqual(['eth0', 'root']);
-      expect(prof.inputs.parse((await prof.read(env.ctx, prof.importId!('cvt-scope/cvt-pprof', env.provider.config), { inputs: {}, outputs: {} }))!.inputs)).toEqual(fi);
+      expect(
+        prof.inputs.parse(
+          (await prof.read(env.ctx, prof.importId!('cvt-scope/cvt-pprof', env.provider.config), {
+            inputs: {},
+            outputs: {},
+          }))!.inputs,
+        ),
+      ).toEqual(fi);
       await inst.delete(env.ctx, i.id, { inputs: ii, outputs: i.outputs });
       await prof.delete(env.ctx, f.id, { inputs: fi, outputs: {} });
     } catch (error) {
@@ -44,7 +71,9 @@ describeLxd('prova objects in a project on a real LXD', (facts) => {
       throw error;
     } finally {
       // After a failure the afterAll hook empties the project; do not hide the first error.
-      await proj.delete(env.ctx, p.id, { inputs: pi, outputs: {} }).catch((e: unknown) => { if (!failed) throw e; });
+      await proj.delete(env.ctx, p.id, { inputs: pi, outputs: {} }).catch((e: unknown) => {
+        if (!failed) throw e;
+      });
     }
     expect(await proj.read(env.ctx, p.id, { inputs: pi, outputs: {} })).toBeNull();
   });

@@ -12,14 +12,25 @@ import { describeLxd, lxc, realEnv, type RealEnv } from './lxd-env.js';
 describeLxd('prova over HTTPS against a real LXD', (facts) => {
   const envs: RealEnv[] = [];
   const added: string[] = [];
-  const remote = (extra: Record<string, unknown> = {}) => ({ remotes: [{ name: 'cvt-https', address: `https://${facts.https}`, ...extra }] });
-  const make = (args: Parameters<typeof realEnv>[1]) => { const e = realEnv(facts, args); envs.push(e); return e; };
+  const remote = (extra: Record<string, unknown> = {}) => ({
+    remotes: [{ name: 'cvt-https', address: `https://${facts.https}`, ...extra }],
+  });
+  const make = (args: Parameters<typeof realEnv>[1]) => {
+    const e = realEnv(facts, args);
+    envs.push(e);
+    return e;
+  };
   afterAll(async () => {
     for (const fp of added) lxc(['query', '-X', 'DELETE', `/1.0/certificates/${fp}`], true);
     for (const e of envs) await e.close();
   });
-  const serverFingerprint = () => (JSON.parse(lxc(['query', '/1.0'])) as { environment: { certificate_fingerprint: string } }).environment.certificate_fingerprint;
-  const trusted = () => (JSON.parse(lxc(['query', '/1.0/certificates?recursion=1'])) as { fingerprint: string }[]).map((c) => c.fingerprint);
+  const serverFingerprint = () =>
+    (JSON.parse(lxc(['query', '/1.0'])) as { environment: { certificate_fingerprint: string } }).environment
+      .certificate_fingerprint;
+  const trusted = () =>
+    (JSON.parse(lxc(['query', '/1.0/certificates?recursion=1'])) as { fingerprint: string }[]).map(
+      (c) => c.fingerprint,
+    );
 
   it('refuses an untrusted server certificate without acceptRemoteCertificate, and pins nothing', async () => {
     const env = make({ ...remote({ password: facts.trustPassword }), generateClientCertificates: true });
@@ -32,7 +43,11 @@ describeLxd('prova over HTTPS against a real LXD', (facts) => {
   });
 
   it('generates client certificates, accepts and pins the server certificate, and adds trust by password', async () => {
-    const env = make({ ...remote({ password: facts.trustPassword }), generateClientCertificates: true, acceptRemoteCertificate: true });
+    const env = make({
+      ...remote({ password: facts.trustPassword }),
+      generateClientCertificates: true,
+      acceptRemoteCertificate: true,
+    });
     const client = await env.provider.config.client(env.ctx, 'cvt-https');
     const crt = readFileSync(join(env.dir, 'config', 'client.crt'), 'utf8');
     expect(new X509Certificate(crt).publicKey.asymmetricKeyDetails?.namedCurve).toBe('secp384r1');
@@ -41,7 +56,9 @@ describeLxd('prova over HTTPS against a real LXD', (facts) => {
     expect(trusted()).toContain(fp);
     const pinned = readFileSync(join(env.dir, 'config', 'servercerts', 'cvt-https.crt'), 'utf8');
     expect(certificateFingerprint(pinned)).toBe(serverFingerprint());
-    const info = await env.provider.lookups.get('prova:index/getInfo:getInfo')!.run(env.ctx, { remote: 'cvt-https' }) as { apiExtensions: string[] };
+    const info = (await env.provider.lookups
+      .get('prova:index/getInfo:getInfo')!
+      .run(env.ctx, { remote: 'cvt-https' })) as { apiExtensions: string[] };
     expect(info.apiExtensions).toContain('etag');
     expect((await client.server(env.ctx)).auth).toBe('trusted');
   });
@@ -57,11 +74,17 @@ describeLxd('prova over HTTPS against a real LXD', (facts) => {
   });
 
   it('fails to authenticate with a wrong password, without leaking it', async () => {
-    const env = make({ ...remote({ password: 'not-the-password' }), generateClientCertificates: true, acceptRemoteCertificate: true });
+    const env = make({
+      ...remote({ password: 'not-the-password' }),
+      generateClientCertificates: true,
+      acceptRemoteCertificate: true,
+    });
     const err = await env.provider.config.client(env.ctx, 'cvt-https').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect((err as ProviderError).message).toContain('Unable to authenticate');
     expect((err as ProviderError).message).not.toContain('not-the-password');
-    expect(trusted()).not.toContain(certificateFingerprint(readFileSync(join(env.dir, 'config', 'client.crt'), 'utf8')));
+    expect(trusted()).not.toContain(
+      certificateFingerprint(readFileSync(join(env.dir, 'config', 'client.crt'), 'utf8')),
+    );
   });
 });

@@ -7,13 +7,29 @@ import { parseLxdError } from '../../../src/providers/a/errors.js';
 import { simEnv, type SimEnv } from './sim-env.js';
 
 let env: SimEnv | undefined;
-afterEach(async () => { await env?.close(); env = undefined; });
+afterEach(async () => {
+  await env?.close();
+  env = undefined;
+});
 
 const ctx = standaloneContext(undefined, { retry: { retries: 1, minTimeoutMs: 1, maxTimeoutMs: 2 } });
 function clientFor(e: SimEnv, secrets: string[] = []): LxdClient {
-  return new LxdClient({ remote: 'sim', baseUrl: 'http://lxd', dispatcher: new Agent({ connect: { socketPath: e.sim.socketPath! } }), secrets: () => secrets, operationWaitSeconds: 1 });
+  return new LxdClient({
+    remote: 'sim',
+    baseUrl: 'http://lxd',
+    dispatcher: new Agent({ connect: { socketPath: e.sim.socketPath! } }),
+    secrets: () => secrets,
+    operationWaitSeconds: 1,
+  });
 }
-const start = (c: LxdClient) => c.request(ctx, { method: 'PUT', path: '/1.0/instances/c1/state', pathTemplate: '/1.0/instances/{name}/state', operation: 'start instance', body: { action: 'start' } });
+const start = (c: LxdClient) =>
+  c.request(ctx, {
+    method: 'PUT',
+    path: '/1.0/instances/c1/state',
+    pathTemplate: '/1.0/instances/{name}/state',
+    operation: 'start instance',
+    body: { action: 'start' },
+  });
 
 async function withRunning(options = {}) {
   env = await simEnv(options);
@@ -25,7 +41,12 @@ async function withRunning(options = {}) {
 describe('LxdClient', () => {
   it('returns sync metadata with the ETag', async () => {
     env = await simEnv();
-    const r = await clientFor(env).request<{ name: string }>(ctx, { method: 'GET', path: '/1.0/profiles/default', pathTemplate: '/1.0/profiles/{name}', operation: 'read profile' });
+    const r = await clientFor(env).request<{ name: string }>(ctx, {
+      method: 'GET',
+      path: '/1.0/profiles/default',
+      pathTemplate: '/1.0/profiles/{name}',
+      operation: 'read profile',
+    });
     expect(r.metadata.name).toBe('default');
     expect(r.etag).toMatch(/^"[0-9a-f]{64}"$/);
   });
@@ -47,9 +68,19 @@ describe('LxdClient', () => {
 
   it('keeps waiting while /wait times out with the operation still running', async () => {
     env = await simEnv({ operationMs: 30, waitStyle: '5.20' });
-    env.sim.use({ method: 'GET', path: '/1.0/operations/:id/wait', handler: () => ({ status: 200, body: { type: 'error', error: 'context deadline exceeded', error_code: 500 } }) });
+    env.sim.use({
+      method: 'GET',
+      path: '/1.0/operations/:id/wait',
+      handler: () => ({ status: 200, body: { type: 'error', error: 'context deadline exceeded', error_code: 500 } }),
+    });
     const c = clientFor(env);
-    const r = await c.request(ctx, { method: 'POST', path: '/1.0/instances', pathTemplate: '/1.0/instances', operation: 'create instance', body: { name: 'w1', source: { type: 'image', alias: 'busybox' } } });
+    const r = await c.request(ctx, {
+      method: 'POST',
+      path: '/1.0/instances',
+      pathTemplate: '/1.0/instances',
+      operation: 'create instance',
+      body: { name: 'w1', source: { type: 'image', alias: 'busybox' } },
+    });
     expect(r.operation?.status).toBe('Success');
     expect(env.sim.store.instances.has('default/w1')).toBe(true);
   });
@@ -57,31 +88,72 @@ describe('LxdClient', () => {
   it('resolves a vanished operation (404 after retention) to undefined so the caller re-reads', async () => {
     env = await simEnv();
     env.sim.use(
-      { method: 'GET', path: '/1.0/operations/:id/wait', handler: () => ({ status: 404, body: { type: 'error', error: 'Operation not found', error_code: 404 } }) },
-      { method: 'GET', path: '/1.0/operations/:id', handler: () => ({ status: 404, body: { type: 'error', error: 'Operation not found', error_code: 404 } }) },
+      {
+        method: 'GET',
+        path: '/1.0/operations/:id/wait',
+        handler: () => ({ status: 404, body: { type: 'error', error: 'Operation not found', error_code: 404 } }),
+      },
+      {
+        method: 'GET',
+        path: '/1.0/operations/:id',
+        handler: () => ({ status: 404, body: { type: 'error', error: 'Operation not found', error_code: 404 } }),
+      },
     );
-    const r = await clientFor(env).request(ctx, { method: 'POST', path: '/1.0/instances', pathTemplate: '/1.0/instances', operation: 'create instance', body: { name: 'w2', source: { type: 'image', alias: 'busybox' } } });
+    const r = await clientFor(env).request(ctx, {
+      method: 'POST',
+      path: '/1.0/instances',
+      pathTemplate: '/1.0/instances',
+      operation: 'create instance',
+      body: { name: 'w2', source: { type: 'image', alias: 'busybox' } },
+    });
     expect(r.operation).toBeUndefined();
   });
 
   it('maps error envelopes to ProviderError with the LXD message and notFound for 404', async () => {
     env = await simEnv();
-    const err = await clientFor(env).request(ctx, { method: 'GET', path: '/1.0/instances/nope', pathTemplate: '/1.0/instances/{name}', operation: 'read instance' }).catch((e: unknown) => e);
+    const err = await clientFor(env)
+      .request(ctx, {
+        method: 'GET',
+        path: '/1.0/instances/nope',
+        pathTemplate: '/1.0/instances/{name}',
+        operation: 'read instance',
+      })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderError);
-    expect((err as ProviderError)).toMatchObject({ status: 404, notFound: true, detail: 'Instance not found', pathTemplate: '/1.0/instances/{name}' });
+    expect(err as ProviderError).toMatchObject({
+      status: 404,
+      notFound: true,
+      detail: 'Instance not found',
+      pathTemplate: '/1.0/instances/{name}',
+    });
   });
 
   it('passes ?project= through', async () => {
     env = await simEnv();
     const c = clientFor(env);
-    await c.request(ctx, { method: 'GET', path: '/1.0/instances', pathTemplate: '/1.0/instances', operation: 'list', project: 'p1' });
+    await c.request(ctx, {
+      method: 'GET',
+      path: '/1.0/instances',
+      pathTemplate: '/1.0/instances',
+      operation: 'list',
+      project: 'p1',
+    });
     expect(env.sim.requests.at(-1)!.query).toBe('?project=p1');
   });
 
-  it('refuses ?target= on a standalone server with LXD\'s 400 before sending the call', async () => {
+  it("refuses ?target= on a standalone server with LXD's 400 before sending the call", async () => {
     env = await simEnv();
     const c = clientFor(env);
-    const err = await c.request(ctx, { method: 'POST', path: '/1.0/instances', pathTemplate: '/1.0/instances', operation: 'create instance', target: 'm1', body: {} }).catch((e: unknown) => e);
+    const err = await c
+      .request(ctx, {
+        method: 'POST',
+        path: '/1.0/instances',
+        pathTemplate: '/1.0/instances',
+        operation: 'create instance',
+        target: 'm1',
+        body: {},
+      })
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ status: 400, vendorCode: 'target_not_clustered', retryable: false });
     expect(env.sim.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
   });
@@ -96,14 +168,31 @@ describe('LxdClient', () => {
 
   it('never lets a secret into an error', async () => {
     env = await simEnv();
-    env.sim.use({ method: 'GET', path: '/1.0/profiles/:name', handler: () => ({ status: 400, body: { type: 'error', error: 'bad password hunter2-secret given', error_code: 400 } }) });
-    const err = await clientFor(env, ['hunter2-secret']).request(ctx, { method: 'GET', path: '/1.0/profiles/x', pathTemplate: '/1.0/profiles/{name}', operation: 'read profile' }).catch((e: unknown) => e);
+    env.sim.use({
+      method: 'GET',
+      path: '/1.0/profiles/:name',
+      handler: () => ({
+        status: 400,
+        body: { type: 'error', error: 'bad password hunter2-secret given', error_code: 400 },
+      }),
+    });
+    const err = await clientFor(env, ['hunter2-secret'])
+      .request(ctx, {
+        method: 'GET',
+        path: '/1.0/profiles/x',
+        pathTemplate: '/1.0/profiles/{name}',
+        operation: 'read profile',
+      })
+      .catch((e: unknown) => e);
     expect(String((err as Error).message)).not.toContain('hunter2-secret');
     expect(JSON.stringify(err)).not.toContain('hunter2-secret');
   });
 
   it('parses LXD error bodies, retrying only 503', () => {
-    expect(parseLxdError(500, { type: 'error', error: 'boom', error_code: 500 })).toMatchObject({ detail: 'boom', retryable: false });
+    expect(parseLxdError(500, { type: 'error', error: 'boom', error_code: 500 })).toMatchObject({
+      detail: 'boom',
+      retryable: false,
+    });
     expect(parseLxdError(503, { type: 'error', error: 'later', error_code: 503 }).retryable).toBe(true);
   });
 });

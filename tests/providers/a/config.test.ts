@@ -7,8 +7,14 @@ import { findSocket, normalizeAddress, resolveConfig, terraformConfig } from '..
 import { formatId, parseId } from '../../../src/providers/a/wire/ids.js';
 
 const dirs: string[] = [];
-const tmp = () => { const d = mkdtempSync(join(tmpdir(), 'cvt-cfg-')); dirs.push(d); return d; };
-afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });
+const tmp = () => {
+  const d = mkdtempSync(join(tmpdir(), 'cvt-cfg-'));
+  dirs.push(d);
+  return d;
+};
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
 
 describe('configuration', () => {
   it('finds the socket in the Go client order: LXD_SOCKET, LXD_DIR, then the package path', () => {
@@ -28,7 +34,10 @@ describe('configuration', () => {
 
   it('always has a local remote on the socket, merges config.yml remotes and its default', () => {
     const dir = tmp();
-    writeFileSync(join(dir, 'config.yml'), 'default-remote: far\nremotes:\n  far:\n    addr: https://10.1.1.1:8443\n    protocol: lxd\n');
+    writeFileSync(
+      join(dir, 'config.yml'),
+      'default-remote: far\nremotes:\n  far:\n    addr: https://10.1.1.1:8443\n    protocol: lxd\n',
+    );
     const s = resolveConfig({ configDir: dir, socketPath: '/tmp/x.sock' }, {});
     expect(s.remotes.get('local')!.address).toBe('unix:///tmp/x.sock');
     expect(s.remotes.get('far')!.address).toBe('https://10.1.1.1:8443');
@@ -36,10 +45,13 @@ describe('configuration', () => {
     expect(s.defaultRemote).toBe('far');
   });
 
-  it('merges the system-wide config.yml (LXD_GLOBAL_CONF) under the user\'s', () => {
+  it("merges the system-wide config.yml (LXD_GLOBAL_CONF) under the user's", () => {
     const user = tmp();
     const global = tmp();
-    writeFileSync(join(global, 'config.yml'), 'remotes:\n  shared:\n    addr: https://10.2.2.2:8443\n  mine:\n    addr: https://10.3.3.3:8443\n');
+    writeFileSync(
+      join(global, 'config.yml'),
+      'remotes:\n  shared:\n    addr: https://10.2.2.2:8443\n  mine:\n    addr: https://10.3.3.3:8443\n',
+    );
     writeFileSync(join(user, 'config.yml'), 'remotes:\n  mine:\n    addr: https://10.4.4.4:8443\n');
     const s = resolveConfig({ configDir: user }, { LXD_GLOBAL_CONF: global });
     expect(s.remotes.get('shared')!.address).toBe('https://10.2.2.2:8443');
@@ -50,12 +62,28 @@ describe('configuration', () => {
     const dir = tmp();
     const s = resolveConfig({ configDir: dir, remotes: [{ name: 'a', address: '10.0.0.2', default: true }] }, {});
     expect(s.defaultRemote).toBe('a');
-    expect(() => resolveConfig({ configDir: dir, remotes: [{ name: 'a', default: true }, { name: 'b', default: true }] }, {})).toThrow(ConfigError);
-    expect(() => resolveConfig({ configDir: dir, remotes: [{ name: 'a', address: 'x', password: 'p', token: 't' }] }, {})).toThrow(ConfigError);
+    expect(() =>
+      resolveConfig(
+        {
+          configDir: dir,
+          remotes: [
+            { name: 'a', default: true },
+            { name: 'b', default: true },
+          ],
+        },
+        {},
+      ),
+    ).toThrow(ConfigError);
+    expect(() =>
+      resolveConfig({ configDir: dir, remotes: [{ name: 'a', address: 'x', password: 'p', token: 't' }] }, {}),
+    ).toThrow(ConfigError);
   });
 
   it('adds the environment remote as default and reads the boolean switches from the environment', () => {
-    const s = resolveConfig({ configDir: tmp() }, { LXD_REMOTE: 'envr', LXD_ADDR: '10.9.9.9', LXD_PASSWORD: 'pw', LXD_ACCEPT_SERVER_CERTIFICATE: 'true' });
+    const s = resolveConfig(
+      { configDir: tmp() },
+      { LXD_REMOTE: 'envr', LXD_ADDR: '10.9.9.9', LXD_PASSWORD: 'pw', LXD_ACCEPT_SERVER_CERTIFICATE: 'true' },
+    );
     expect(s.defaultRemote).toBe('envr');
     expect(s.remotes.get('envr')).toMatchObject({ address: 'https://10.9.9.9:8443', password: 'pw' });
     expect(s.acceptRemoteCertificate).toBe(true);
@@ -70,17 +98,46 @@ describe('configuration', () => {
   it('terraformConfig uses upstream key names and includes only declared remotes', () => {
     const dir = tmp();
     mkdirSync(join(dir, 'x'));
-    const s = resolveConfig({ configDir: dir, generateClientCertificates: true, remotes: [{ name: 'r', address: '1.2.3.4', token: 'tok' }] }, {});
-    expect(terraformConfig(s)).toEqual({ remote: [{ name: 'r', address: 'https://1.2.3.4:8443', protocol: 'lxd', token: { '@converge': 'sensitive' }, default: false }], accept_remote_certificate: false, generate_client_certificates: true, config_dir: dir });
+    const s = resolveConfig(
+      { configDir: dir, generateClientCertificates: true, remotes: [{ name: 'r', address: '1.2.3.4', token: 'tok' }] },
+      {},
+    );
+    expect(terraformConfig(s)).toEqual({
+      remote: [
+        {
+          name: 'r',
+          address: 'https://1.2.3.4:8443',
+          protocol: 'lxd',
+          token: { '@converge': 'sensitive' },
+          default: false,
+        },
+      ],
+      accept_remote_certificate: false,
+      generate_client_certificates: true,
+      config_dir: dir,
+    });
   });
 });
 
 describe('ids', () => {
   it('parses the import grammar: remote prefix, optional project for one field, project segment for many', () => {
     expect(parseId('web', 1, 'local', 'x')).toMatchObject({ remote: 'local', project: 'default', fields: ['web'] });
-    expect(parseId('r:proj/web,image=ubuntu:24.04', 1, 'local', 'x')).toMatchObject({ remote: 'r', project: 'proj', fields: ['web'], options: { image: 'ubuntu:24.04' } });
-    expect(parseId('/br0/fd00::5', 2, 'local', 'x')).toMatchObject({ remote: 'local', project: 'default', fields: ['br0', 'fd00::5'] });
-    expect(parseId('r:p/pool/vol', 2, 'local', 'x')).toMatchObject({ remote: 'r', project: 'p', fields: ['pool', 'vol'] });
+    expect(parseId('r:proj/web,image=ubuntu:24.04', 1, 'local', 'x')).toMatchObject({
+      remote: 'r',
+      project: 'proj',
+      fields: ['web'],
+      options: { image: 'ubuntu:24.04' },
+    });
+    expect(parseId('/br0/fd00::5', 2, 'local', 'x')).toMatchObject({
+      remote: 'local',
+      project: 'default',
+      fields: ['br0', 'fd00::5'],
+    });
+    expect(parseId('r:p/pool/vol', 2, 'local', 'x')).toMatchObject({
+      remote: 'r',
+      project: 'p',
+      fields: ['pool', 'vol'],
+    });
     expect(() => parseId('br0/10.0.0.1', 2, 'local', 'x')).toThrow(ConfigError);
     expect(() => parseId('a/b/c', 1, 'local', 'x')).toThrow(ConfigError);
   });

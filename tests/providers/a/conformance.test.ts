@@ -14,11 +14,31 @@ const TRUST_PASSWORD = 'conformance-trust-pw-4d1c';
 let current: LxdSimulator;
 
 const box = () => prova.instance('box', { name: 'cvt-box', image: 'busybox' });
-const net = (description = '') => prova.network('net', { name: 'cvt-net', description, config: { 'ipv4.address': 'none', 'ipv6.address': 'none', 'user.x': '1' } });
-const acl = (port: string) => prova.networkAcl('acl', { name: 'cvt-acl', ingresses: [{ action: 'allow', state: 'enabled', protocol: 'tcp', destinationPort: port }] });
-const forward = (targetAddress: string) => prova.networkForward('fwd', { network: 'convergebr0', listenAddress: '198.18.0.250', ports: [{ protocol: 'tcp', listenPort: '80', targetAddress }] });
-const device = (path: string) => prova.instanceDevice('dev', { instanceName: 'cvt-box', name: 'data', type: 'disk', properties: { source: '/tmp', path } }, { dependsOn: ['box'] });
-const file = (content: string) => prova.instanceFile('file', { instance: 'cvt-box', targetPath: '/etc/motd', content }, { dependsOn: ['box'] });
+const net = (description = '') =>
+  prova.network('net', {
+    name: 'cvt-net',
+    description,
+    config: { 'ipv4.address': 'none', 'ipv6.address': 'none', 'user.x': '1' },
+  });
+const acl = (port: string) =>
+  prova.networkAcl('acl', {
+    name: 'cvt-acl',
+    ingresses: [{ action: 'allow', state: 'enabled', protocol: 'tcp', destinationPort: port }],
+  });
+const forward = (targetAddress: string) =>
+  prova.networkForward('fwd', {
+    network: 'convergebr0',
+    listenAddress: '198.18.0.250',
+    ports: [{ protocol: 'tcp', listenPort: '80', targetAddress }],
+  });
+const device = (path: string) =>
+  prova.instanceDevice(
+    'dev',
+    { instanceName: 'cvt-box', name: 'data', type: 'disk', properties: { source: '/tmp', path } },
+    { dependsOn: ['box'] },
+  );
+const file = (content: string) =>
+  prova.instanceFile('file', { instance: 'cvt-box', targetPath: '/etc/motd', content }, { dependsOn: ['box'] });
 
 describeProvider({
   name: 'prova',
@@ -29,11 +49,15 @@ describeProvider({
     const configDir = join(dir, 'config');
     const client = await generateClientCertificate(configDir);
     const provider = prova({
-      configDir, acceptRemoteCertificate: true, pollIntervalMs: 2, operationWaitSeconds: 5,
+      configDir,
+      acceptRemoteCertificate: true,
+      pollIntervalMs: 2,
+      operationWaitSeconds: 5,
       remotes: [{ name: 'sim', address: sim.address, password: TRUST_PASSWORD, default: true }],
     });
     return {
-      provider, sim,
+      provider,
+      sim,
       secrets: [TRUST_PASSWORD, ...client.key.split('\n').slice(1, 3)],
       close: async () => {
         await provider.close();
@@ -45,7 +69,9 @@ describeProvider({
   resources: {
     'prova:index/instance:Instance': {
       stack: () => [prova.instance('web', { name: 'cvt-web', image: 'busybox', config: { 'user.a': '1' } })],
-      changed: () => [prova.instance('web', { name: 'cvt-web', image: 'busybox', config: { 'user.a': '2' }, limits: { cpu: '1' } })],
+      changed: () => [
+        prova.instance('web', { name: 'cvt-web', image: 'busybox', config: { 'user.a': '2' }, limits: { cpu: '1' } }),
+      ],
       expect: 'update',
       // `name,image=<img>`: the option keeps the image in state (the API does not return it).
       importId: (r) => `${String(r.inputs.name)},image=${String(r.inputs.image)}`,
@@ -81,7 +107,13 @@ describeProvider({
     },
     'prova:index/profile:Profile': {
       stack: () => [prova.profile('prof', { name: 'cvt-prof', config: { 'user.a': '1' } })],
-      changed: () => [prova.profile('prof', { name: 'cvt-prof', config: { 'user.a': '2' }, devices: [{ name: 'data', type: 'disk', properties: { source: '/tmp', path: '/mnt' } }] })],
+      changed: () => [
+        prova.profile('prof', {
+          name: 'cvt-prof',
+          config: { 'user.a': '2' },
+          devices: [{ name: 'data', type: 'disk', properties: { source: '/tmp', path: '/mnt' } }],
+        }),
+      ],
       expect: 'update',
       importId: (r) => `default/${String(r.inputs.name)}`,
     },
@@ -104,8 +136,16 @@ describeProvider({
       importId: (r) => `/${String(r.inputs.pool)}/${String(r.inputs.name)}`,
     },
     'prova:index/authGroup:AuthGroup': {
-      stack: () => [prova.authGroup('group', { name: 'cvt-group', permissions: [{ entitlement: 'viewer', entityType: 'server' }] })],
-      changed: () => [prova.authGroup('group', { name: 'cvt-group', description: 'ops', permissions: [{ entitlement: 'can_view', entityType: 'project', entityArgs: { name: 'default' } }] })],
+      stack: () => [
+        prova.authGroup('group', { name: 'cvt-group', permissions: [{ entitlement: 'viewer', entityType: 'server' }] }),
+      ],
+      changed: () => [
+        prova.authGroup('group', {
+          name: 'cvt-group',
+          description: 'ops',
+          permissions: [{ entitlement: 'can_view', entityType: 'project', entityArgs: { name: 'default' } }],
+        }),
+      ],
       expect: 'update',
       importId: (r) => String(r.inputs.name),
     },

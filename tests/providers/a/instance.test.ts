@@ -4,8 +4,13 @@ import { simEnv, type SimEnv } from './sim-env.js';
 
 const T = 'prova:index/instance:Instance';
 let env: SimEnv;
-beforeEach(async () => { env = await simEnv(); });
-afterEach(async () => { expect(env.sim.unmatched).toEqual([]); await env.close(); });
+beforeEach(async () => {
+  env = await simEnv();
+});
+afterEach(async () => {
+  expect(env.sim.unmatched).toEqual([]);
+  await env.close();
+});
 
 const parse = (inputs: Record<string, unknown>) => env.res(T).inputs.parse(inputs);
 
@@ -15,7 +20,12 @@ describe('Instance', () => {
     const i = parse({ name: 'c1', image: 'busybox' });
     const c = await env.res(T).create(env.ctx, i);
     expect(c.id).toBe('local:default/c1');
-    expect(c.outputs).toMatchObject({ status: 'Running', location: '', ipv6Address: '', macAddress: expect.stringMatching(/^00:16:3e:/) });
+    expect(c.outputs).toMatchObject({
+      status: 'Running',
+      location: '',
+      ipv6Address: '',
+      macAddress: expect.stringMatching(/^00:16:3e:/),
+    });
     expect(c.outputs.ipv4Address).toMatch(/^198\.18\.0\.\d+$/);
     expect((c.outputs.interfaces as Record<string, { name: string }>).eth0!.name).toBe('eth0');
     expect(env.reports.some((r) => r.kind === 'poll')).toBe(true);
@@ -42,7 +52,12 @@ describe('Instance', () => {
     const i = parse({ name: 'c4', image: 'busybox' });
     const c = await env.res(T).create(env.ctx, i);
     env.sim.clearLog();
-    const err = await env.res(T).update!(env.ctx, c.id, { inputs: i, outputs: c.outputs }, parse({ name: 'c4b', image: 'busybox' })).catch((e: unknown) => e);
+    const err = await env.res(T).update!(
+      env.ctx,
+      c.id,
+      { inputs: i, outputs: c.outputs },
+      parse({ name: 'c4b', image: 'busybox' }),
+    ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect((err as ProviderError).vendorCode).toBe('restart_required');
     expect((err as ProviderError).message).toContain('`name`');
@@ -89,15 +104,24 @@ describe('Instance', () => {
 
   it('uploads files and runs execs, recording output and exit codes', async () => {
     const i = parse({
-      name: 'c8', image: 'busybox',
+      name: 'c8',
+      image: 'busybox',
       files: [{ targetPath: '/opt/app/conf', content: 'hello', createDirectories: true }],
-      execs: { a_cat: { command: ['cat', '/opt/app/conf'], recordOutput: true }, b_fail: { command: ['sh', '-c', 'exit 3'] }, c_once: { command: ['true'], trigger: 'once' } },
+      execs: {
+        a_cat: { command: ['cat', '/opt/app/conf'], recordOutput: true },
+        b_fail: { command: ['sh', '-c', 'exit 3'] },
+        c_once: { command: ['true'], trigger: 'once' },
+      },
     });
     const c = await env.res(T).create(env.ctx, i);
     const f = env.sim.store.instances.get('default/c8')!.files;
     expect(f.get('/opt/app/conf')).toMatchObject({ content: 'hello', mode: 0o755 });
     expect(f.get('/opt')?.type).toBe('directory');
-    expect(c.outputs.execResults).toMatchObject({ a_cat: { exitCode: 0, stdout: 'hello', runCount: 1 }, b_fail: { exitCode: 3, runCount: 1 }, c_once: { runCount: 1 } });
+    expect(c.outputs.execResults).toMatchObject({
+      a_cat: { exitCode: 0, stdout: 'hello', runCount: 1 },
+      b_fail: { exitCode: 3, runCount: 1 },
+      c_once: { runCount: 1 },
+    });
     expect(env.sim.store.logs.size).toBe(0);
     const u = await env.res(T).update!(env.ctx, c.id, { inputs: i, outputs: c.outputs }, i);
     expect(u.outputs.execResults).toMatchObject({ a_cat: { runCount: 2 }, c_once: { runCount: 1 } });
@@ -108,7 +132,9 @@ describe('Instance', () => {
     const made = await env.res(T).create(env.ctx, parse({ name: 'pc', image: 'busybox', project: 'p1' }));
     expect(made.id).toBe('local:p1/pc');
     expect(env.sim.requests.find((r) => r.method === 'POST' && r.path === '/1.0/instances')!.query).toBe('?project=p1');
-    const r = await env.res(T).read(env.ctx, env.res(T).importId!('p1/pc', env.provider.config), { inputs: {}, outputs: {} });
+    const r = await env
+      .res(T)
+      .read(env.ctx, env.res(T).importId!('p1/pc', env.provider.config), { inputs: {}, outputs: {} });
     expect(r!.inputs).toMatchObject({ name: 'pc', project: 'p1', running: true });
   });
 
@@ -118,12 +144,18 @@ describe('Instance', () => {
   });
 
   it('reports a container without image, reserved config keys and bad exec keys as validation issues', () => {
-    const issues = env.res(T).check!(parse({ name: 'x', config: { 'limits.cpu': '1' }, execs: { 'Bad-Key': { command: ['true'] } } }), env.provider.config);
+    const issues = env.res(T).check!(
+      parse({ name: 'x', config: { 'limits.cpu': '1' }, execs: { 'Bad-Key': { command: ['true'] } } }),
+      env.provider.config,
+    );
     expect(issues.map((i) => i.path.join('.'))).toEqual(['image', 'config.limits.cpu', 'execs.Bad-Key']);
   });
 
   it('fails with the LXD message when the create operation fails', async () => {
-    const err = await env.res(T).create(env.ctx, parse({ name: 'c9', image: 'busybox', limits: { bogus: '1' } })).catch((e: unknown) => e);
+    const err = await env
+      .res(T)
+      .create(env.ctx, parse({ name: 'c9', image: 'busybox', limits: { bogus: '1' } }))
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect((err as ProviderError).detail).toContain('Unknown configuration key: limits.bogus');
   });
@@ -137,12 +169,24 @@ describe('Instance on a cluster (simulated)', () => {
     const c = await env.res(T).create(env.ctx, i);
     expect(c.outputs.location).toBe('m1');
     expect(env.sim.requests.find((r) => r.method === 'POST' && r.path === '/1.0/instances')!.query).toBe('?target=m1');
-    const err = await env.res(T).update!(env.ctx, c.id, { inputs: i, outputs: c.outputs }, parse({ name: 'cl1', image: 'busybox', target: 'm2' })).catch((e: unknown) => e);
+    const err = await env.res(T).update!(
+      env.ctx,
+      c.id,
+      { inputs: i, outputs: c.outputs },
+      parse({ name: 'cl1', image: 'busybox', target: 'm2' }),
+    ).catch((e: unknown) => e);
     expect((err as ProviderError).message).toContain('`target`');
     expect(env.sim.store.instances.get('default/cl1')!.location).toBe('m1');
-    const moved = await env.res(T).update!(env.ctx, c.id, { inputs: i, outputs: c.outputs }, parse({ name: 'cl1', image: 'busybox', target: 'm2', allowRestart: true }));
+    const moved = await env.res(T).update!(
+      env.ctx,
+      c.id,
+      { inputs: i, outputs: c.outputs },
+      parse({ name: 'cl1', image: 'busybox', target: 'm2', allowRestart: true }),
+    );
     expect(moved.outputs).toMatchObject({ location: 'm2', status: 'Running' });
-    const info = await env.provider.lookups.get('prova:index/getInfo:getInfo')!.run(env.ctx, {}) as { clusterMembers: Record<string, { status: string }> };
+    const info = (await env.provider.lookups.get('prova:index/getInfo:getInfo')!.run(env.ctx, {})) as {
+      clusterMembers: Record<string, { status: string }>;
+    };
     expect(Object.keys(info.clusterMembers)).toEqual(['m1', 'm2']);
   });
 

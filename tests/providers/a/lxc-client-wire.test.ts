@@ -9,11 +9,19 @@ import { startSimulator, type LxdSimulator } from '../../../src/providers/a/simu
 type Envelope = { type: string; status_code: number; error_code: number; metadata: any; operation: string };
 
 let sim: LxdSimulator;
-beforeEach(async () => { sim = await startSimulator({ operationMs: 1 }); });
-afterEach(async () => { await sim.close(); });
+beforeEach(async () => {
+  sim = await startSimulator({ operationMs: 1 });
+});
+afterEach(async () => {
+  await sim.close();
+});
 
 async function call(method: string, path: string, body?: unknown): Promise<{ status: number; json: Envelope }> {
-  const res = await fetch(`${sim.url}${path}`, { method, body: body === undefined ? undefined : JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  const res = await fetch(`${sim.url}${path}`, {
+    method,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    headers: { 'content-type': 'application/json' },
+  });
   return { status: res.status, json: (await res.json()) as Envelope };
 }
 
@@ -22,7 +30,10 @@ async function listen(path: string): Promise<{ ws: WebSocket; messages: any[] }>
   const ws = new WebSocket(`${sim.url.replace('http', 'ws')}${path}`);
   const messages: any[] = [];
   ws.on('message', (m) => messages.push(JSON.parse(m.toString())));
-  await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
+  await new Promise((resolve, reject) => {
+    ws.once('open', resolve);
+    ws.once('error', reject);
+  });
   return { ws, messages };
 }
 
@@ -37,7 +48,15 @@ describe('the fake LXD on the wire lxc speaks', () => {
     const { json } = await call('GET', '/1.0');
     expect(json.metadata.environment.server_version).toBe('5.21.0');
     expect(json.metadata.api_extensions).toHaveLength(380);
-    expect(json.metadata.api_extensions).toEqual(expect.arrayContaining(['network_state', 'network_leases', 'resources_v2', 'access_management', 'instance_get_full']));
+    expect(json.metadata.api_extensions).toEqual(
+      expect.arrayContaining([
+        'network_state',
+        'network_leases',
+        'resources_v2',
+        'access_management',
+        'instance_get_full',
+      ]),
+    );
   });
 
   it('answers GET / with the supported API versions', async () => {
@@ -53,10 +72,15 @@ describe('the fake LXD on the wire lxc speaks', () => {
     expect(done.metadata.status).toBe('Success');
     await vi.waitFor(() => expect(own.messages.filter((m) => m.type === 'operation')).toHaveLength(2));
     await vi.waitFor(() => expect(all.messages).toHaveLength(1));
-    expect(own.messages.filter((m) => m.type === 'operation').map((m) => m.metadata.status)).toEqual(['Running', 'Success']);
+    expect(own.messages.filter((m) => m.type === 'operation').map((m) => m.metadata.status)).toEqual([
+      'Running',
+      'Success',
+    ]);
     expect(own.messages.every((m) => m.project === 'lxcfake-p')).toBe(true);
     expect(other.messages).toEqual([]);
-    expect(all.messages.map((m) => [m.metadata.action, m.metadata.source])).toEqual([['instance-created', '/1.0/instances/lxcfake-c1?project=lxcfake-p']]);
+    expect(all.messages.map((m) => [m.metadata.action, m.metadata.source])).toEqual([
+      ['instance-created', '/1.0/instances/lxcfake-c1?project=lxcfake-p'],
+    ]);
     for (const l of [own, other, all]) l.ws.close();
   });
 
@@ -71,25 +95,41 @@ describe('the fake LXD on the wire lxc speaks', () => {
   it('returns from /wait when the timeout passes with the operation still running', async () => {
     await sim.close();
     sim = await startSimulator({ operationMs: 60_000 });
-    const made = await call('POST', '/1.0/instances', { name: 'lxcfake-c1', source: { type: 'image', alias: 'busybox' } });
+    const made = await call('POST', '/1.0/instances', {
+      name: 'lxcfake-c1',
+      source: { type: 'image', alias: 'busybox' },
+    });
     const waited = await call('GET', `${made.json.operation}/wait?timeout=0`);
     expect(waited.status).toBe(200);
     expect(waited.json.type).toBe('error');
     expect((await call('GET', made.json.operation)).json.metadata.status).toBe('Running');
   });
 
-  it('refuses an exec websocket whose secret is not the operation\'s', async () => {
+  it("refuses an exec websocket whose secret is not the operation's", async () => {
     await launch('lxcfake-c1');
-    await call('PUT', '/1.0/instances/lxcfake-c1/state', { action: 'start' }).then((r) => call('GET', `${r.json.operation}/wait`));
-    const exec = await call('POST', '/1.0/instances/lxcfake-c1/exec', { command: ['echo', 'hi'], 'wait-for-websocket': true, interactive: false });
+    await call('PUT', '/1.0/instances/lxcfake-c1/state', { action: 'start' }).then((r) =>
+      call('GET', `${r.json.operation}/wait`),
+    );
+    const exec = await call('POST', '/1.0/instances/lxcfake-c1/exec', {
+      command: ['echo', 'hi'],
+      'wait-for-websocket': true,
+      interactive: false,
+    });
     expect(Object.keys(exec.json.metadata.metadata.fds).sort()).toEqual(['0', '1', '2', 'control']);
-    const refused = await listen(`${exec.json.operation}/websocket?secret=wrong`).then(() => 'open', (e: Error) => e.message);
+    const refused = await listen(`${exec.json.operation}/websocket?secret=wrong`).then(
+      () => 'open',
+      (e: Error) => e.message,
+    );
     expect(refused).toMatch(/403/);
   });
 
   it('reads and deletes files by a path relative to the instance root, as LXD does', async () => {
     await launch('lxcfake-c1');
-    const put = await fetch(`${sim.url}/1.0/instances/lxcfake-c1/files?path=tmp/lxcfake.txt`, { method: 'POST', body: 'x\n', headers: { 'x-lxd-type': 'file' } });
+    const put = await fetch(`${sim.url}/1.0/instances/lxcfake-c1/files?path=tmp/lxcfake.txt`, {
+      method: 'POST',
+      body: 'x\n',
+      headers: { 'x-lxd-type': 'file' },
+    });
     expect(put.status).toBe(200);
     const got = await fetch(`${sim.url}/1.0/instances/lxcfake-c1/files?path=tmp/lxcfake.txt`);
     expect([got.status, await got.text()]).toEqual([200, 'x\n']);
@@ -99,13 +139,20 @@ describe('the fake LXD on the wire lxc speaks', () => {
 
   it('lists image aliases apart from the single-image route', async () => {
     expect((await call('GET', '/1.0/images/aliases')).json.metadata).toEqual(['/1.0/images/aliases/busybox']);
-    expect((await call('GET', '/1.0/images/aliases?recursion=1')).json.metadata[0]).toMatchObject({ name: 'busybox', type: 'container' });
+    expect((await call('GET', '/1.0/images/aliases?recursion=1')).json.metadata[0]).toMatchObject({
+      name: 'busybox',
+      type: 'container',
+    });
   });
 
   it('creates custom volumes posted to /volumes/custom', async () => {
     const made = await call('POST', '/1.0/storage-pools/default/volumes/custom', { name: 'lxcfake-vol', config: {} });
     expect(made.status).toBe(201);
-    expect((await call('GET', '/1.0/storage-pools/default/volumes/custom/lxcfake-vol')).json.metadata).toMatchObject({ name: 'lxcfake-vol', type: 'custom', project: 'default' });
+    expect((await call('GET', '/1.0/storage-pools/default/volumes/custom/lxcfake-vol')).json.metadata).toMatchObject({
+      name: 'lxcfake-vol',
+      type: 'custom',
+      project: 'default',
+    });
   });
 
   it('answers /1.0/cluster as a standalone server', async () => {

@@ -17,7 +17,15 @@ describeWithLxc('the fake LXD against the real lxc client', () => {
   beforeAll(async () => {
     sim = await startSimulator({ tls: true, trustPassword: 'lxcfake-pw' });
     conf = scratchConf();
-    added = await runLxc(conf.env, ['remote', 'add', 'fake', sim.url, '--password', 'lxcfake-pw', '--accept-certificate']);
+    added = await runLxc(conf.env, [
+      'remote',
+      'add',
+      'fake',
+      sim.url,
+      '--password',
+      'lxcfake-pw',
+      '--accept-certificate',
+    ]);
   }, 120_000);
   afterAll(async () => {
     await sim?.close();
@@ -59,7 +67,12 @@ describeWithLxc('the fake LXD against the real lxc client', () => {
     await runLxc(conf.env, ['launch', 'fake:busybox', 'fake:lxcfake-tty']);
     const lxcCmd = `lxc exec fake:lxcfake-tty -- echo on a terminal`;
     const r = await new Promise<{ code: number; stdout: string }>((resolve) => {
-      execFile('/usr/bin/script', ['-qec', lxcCmd, '/dev/null'], { env: conf.env, timeout: 30_000, encoding: 'utf8' }, (error, stdout) => resolve({ code: error ? Number(error.code) : 0, stdout })).stdin?.end();
+      execFile(
+        '/usr/bin/script',
+        ['-qec', lxcCmd, '/dev/null'],
+        { env: conf.env, timeout: 30_000, encoding: 'utf8' },
+        (error, stdout) => resolve({ code: error ? Number(error.code) : 0, stdout }),
+      ).stdin?.end();
     });
     expect(r.code).toBe(0);
     expect(r.stdout.replace(/\r/g, '')).toBe('on a terminal\n');
@@ -70,8 +83,18 @@ describeWithLxc('the fake LXD against the real lxc client', () => {
   it('sent operation and lifecycle events that lxc waited on', () => {
     const types = new Set(sim.store.events.sent.map((e) => e.type));
     expect(types).toEqual(new Set(['operation', 'lifecycle']));
-    const actions = sim.store.events.sent.filter((e) => e.type === 'lifecycle').map((e) => (e.metadata as { action: string }).action);
-    expect(actions).toEqual(expect.arrayContaining(['instance-created', 'instance-started', 'instance-stopped', 'instance-restarted', 'instance-deleted']));
+    const actions = sim.store.events.sent
+      .filter((e) => e.type === 'lifecycle')
+      .map((e) => (e.metadata as { action: string }).action);
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        'instance-created',
+        'instance-started',
+        'instance-stopped',
+        'instance-restarted',
+        'instance-deleted',
+      ]),
+    );
   });
 
   it('answered every request lxc made from its route table', () => {

@@ -12,8 +12,20 @@ import { describe, it } from 'vitest';
 export const LXC = '/usr/bin/lxc';
 
 /** One lxc command; `compare` says whether its output must match between two daemons. */
-export type LxcStep = { readonly argv: readonly string[]; readonly compare: boolean; readonly exitCode?: number; readonly thenRead?: string; readonly stdin?: string };
-export type LxcResult = { readonly cmd: string; readonly code: number; readonly stdout: string; readonly stderr: string; readonly pulled?: string };
+export type LxcStep = {
+  readonly argv: readonly string[];
+  readonly compare: boolean;
+  readonly exitCode?: number;
+  readonly thenRead?: string;
+  readonly stdin?: string;
+};
+export type LxcResult = {
+  readonly cmd: string;
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly pulled?: string;
+};
 
 /** The forward's listen address: outside the 198.18.0.2xx range other tests clean up. */
 export const FORWARD_ADDRESS = '198.18.0.197';
@@ -30,7 +42,11 @@ export function lxcScript(r: string, dir: string): LxcStep[] {
     { argv: ['exec', c, '--', 'cat'], compare: true, stdin: 'piped into lxcfake\n' },
     step(false, 'file', 'push', join(dir, 'push.txt'), `${c}/tmp/lxcfake.txt`),
     step(true, 'exec', c, '--', 'cat', '/tmp/lxcfake.txt'),
-    { argv: ['file', 'pull', `${c}/tmp/lxcfake.txt`, join(dir, 'pull.txt')], compare: true, thenRead: join(dir, 'pull.txt') },
+    {
+      argv: ['file', 'pull', `${c}/tmp/lxcfake.txt`, join(dir, 'pull.txt')],
+      compare: true,
+      thenRead: join(dir, 'pull.txt'),
+    },
     step(true, 'file', 'delete', `${c}/tmp/lxcfake.txt`),
     step(true, 'config', 'set', c, 'user.lxcfake=yes'),
     step(true, 'config', 'get', c, 'user.lxcfake'),
@@ -62,11 +78,34 @@ export function lxcScript(r: string, dir: string): LxcStep[] {
     step(false, 'network', 'list-leases', `${r}:convergebr0`),
     step(true, 'network', 'delete', `${r}:lxcfake-net`),
     step(true, 'network', 'acl', 'create', `${r}:lxcfake-acl`),
-    step(true, 'network', 'acl', 'rule', 'add', `${r}:lxcfake-acl`, 'ingress', 'action=allow', 'protocol=tcp', 'destination_port=22'),
+    step(
+      true,
+      'network',
+      'acl',
+      'rule',
+      'add',
+      `${r}:lxcfake-acl`,
+      'ingress',
+      'action=allow',
+      'protocol=tcp',
+      'destination_port=22',
+    ),
     step(true, 'network', 'acl', 'show', `${r}:lxcfake-acl`),
     step(true, 'network', 'acl', 'delete', `${r}:lxcfake-acl`),
     step(true, 'network', 'forward', 'create', `${r}:convergebr0`, FORWARD_ADDRESS),
-    step(true, 'network', 'forward', 'port', 'add', `${r}:convergebr0`, FORWARD_ADDRESS, 'tcp', '80', '198.18.0.30', '8080'),
+    step(
+      true,
+      'network',
+      'forward',
+      'port',
+      'add',
+      `${r}:convergebr0`,
+      FORWARD_ADDRESS,
+      'tcp',
+      '80',
+      '198.18.0.30',
+      '8080',
+    ),
     step(true, 'network', 'forward', 'show', `${r}:convergebr0`, FORWARD_ADDRESS),
     step(true, 'network', 'forward', 'delete', `${r}:convergebr0`, FORWARD_ADDRESS),
     step(true, 'profile', 'create', `${r}:lxcfake-prof`),
@@ -95,11 +134,20 @@ export function lxcScript(r: string, dir: string): LxcStep[] {
 export function scratchConf(): { dir: string; env: NodeJS.ProcessEnv; close(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'lxcfake-'));
   writeFileSync(join(dir, 'push.txt'), 'hello from the lxcfake script\n');
-  return { dir, env: { ...process.env, LXD_CONF: join(dir, 'conf'), HOME: dir }, close: () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    dir,
+    env: { ...process.env, LXD_CONF: join(dir, 'conf'), HOME: dir },
+    close: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 /** Runs one lxc command without blocking the event loop (the fake may be served by this process). */
-export function runLxc(env: NodeJS.ProcessEnv, argv: readonly string[], timeoutMs = 60_000, stdin = ''): Promise<LxcResult> {
+export function runLxc(
+  env: NodeJS.ProcessEnv,
+  argv: readonly string[],
+  timeoutMs = 60_000,
+  stdin = '',
+): Promise<LxcResult> {
   return new Promise((resolve) => {
     const child = execFile(LXC, [...argv], { env, timeout: timeoutMs, encoding: 'utf8' }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
@@ -131,12 +179,19 @@ export function normalizeLxc(text: string, remote: string): string {
 
 /** describe() when the lxc client is installed; a failing test in CI; a loud skip elsewhere. */
 export function describeWithLxc(name: string, body: () => void): void {
-  if (existsSync(LXC)) { describe(name, body); return; }
-  if (process.env.CI === 'true') {
-    describe(name, () => it('needs the lxc client (Debian lxd-client, installed by scripts/lxd-test-env.sh)', () => { throw new Error(`${LXC} is missing`); }));
+  if (existsSync(LXC)) {
+    describe(name, body);
     return;
   }
-  // eslint-disable-next-line no-console
+  if (process.env.CI === 'true') {
+    describe(name, () =>
+      it('needs the lxc client (Debian lxd-client, installed by scripts/lxd-test-env.sh)', () => {
+        throw new Error(`${LXC} is missing`);
+      }),
+    );
+    return;
+  }
+
   console.warn(`\n!!! SKIPPING "${name}": ${LXC} is missing. Run scripts/lxd-test-env.sh as root. !!!\n`);
   describe.skip(name, () => it('needs the lxc client', () => {}));
 }

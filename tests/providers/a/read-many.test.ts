@@ -3,24 +3,50 @@
 // same state: changed outside (drift), deleted outside (gone), unchanged, and another stack's
 // objects in the same listings (never claimed). Against the fake LXD.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Engine, MemoryStateStore, MemoryLocation, defineProvider, type Provider, type ResourceDecl } from '../../../src/index.js';
+import {
+  Engine,
+  MemoryStateStore,
+  MemoryLocation,
+  defineProvider,
+  type Provider,
+  type ResourceDecl,
+} from '../../../src/index.js';
 import { prova } from '../../../src/providers/a/index.js';
 import { simEnv, type SimEnv } from './sim-env.js';
 
 let env: SimEnv;
-beforeEach(async () => { env = await simEnv(); });
-afterEach(async () => { expect(env.sim.unmatched).toEqual([]); await env.close(); });
+beforeEach(async () => {
+  env = await simEnv();
+});
+afterEach(async () => {
+  expect(env.sim.unmatched).toEqual([]);
+  await env.close();
+});
 
 /** The same provider with its batched reads taken away. */
 function oneByOne(p: Provider<unknown>): Provider<unknown> {
-  return defineProvider({ name: p.name, config: p.config, resources: [...p.resources.values()].map((d) => ({ ...d, readMany: undefined })), lookups: [...p.lookups.values()] });
+  return defineProvider({
+    name: p.name,
+    config: p.config,
+    resources: [...p.resources.values()].map((d) => ({ ...d, readMany: undefined })),
+    lookups: [...p.lookups.values()],
+  });
 }
 
 const three = <T>(make: (i: number) => T): T[] => [0, 1, 2].map(make);
 const stack = (p: string): ResourceDecl[] => [
-  ...three((i) => prova.instance(`${p}vm${i}`, { name: `cvt-${p}vm${i}`, image: 'busybox', running: i !== 0, config: { 'user.n': String(i) } })),
+  ...three((i) =>
+    prova.instance(`${p}vm${i}`, {
+      name: `cvt-${p}vm${i}`,
+      image: 'busybox',
+      running: i !== 0,
+      config: { 'user.n': String(i) },
+    }),
+  ),
   ...three((i) => prova.profile(`${p}prof${i}`, { name: `cvt-${p}prof${i}`, config: { 'user.n': String(i) } })),
-  ...three((i) => prova.storageVolume(`${p}vol${i}`, { pool: 'default', name: `cvt-${p}vol${i}`, config: { 'user.n': String(i) } })),
+  ...three((i) =>
+    prova.storageVolume(`${p}vol${i}`, { pool: 'default', name: `cvt-${p}vol${i}`, config: { 'user.n': String(i) } }),
+  ),
 ];
 
 describe('prova refresh by the listing', () => {
@@ -48,10 +74,20 @@ describe('prova refresh by the listing', () => {
     const viaReads = await single.plan(stack('a'));
     const readRequests = env.sim.requests.filter((r) => r.method === 'GET' && r.path !== '/1.0').length;
 
-    const view = (p: typeof viaLists) => p.steps.map((s) => ({ address: s.address, action: s.action, cause: s.cause, changes: s.changes }));
+    const view = (p: typeof viaLists) =>
+      p.steps.map((s) => ({ address: s.address, action: s.action, cause: s.cause, changes: s.changes }));
     expect(view(viaLists)).toEqual(view(viaReads));
-    const changed = Object.fromEntries(viaLists.steps.filter((s) => s.action !== 'noop').map((s) => [s.address, s.cause]));
-    expect(changed).toEqual({ avm1: 'drift', avm2: 'gone', aprof1: 'drift', aprof2: 'gone', avol1: 'drift', avol2: 'gone' });
+    const changed = Object.fromEntries(
+      viaLists.steps.filter((s) => s.action !== 'noop').map((s) => [s.address, s.cause]),
+    );
+    expect(changed).toEqual({
+      avm1: 'drift',
+      avm2: 'gone',
+      aprof1: 'drift',
+      aprof2: 'gone',
+      avol1: 'drift',
+      avol2: 'gone',
+    });
     expect(viaLists.steps.filter((s) => s.address.startsWith('z'))).toEqual([]);
     // Three listings (instances, profiles, the pool's volumes) against a GET each, and a state GET per live instance.
     expect(listRequests).toBe(3);

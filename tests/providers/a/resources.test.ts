@@ -3,8 +3,13 @@ import { ProviderError } from '../../../src/engine/errors.js';
 import { simEnv, type SimEnv } from './sim-env.js';
 
 let env: SimEnv;
-beforeEach(async () => { env = await simEnv(); });
-afterEach(async () => { expect(env.sim.unmatched).toEqual([]); await env.close(); });
+beforeEach(async () => {
+  env = await simEnv();
+});
+afterEach(async () => {
+  expect(env.sim.unmatched).toEqual([]);
+  await env.close();
+});
 
 type Case = {
   readonly token: string;
@@ -22,16 +27,106 @@ const instanceSetup = async (e: SimEnv) => {
 };
 
 const cases: Case[] = [
-  { token: 'prova:index/network:Network', create: { name: 'cvt-net', config: { 'ipv4.address': 'none', 'ipv6.address': 'none', 'user.x': '1' } }, update: { name: 'cvt-net', description: 'changed', config: { 'ipv4.address': 'none', 'ipv6.address': 'none', 'user.x': '2' } }, replaceOn: ['name', 'type'], importId: ['cvt-net', 'local:default/cvt-net'] },
-  { token: 'prova:index/networkAcl:NetworkAcl', create: { name: 'cvt-acl', ingresses: [{ action: 'allow', state: 'enabled', protocol: 'tcp', destinationPort: '22' }] }, update: { name: 'cvt-acl', description: 'd', egresses: [{ action: 'drop', state: 'logged', protocol: 'icmp4', icmpType: '8' }] }, replaceOn: ['name'], importId: ['local:cvt-acl', 'local:default/cvt-acl'] },
-  { token: 'prova:index/networkForward:NetworkForward', create: { network: 'convergebr0', listenAddress: '198.18.0.250', ports: [{ protocol: 'tcp', listenPort: '80', targetAddress: '198.18.0.20' }] }, update: { network: 'convergebr0', listenAddress: '198.18.0.250', description: 'web', ports: [{ protocol: 'tcp', listenPort: '80,443', targetAddress: '198.18.0.21', targetPort: '8080,8443' }] }, replaceOn: ['network', 'listenAddress'], importId: ['/convergebr0/198.18.0.250', 'local:default/convergebr0/198.18.0.250'] },
-  { token: 'prova:index/profile:Profile', create: { name: 'cvt-prof', config: { 'limits.cpu': '1' }, devices: [{ name: 'data', type: 'disk', properties: { source: '/tmp', path: '/mnt' } }] }, update: { name: 'cvt-prof', description: 'p', config: { 'limits.cpu': '2' } }, replaceOn: ['name'], importId: ['default/cvt-prof', 'local:default/cvt-prof'] },
-  { token: 'prova:index/project:Project', create: { name: 'cvt-proj', config: { 'user.a': '1' } }, update: { name: 'cvt-proj', description: 'x', config: { 'user.a': '2' } }, replaceOn: ['name'], importId: ['cvt-proj', 'local:default/cvt-proj'] },
-  { token: 'prova:index/storagePool:StoragePool', create: { name: 'cvt-pool', driver: 'dir' }, update: { name: 'cvt-pool', driver: 'dir', description: 'pool' }, replaceOn: ['name', 'driver'], importId: ['cvt-pool', 'local:default/cvt-pool'] },
-  { token: 'prova:index/storageVolume:StorageVolume', create: { pool: 'default', name: 'cvt-vol', config: { 'user.a': '1' } }, update: { pool: 'default', name: 'cvt-vol', description: 'v', config: { 'user.a': '2' } }, replaceOn: ['pool', 'name', 'contentType'], importId: ['/default/cvt-vol', 'local:default/default/cvt-vol'] },
-  { token: 'prova:index/authGroup:AuthGroup', create: { name: 'cvt-group', permissions: [{ entitlement: 'viewer', entityType: 'server' }] }, update: { name: 'cvt-group', description: 'ops', permissions: [{ entitlement: 'operator', entityType: 'instance', entityArgs: { name: 'web', project: 'default' } }, { entitlement: 'can_view', entityType: 'project', entityArgs: { name: 'default' } }] }, replaceOn: ['name'], importId: ['cvt-group', 'local:default/cvt-group'] },
-  { token: 'prova:index/instanceDevice:InstanceDevice', setup: instanceSetup, create: { instanceName: 'host1', name: 'data', type: 'disk', properties: { source: '/tmp', path: '/mnt' } }, update: { instanceName: 'host1', name: 'data', type: 'disk', properties: { source: '/tmp', path: '/data' } }, replaceOn: ['instanceName', 'name'] },
-  { token: 'prova:index/instanceFile:InstanceFile', setup: instanceSetup, create: { instance: 'host1', targetPath: '/etc/motd', content: 'hi' }, replaceOn: ['instance', 'targetPath', 'content', 'mode', 'uid'] },
+  {
+    token: 'prova:index/network:Network',
+    create: { name: 'cvt-net', config: { 'ipv4.address': 'none', 'ipv6.address': 'none', 'user.x': '1' } },
+    update: {
+      name: 'cvt-net',
+      description: 'changed',
+      config: { 'ipv4.address': 'none', 'ipv6.address': 'none', 'user.x': '2' },
+    },
+    replaceOn: ['name', 'type'],
+    importId: ['cvt-net', 'local:default/cvt-net'],
+  },
+  {
+    token: 'prova:index/networkAcl:NetworkAcl',
+    create: {
+      name: 'cvt-acl',
+      ingresses: [{ action: 'allow', state: 'enabled', protocol: 'tcp', destinationPort: '22' }],
+    },
+    update: {
+      name: 'cvt-acl',
+      description: 'd',
+      egresses: [{ action: 'drop', state: 'logged', protocol: 'icmp4', icmpType: '8' }],
+    },
+    replaceOn: ['name'],
+    importId: ['local:cvt-acl', 'local:default/cvt-acl'],
+  },
+  {
+    token: 'prova:index/networkForward:NetworkForward',
+    create: {
+      network: 'convergebr0',
+      listenAddress: '198.18.0.250',
+      ports: [{ protocol: 'tcp', listenPort: '80', targetAddress: '198.18.0.20' }],
+    },
+    update: {
+      network: 'convergebr0',
+      listenAddress: '198.18.0.250',
+      description: 'web',
+      ports: [{ protocol: 'tcp', listenPort: '80,443', targetAddress: '198.18.0.21', targetPort: '8080,8443' }],
+    },
+    replaceOn: ['network', 'listenAddress'],
+    importId: ['/convergebr0/198.18.0.250', 'local:default/convergebr0/198.18.0.250'],
+  },
+  {
+    token: 'prova:index/profile:Profile',
+    create: {
+      name: 'cvt-prof',
+      config: { 'limits.cpu': '1' },
+      devices: [{ name: 'data', type: 'disk', properties: { source: '/tmp', path: '/mnt' } }],
+    },
+    update: { name: 'cvt-prof', description: 'p', config: { 'limits.cpu': '2' } },
+    replaceOn: ['name'],
+    importId: ['default/cvt-prof', 'local:default/cvt-prof'],
+  },
+  {
+    token: 'prova:index/project:Project',
+    create: { name: 'cvt-proj', config: { 'user.a': '1' } },
+    update: { name: 'cvt-proj', description: 'x', config: { 'user.a': '2' } },
+    replaceOn: ['name'],
+    importId: ['cvt-proj', 'local:default/cvt-proj'],
+  },
+  {
+    token: 'prova:index/storagePool:StoragePool',
+    create: { name: 'cvt-pool', driver: 'dir' },
+    update: { name: 'cvt-pool', driver: 'dir', description: 'pool' },
+    replaceOn: ['name', 'driver'],
+    importId: ['cvt-pool', 'local:default/cvt-pool'],
+  },
+  {
+    token: 'prova:index/storageVolume:StorageVolume',
+    create: { pool: 'default', name: 'cvt-vol', config: { 'user.a': '1' } },
+    update: { pool: 'default', name: 'cvt-vol', description: 'v', config: { 'user.a': '2' } },
+    replaceOn: ['pool', 'name', 'contentType'],
+    importId: ['/default/cvt-vol', 'local:default/default/cvt-vol'],
+  },
+  {
+    token: 'prova:index/authGroup:AuthGroup',
+    create: { name: 'cvt-group', permissions: [{ entitlement: 'viewer', entityType: 'server' }] },
+    update: {
+      name: 'cvt-group',
+      description: 'ops',
+      permissions: [
+        { entitlement: 'operator', entityType: 'instance', entityArgs: { name: 'web', project: 'default' } },
+        { entitlement: 'can_view', entityType: 'project', entityArgs: { name: 'default' } },
+      ],
+    },
+    replaceOn: ['name'],
+    importId: ['cvt-group', 'local:default/cvt-group'],
+  },
+  {
+    token: 'prova:index/instanceDevice:InstanceDevice',
+    setup: instanceSetup,
+    create: { instanceName: 'host1', name: 'data', type: 'disk', properties: { source: '/tmp', path: '/mnt' } },
+    update: { instanceName: 'host1', name: 'data', type: 'disk', properties: { source: '/tmp', path: '/data' } },
+    replaceOn: ['instanceName', 'name'],
+  },
+  {
+    token: 'prova:index/instanceFile:InstanceFile',
+    setup: instanceSetup,
+    create: { instance: 'host1', targetPath: '/etc/motd', content: 'hi' },
+    replaceOn: ['instance', 'targetPath', 'content', 'mode', 'uid'],
+  },
 ];
 
 describe.each(cases)('$token', (c) => {
@@ -70,14 +165,28 @@ describe('shared write rules', () => {
     const def = env.res('prova:index/profile:Profile');
     const inputs = def.inputs.parse({ name: 'cvt-etag' });
     const made = await def.create(env.ctx, inputs);
-    env.sim.use({ method: 'PUT', path: '/1.0/profiles/:name', handler: () => ({ status: 412, body: { type: 'error', error: "ETag doesn't match: a vs b", error_code: 412 } }) });
-    const err = await def.update!(env.ctx, made.id, { inputs, outputs: {} }, def.inputs.parse({ name: 'cvt-etag', description: 'x' })).catch((e: unknown) => e);
+    env.sim.use({
+      method: 'PUT',
+      path: '/1.0/profiles/:name',
+      handler: () => ({ status: 412, body: { type: 'error', error: "ETag doesn't match: a vs b", error_code: 412 } }),
+    });
+    const err = await def.update!(
+      env.ctx,
+      made.id,
+      { inputs, outputs: {} },
+      def.inputs.parse({ name: 'cvt-etag', description: 'x' }),
+    ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect((err as ProviderError).status).toBe(412);
     const put = env.sim.requests.find((r) => r.method === 'PUT')!;
     expect(put).toBeDefined();
     env.sim.resetHandlers();
-    await def.update!(env.ctx, made.id, { inputs, outputs: {} }, def.inputs.parse({ name: 'cvt-etag', description: 'x' }));
+    await def.update!(
+      env.ctx,
+      made.id,
+      { inputs, outputs: {} },
+      def.inputs.parse({ name: 'cvt-etag', description: 'x' }),
+    );
     expect(env.sim.store.profiles.get('default/cvt-etag')!.description).toBe('x');
   });
 
@@ -90,8 +199,16 @@ describe('shared write rules', () => {
     const read = await def.read(env.ctx, made.id, { inputs, outputs: made.outputs });
     expect(read!.inputs.config).toEqual({});
     expect(made.outputs.ipv4Address).toBe(stored['ipv4.address']);
-    await def.update!(env.ctx, made.id, { inputs, outputs: made.outputs }, def.inputs.parse({ name: 'cvt-auto', config: { 'user.k': 'v' } }));
-    expect(env.sim.store.networks.get('default/cvt-auto')!.config).toMatchObject({ 'ipv4.address': stored['ipv4.address'], 'user.k': 'v' });
+    await def.update!(
+      env.ctx,
+      made.id,
+      { inputs, outputs: made.outputs },
+      def.inputs.parse({ name: 'cvt-auto', config: { 'user.k': 'v' } }),
+    );
+    expect(env.sim.store.networks.get('default/cvt-auto')!.config).toMatchObject({
+      'ipv4.address': stored['ipv4.address'],
+      'user.k': 'v',
+    });
   });
 
   it('fails auth groups on a server without access_management, naming the extension and version', async () => {
@@ -107,7 +224,10 @@ describe('shared write rules', () => {
 
   it('leaves the default profile of project default alone on delete, with a warning', async () => {
     const def = env.res('prova:index/profile:Profile');
-    const inputs = def.inputs.parse({ name: 'default', devices: [{ name: 'root', type: 'disk', properties: { path: '/', pool: 'default' } }] });
+    const inputs = def.inputs.parse({
+      name: 'default',
+      devices: [{ name: 'root', type: 'disk', properties: { path: '/', pool: 'default' } }],
+    });
     const made = await def.create(env.ctx, inputs);
     await def.delete(env.ctx, made.id, { inputs, outputs: {} });
     expect(env.sim.store.profiles.has('default/default')).toBe(true);
@@ -120,7 +240,13 @@ describe('InstanceFile drift', () => {
     const inst = env.res('prova:index/instance:Instance');
     await inst.create(env.ctx, inst.inputs.parse({ name: 'host2', image: 'busybox' }));
     const def = env.res('prova:index/instanceFile:InstanceFile');
-    const inputs = def.inputs.parse({ instance: 'host2', targetPath: 'etc/app.conf', content: 'a=1\n', mode: '640', uid: 5 });
+    const inputs = def.inputs.parse({
+      instance: 'host2',
+      targetPath: 'etc/app.conf',
+      content: 'a=1\n',
+      mode: '640',
+      uid: 5,
+    });
     const made = await def.create(env.ctx, inputs);
     expect(made.id).toBe('local:host2:/etc/app.conf');
     const f = env.sim.store.instances.get('default/host2')!.files.get('/etc/app.conf')!;

@@ -4,7 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { prova, type ProvaArgs, type ProvaConfig } from '../../../src/providers/a/index.js';
-import { startSimulator, type LxdSimulator, type LxdSimulatorOptions } from '../../../src/providers/a/simulator/index.js';
+import {
+  startSimulator,
+  type LxdSimulator,
+  type LxdSimulatorOptions,
+} from '../../../src/providers/a/simulator/index.js';
 import { standaloneContext, type OperationContext, type Report } from '../../../src/engine/provider/context.js';
 import type { Provider } from '../../../src/engine/provider/define.js';
 
@@ -21,11 +25,24 @@ export type SimEnv = {
 export async function simEnv(options: LxdSimulatorOptions = {}, args: ProvaArgs = {}): Promise<SimEnv> {
   const dir = mkdtempSync(join(tmpdir(), 'cvt-prova-'));
   const sim = await startSimulator({ socketPath: join(dir, 'unix.socket'), ...options });
-  const provider = prova({ socketPath: sim.socketPath, configDir: join(dir, 'config'), pollIntervalMs: 2, operationWaitSeconds: 5, ...args });
+  const provider = prova({
+    socketPath: sim.socketPath,
+    configDir: join(dir, 'config'),
+    pollIntervalMs: 2,
+    operationWaitSeconds: 5,
+    ...args,
+  });
   const reports: Report[] = [];
-  const ctx = standaloneContext(provider.config, { retry: { retries: 2, minTimeoutMs: 1, maxTimeoutMs: 5 }, report: (r) => reports.push(r) });
+  const ctx = standaloneContext(provider.config, {
+    retry: { retries: 2, minTimeoutMs: 1, maxTimeoutMs: 5 },
+    report: (r) => reports.push(r),
+  });
   return {
-    sim, provider, ctx, reports, dir,
+    sim,
+    provider,
+    ctx,
+    reports,
+    dir,
     res: (token) => {
       const r = provider.resources.get(token);
       if (!r) throw new Error(`no resource ${token}`);

@@ -4,13 +4,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, ProviderError } from '../../../src/engine/errors.js';
-import { certificateFingerprint, decodeTrustToken, generateClientCertificate, loadClientCertificate } from '../../../src/providers/a/wire/trust.js';
+import {
+  certificateFingerprint,
+  decodeTrustToken,
+  generateClientCertificate,
+  loadClientCertificate,
+} from '../../../src/providers/a/wire/trust.js';
 import { prova } from '../../../src/providers/a/index.js';
 import { standaloneContext } from '../../../src/engine/provider/context.js';
 
 const dirs: string[] = [];
-const tmp = () => { const d = mkdtempSync(join(tmpdir(), 'cvt-trust-')); dirs.push(d); return d; };
-afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });
+const tmp = () => {
+  const d = mkdtempSync(join(tmpdir(), 'cvt-trust-'));
+  dirs.push(d);
+  return d;
+};
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
 
 describe('trust', () => {
   it('generates an EC P-384 client certificate and key in configDir', async () => {
@@ -31,7 +42,15 @@ describe('trust', () => {
   });
 
   it('decodes a certificate add token', () => {
-    const token = Buffer.from(JSON.stringify({ client_name: 'c', fingerprint: 'ab'.repeat(32), addresses: ['127.0.0.1:8443'], secret: 's3', expires_at: '0001-01-01T00:00:00Z' })).toString('base64');
+    const token = Buffer.from(
+      JSON.stringify({
+        client_name: 'c',
+        fingerprint: 'ab'.repeat(32),
+        addresses: ['127.0.0.1:8443'],
+        secret: 's3',
+        expires_at: '0001-01-01T00:00:00Z',
+      }),
+    ).toString('base64');
     expect(decodeTrustToken(token)).toMatchObject({ fingerprint: 'ab'.repeat(32), secret: 's3' });
     expect(decodeTrustToken('not a token')).toBeUndefined();
   });
@@ -51,8 +70,14 @@ describe('trust', () => {
     await new Promise<void>((r) => https.listen(0, '127.0.0.1', r));
     const port = (https.address() as { port: number }).port;
     try {
-      const token = Buffer.from(JSON.stringify({ fingerprint: 'cd'.repeat(32), secret: 'sekret', addresses: [] })).toString('base64');
-      const p = prova({ configDir: join(dir, 'cfg'), generateClientCertificates: true, remotes: [{ name: 'r', address: `127.0.0.1:${port}`, token }] });
+      const token = Buffer.from(
+        JSON.stringify({ fingerprint: 'cd'.repeat(32), secret: 'sekret', addresses: [] }),
+      ).toString('base64');
+      const p = prova({
+        configDir: join(dir, 'cfg'),
+        generateClientCertificates: true,
+        remotes: [{ name: 'r', address: `127.0.0.1:${port}`, token }],
+      });
       const err = await p.config.client(standaloneContext(p.config), 'r').catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ProviderError);
       expect((err as ProviderError).message).toContain("trust token's fingerprint");
@@ -76,18 +101,28 @@ describe('joining an HTTPS remote (simulator in TLS mode)', () => {
     const sim = await tlsSim();
     const dir = tmp();
     try {
-      const refused = prova({ configDir: dir, generateClientCertificates: true, remotes: [{ name: 's', address: sim.address, password: 'sim-pass' }] });
+      const refused = prova({
+        configDir: dir,
+        generateClientCertificates: true,
+        remotes: [{ name: 's', address: sim.address, password: 'sim-pass' }],
+      });
       const err = await refused.config.client(standaloneContext(refused.config), 's').catch((e: unknown) => e);
       expect((err as ProviderError).vendorCode).toBe('untrusted');
       expect((err as ProviderError).message).toContain(sim.certificate!.fingerprint);
       expect(sim.store.certificates.size).toBe(0);
       await refused.close();
 
-      const p = prova({ configDir: dir, acceptRemoteCertificate: true, remotes: [{ name: 's', address: sim.address, password: 'sim-pass' }] });
+      const p = prova({
+        configDir: dir,
+        acceptRemoteCertificate: true,
+        remotes: [{ name: 's', address: sim.address, password: 'sim-pass' }],
+      });
       const client = await p.config.client(standaloneContext(p.config), 's');
       expect((await client.server(standaloneContext(undefined))).auth).toBe('trusted');
       expect(sim.store.certificates.size).toBe(1);
-      expect(certificateFingerprint(readFileSync(join2(dir, 'servercerts', 's.crt'), 'utf8'))).toBe(sim.certificate!.fingerprint);
+      expect(certificateFingerprint(readFileSync(join2(dir, 'servercerts', 's.crt'), 'utf8'))).toBe(
+        sim.certificate!.fingerprint,
+      );
       const posts = sim.requests.filter((r) => r.method === 'POST' && r.path === '/1.0/certificates');
       expect(posts.at(-1)!.body).toMatchObject({ type: 'client', password: 'sim-pass' });
       await p.close();
@@ -101,9 +136,13 @@ describe('joining an HTTPS remote (simulator in TLS mode)', () => {
     const dir = tmp();
     try {
       const token = sim.mintToken('converge');
-      const p = prova({ configDir: dir, generateClientCertificates: true, remotes: [{ name: 's', address: sim.address, token }] });
+      const p = prova({
+        configDir: dir,
+        generateClientCertificates: true,
+        remotes: [{ name: 's', address: sim.address, token }],
+      });
       const lookup = p.lookups.get('prova:index/getInfo:getInfo')!;
-      const info = await lookup.run(standaloneContext(p.config), { remote: 's' }) as { apiExtensions: string[] };
+      const info = (await lookup.run(standaloneContext(p.config), { remote: 's' })) as { apiExtensions: string[] };
       expect(info.apiExtensions).toContain('certificate_token');
       expect(sim.store.certificates.size).toBe(1);
       await p.close();
@@ -115,7 +154,12 @@ describe('joining an HTTPS remote (simulator in TLS mode)', () => {
   it('fails with a wrong password and never puts it in the error', async () => {
     const sim = await tlsSim();
     try {
-      const p = prova({ configDir: tmp(), generateClientCertificates: true, acceptRemoteCertificate: true, remotes: [{ name: 's', address: sim.address, password: 'wrong-secret-pw' }] });
+      const p = prova({
+        configDir: tmp(),
+        generateClientCertificates: true,
+        acceptRemoteCertificate: true,
+        remotes: [{ name: 's', address: sim.address, password: 'wrong-secret-pw' }],
+      });
       const err = await p.config.client(standaloneContext(p.config), 's').catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ProviderError);
       expect((err as Error).message).toContain('Unable to authenticate');

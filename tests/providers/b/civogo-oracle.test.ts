@@ -18,20 +18,29 @@ const oracle = resolve(root, '../shared/oracles/civogo/run.sh');
 type Check = { area: string; call: string; kind: 'OK' | 'FAIL' | 'DIVERGE'; detail?: string };
 
 function hasGo(): boolean {
-  return ['/usr/bin/go', '/usr/local/go/bin/go'].some(existsSync) || (process.env.PATH ?? '').split(':').some((d) => d && existsSync(join(d, 'go')));
+  return (
+    ['/usr/bin/go', '/usr/local/go/bin/go'].some(existsSync) ||
+    (process.env.PATH ?? '').split(':').some((d) => d && existsSync(join(d, 'go')))
+  );
 }
 
-const missing = !existsSync(oracle) ? `the oracle is missing (${oracle})` : !hasGo() ? 'Go is not installed (run scripts/go-test-env.sh as root)' : undefined;
+const missing = !existsSync(oracle)
+  ? `the oracle is missing (${oracle})`
+  : !hasGo()
+    ? 'Go is not installed (run scripts/go-test-env.sh as root)'
+    : undefined;
 
 if (missing && process.env.CI !== 'true') {
-  // eslint-disable-next-line no-console
   console.warn(`\n!!! SKIPPING the civogo oracle test: ${missing}. !!!\n`);
 }
 
-describe.skipIf(!!missing && process.env.CI !== 'true')('provb simulator judged by civogo (Civo\'s Go client)', () => {
+describe.skipIf(!!missing && process.env.CI !== 'true')("provb simulator judged by civogo (Civo's Go client)", () => {
   let sim: CivoSimulator | undefined;
   const dir = mkdtempSync(join(tmpdir(), 'cvt-civogo-'));
-  afterAll(async () => { await sim?.close(); rmSync(dir, { recursive: true, force: true }); });
+  afterAll(async () => {
+    await sim?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it('answers every call and check OK: no FAIL, no DIVERGE', async () => {
     if (missing) throw new Error(`civogo oracle cannot run: ${missing}`);

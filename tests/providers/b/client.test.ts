@@ -5,10 +5,19 @@ import { harness } from './harness.js';
 describe('provb client', () => {
   it('reads every page of a paginated list', async () => {
     const h = await harness();
-    for (let i = 0; i < 130; i++) h.sim.store.instances.set(`i-${i}`, { id: `i-${i}`, hostname: `h${i}`, region: 'LON1', status: 'ACTIVE', tags: [] });
+    for (let i = 0; i < 130; i++)
+      h.sim.store.instances.set(`i-${i}`, {
+        id: `i-${i}`,
+        hostname: `h${i}`,
+        region: 'LON1',
+        status: 'ACTIVE',
+        tags: [],
+      });
     const all = await h.provider.config.client.listInstances(h.ctx(), 'LON1');
     expect(all).toHaveLength(130);
-    const pages = h.sim.requests.filter((r) => r.path === '/v2/instances').map((r) => new URLSearchParams(r.query).get('page'));
+    const pages = h.sim.requests
+      .filter((r) => r.path === '/v2/instances')
+      .map((r) => new URLSearchParams(r.query).get('page'));
     expect(pages).toEqual(['1', '2']);
   });
 
@@ -22,7 +31,13 @@ describe('provb client', () => {
     const h = await harness();
     const err = await h.provider.config.client.getInstance(h.ctx(), 'LON1', 'missing').catch((e) => e);
     expect(err).toBeInstanceOf(ProviderError);
-    expect(err).toMatchObject({ vendorCode: 'database_instance_find', notFound: true, status: 404, pathTemplate: '/v2/instances/{id}', retryable: false });
+    expect(err).toMatchObject({
+      vendorCode: 'database_instance_find',
+      notFound: true,
+      status: 404,
+      pathTemplate: '/v2/instances/{id}',
+      retryable: false,
+    });
     expect(err.message).not.toContain('missing');
   });
 
@@ -37,13 +52,26 @@ describe('provb client', () => {
     const h = await harness();
     await h.provider.config.client.createSshKey(h.ctx(), 'k', 'ssh-ed25519 AAAA');
     const err = await h.provider.config.client.createSshKey(h.ctx(), 'k', 'ssh-ed25519 AAAA').catch((e) => e);
-    expect(err).toMatchObject({ vendorCode: 'database_ssh_key_duplicate_name', status: 400, retryable: false, notFound: false });
+    expect(err).toMatchObject({
+      vendorCode: 'database_ssh_key_duplicate_name',
+      status: 400,
+      retryable: false,
+      notFound: false,
+    });
   });
 
   it('retries a 429 with Retry-After 0 and a 500 on reads', async () => {
     const h = await harness({ faults: { rate: 1, kinds: ['429'], retryAfterSeconds: 0 } });
     let calls = 0;
-    const ctx = h.ctx({ report: (r) => { if (r.kind === 'retry') { calls++; if (calls === 2) h.sim.setFaults({ rate: 1, kinds: ['500'] }); if (calls === 3) h.sim.setFaults(undefined); } } });
+    const ctx = h.ctx({
+      report: (r) => {
+        if (r.kind === 'retry') {
+          calls++;
+          if (calls === 2) h.sim.setFaults({ rate: 1, kinds: ['500'] });
+          if (calls === 3) h.sim.setFaults(undefined);
+        }
+      },
+    });
     const regions = await h.provider.config.client.regions(ctx);
     expect(regions.length).toBeGreaterThan(0);
     expect(calls).toBe(3);

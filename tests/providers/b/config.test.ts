@@ -7,9 +7,15 @@ import { resolveConfig } from '../../../src/providers/b/config.js';
 import { provb } from '../../../src/providers/b/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'provb-config-'));
-const file = (name: string, content: string) => { const p = join(dir, name); writeFileSync(p, content); return p; };
+const file = (name: string, content: string) => {
+  const p = join(dir, name);
+  writeFileSync(p, content);
+  return p;
+};
 const saved = { ...process.env };
-afterEach(() => { process.env = { ...saved }; });
+afterEach(() => {
+  process.env = { ...saved };
+});
 
 describe('provb configuration', () => {
   it('takes the token from options before PROVB_TOKEN', () => {
@@ -18,7 +24,10 @@ describe('provb configuration', () => {
   });
 
   it('reads the token from a CLI credentials file named by option or PROVB_CREDENTIAL_FILE', () => {
-    const p = file('ok.json', JSON.stringify({ apikeys: { main: 'tok-main', other: 'tok-other' }, meta: { current_apikey: 'main' } }));
+    const p = file(
+      'ok.json',
+      JSON.stringify({ apikeys: { main: 'tok-main', other: 'tok-other' }, meta: { current_apikey: 'main' } }),
+    );
     expect(resolveConfig({ credentialsFile: p }, {}).tokenSource).toBe('credentialsFile');
     expect(resolveConfig({}, { PROVB_CREDENTIAL_FILE: p }).tokenSource).toBe('PROVB_CREDENTIAL_FILE');
   });
@@ -32,7 +41,13 @@ describe('provb configuration', () => {
       file('nomatch.json', JSON.stringify({ apikeys: { a: 'b' }, meta: { current_apikey: 'z' } })),
     ];
     for (const p of cases) {
-      const err = (() => { try { resolveConfig({ credentialsFile: p }, {}); } catch (e) { return e; } })();
+      const err = (() => {
+        try {
+          resolveConfig({ credentialsFile: p }, {});
+        } catch (e) {
+          return e;
+        }
+      })();
       expect(err).toBeInstanceOf(ConfigError);
       expect((err as ConfigError).field).toBe('credentialsFile');
     }
@@ -50,9 +65,22 @@ describe('provb configuration', () => {
   });
 
   it('gives terraformConfig() the upstream key names and the token as the sensitive marker', () => {
-    const p = file('tf.json', JSON.stringify({ apikeys: { main: 'secret-token-xyz' }, meta: { current_apikey: 'main' } }));
-    const cfg = provb({ token: 'secret-token-abc', credentialsFile: p, region: 'FRA1', apiEndpoint: 'http://127.0.0.1:1' }).terraformConfig();
-    expect(cfg).toEqual({ api_endpoint: 'http://127.0.0.1:1', token: { '@converge': 'sensitive' }, credentials_file: p, region: 'FRA1' });
+    const p = file(
+      'tf.json',
+      JSON.stringify({ apikeys: { main: 'secret-token-xyz' }, meta: { current_apikey: 'main' } }),
+    );
+    const cfg = provb({
+      token: 'secret-token-abc',
+      credentialsFile: p,
+      region: 'FRA1',
+      apiEndpoint: 'http://127.0.0.1:1',
+    }).terraformConfig();
+    expect(cfg).toEqual({
+      api_endpoint: 'http://127.0.0.1:1',
+      token: { '@converge': 'sensitive' },
+      credentials_file: p,
+      region: 'FRA1',
+    });
     expect(JSON.stringify(cfg)).not.toContain('secret-token');
   });
 });

@@ -30,7 +30,10 @@ function harvest(sim: CivoSimulator, into: Set<string>): void {
       if (token) into.add(token);
     }
   };
-  store.tick = () => { tick(); gather(); };
+  store.tick = () => {
+    tick();
+    gather();
+  };
 }
 
 /** A copy of the object `pick` chooses, under a new id: a second object with the same name. */
@@ -42,25 +45,41 @@ function twin<T extends Record<string, unknown>>(map: Map<string, T>, pick: (o: 
 }
 
 const net = () => provb.network('net', { label: 'conf-net' });
-const fw = (n = net()) => provb.firewall('fw', {
-  name: 'conf-fw', networkId: n.out('networkId'), createDefaultRules: false,
-  ingressRules: [{ label: 'ssh', portRange: '22', cidrs: ['0.0.0.0/0'], action: 'allow' }],
-});
+const fw = (n = net()) =>
+  provb.firewall('fw', {
+    name: 'conf-fw',
+    networkId: n.out('networkId'),
+    createDefaultRules: false,
+    ingressRules: [{ label: 'ssh', portRange: '22', cidrs: ['0.0.0.0/0'], action: 'allow' }],
+  });
 /** Network, firewall and an instance in them; the instance's initial password is a (secret) output. */
 const web = (tags = ['conf']) => {
   const n = net();
   const f = fw(n);
-  const w = provb.instance('web', { hostname: 'conf-web', diskImage: 'ubuntu-jammy', firewallId: f.out('firewallId'), networkId: n.out('networkId'), tags, writePassword: true });
+  const w = provb.instance('web', {
+    hostname: 'conf-web',
+    diskImage: 'ubuntu-jammy',
+    firewallId: f.out('firewallId'),
+    networkId: n.out('networkId'),
+    tags,
+    writePassword: true,
+  });
   return [n, f, w] as const;
 };
 /** A cluster (with its kubeconfig as a secret output) behind its own firewall. */
 const cluster = (nodeCount = 1) => {
   const f = provb.firewall('fw', { name: 'conf-k8s-fw' });
-  const k = provb.kubernetesCluster('k8s', { name: 'conf-k8s', firewallId: f.out('firewallId'), pools: { label: 'main', nodeCount, size: 'g4s.kube.small' }, writeKubeconfig: true });
+  const k = provb.kubernetesCluster('k8s', {
+    name: 'conf-k8s',
+    firewallId: f.out('firewallId'),
+    pools: { label: 'main', nodeCount, size: 'g4s.kube.small' },
+    writeKubeconfig: true,
+  });
   return [f, k] as const;
 };
 const domain = () => provb.dnsDomainName('domain', { name: 'conf.example' });
-const db = (name: string) => provb.database('db', { name, engine: 'mysql', version: '8.0', size: 'g3.db.small', nodes: 1 });
+const db = (name: string) =>
+  provb.database('db', { name, engine: 'mysql', version: '8.0', size: 'g3.db.small', nodes: 1 });
 
 /** Through the engine's state: a stack of one declaration (no refs), for the ambiguity arrangements. */
 async function applied(engine: Engine, decls: ResourceDecl[]): Promise<void> {
@@ -75,7 +94,14 @@ describeProvider({
     const found = new Set<string>([sim.token, SECRET_KEY_1, SECRET_KEY_2]);
     harvest(sim, found);
     const provider = provb({ token: sim.token, apiEndpoint: sim.url, region: REGION, pollIntervalMs: 1 });
-    return { provider, sim, get secrets() { return [...found]; }, close: () => sim.close() };
+    return {
+      provider,
+      sim,
+      get secrets() {
+        return [...found];
+      },
+      close: () => sim.close(),
+    };
   },
   resources: {
     'provb:index/network:Network': {
@@ -84,13 +110,24 @@ describeProvider({
       expect: 'update',
     },
     'provb:index/firewall:Firewall': {
-      stack: () => { const n = net(); return [n, fw(n)]; },
+      stack: () => {
+        const n = net();
+        return [n, fw(n)];
+      },
       changed: () => {
         const n = net();
-        return [n, provb.firewall('fw', {
-          name: 'conf-fw-renamed', networkId: n.out('networkId'), createDefaultRules: false,
-          ingressRules: [{ label: 'ssh', portRange: '22', cidrs: ['0.0.0.0/0'], action: 'allow' }, { label: 'web', portRange: '80-443', cidrs: ['0.0.0.0/0'], action: 'allow' }],
-        })];
+        return [
+          n,
+          provb.firewall('fw', {
+            name: 'conf-fw-renamed',
+            networkId: n.out('networkId'),
+            createDefaultRules: false,
+            ingressRules: [
+              { label: 'ssh', portRange: '22', cidrs: ['0.0.0.0/0'], action: 'allow' },
+              { label: 'web', portRange: '80-443', cidrs: ['0.0.0.0/0'], action: 'allow' },
+            ],
+          }),
+        ];
       },
       expect: 'update',
     },
@@ -103,13 +140,32 @@ describeProvider({
       stack: () => {
         const [n, f, w] = web();
         const ip = provb.reservedIp('ip', { name: 'conf-ip' });
-        return [n, f, w, ip, provb.instanceReservedIpAssignment('assign', { instanceId: w.out('instanceId'), reservedIpId: ip.out('reservedIpId') })];
+        return [
+          n,
+          f,
+          w,
+          ip,
+          provb.instanceReservedIpAssignment('assign', {
+            instanceId: w.out('instanceId'),
+            reservedIpId: ip.out('reservedIpId'),
+          }),
+        ];
       },
       changed: () => {
         const [n, f, w] = web();
         const ip = provb.reservedIp('ip', { name: 'conf-ip' });
         const ip2 = provb.reservedIp('ip2', { name: 'conf-ip-2' });
-        return [n, f, w, ip, ip2, provb.instanceReservedIpAssignment('assign', { instanceId: w.out('instanceId'), reservedIpId: ip2.out('reservedIpId') })];
+        return [
+          n,
+          f,
+          w,
+          ip,
+          ip2,
+          provb.instanceReservedIpAssignment('assign', {
+            instanceId: w.out('instanceId'),
+            reservedIpId: ip2.out('reservedIpId'),
+          }),
+        ];
       },
       expect: 'replace',
     },
@@ -119,27 +175,60 @@ describeProvider({
       expect: 'update',
     },
     'provb:index/volume:Volume': {
-      stack: () => { const n = net(); return [n, provb.volume('vol', { name: 'conf-vol', sizeGb: 10, networkId: n.out('networkId') })]; },
-      changed: () => { const n = net(); return [n, provb.volume('vol', { name: 'conf-vol', sizeGb: 20, networkId: n.out('networkId') })]; },
+      stack: () => {
+        const n = net();
+        return [n, provb.volume('vol', { name: 'conf-vol', sizeGb: 10, networkId: n.out('networkId') })];
+      },
+      changed: () => {
+        const n = net();
+        return [n, provb.volume('vol', { name: 'conf-vol', sizeGb: 20, networkId: n.out('networkId') })];
+      },
       expect: 'update',
     },
     'provb:index/volumeAttachment:VolumeAttachment': {
       stack: () => {
         const [n, f, w] = web();
         const v = provb.volume('vol', { name: 'conf-vol', sizeGb: 10, networkId: n.out('networkId') });
-        return [n, f, w, v, provb.volumeAttachment('attach', { instanceId: w.out('instanceId'), volumeId: v.out('volumeId') })];
+        return [
+          n,
+          f,
+          w,
+          v,
+          provb.volumeAttachment('attach', { instanceId: w.out('instanceId'), volumeId: v.out('volumeId') }),
+        ];
       },
       changed: () => {
         const [n, f, w] = web();
         const v = provb.volume('vol', { name: 'conf-vol', sizeGb: 10, networkId: n.out('networkId') });
         const v2 = provb.volume('vol2', { name: 'conf-vol-2', sizeGb: 10, networkId: n.out('networkId') });
-        return [n, f, w, v, v2, provb.volumeAttachment('attach', { instanceId: w.out('instanceId'), volumeId: v2.out('volumeId') })];
+        return [
+          n,
+          f,
+          w,
+          v,
+          v2,
+          provb.volumeAttachment('attach', { instanceId: w.out('instanceId'), volumeId: v2.out('volumeId') }),
+        ];
       },
       expect: 'replace',
     },
     'provb:index/loadBalancer:LoadBalancer': {
-      stack: () => [provb.loadBalancer('lb', { name: 'conf-lb', backends: [{ ip: '192.168.1.10', sourcePort: 80, targetPort: 8080 }] })],
-      changed: () => [provb.loadBalancer('lb', { name: 'conf-lb', algorithm: 'least_connections', backends: [{ ip: '192.168.1.10', sourcePort: 80, targetPort: 8080 }, { ip: '192.168.1.11', sourcePort: 80, targetPort: 8080 }] })],
+      stack: () => [
+        provb.loadBalancer('lb', {
+          name: 'conf-lb',
+          backends: [{ ip: '192.168.1.10', sourcePort: 80, targetPort: 8080 }],
+        }),
+      ],
+      changed: () => [
+        provb.loadBalancer('lb', {
+          name: 'conf-lb',
+          algorithm: 'least_connections',
+          backends: [
+            { ip: '192.168.1.10', sourcePort: 80, targetPort: 8080 },
+            { ip: '192.168.1.11', sourcePort: 80, targetPort: 8080 },
+          ],
+        }),
+      ],
       expect: 'update',
     },
     'provb:index/kubernetesCluster:KubernetesCluster': {
@@ -148,8 +237,32 @@ describeProvider({
       expect: 'update',
     },
     'provb:index/kubernetesNodePool:KubernetesNodePool': {
-      stack: () => { const [f, k] = cluster(1); return [f, k, provb.kubernetesNodePool('pool', { clusterId: k.out('clusterId'), label: 'extra', nodeCount: 1, size: 'g4s.kube.medium' })]; },
-      changed: () => { const [f, k] = cluster(1); return [f, k, provb.kubernetesNodePool('pool', { clusterId: k.out('clusterId'), label: 'extra', nodeCount: 2, size: 'g4s.kube.medium' })]; },
+      stack: () => {
+        const [f, k] = cluster(1);
+        return [
+          f,
+          k,
+          provb.kubernetesNodePool('pool', {
+            clusterId: k.out('clusterId'),
+            label: 'extra',
+            nodeCount: 1,
+            size: 'g4s.kube.medium',
+          }),
+        ];
+      },
+      changed: () => {
+        const [f, k] = cluster(1);
+        return [
+          f,
+          k,
+          provb.kubernetesNodePool('pool', {
+            clusterId: k.out('clusterId'),
+            label: 'extra',
+            nodeCount: 2,
+            size: 'g4s.kube.medium',
+          }),
+        ];
+      },
       expect: 'update',
     },
     'provb:index/database:Database': {
@@ -165,18 +278,61 @@ describeProvider({
       importId: (r) => String(r.inputs.name),
     },
     'provb:index/dnsDomainRecord:DnsDomainRecord': {
-      stack: () => { const d = domain(); return [d, provb.dnsDomainRecord('www', { domainId: d.out('dnsDomainNameId'), type: 'a', name: 'www', value: '192.0.2.10' })]; },
-      changed: () => { const d = domain(); return [d, provb.dnsDomainRecord('www', { domainId: d.out('dnsDomainNameId'), type: 'a', name: 'www', value: '192.0.2.11' })]; },
+      stack: () => {
+        const d = domain();
+        return [
+          d,
+          provb.dnsDomainRecord('www', {
+            domainId: d.out('dnsDomainNameId'),
+            type: 'a',
+            name: 'www',
+            value: '192.0.2.10',
+          }),
+        ];
+      },
+      changed: () => {
+        const d = domain();
+        return [
+          d,
+          provb.dnsDomainRecord('www', {
+            domainId: d.out('dnsDomainNameId'),
+            type: 'a',
+            name: 'www',
+            value: '192.0.2.11',
+          }),
+        ];
+      },
       expect: 'update',
     },
     'provb:index/objectStoreCredential:ObjectStoreCredential': {
-      stack: () => [provb.objectStoreCredential('cred', { name: 'conf-cred', accessKeyId: 'CONFKEY1', secretAccessKey: SECRET_KEY_1 })],
-      changed: () => [provb.objectStoreCredential('cred', { name: 'conf-cred', accessKeyId: 'CONFKEY2', secretAccessKey: SECRET_KEY_2 })],
+      stack: () => [
+        provb.objectStoreCredential('cred', {
+          name: 'conf-cred',
+          accessKeyId: 'CONFKEY1',
+          secretAccessKey: SECRET_KEY_1,
+        }),
+      ],
+      changed: () => [
+        provb.objectStoreCredential('cred', {
+          name: 'conf-cred',
+          accessKeyId: 'CONFKEY2',
+          secretAccessKey: SECRET_KEY_2,
+        }),
+      ],
       expect: 'update',
     },
     'provb:index/objectStore:ObjectStore': {
-      stack: () => { const c = provb.objectStoreCredential('cred', { name: 'conf-cred' }); return [c, provb.objectStore('bucket', { name: 'conf-bucket', accessKeyId: c.out('accessKeyId') })]; },
-      changed: () => { const c = provb.objectStoreCredential('cred', { name: 'conf-cred' }); return [c, provb.objectStore('bucket', { name: 'conf-bucket', maxSizeGb: 1000, accessKeyId: c.out('accessKeyId') })]; },
+      stack: () => {
+        const c = provb.objectStoreCredential('cred', { name: 'conf-cred' });
+        return [c, provb.objectStore('bucket', { name: 'conf-bucket', accessKeyId: c.out('accessKeyId') })];
+      },
+      changed: () => {
+        const c = provb.objectStoreCredential('cred', { name: 'conf-cred' });
+        return [
+          c,
+          provb.objectStore('bucket', { name: 'conf-bucket', maxSizeGb: 1000, accessKeyId: c.out('accessKeyId') }),
+        ];
+      },
       expect: 'update',
     },
     'provb:index/sshKey:SshKey': {
@@ -197,14 +353,22 @@ describeProvider({
     'provb:index/getDatabase:getDatabase': {
       notFound: { name: 'no-such-db' },
       ambiguous: {
-        arrange: async (e) => { await applied(e, [db('twin-db')]); twin(current.store.databases, (d) => d.name === 'twin-db'); },
+        arrange: async (e) => {
+          await applied(e, [db('twin-db')]);
+          twin(current.store.databases, (d) => d.name === 'twin-db');
+        },
         args: { name: 'twin-db' },
       },
     },
     'provb:index/getInstance:getInstance': {
       notFound: { hostname: 'no-such-host' },
       ambiguous: {
-        arrange: async (e) => { await applied(e, [provb.instance('twin', { hostname: 'twin-host', diskImage: 'ubuntu-jammy', firewallId: '' })]); twin(current.store.instances, (i) => i.hostname === 'twin-host'); },
+        arrange: async (e) => {
+          await applied(e, [
+            provb.instance('twin', { hostname: 'twin-host', diskImage: 'ubuntu-jammy', firewallId: '' }),
+          ]);
+          twin(current.store.instances, (i) => i.hostname === 'twin-host');
+        },
         args: { hostname: 'twin-host' },
       },
     },
@@ -213,21 +377,38 @@ describeProvider({
       ambiguous: {
         arrange: async (e) => {
           const f = provb.firewall('fw', { name: 'twin-fw' });
-          await applied(e, [f, provb.kubernetesCluster('k8s', { name: 'twin-k8s', firewallId: f.out('firewallId'), pools: { nodeCount: 1, size: 'g4s.kube.small' } })]);
+          await applied(e, [
+            f,
+            provb.kubernetesCluster('k8s', {
+              name: 'twin-k8s',
+              firewallId: f.out('firewallId'),
+              pools: { nodeCount: 1, size: 'g4s.kube.small' },
+            }),
+          ]);
           twin(current.store.clusters, (c) => c.name === 'twin-k8s');
         },
         args: { name: 'twin-k8s' },
       },
     },
     'provb:index/getDnsDomainName:getDnsDomainName': { notFound: { name: 'no-such.example' } },
-    'provb:index/getDnsDomainRecord:getDnsDomainRecord': { notFound: { domainId: '00000000-0000-4000-8000-000000000000', name: 'www' } },
+    'provb:index/getDnsDomainRecord:getDnsDomainRecord': {
+      notFound: { domainId: '00000000-0000-4000-8000-000000000000', name: 'www' },
+    },
     'provb:index/getFirewall:getFirewall': { notFound: { name: 'no-such-fw' }, succeeds: { name: 'default-lon1' } },
-    'provb:index/getVpcFirewall:getVpcFirewall': { notFound: { name: 'no-such-fw' }, succeeds: { name: 'default-lon1' } },
+    'provb:index/getVpcFirewall:getVpcFirewall': {
+      notFound: { name: 'no-such-fw' },
+      succeeds: { name: 'default-lon1' },
+    },
     'provb:index/getNetwork:getNetwork': { notFound: { label: 'no-such-net' }, succeeds: { label: 'Default' } },
     'provb:index/getVpcNetwork:getVpcNetwork': { notFound: { label: 'no-such-net' }, succeeds: { label: 'Default' } },
     'provb:index/getVpcSubnet:getVpcSubnet': {
       // The subnet is looked for in the region's default network, which has none.
-      notFound: { get networkId() { return current.store.defaultNetwork(REGION)!.id; }, name: 'no-such-subnet' },
+      notFound: {
+        get networkId() {
+          return current.store.defaultNetwork(REGION)!.id;
+        },
+        name: 'no-such-subnet',
+      },
     },
     'provb:index/getLoadbalancer:getLoadbalancer': { notFound: { name: 'no-such-lb' } },
     'provb:index/getVpcLoadbalancer:getVpcLoadbalancer': { notFound: { name: 'no-such-lb' } },

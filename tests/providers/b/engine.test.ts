@@ -8,19 +8,61 @@ import { fastTransitions, harness } from './harness.js';
 function stack(opts: { webTags?: string[]; nodeCount?: number } = {}) {
   const net = provb.network('net', { label: 'app' });
   const fw = provb.firewall('fw', {
-    name: 'app-fw', networkId: net.out('networkId'), createDefaultRules: false,
-    ingressRules: [{ label: 'ssh', portRange: '22', cidrs: ['0.0.0.0/0'], action: 'allow' }, { label: 'web', portRange: '80-443', cidrs: ['0.0.0.0/0'], action: 'allow' }],
+    name: 'app-fw',
+    networkId: net.out('networkId'),
+    createDefaultRules: false,
+    ingressRules: [
+      { label: 'ssh', portRange: '22', cidrs: ['0.0.0.0/0'], action: 'allow' },
+      { label: 'web', portRange: '80-443', cidrs: ['0.0.0.0/0'], action: 'allow' },
+    ],
     egressRules: [{ label: 'all', portRange: '1-65535', cidrs: ['0.0.0.0/0'], action: 'allow' }],
   });
-  const web = provb.instance('web', { hostname: 'web1', diskImage: 'ubuntu-jammy', firewallId: fw.out('firewallId'), networkId: net.out('networkId'), tags: opts.webTags ?? ['web'] });
+  const web = provb.instance('web', {
+    hostname: 'web1',
+    diskImage: 'ubuntu-jammy',
+    firewallId: fw.out('firewallId'),
+    networkId: net.out('networkId'),
+    tags: opts.webTags ?? ['web'],
+  });
   const ip = provb.reservedIp('ip', { name: 'web-ip' });
-  const assign = provb.instanceReservedIpAssignment('assign', { instanceId: web.out('instanceId'), reservedIpId: ip.out('reservedIpId') });
+  const assign = provb.instanceReservedIpAssignment('assign', {
+    instanceId: web.out('instanceId'),
+    reservedIpId: ip.out('reservedIpId'),
+  });
   const domain = provb.dnsDomainName('domain', { name: 'example.com' });
-  const www = provb.dnsDomainRecord('www', { domainId: domain.out('dnsDomainNameId'), type: 'a', name: 'www', value: ip.out('ip') });
-  const mx = provb.dnsDomainRecord('mx', { domainId: domain.out('dnsDomainNameId'), type: 'mx', name: '@', value: 'mail.example.com' });
-  const k8s = provb.kubernetesCluster('k8s', { name: 'k1', firewallId: fw.out('firewallId'), networkId: net.out('networkId'), pools: { label: 'main', nodeCount: opts.nodeCount ?? 2, size: 'g4s.kube.small' } });
-  const pool = provb.kubernetesNodePool('pool', { clusterId: k8s.out('clusterId'), label: 'extra', nodeCount: 1, size: 'g4s.kube.medium' });
-  const db = provb.database('db', { name: 'db1', engine: 'mysql', version: '8.0', size: 'g3.db.small', nodes: 1, networkId: net.out('networkId'), firewallId: fw.out('firewallId') });
+  const www = provb.dnsDomainRecord('www', {
+    domainId: domain.out('dnsDomainNameId'),
+    type: 'a',
+    name: 'www',
+    value: ip.out('ip'),
+  });
+  const mx = provb.dnsDomainRecord('mx', {
+    domainId: domain.out('dnsDomainNameId'),
+    type: 'mx',
+    name: '@',
+    value: 'mail.example.com',
+  });
+  const k8s = provb.kubernetesCluster('k8s', {
+    name: 'k1',
+    firewallId: fw.out('firewallId'),
+    networkId: net.out('networkId'),
+    pools: { label: 'main', nodeCount: opts.nodeCount ?? 2, size: 'g4s.kube.small' },
+  });
+  const pool = provb.kubernetesNodePool('pool', {
+    clusterId: k8s.out('clusterId'),
+    label: 'extra',
+    nodeCount: 1,
+    size: 'g4s.kube.medium',
+  });
+  const db = provb.database('db', {
+    name: 'db1',
+    engine: 'mysql',
+    version: '8.0',
+    size: 'g3.db.small',
+    nodes: 1,
+    networkId: net.out('networkId'),
+    firewallId: fw.out('firewallId'),
+  });
   const vol = provb.volume('vol', { name: 'data', sizeGb: 10, networkId: net.out('networkId') });
   const attach = provb.volumeAttachment('attach', { instanceId: web.out('instanceId'), volumeId: vol.out('volumeId') });
   const cred = provb.objectStoreCredential('cred', { name: 'app-cred' });
@@ -43,7 +85,23 @@ function made(sim: CivoSimulator) {
   const pools = [...sim.store.clusters.values()].reduce((n, cl) => n + cl.pools.length, 0);
   return { ...c, networks: c.networks - 4, firewalls: c.firewalls - 4, pools };
 }
-const expected = { instances: 1, networks: 1, subnets: 0, firewalls: 1, volumes: 1, ips: 1, loadbalancers: 0, clusters: 1, databases: 1, domains: 1, records: 2, sshkeys: 0, objectStores: 1, credentials: 1, pools: 2 };
+const expected = {
+  instances: 1,
+  networks: 1,
+  subnets: 0,
+  firewalls: 1,
+  volumes: 1,
+  ips: 1,
+  loadbalancers: 0,
+  clusters: 1,
+  databases: 1,
+  domains: 1,
+  records: 2,
+  sshkeys: 0,
+  objectStores: 1,
+  credentials: 1,
+  pools: 2,
+};
 
 describe('provb through the engine', () => {
   it('applies the full stack, plans it again as all noop, updates in place and destroys it', async () => {
@@ -73,7 +131,15 @@ describe('provb through the engine', () => {
     expect(state.resources.web!.outputs.publicIp).toBe(state.resources.ip!.outputs.ip);
 
     const changed = await engine.plan(stack({ webTags: ['web', 'prod'], nodeCount: 3 }));
-    expect(changed.steps.filter((s) => s.action !== 'noop').map((s) => [s.address, s.action]).sort()).toEqual([['k8s', 'update'], ['web', 'update']]);
+    expect(
+      changed.steps
+        .filter((s) => s.action !== 'noop')
+        .map((s) => [s.address, s.action])
+        .sort(),
+    ).toEqual([
+      ['k8s', 'update'],
+      ['web', 'update'],
+    ]);
     await engine.apply(changed);
     expect([...sim.store.instances.values()][0]!.tags).toEqual(['web', 'prod']);
     expect((await engine.plan(stack({ webTags: ['web', 'prod'], nodeCount: 3 }))).hasChanges).toBe(false);
@@ -92,7 +158,9 @@ describe('provb through the engine', () => {
     [...sim.store.volumes.values()][0]!.size_gb = 10;
     [...sim.store.records.values()][0]!.ttl = 3600;
     const plan = await engine.plan(decls, { refresh: true });
-    expect(plan.steps.filter((s) => s.action !== 'noop').map((s) => [s.address, s.action, s.changes.map((c) => c.path)])).toEqual([['mx', 'update', ['ttl']]]);
+    expect(
+      plan.steps.filter((s) => s.action !== 'noop').map((s) => [s.address, s.action, s.changes.map((c) => c.path)]),
+    ).toEqual([['mx', 'update', ['ttl']]]);
   });
 
   it('imports a DNS domain by its name and plans it as noop', async () => {
@@ -112,7 +180,9 @@ describe('provb through the engine', () => {
     await engine.apply(await engine.plan(stack().filter((d) => ['net', 'fw', 'web'].includes(d.name))));
     const found = await engine.lookup(provb.getInstance({ hostname: 'web1' }));
     expect(found).toMatchObject({ hostname: 'web1', region: 'LON1' });
-    const sizes = await engine.lookup(provb.getSize({ filters: [{ key: 'type', values: ['database'] }], sorts: [{ key: 'name', direction: 'desc' }] }));
+    const sizes = await engine.lookup(
+      provb.getSize({ filters: [{ key: 'type', values: ['database'] }], sorts: [{ key: 'name', direction: 'desc' }] }),
+    );
     expect(sizes.sizes.map((s) => s.name)).toEqual(['g3.db.small', 'g3.db.medium']);
     const bad = await engine.lookup(provb.getSize({ filters: [{ key: 'colour', values: ['red'] }] })).catch((e) => e);
     expect(bad).toBeInstanceOf(ValidationError);
@@ -120,10 +190,17 @@ describe('provb through the engine', () => {
 
   it('reports every invalid input at plan time and sends no request', async () => {
     const { sim } = await harness();
-    const engine = new Engine({ providers: [provb({ token: sim.token, apiEndpoint: sim.url })], state: new MemoryStateStore() });
+    const engine = new Engine({
+      providers: [provb({ token: sim.token, apiEndpoint: sim.url })],
+      state: new MemoryStateStore(),
+    });
     const bad = [
       provb.dnsDomainRecord('r', { domainId: 'd', type: 'a', name: '@', value: '192.0.2.1', ttl: 60, priority: 3 }),
-      provb.firewall('f', { name: 'f', region: 'LON1', ingressRules: [{ portRange: '22', cidrs: ['0.0.0.0/0'], action: 'allow' }] }),
+      provb.firewall('f', {
+        name: 'f',
+        region: 'LON1',
+        ingressRules: [{ portRange: '22', cidrs: ['0.0.0.0/0'], action: 'allow' }],
+      }),
       provb.volume('v', { name: 'v', sizeGb: 1 }),
     ];
     const e = await engine.plan(bad).catch((x) => x);
@@ -153,7 +230,10 @@ describe('provb through the engine', () => {
     for (let round = 0; round < 8 && !converged; round++) {
       try {
         const plan = await engine.plan(stack(), { refresh: true });
-        if (!plan.hasChanges) { converged = true; break; }
+        if (!plan.hasChanges) {
+          converged = true;
+          break;
+        }
         await engine.apply(plan);
       } catch (error) {
         if (!(error instanceof ApplyError) && !(error as Error).message.includes('Refreshing')) throw error;
@@ -175,7 +255,9 @@ describe('provb through the engine', () => {
     }
     expect([...sim.store.instances.values()][0]!.tags).toEqual(['web', 'faulty']);
     for (let round = 0; round < 8 && Object.keys((await engine.state()).resources).length; round++) {
-      await engine.destroy().catch((error) => { if (!(error instanceof ApplyError)) throw error; });
+      await engine.destroy().catch((error) => {
+        if (!(error instanceof ApplyError)) throw error;
+      });
     }
     expect(Object.keys((await engine.state()).resources)).toEqual([]);
     expect(Object.values(made(sim)).every((n) => n === 0)).toBe(true);
@@ -187,7 +269,12 @@ describe('provb plans through the engine', () => {
     const { sim } = await harness();
     const engine = engineFor(sim);
     const fw = provb.firewall('fw', { name: 'k-fw' });
-    const k = (size: string, nodeCount: number) => provb.kubernetesCluster('k8s', { name: 'kp', firewallId: fw.out('firewallId'), pools: { label: 'main', nodeCount, size } });
+    const k = (size: string, nodeCount: number) =>
+      provb.kubernetesCluster('k8s', {
+        name: 'kp',
+        firewallId: fw.out('firewallId'),
+        pools: { label: 'main', nodeCount, size },
+      });
     await engine.apply(await engine.plan([fw, k('g4s.kube.small', 1)]));
     const scale = await engine.plan([fw, k('g4s.kube.small', 2)]);
     expect(scale.steps.find((s) => s.address === 'k8s')?.action).toBe('update');

@@ -13,7 +13,10 @@ const KEY = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFindTestFindTestFindTestFindTe
 const R = 'LON1';
 
 /** A hint for a create that starts now, with an operation id nothing carries. */
-const freshHint = (): FindHint => ({ startedAt: new Date(Date.now() + 1).toISOString(), operationId: `fresh-${Math.random()}` });
+const freshHint = (): FindHint => ({
+  startedAt: new Date(Date.now() + 1).toISOString(),
+  operationId: `fresh-${Math.random()}`,
+});
 const api = (h: Harness) => h.provider.config.client;
 const ctx = (h: Harness) => h.ctx();
 const fwOf = (h: Harness) => h.sim.store.defaultFirewall(h.sim.store.defaultNetwork(R)!.id)!.id;
@@ -27,60 +30,167 @@ type Case = {
 };
 
 async function cluster(h: Harness): Promise<string> {
-  const c = await api(h).createCluster(ctx(h), R, { name: `c-${Math.random().toString(36).slice(2, 8)}`, instance_firewall: fwOf(h), pools: [{ id: 'main', count: 1, size: 'g4s.kube.small' }] });
+  const c = await api(h).createCluster(ctx(h), R, {
+    name: `c-${Math.random().toString(36).slice(2, 8)}`,
+    instance_firewall: fwOf(h),
+    pools: [{ id: 'main', count: 1, size: 'g4s.kube.small' }],
+  });
   h.sim.store.settleAll();
   return c.id;
 }
 async function volumeAndInstance(h: Harness): Promise<{ volumeId: string; instanceId: string }> {
   const v = await api(h).createVolume(ctx(h), R, { name: `v-${Math.random().toString(36).slice(2, 8)}`, size_gb: 10 });
-  const i = await api(h).createInstance(ctx(h), R, { hostname: `i-${Math.random().toString(36).slice(2, 8)}`, template_id: IMAGE });
+  const i = await api(h).createInstance(ctx(h), R, {
+    hostname: `i-${Math.random().toString(36).slice(2, 8)}`,
+    template_id: IMAGE,
+  });
   h.sim.store.settleAll();
   return { volumeId: v.id, instanceId: i.id };
 }
 
 const cases: Case[] = [
-  { token: 'network:Network', inputs: (_h, k) => ({ label: k }), byHand: async (h, i) => (await api(h).createNetwork(ctx(h), R, { label: i.label })).id },
-  { token: 'firewall:Firewall', inputs: (_h, k) => ({ name: k }), byHand: async (h, i) => (await api(h).createFirewall(ctx(h), R, { name: i.name })).id },
-  { token: 'reservedIp:ReservedIp', inputs: (_h, k) => ({ name: k }), byHand: async (h, i) => (await api(h).createIp(ctx(h), R, String(i.name))).id },
-  { token: 'loadBalancer:LoadBalancer', inputs: (_h, k) => ({ name: k, backends: [{ ip: '10.0.0.5', sourcePort: 80, targetPort: 80 }] }), byHand: async (h, i) => (await api(h).createLoadBalancer(ctx(h), R, { name: i.name, backends: [] })).id },
-  { token: 'database:Database', inputs: (_h, k) => ({ name: k, engine: 'mysql', version: '8.0', size: 'g3.db.small', nodes: 1 }), byHand: async (h, i) => (await api(h).createDatabase(ctx(h), R, { name: i.name, engine: 'mysql', software: 'mysql', software_version: '8.0', size: 'g3.db.small', nodes: 1 })).id },
-  { token: 'dnsDomainName:DnsDomainName', inputs: (_h, k) => ({ name: `${k}.example` }), byHand: async (h, i) => (await api(h).createDomain(ctx(h), String(i.name))).id },
-  { token: 'objectStore:ObjectStore', inputs: (_h, k) => ({ name: k }), byHand: async (h, i) => (await api(h).createObjectStore(ctx(h), R, { name: i.name })).id },
-  { token: 'objectStoreCredential:ObjectStoreCredential', inputs: (_h, k) => ({ name: k }), byHand: async (h, i) => (await api(h).createCredential(ctx(h), R, { name: i.name })).id },
-  { token: 'sshKey:SshKey', inputs: (_h, k) => ({ name: k, publicKey: KEY }), byHand: async (h, i) => (await api(h).createSshKey(ctx(h), String(i.name), KEY)).id },
-  { token: 'volume:Volume', inputs: (_h, k) => ({ name: k, sizeGb: 10 }), byHand: async (h, i) => (await api(h).createVolume(ctx(h), R, { name: i.name, size_gb: 10 })).id },
-  { token: 'kubernetesCluster:KubernetesCluster', inputs: (h, k) => ({ name: k, firewallId: fwOf(h), pools: { label: 'main', nodeCount: 1, size: 'g4s.kube.small' } }), byHand: async (h, i) => (await api(h).createCluster(ctx(h), R, { name: i.name, instance_firewall: fwOf(h), pools: [{ id: 'main', count: 1, size: 'g4s.kube.small' }] })).id },
+  {
+    token: 'network:Network',
+    inputs: (_h, k) => ({ label: k }),
+    byHand: async (h, i) => (await api(h).createNetwork(ctx(h), R, { label: i.label })).id,
+  },
+  {
+    token: 'firewall:Firewall',
+    inputs: (_h, k) => ({ name: k }),
+    byHand: async (h, i) => (await api(h).createFirewall(ctx(h), R, { name: i.name })).id,
+  },
+  {
+    token: 'reservedIp:ReservedIp',
+    inputs: (_h, k) => ({ name: k }),
+    byHand: async (h, i) => (await api(h).createIp(ctx(h), R, String(i.name))).id,
+  },
+  {
+    token: 'loadBalancer:LoadBalancer',
+    inputs: (_h, k) => ({ name: k, backends: [{ ip: '10.0.0.5', sourcePort: 80, targetPort: 80 }] }),
+    byHand: async (h, i) => (await api(h).createLoadBalancer(ctx(h), R, { name: i.name, backends: [] })).id,
+  },
+  {
+    token: 'database:Database',
+    inputs: (_h, k) => ({ name: k, engine: 'mysql', version: '8.0', size: 'g3.db.small', nodes: 1 }),
+    byHand: async (h, i) =>
+      (
+        await api(h).createDatabase(ctx(h), R, {
+          name: i.name,
+          engine: 'mysql',
+          software: 'mysql',
+          software_version: '8.0',
+          size: 'g3.db.small',
+          nodes: 1,
+        })
+      ).id,
+  },
+  {
+    token: 'dnsDomainName:DnsDomainName',
+    inputs: (_h, k) => ({ name: `${k}.example` }),
+    byHand: async (h, i) => (await api(h).createDomain(ctx(h), String(i.name))).id,
+  },
+  {
+    token: 'objectStore:ObjectStore',
+    inputs: (_h, k) => ({ name: k }),
+    byHand: async (h, i) => (await api(h).createObjectStore(ctx(h), R, { name: i.name })).id,
+  },
+  {
+    token: 'objectStoreCredential:ObjectStoreCredential',
+    inputs: (_h, k) => ({ name: k }),
+    byHand: async (h, i) => (await api(h).createCredential(ctx(h), R, { name: i.name })).id,
+  },
+  {
+    token: 'sshKey:SshKey',
+    inputs: (_h, k) => ({ name: k, publicKey: KEY }),
+    byHand: async (h, i) => (await api(h).createSshKey(ctx(h), String(i.name), KEY)).id,
+  },
+  {
+    token: 'volume:Volume',
+    inputs: (_h, k) => ({ name: k, sizeGb: 10 }),
+    byHand: async (h, i) => (await api(h).createVolume(ctx(h), R, { name: i.name, size_gb: 10 })).id,
+  },
+  {
+    token: 'kubernetesCluster:KubernetesCluster',
+    inputs: (h, k) => ({
+      name: k,
+      firewallId: fwOf(h),
+      pools: { label: 'main', nodeCount: 1, size: 'g4s.kube.small' },
+    }),
+    byHand: async (h, i) =>
+      (
+        await api(h).createCluster(ctx(h), R, {
+          name: i.name,
+          instance_firewall: fwOf(h),
+          pools: [{ id: 'main', count: 1, size: 'g4s.kube.small' }],
+        })
+      ).id,
+  },
   {
     token: 'dnsDomainRecord:DnsDomainRecord',
-    inputs: async (h, k) => ({ domainId: h.sim.store.domains.size ? [...h.sim.store.domains.keys()][0] : (await api(h).createDomain(ctx(h), 'rec.example')).id, type: 'a', name: k, value: '198.18.0.9' }),
-    byHand: async (h, i) => `${i.domainId}:${(await api(h).createRecord(ctx(h), String(i.domainId), { type: 'A', name: i.name, value: i.value, ttl: 600 })).id}`,
+    inputs: async (h, k) => ({
+      domainId: h.sim.store.domains.size
+        ? [...h.sim.store.domains.keys()][0]
+        : (await api(h).createDomain(ctx(h), 'rec.example')).id,
+      type: 'a',
+      name: k,
+      value: '198.18.0.9',
+    }),
+    byHand: async (h, i) =>
+      `${i.domainId}:${(await api(h).createRecord(ctx(h), String(i.domainId), { type: 'A', name: i.name, value: i.value, ttl: 600 })).id}`,
   },
-  { token: 'instance:Instance', inputs: (_h, k) => ({ hostname: k, diskImage: IMAGE, firewallId: '' }), byHand: async (h, i) => (await api(h).createInstance(ctx(h), R, { hostname: i.hostname, template_id: IMAGE })).id },
+  {
+    token: 'instance:Instance',
+    inputs: (_h, k) => ({ hostname: k, diskImage: IMAGE, firewallId: '' }),
+    byHand: async (h, i) => (await api(h).createInstance(ctx(h), R, { hostname: i.hostname, template_id: IMAGE })).id,
+  },
   {
     token: 'kubernetesNodePool:KubernetesNodePool',
-    inputs: async (h, k) => ({ clusterId: h.sim.store.clusters.size ? [...h.sim.store.clusters.keys()][0] : await cluster(h), label: k, nodeCount: 1, size: 'g4s.kube.small' }),
-    byHand: async (h, i) => { await api(h).createPool(ctx(h), R, String(i.clusterId), { id: i.label, count: 1, size: 'g4s.kube.small' }); h.sim.store.settleAll(); return `${i.clusterId}:${i.label}`; },
+    inputs: async (h, k) => ({
+      clusterId: h.sim.store.clusters.size ? [...h.sim.store.clusters.keys()][0] : await cluster(h),
+      label: k,
+      nodeCount: 1,
+      size: 'g4s.kube.small',
+    }),
+    byHand: async (h, i) => {
+      await api(h).createPool(ctx(h), R, String(i.clusterId), { id: i.label, count: 1, size: 'g4s.kube.small' });
+      h.sim.store.settleAll();
+      return `${i.clusterId}:${i.label}`;
+    },
   },
   {
     token: 'volumeAttachment:VolumeAttachment',
     inputs: async (h) => volumeAndInstance(h),
-    byHand: async (h, i) => { await api(h).attachVolume(ctx(h), R, String(i.volumeId), String(i.instanceId), false); h.sim.store.settleAll(); return `${i.instanceId}:${i.volumeId}`; },
+    byHand: async (h, i) => {
+      await api(h).attachVolume(ctx(h), R, String(i.volumeId), String(i.instanceId), false);
+      h.sim.store.settleAll();
+      return `${i.instanceId}:${i.volumeId}`;
+    },
   },
   {
     token: 'instanceReservedIpAssignment:InstanceReservedIpAssignment',
     inputs: async (h) => {
       const ip = await api(h).createIp(ctx(h), R, `ip-${Math.random().toString(36).slice(2, 8)}`);
-      const i = await api(h).createInstance(ctx(h), R, { hostname: `i-${Math.random().toString(36).slice(2, 8)}`, template_id: IMAGE });
+      const i = await api(h).createInstance(ctx(h), R, {
+        hostname: `i-${Math.random().toString(36).slice(2, 8)}`,
+        template_id: IMAGE,
+      });
       h.sim.store.settleAll();
       return { reservedIpId: ip.id, instanceId: i.id };
     },
-    byHand: async (h, i) => { await api(h).ipAction(ctx(h), R, String(i.reservedIpId), 'assign', String(i.instanceId)); return `${i.reservedIpId}:${i.instanceId}`; },
+    byHand: async (h, i) => {
+      await api(h).ipAction(ctx(h), R, String(i.reservedIpId), 'assign', String(i.instanceId));
+      return `${i.reservedIpId}:${i.instanceId}`;
+    },
   },
 ];
 
 async function findWith(h: Harness, token: string, inputs: Record<string, unknown>, hint: FindHint) {
   const def = h.res(token);
-  return def.find!(h.ctx({ operation: 'find', operationId: hint.operationId }), def.inputs.parse(inputs) as Record<string, unknown>, hint);
+  return def.find!(
+    h.ctx({ operation: 'find', operationId: hint.operationId }),
+    def.inputs.parse(inputs) as Record<string, unknown>,
+    hint,
+  );
 }
 
 describe('provb find never claims an object made before the create', () => {
@@ -104,12 +214,12 @@ describe('provb find never claims an object made before the create', () => {
 });
 
 describe('provb find: keys without a name', () => {
-  it('finds a hostname-less instance by its operation tag, and no other create\'s', async () => {
+  it("finds a hostname-less instance by its operation tag, and no other create's", async () => {
     const h = await harness();
     const inputs = { diskImage: IMAGE, firewallId: '' };
     await api(h).createInstance(ctx(h), R, { template_id: IMAGE });
     const made = await created(h, 'instance:Instance', inputs);
-    expect((await findWith(h, 'instance:Instance', inputs, made.hint) as Wire | null)?.id).toBe(made.id);
+    expect(((await findWith(h, 'instance:Instance', inputs, made.hint)) as Wire | null)?.id).toBe(made.id);
     expect(await findWith(h, 'instance:Instance', inputs, freshHint())).toBeNull();
   });
 
@@ -129,7 +239,7 @@ describe('provb find: keys without a name', () => {
       ['kubernetesCluster:KubernetesCluster', { firewallId: fwOf(h), pools: { nodeCount: 1, size: 'g4s.kube.small' } }],
     ] as const) {
       const made = await created(h, token, inputs);
-      expect((await findWith(h, token, inputs, made.hint) as Wire | null)?.id, token).toBe(made.id);
+      expect(((await findWith(h, token, inputs, made.hint)) as Wire | null)?.id, token).toBe(made.id);
       expect(await findWith(h, token, inputs, freshHint()), token).toBeNull();
     }
   });
@@ -155,7 +265,11 @@ describe('provb through the engine: lost answers neither duplicate nor adopt', (
     const h = await harness();
     const handMade = (await api(h).createNetwork(ctx(h), R, { label: 'hand-made' })).id;
     h.sim.setFaults({ rate: 0.5, kinds: ['drop_after'], methods: ['POST'] });
-    const engine = new Engine({ providers: [provb({ token: h.sim.token, apiEndpoint: h.sim.url, region: R, pollIntervalMs: 1 })], state: new MemoryStateStore(), retry: { retries: 8, minTimeoutMs: 1, maxTimeoutMs: 2 } });
+    const engine = new Engine({
+      providers: [provb({ token: h.sim.token, apiEndpoint: h.sim.url, region: R, pollIntervalMs: 1 })],
+      state: new MemoryStateStore(),
+      retry: { retries: 8, minTimeoutMs: 1, maxTimeoutMs: 2 },
+    });
     const labels = ['n1', 'n2', 'n3', 'n4', 'n5', 'n6'];
     const decls = labels.map((l) => provb.network(l, { label: l }));
     await engine.apply(await engine.plan(decls)).catch(() => undefined);
@@ -173,7 +287,11 @@ describe('provb firewall_rule defaults seen through the provider', () => {
   it('creates a load balancer in a custom network without a firewallId (the API makes its firewall)', async () => {
     const h = await harness();
     const net = await created(h, 'network:Network', { label: 'lb-net' });
-    const lb = await created(h, 'loadBalancer:LoadBalancer', { name: 'lb-custom', networkId: net.id, backends: [{ ip: '10.0.0.5', sourcePort: 80, targetPort: 80 }] });
+    const lb = await created(h, 'loadBalancer:LoadBalancer', {
+      name: 'lb-custom',
+      networkId: net.id,
+      backends: [{ ip: '10.0.0.5', sourcePort: 80, targetPort: 80 }],
+    });
     const fw = h.sim.store.firewalls.get(String(lb.outputs.firewallId));
     expect(fw?.network_id).toBe(net.id);
     await lb.def.delete(h.ctx(), lb.id, lb.prior);

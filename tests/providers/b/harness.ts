@@ -7,7 +7,16 @@ import type { ProvbConfig, ProvbOptions } from '../../../src/providers/b/config.
 import { standaloneContext, type OperationContext, type Report } from '../../../src/engine/provider/context.js';
 import type { AnyResource, FindHint, Prior } from '../../../src/engine/provider/define.js';
 
-export const fastTransitions = { instance: 3, cluster: 3, pool: 3, database: 3, volume: 2, ip: 2, objectStore: 2, credential: 2 };
+export const fastTransitions = {
+  instance: 3,
+  cluster: 3,
+  pool: 3,
+  database: 3,
+  volume: 2,
+  ip: 2,
+  objectStore: 2,
+  credential: 2,
+};
 
 export type Harness = {
   readonly sim: CivoSimulator;
@@ -28,13 +37,24 @@ afterEach(async () => {
 export async function harness(simOptions: SimulatorOptions = {}, providerOptions: ProvbOptions = {}): Promise<Harness> {
   const sim = await startSimulator({ transitions: fastTransitions, ...simOptions });
   open.push(sim);
-  const provider = provb({ token: sim.token, apiEndpoint: sim.url, region: 'LON1', pollIntervalMs: 1, ...providerOptions });
+  const provider = provb({
+    token: sim.token,
+    apiEndpoint: sim.url,
+    region: 'LON1',
+    pollIntervalMs: 1,
+    ...providerOptions,
+  });
   const reports: Report[] = [];
   return {
     sim,
     provider,
     reports,
-    ctx: (overrides = {}) => standaloneContext(provider.config, { retry: { retries: 6, minTimeoutMs: 1, maxTimeoutMs: 2 }, report: (r) => reports.push(r), ...overrides }),
+    ctx: (overrides = {}) =>
+      standaloneContext(provider.config, {
+        retry: { retries: 6, minTimeoutMs: 1, maxTimeoutMs: 2 },
+        report: (r) => reports.push(r),
+        ...overrides,
+      }),
     res: (token) => {
       const def = provider.resources.get(`provb:index/${token}`);
       if (!def) throw new Error(`no resource ${token}`);

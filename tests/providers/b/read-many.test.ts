@@ -9,11 +9,19 @@ import { startSimulator, type CivoSimulator } from 'converge/providers/b/simulat
 import { fastTransitions } from './harness.js';
 
 let sim: CivoSimulator | undefined;
-afterEach(async () => { await sim?.close(); sim = undefined; });
+afterEach(async () => {
+  await sim?.close();
+  sim = undefined;
+});
 
 /** The same provider with its batched reads taken away. */
 function oneByOne(p: Provider<unknown>): Provider<unknown> {
-  return defineProvider({ name: p.name, config: p.config, resources: [...p.resources.values()].map((d) => ({ ...d, readMany: undefined })), lookups: [...p.lookups.values()] });
+  return defineProvider({
+    name: p.name,
+    config: p.config,
+    resources: [...p.resources.values()].map((d) => ({ ...d, readMany: undefined })),
+    lookups: [...p.lookups.values()],
+  });
 }
 
 /** Three of every batched type (prefix `p`), their parents once. */
@@ -21,20 +29,62 @@ function stack(p: string): ResourceDecl[] {
   const domain = provb.dnsDomainName(`${p}zone`, { name: `${p}.example.com` });
   const cred = provb.objectStoreCredential(`${p}cred`, { name: `${p}-cred` });
   const kfw = provb.firewall(`${p}kfw`, { name: `${p}-kfw` });
-  const k8s = provb.kubernetesCluster(`${p}k8s`, { name: `${p}-k8s`, firewallId: kfw.out('firewallId'), pools: { label: 'main', nodeCount: 1, size: 'g4s.kube.small' } });
+  const k8s = provb.kubernetesCluster(`${p}k8s`, {
+    name: `${p}-k8s`,
+    firewallId: kfw.out('firewallId'),
+    pools: { label: 'main', nodeCount: 1, size: 'g4s.kube.small' },
+  });
   const three = <T>(make: (i: number) => T): T[] => [0, 1, 2].map(make);
   return [
-    domain, cred, kfw, k8s,
+    domain,
+    cred,
+    kfw,
+    k8s,
     ...three((i) => provb.firewall(`${p}fw${i}`, { name: `${p}-fw${i}` })),
     ...three((i) => provb.volume(`${p}vol${i}`, { name: `${p}-vol${i}`, sizeGb: 10 })),
     ...three((i) => provb.reservedIp(`${p}ip${i}`, { name: `${p}-ip${i}` })),
-    ...three((i) => provb.dnsDomainRecord(`${p}rec${i}`, { domainId: domain.out('dnsDomainNameId'), type: 'a', name: `h${i}`, value: `192.0.2.${10 + i}` })),
-    ...three((i) => provb.database(`${p}db${i}`, { name: `${p}-db${i}`, engine: 'mysql', version: '8.0', size: 'g3.db.small', nodes: 1 })),
-    ...three((i) => provb.loadBalancer(`${p}lb${i}`, { name: `${p}-lb${i}`, backends: [{ ip: `192.168.1.${10 + i}`, sourcePort: 80, targetPort: 8080 }] })),
-    ...three((i) => provb.objectStore(`${p}bucket${i}`, { name: `${p}-bucket${i}`, accessKeyId: cred.out('accessKeyId') })),
+    ...three((i) =>
+      provb.dnsDomainRecord(`${p}rec${i}`, {
+        domainId: domain.out('dnsDomainNameId'),
+        type: 'a',
+        name: `h${i}`,
+        value: `192.0.2.${10 + i}`,
+      }),
+    ),
+    ...three((i) =>
+      provb.database(`${p}db${i}`, {
+        name: `${p}-db${i}`,
+        engine: 'mysql',
+        version: '8.0',
+        size: 'g3.db.small',
+        nodes: 1,
+      }),
+    ),
+    ...three((i) =>
+      provb.loadBalancer(`${p}lb${i}`, {
+        name: `${p}-lb${i}`,
+        backends: [{ ip: `192.168.1.${10 + i}`, sourcePort: 80, targetPort: 8080 }],
+      }),
+    ),
+    ...three((i) =>
+      provb.objectStore(`${p}bucket${i}`, { name: `${p}-bucket${i}`, accessKeyId: cred.out('accessKeyId') }),
+    ),
     ...three((i) => provb.objectStoreCredential(`${p}key${i}`, { name: `${p}-key${i}` })),
-    ...three((i) => provb.kubernetesNodePool(`${p}pool${i}`, { clusterId: k8s.out('clusterId'), label: `${p}pool${i}`, nodeCount: 1, size: 'g4s.kube.medium' })),
-    ...three((i) => provb.kubernetesCluster(`${p}kc${i}`, { name: `${p}-kc${i}`, firewallId: kfw.out('firewallId'), pools: { label: 'main', nodeCount: 1, size: 'g4s.kube.small' } })),
+    ...three((i) =>
+      provb.kubernetesNodePool(`${p}pool${i}`, {
+        clusterId: k8s.out('clusterId'),
+        label: `${p}pool${i}`,
+        nodeCount: 1,
+        size: 'g4s.kube.medium',
+      }),
+    ),
+    ...three((i) =>
+      provb.kubernetesCluster(`${p}kc${i}`, {
+        name: `${p}-kc${i}`,
+        firewallId: kfw.out('firewallId'),
+        pools: { label: 'main', nodeCount: 1, size: 'g4s.kube.small' },
+      }),
+    ),
   ];
 }
 
@@ -75,9 +125,14 @@ describe('provb refresh by the listing, every batched type', () => {
     const [clusterId, poolId] = idOf('apool2').split(':');
     const cluster = sim.store.clusters.get(clusterId!)!;
     cluster.pools = cluster.pools.filter((p: { id: string }) => p.id !== poolId);
-    if (cluster.required_pools) cluster.required_pools = cluster.required_pools.filter((p: { id: string }) => p.id !== poolId);
+    if (cluster.required_pools)
+      cluster.required_pools = cluster.required_pools.filter((p: { id: string }) => p.id !== poolId);
 
-    const single = new Engine({ providers: [oneByOne(provider)], state: new MemoryStateStore(location), parallelism: 20 });
+    const single = new Engine({
+      providers: [oneByOne(provider)],
+      state: new MemoryStateStore(location),
+      parallelism: 20,
+    });
     sim.clearLog();
     const viaLists = await batched.plan(stack('a'));
     const listRequests = sim.requests.filter((r) => r.method === 'GET').length;
@@ -85,9 +140,12 @@ describe('provb refresh by the listing, every batched type', () => {
     const viaReads = await single.plan(stack('a'));
     const readRequests = sim.requests.filter((r) => r.method === 'GET').length;
 
-    const view = (p: typeof viaLists) => p.steps.map((s) => ({ address: s.address, action: s.action, cause: s.cause, changes: s.changes }));
+    const view = (p: typeof viaLists) =>
+      p.steps.map((s) => ({ address: s.address, action: s.action, cause: s.cause, changes: s.changes }));
     expect(view(viaLists)).toEqual(view(viaReads));
-    const changed = Object.fromEntries(viaLists.steps.filter((s) => s.action !== 'noop').map((s) => [s.address, s.cause]));
+    const changed = Object.fromEntries(
+      viaLists.steps.filter((s) => s.action !== 'noop').map((s) => [s.address, s.cause]),
+    );
     for (const o of outside) {
       // A changed field the API cannot update in place forces a replacement; either way the drift is seen.
       expect(['drift', 'replace_forced'], `${o.type} changed outside`).toContain(changed[`a${o.type}1`]);

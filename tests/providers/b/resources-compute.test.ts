@@ -16,8 +16,21 @@ describe('provb Instance', () => {
   it('creates, waits for ACTIVE, reads back its own inputs, and reports polls', async () => {
     const h = await harness({ transitions: { instance: 150 } });
     const fw = await defaultFirewall(h);
-    const c = await created(h, 'instance:Instance', { diskImage: IMAGE, firewallId: fw.id, hostname: 'web1', tags: ['a', 'b'], notes: 'hello', script: '#!/bin/sh\necho hi' });
-    expect(c.outputs).toMatchObject({ hostname: 'web1', status: 'ACTIVE', sourceId: 'ubuntu-jammy', sourceType: 'diskimage', firewallId: fw.id });
+    const c = await created(h, 'instance:Instance', {
+      diskImage: IMAGE,
+      firewallId: fw.id,
+      hostname: 'web1',
+      tags: ['a', 'b'],
+      notes: 'hello',
+      script: '#!/bin/sh\necho hi',
+    });
+    expect(c.outputs).toMatchObject({
+      hostname: 'web1',
+      status: 'ACTIVE',
+      sourceId: 'ubuntu-jammy',
+      sourceType: 'diskimage',
+      firewallId: fw.id,
+    });
     expect(c.outputs.initialPassword).toBeUndefined();
     expect(h.sim.store.instances.get(c.id)?.script).toBe(Buffer.from('#!/bin/sh\necho hi').toString('base64'));
     const r = await readBack(h, c);
@@ -27,7 +40,12 @@ describe('provb Instance', () => {
 
   it('keeps initialPassword only when writePassword is set', async () => {
     const h = await harness();
-    const c = await created(h, 'instance:Instance', { diskImage: 'ubuntu-jammy', firewallId: '', writePassword: true, hostname: 'pw' });
+    const c = await created(h, 'instance:Instance', {
+      diskImage: 'ubuntu-jammy',
+      firewallId: '',
+      writePassword: true,
+      hostname: 'pw',
+    });
     expect(typeof c.outputs.initialPassword).toBe('string');
     expect((c.outputs.initialPassword as string).length).toBeGreaterThan(4);
     expect((await readBack(h, c))?.inputs).toEqual(c.inputs);
@@ -36,12 +54,27 @@ describe('provb Instance', () => {
   it('updates hostname, reverse DNS, notes, tags, size and firewall in place', async () => {
     const h = await harness();
     const c = await created(h, 'instance:Instance', { diskImage: IMAGE, firewallId: '', hostname: 'u1', notes: 'n' });
-    const fw = (await h.provider.config.client.createFirewall(h.ctx(), 'LON1', { name: 'other', create_rules: true })).id;
-    const news = c.def.inputs.parse({ ...c.inputs, hostname: 'u2', reverseDns: 'u2.example.com', notes: '', tags: ['x'], size: 'g3.medium', firewallId: fw });
+    const fw = (await h.provider.config.client.createFirewall(h.ctx(), 'LON1', { name: 'other', create_rules: true }))
+      .id;
+    const news = c.def.inputs.parse({
+      ...c.inputs,
+      hostname: 'u2',
+      reverseDns: 'u2.example.com',
+      notes: '',
+      tags: ['x'],
+      size: 'g3.medium',
+      firewallId: fw,
+    });
     const { outputs } = await c.def.update!(h.ctx(), c.id, c.prior, news);
     expect(outputs).toMatchObject({ hostname: 'u2', firewallId: fw, cpuCores: 2 });
     const inst = h.sim.store.instances.get(c.id)!;
-    expect(inst).toMatchObject({ hostname: 'u2', reverse_dns: 'u2.example.com', notes: '', tags: ['x'], size: 'g3.medium' });
+    expect(inst).toMatchObject({
+      hostname: 'u2',
+      reverse_dns: 'u2.example.com',
+      notes: '',
+      tags: ['x'],
+      size: 'g3.medium',
+    });
     expect((await c.def.read(h.ctx(), c.id, { inputs: news, outputs }))?.inputs).toEqual(news);
   });
 
@@ -57,12 +90,29 @@ describe('provb Instance', () => {
 
   it('replaces rather than ignores what the API cannot change', async () => {
     const h = await harness();
-    expect(h.res('instance:Instance').replaceOn).toEqual(expect.arrayContaining(['diskImage', 'region', 'networkId', 'script', 'initialUser', 'sshkeyId', 'publicIpRequired', 'volumeType', 'privateIpv4']));
+    expect(h.res('instance:Instance').replaceOn).toEqual(
+      expect.arrayContaining([
+        'diskImage',
+        'region',
+        'networkId',
+        'script',
+        'initialUser',
+        'sshkeyId',
+        'publicIpRequired',
+        'volumeType',
+        'privateIpv4',
+      ]),
+    );
   });
 
   it('shows drift made in the simulator, and reads null once deleted, then finds by its operation tag', async () => {
     const h = await harness();
-    const c = await created(h, 'instance:Instance', { diskImage: IMAGE, firewallId: '', hostname: 'drift', tags: ['a'] });
+    const c = await created(h, 'instance:Instance', {
+      diskImage: IMAGE,
+      firewallId: '',
+      hostname: 'drift',
+      tags: ['a'],
+    });
     const inst = h.sim.store.instances.get(c.id)!;
     inst.tags = ['changed', ...inst.tags.filter((t: string) => t.startsWith('converge-op-'))];
     h.sim.store.instances.get(c.id)!.size = 'g3.large';
@@ -80,7 +130,12 @@ describe('provb Instance', () => {
     const h = await harness();
     const c = await created(h, 'instance:Instance', { diskImage: IMAGE, firewallId: '', hostname: 'imp' });
     const r = await c.def.read(h.ctx(), c.def.importId!('' + c.id, h.provider.config), { inputs: {}, outputs: {} });
-    expect(r?.inputs).toMatchObject({ diskImage: IMAGE, hostname: 'imp', size: 'g3.xsmall', publicIpRequired: 'create' });
+    expect(r?.inputs).toMatchObject({
+      diskImage: IMAGE,
+      hostname: 'imp',
+      size: 'g3.xsmall',
+      publicIpRequired: 'create',
+    });
     expect(c.def.inputs.safeParse(r?.inputs).success).toBe(true);
   });
 });
@@ -95,7 +150,9 @@ describe('provb Network and Firewall', () => {
     await c.def.update!(h.ctx(), c.id, c.prior, news);
     expect(h.sim.store.networks.get(c.id)?.label).toBe('green');
     h.sim.store.networks.get(c.id)!.nameservers_v4 = ['1.2.3.4'];
-    expect((await c.def.read(h.ctx(), c.id, { inputs: news, outputs: c.outputs }))?.inputs.nameserversV4s).toEqual(['1.2.3.4']);
+    expect((await c.def.read(h.ctx(), c.id, { inputs: news, outputs: c.outputs }))?.inputs.nameserversV4s).toEqual([
+      '1.2.3.4',
+    ]);
     expect(await found(c.def.find!(h.ctx(), news, c.hint))).toMatchObject({ id: c.id });
     await c.def.delete(h.ctx(), c.id, c.prior);
     expect(await readBack(h, c)).toBeNull();
@@ -105,11 +162,22 @@ describe('provb Network and Firewall', () => {
   it('creates a firewall with custom rules, updates rules by content, and reads them back', async () => {
     const h = await harness();
     const net = await created(h, 'network:Network', { label: 'fwnet' });
-    const rules = { createDefaultRules: false, ingressRules: [{ label: 'ssh', portRange: '22', cidrs: ['0.0.0.0/0'], action: 'allow' }], egressRules: [{ protocol: 'icmp', cidrs: ['0.0.0.0/0'], action: 'allow' }] };
+    const rules = {
+      createDefaultRules: false,
+      ingressRules: [{ label: 'ssh', portRange: '22', cidrs: ['0.0.0.0/0'], action: 'allow' }],
+      egressRules: [{ protocol: 'icmp', cidrs: ['0.0.0.0/0'], action: 'allow' }],
+    };
     const c = await created(h, 'firewall:Firewall', { name: 'fw-a', networkId: net.id, ...rules });
     expect(h.sim.store.firewalls.get(c.id)?.rules).toHaveLength(2);
     expect((await readBack(h, c))?.inputs).toEqual(c.inputs);
-    const news = c.def.inputs.parse({ ...c.inputs, name: 'fw-b', ingressRules: [{ label: 'web', portRange: '80-443', cidrs: ['10.0.0.0/8'], action: 'allow' }, ...(c.inputs.ingressRules as unknown[])] });
+    const news = c.def.inputs.parse({
+      ...c.inputs,
+      name: 'fw-b',
+      ingressRules: [
+        { label: 'web', portRange: '80-443', cidrs: ['10.0.0.0/8'], action: 'allow' },
+        ...(c.inputs.ingressRules as unknown[]),
+      ],
+    });
     await c.def.update!(h.ctx(), c.id, c.prior, news);
     const server = h.sim.store.firewalls.get(c.id)!;
     expect(server.name).toBe('fw-b');
@@ -154,7 +222,10 @@ describe('provb ReservedIp and InstanceReservedIpAssignment', () => {
     const inst = await created(h, 'instance:Instance', { diskImage: IMAGE, firewallId: '', hostname: 'ip-host' });
     const ip = await created(h, 'reservedIp:ReservedIp', { name: 'front' });
     expect(ip.outputs.ip).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
-    const a = await created(h, 'instanceReservedIpAssignment:InstanceReservedIpAssignment', { instanceId: inst.id, reservedIpId: ip.id });
+    const a = await created(h, 'instanceReservedIpAssignment:InstanceReservedIpAssignment', {
+      instanceId: inst.id,
+      reservedIpId: ip.id,
+    });
     expect(inst.outputs.publicIp).not.toBe(ip.outputs.ip);
     const refreshed = await inst.def.read(h.ctx(), inst.id, inst.prior);
     expect(refreshed?.outputs.publicIp).toBe(ip.outputs.ip);

@@ -22,13 +22,39 @@ function answeredNotFound(h: Harness, methods: readonly (keyof CivoClient)[]): v
     const real = client[m as string]!;
     client[m as string] = async (...args: unknown[]) => {
       await real(...args);
-      throw new ProviderError({ provider: 'provb', operation: String(m), method: 'DELETE', status: 404, retryable: false, notFound: true, vendorCode: 'database_service_not_found', detail: 'Failed to find the object within the internal database' });
+      throw new ProviderError({
+        provider: 'provb',
+        operation: String(m),
+        method: 'DELETE',
+        status: 404,
+        retryable: false,
+        notFound: true,
+        vendorCode: 'database_service_not_found',
+        detail: 'Failed to find the object within the internal database',
+      });
     };
   }
 }
 
-const deletes: (keyof CivoClient)[] = ['deleteInstance', 'deleteNetwork', 'deleteFirewall', 'deleteFirewallRule', 'deleteVolume', 'detachVolume', 'deleteIp', 'ipAction',
-  'deleteLoadBalancer', 'deleteCluster', 'deletePool', 'deleteDatabase', 'deleteDomain', 'deleteRecord', 'deleteSshKey', 'deleteObjectStore', 'deleteCredential'];
+const deletes: (keyof CivoClient)[] = [
+  'deleteInstance',
+  'deleteNetwork',
+  'deleteFirewall',
+  'deleteFirewallRule',
+  'deleteVolume',
+  'detachVolume',
+  'deleteIp',
+  'ipAction',
+  'deleteLoadBalancer',
+  'deleteCluster',
+  'deletePool',
+  'deleteDatabase',
+  'deleteDomain',
+  'deleteRecord',
+  'deleteSshKey',
+  'deleteObjectStore',
+  'deleteCredential',
+];
 
 type Setup = (h: Harness) => Promise<Record<string, unknown>>;
 const cases: [string, Setup][] = [
@@ -37,23 +63,64 @@ const cases: [string, Setup][] = [
   ['firewall:Firewall', async () => ({ name: 'del-fw' })],
   ['reservedIp:ReservedIp', async () => ({ name: 'del-ip' })],
   ['volume:Volume', async () => ({ name: 'del-vol', sizeGb: 10 })],
-  ['loadBalancer:LoadBalancer', async () => ({ name: 'del-lb', backends: [{ ip: '10.0.0.5', sourcePort: 80, targetPort: 80 }] })],
-  ['kubernetesCluster:KubernetesCluster', async (h) => ({ name: 'del-k', firewallId: fwOf(h), pools: { label: 'main', nodeCount: 1, size: 'g4s.kube.small' } })],
-  ['kubernetesNodePool:KubernetesNodePool', async (h) => ({ clusterId: (await created(h, 'kubernetesCluster:KubernetesCluster', { name: 'del-k2', firewallId: fwOf(h), pools: { label: 'main', nodeCount: 1, size: 'g4s.kube.small' } })).id, label: 'extra', nodeCount: 1, size: 'g4s.kube.small' })],
-  ['database:Database', async () => ({ name: 'del-db', engine: 'mysql', version: '8.0', size: 'g3.db.small', nodes: 1 })],
+  [
+    'loadBalancer:LoadBalancer',
+    async () => ({ name: 'del-lb', backends: [{ ip: '10.0.0.5', sourcePort: 80, targetPort: 80 }] }),
+  ],
+  [
+    'kubernetesCluster:KubernetesCluster',
+    async (h) => ({
+      name: 'del-k',
+      firewallId: fwOf(h),
+      pools: { label: 'main', nodeCount: 1, size: 'g4s.kube.small' },
+    }),
+  ],
+  [
+    'kubernetesNodePool:KubernetesNodePool',
+    async (h) => ({
+      clusterId: (
+        await created(h, 'kubernetesCluster:KubernetesCluster', {
+          name: 'del-k2',
+          firewallId: fwOf(h),
+          pools: { label: 'main', nodeCount: 1, size: 'g4s.kube.small' },
+        })
+      ).id,
+      label: 'extra',
+      nodeCount: 1,
+      size: 'g4s.kube.small',
+    }),
+  ],
+  [
+    'database:Database',
+    async () => ({ name: 'del-db', engine: 'mysql', version: '8.0', size: 'g3.db.small', nodes: 1 }),
+  ],
   ['dnsDomainName:DnsDomainName', async () => ({ name: 'del.example' })],
-  ['dnsDomainRecord:DnsDomainRecord', async (h) => ({ domainId: (await created(h, 'dnsDomainName:DnsDomainName', { name: 'rec-del.example' })).id, type: 'a', name: 'www', value: '198.18.0.7' })],
+  [
+    'dnsDomainRecord:DnsDomainRecord',
+    async (h) => ({
+      domainId: (await created(h, 'dnsDomainName:DnsDomainName', { name: 'rec-del.example' })).id,
+      type: 'a',
+      name: 'www',
+      value: '198.18.0.7',
+    }),
+  ],
   ['sshKey:SshKey', async () => ({ name: 'del-key', publicKey: KEY })],
   ['objectStore:ObjectStore', async () => ({ name: 'del-bucket' })],
   ['objectStoreCredential:ObjectStoreCredential', async () => ({ name: 'del-cred' })],
-  ['volumeAttachment:VolumeAttachment', async (h) => ({
-    instanceId: (await created(h, 'instance:Instance', { hostname: 'att', diskImage: IMAGE, firewallId: '' })).id,
-    volumeId: (await created(h, 'volume:Volume', { name: 'att-vol', sizeGb: 10 })).id,
-  })],
-  ['instanceReservedIpAssignment:InstanceReservedIpAssignment', async (h) => ({
-    instanceId: (await created(h, 'instance:Instance', { hostname: 'asg', diskImage: IMAGE, firewallId: '' })).id,
-    reservedIpId: (await created(h, 'reservedIp:ReservedIp', { name: 'asg-ip' })).id,
-  })],
+  [
+    'volumeAttachment:VolumeAttachment',
+    async (h) => ({
+      instanceId: (await created(h, 'instance:Instance', { hostname: 'att', diskImage: IMAGE, firewallId: '' })).id,
+      volumeId: (await created(h, 'volume:Volume', { name: 'att-vol', sizeGb: 10 })).id,
+    }),
+  ],
+  [
+    'instanceReservedIpAssignment:InstanceReservedIpAssignment',
+    async (h) => ({
+      instanceId: (await created(h, 'instance:Instance', { hostname: 'asg', diskImage: IMAGE, firewallId: '' })).id,
+      reservedIpId: (await created(h, 'reservedIp:ReservedIp', { name: 'asg-ip' })).id,
+    }),
+  ],
 ];
 
 describe('provb: a delete retried after a lost answer that meets 404 counts as done', () => {
@@ -68,9 +135,17 @@ describe('provb: a delete retried after a lost answer that meets 404 counts as d
   it('firewall rules removed by an update: a 404 on the rule delete counts as done', async () => {
     const h = await harness();
     const rule = (portRange: string) => ({ portRange, cidrs: ['0.0.0.0/0'], action: 'allow' as const });
-    const c = await created(h, 'firewall:Firewall', { name: 'upd-fw', createDefaultRules: false, ingressRules: [rule('22'), rule('80')] });
+    const c = await created(h, 'firewall:Firewall', {
+      name: 'upd-fw',
+      createDefaultRules: false,
+      ingressRules: [rule('22'), rule('80')],
+    });
     answeredNotFound(h, ['deleteFirewallRule']);
-    const news = c.def.inputs.parse({ name: 'upd-fw', createDefaultRules: false, ingressRules: [rule('22')] }) as Record<string, unknown>;
+    const news = c.def.inputs.parse({
+      name: 'upd-fw',
+      createDefaultRules: false,
+      ingressRules: [rule('22')],
+    }) as Record<string, unknown>;
     await expect(c.def.update!(h.ctx({ operation: 'update' }), c.id, c.prior, news)).resolves.toBeDefined();
     expect(h.sim.store.firewalls.get(c.id)!.rules.map((r: { ports: string }) => r.ports)).toEqual(['22']);
   });
@@ -81,7 +156,11 @@ describe('provb: growing an attached volume keeps the declared attachAtBoot', ()
     const h = await harness();
     const inst = await created(h, 'instance:Instance', { hostname: 'boot', diskImage: IMAGE, firewallId: '' });
     const vol = await created(h, 'volume:Volume', { name: 'boot-vol', sizeGb: 10 });
-    await created(h, 'volumeAttachment:VolumeAttachment', { instanceId: inst.id, volumeId: vol.id, attachAtBoot: atBoot });
+    await created(h, 'volumeAttachment:VolumeAttachment', {
+      instanceId: inst.id,
+      volumeId: vol.id,
+      attachAtBoot: atBoot,
+    });
     h.sim.clearLog();
     const news = vol.def.inputs.parse({ name: 'boot-vol', sizeGb: 20 }) as Record<string, unknown>;
     await vol.def.update!(h.ctx({ operation: 'update' }), vol.id, vol.prior, news);
@@ -97,9 +176,15 @@ describe('provb: growing an attached volume keeps the declared attachAtBoot', ()
     await created(h, 'volumeAttachment:VolumeAttachment', { instanceId: inst.id, volumeId: vol.id });
     const client = h.provider.config.client;
     const resize = client.resizeVolume;
-    client.resizeVolume = async (...a) => { const r = await resize(...a); await client.deleteInstance(h.ctx(), 'LON1', inst.id); return r; };
+    client.resizeVolume = async (...a) => {
+      const r = await resize(...a);
+      await client.deleteInstance(h.ctx(), 'LON1', inst.id);
+      return r;
+    };
     const news = vol.def.inputs.parse({ name: 'gone-vol', sizeGb: 20 }) as Record<string, unknown>;
-    await expect(vol.def.update!(h.ctx({ operation: 'update' }), vol.id, vol.prior, news)).resolves.toMatchObject({ outputs: { status: 'available' } });
+    await expect(vol.def.update!(h.ctx({ operation: 'update' }), vol.id, vol.prior, news)).resolves.toMatchObject({
+      outputs: { status: 'available' },
+    });
     expect(h.sim.store.volumes.get(vol.id)!.size_gb).toBe(20);
   });
 });
@@ -113,7 +198,11 @@ describe('provb: every wait has a deadline', () => {
     (h.sim.store.timings as { volume: number }).volume = 60_000;
     const client = h.provider.config.client;
     const attach = client.attachVolume;
-    client.attachVolume = async (...a) => { const r = await attach(...a); await client.deleteInstance(h.ctx(), 'LON1', inst.id); return r; };
+    client.attachVolume = async (...a) => {
+      const r = await attach(...a);
+      await client.deleteInstance(h.ctx(), 'LON1', inst.id);
+      return r;
+    };
     const def = h.res('volumeAttachment:VolumeAttachment');
     const inputs = def.inputs.parse({ instanceId: inst.id, volumeId: volId }) as Record<string, unknown>;
     await expect(def.create(h.ctx({ operation: 'create' }), inputs)).rejects.toMatchObject({ notFound: true });
@@ -126,7 +215,11 @@ describe('provb: every wait has a deadline', () => {
     const id = [...h.sim.store.instances.keys()];
     const error = await def.create(h.ctx({ operation: 'create' }), inputs).catch((e: unknown) => e);
     const made = [...h.sim.store.instances.keys()].filter((k) => !id.includes(k));
-    expect(error).toMatchObject({ code: 'CONVERGE_PARTIAL_CREATE', id: made[0], cause: { code: 'CONVERGE_TIMEOUT', limitMs: 40 } });
+    expect(error).toMatchObject({
+      code: 'CONVERGE_PARTIAL_CREATE',
+      id: made[0],
+      cause: { code: 'CONVERGE_TIMEOUT', limitMs: 40 },
+    });
   }, 10_000);
 
   it('has a finite default limit for every kind of wait, and refuses a bad override', async () => {
@@ -139,10 +232,27 @@ describe('provb: every wait has a deadline', () => {
 describe('provb: a 404 with a JSON error body is not-found whatever its code', () => {
   it('records an object as gone on refresh when the API answers 404 with a code the client does not know', async () => {
     const h = await harness();
-    const db = await created(h, 'database:Database', { name: 'oob', engine: 'mysql', version: '8.0', size: 'g3.db.small', nodes: 1 });
-    h.sim.use({ method: 'GET', path: '/v2/databases/:id', handler: () => ({ status: 404, body: { code: 'database_not_found_in_new_wording', reason: 'Failed to find the database' } }) });
+    const db = await created(h, 'database:Database', {
+      name: 'oob',
+      engine: 'mysql',
+      version: '8.0',
+      size: 'g3.db.small',
+      nodes: 1,
+    });
+    h.sim.use({
+      method: 'GET',
+      path: '/v2/databases/:id',
+      handler: () => ({
+        status: 404,
+        body: { code: 'database_not_found_in_new_wording', reason: 'Failed to find the database' },
+      }),
+    });
     expect(await db.def.read(h.ctx(), db.id, db.prior)).toBeNull();
-    h.sim.use({ method: 'GET', path: '/v2/databases/:id', handler: () => ({ status: 404, raw: '404 page not found', headers: { 'content-type': 'text/plain' } }) });
+    h.sim.use({
+      method: 'GET',
+      path: '/v2/databases/:id',
+      handler: () => ({ status: 404, raw: '404 page not found', headers: { 'content-type': 'text/plain' } }),
+    });
     await expect(db.def.read(h.ctx(), db.id, db.prior)).rejects.toMatchObject({ notFound: false });
   });
 });

@@ -6,10 +6,18 @@ async function call(url: string, method: string, path: string, opts: { token?: s
   const headers: Record<string, string> = { accept: 'application/json' };
   if (opts.token !== null) headers.authorization = `bearer ${opts.token ?? 'sim-token'}`;
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await request(`${url}${path}`, { method: method as 'GET', headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+  const res = await request(`${url}${path}`, {
+    method: method as 'GET',
+    headers,
+    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+  });
   const text = await res.body.text();
   let body: unknown = text;
-  try { body = JSON.parse(text); } catch { /* plain text */ }
+  try {
+    body = JSON.parse(text);
+  } catch {
+    /* plain text */
+  }
   return { status: res.statusCode, body: body as any, headers: res.headers };
 }
 
@@ -42,7 +50,10 @@ describe('provb simulator', () => {
 
   it('pages the instance list with the {page, per_page, pages, items} envelope', async () => {
     const { sim } = await harness();
-    for (let i = 0; i < 5; i++) await call(sim.url, 'POST', '/v2/instances?region=LON1', { body: { hostname: `h${i}`, template_id: 'ubuntu-jammy', size: 'g3.xsmall' } });
+    for (let i = 0; i < 5; i++)
+      await call(sim.url, 'POST', '/v2/instances?region=LON1', {
+        body: { hostname: `h${i}`, template_id: 'ubuntu-jammy', size: 'g3.xsmall' },
+      });
     const p1 = (await call(sim.url, 'GET', '/v2/instances?region=LON1&page=1&per_page=2')).body;
     expect(p1).toMatchObject({ page: 1, per_page: 2, pages: 3 });
     expect(p1.items).toHaveLength(2);
@@ -53,9 +64,12 @@ describe('provb simulator', () => {
 
   it('takes the region from the query, else the body, case-insensitively', async () => {
     const { sim } = await harness();
-    const created = (await call(sim.url, 'POST', '/v2/volumes', { body: { name: 'v1', size_gb: 10, region: 'fra1' } })).body;
+    const created = (await call(sim.url, 'POST', '/v2/volumes', { body: { name: 'v1', size_gb: 10, region: 'fra1' } }))
+      .body;
     expect(sim.store.volumes.get(created.id)?.region).toBe('FRA1');
-    expect((await call(sim.url, 'GET', `/v2/volumes/${created.id}?region=LON1`)).body.code).toBe('database_volume_not_found');
+    expect((await call(sim.url, 'GET', `/v2/volumes/${created.id}?region=LON1`)).body.code).toBe(
+      'database_volume_not_found',
+    );
     expect((await call(sim.url, 'GET', `/v2/volumes/${created.id}?region=fra1`)).status).toBe(200);
   });
 
@@ -80,14 +94,19 @@ describe('provb simulator', () => {
     const { sim } = await harness();
     const net = (await call(sim.url, 'POST', '/v2/vpc/networks?region=LON1', { body: { label: 'blue' } })).body;
     expect((await call(sim.url, 'GET', `/v2/networks/${net.id}?region=LON1`)).body.label).toBe('blue');
-    const fw = (await call(sim.url, 'POST', '/v2/firewalls?region=LON1', { body: { name: 'fw1', network_id: net.id } })).body;
+    const fw = (await call(sim.url, 'POST', '/v2/firewalls?region=LON1', { body: { name: 'fw1', network_id: net.id } }))
+      .body;
     const viaVpc = (await call(sim.url, 'GET', '/v2/vpc/firewalls?region=LON1')).body;
     expect(viaVpc.find((f: any) => f.id === fw.id)?.rules).toHaveLength(3);
   });
 
   it('moves an instance from BUILDING to ACTIVE after the configured time', async () => {
     const { sim } = await harness({ transitions: { instance: 250 } });
-    const inst = (await call(sim.url, 'POST', '/v2/instances?region=LON1', { body: { hostname: 'slow', template_id: 'ubuntu-jammy' } })).body;
+    const inst = (
+      await call(sim.url, 'POST', '/v2/instances?region=LON1', {
+        body: { hostname: 'slow', template_id: 'ubuntu-jammy' },
+      })
+    ).body;
     expect(inst.status).toBe('BUILDING');
     expect((await call(sim.url, 'GET', `/v2/instances/${inst.id}`)).body.status).toBe('BUILDING');
     await new Promise((r) => setTimeout(r, 260));
@@ -97,9 +116,15 @@ describe('provb simulator', () => {
   it('applies DNS defaults and rejects a CNAME at the apex', async () => {
     const { sim } = await harness();
     const d = (await call(sim.url, 'POST', '/v2/dns', { body: { name: 'example.com' } })).body;
-    const mx = (await call(sim.url, 'POST', `/v2/dns/${d.id}/records`, { body: { type: 'MX', name: '@', value: 'mail.example.com', priority: 0, ttl: 0 } })).body;
+    const mx = (
+      await call(sim.url, 'POST', `/v2/dns/${d.id}/records`, {
+        body: { type: 'MX', name: '@', value: 'mail.example.com', priority: 0, ttl: 0 },
+      })
+    ).body;
     expect(mx).toMatchObject({ ttl: 600, priority: 10, domain_id: d.id });
-    const bad = await call(sim.url, 'POST', `/v2/dns/${d.id}/records`, { body: { type: 'CNAME', name: '@', value: 'x.example.com', priority: 0, ttl: 600 } });
+    const bad = await call(sim.url, 'POST', `/v2/dns/${d.id}/records`, {
+      body: { type: 'CNAME', name: '@', value: 'x.example.com', priority: 0, ttl: 600 },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe('parameter_dns_record_cname_apex');
   });
@@ -109,7 +134,9 @@ describe('provb simulator', () => {
     const def = [...sim.store.networks.values()].find((n) => n.default && n.region === 'LON1')!;
     expect((await call(sim.url, 'DELETE', `/v2/networks/${def.id}`)).body.code).toBe('network_delete_default');
     const v = (await call(sim.url, 'POST', '/v2/volumes', { body: { name: 'v', size_gb: 20 } })).body;
-    expect((await call(sim.url, 'PUT', `/v2/volumes/${v.id}/resize`, { body: { size_gb: 10 } })).body.code).toBe('parameter_volume_size_must_increase');
+    expect((await call(sim.url, 'PUT', `/v2/volumes/${v.id}/resize`, { body: { size_gb: 10 } })).body.code).toBe(
+      'parameter_volume_size_must_increase',
+    );
   });
 
   it('answers an unknown route with a plain-text 404 and records it as unmatched', async () => {

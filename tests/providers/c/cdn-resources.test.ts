@@ -15,7 +15,10 @@ const pem = (f: string) => readFileSync(new URL(`./fixtures/${f}`, import.meta.u
 const prior = (inputs: Record<string, unknown>, outputs: Record<string, unknown>): Prior => ({ inputs, outputs });
 
 async function group(h: Harness, name = 'origins') {
-  const i = cdnOriginGroup.inputs.parse({ name, sources: [{ source: 'origin.example.com' }, { source: 'backup.example.com', backup: true }] });
+  const i = cdnOriginGroup.inputs.parse({
+    name,
+    sources: [{ source: 'origin.example.com' }, { source: 'backup.example.com', backup: true }],
+  });
   return { i, r: await cdnOriginGroup.create(h.ctx('create'), i) };
 }
 
@@ -29,14 +32,26 @@ describe('CdnOriginGroup', () => {
 
   it('creates, reads back its declared inputs, replaces, finds by name and deletes', async () => {
     const { i, r } = await group(h());
-    expect(r.outputs).toMatchObject({ originGroupId: Number(r.id), name: 'origins', proxyNextUpstreams: ['error', 'timeout'], hasRelatedResources: false });
+    expect(r.outputs).toMatchObject({
+      originGroupId: Number(r.id),
+      name: 'origins',
+      proxyNextUpstreams: ['error', 'timeout'],
+      hasRelatedResources: false,
+    });
     const read = await cdnOriginGroup.read(h().ctx(), r.id, prior(i, r.outputs));
     expect(read?.inputs).toEqual(i);
     const news = cdnOriginGroup.inputs.parse({ ...i, useNext: true, proxyNextUpstreams: ['error', 'http_502'] });
     const u = await cdnOriginGroup.update!(h().ctx('update'), r.id, prior(i, r.outputs), news);
     expect(u.outputs).toMatchObject({ useNext: true, proxyNextUpstreams: ['error', 'http_502'] });
     expect((await found(cdnOriginGroup.find!(h().ctx('find'), i, sinceEpoch)))?.id).toBe(r.id);
-    expect(await found(cdnOriginGroup.find!(h().ctx('find'), i, { startedAt: new Date().toISOString(), operationId: 'another-operation' }))).toBeNull();
+    expect(
+      await found(
+        cdnOriginGroup.find!(h().ctx('find'), i, {
+          startedAt: new Date().toISOString(),
+          operationId: 'another-operation',
+        }),
+      ),
+    ).toBeNull();
     await cdnOriginGroup.delete(h().ctx('delete'), r.id, prior(news, u.outputs));
     expect(await cdnOriginGroup.read(h().ctx(), r.id, prior(news, u.outputs))).toBeNull();
     expect(cdnOriginGroup.importId!('42', h().provider.config)).toBe('42');
@@ -58,15 +73,33 @@ describe('CdnResource', () => {
   it('creates, reads without drift, updates, deactivates before deleting, and imports', async () => {
     const g = await group(h());
     const { i, r } = await resource(h(), Number(g.r.id));
-    expect(r.outputs).toMatchObject({ resourceId: Number(r.id), cname: 'cdn.example.com', originGroup: Number(g.r.id), originGroupName: 'origins', active: true, rules: [] });
+    expect(r.outputs).toMatchObject({
+      resourceId: Number(r.id),
+      cname: 'cdn.example.com',
+      originGroup: Number(g.r.id),
+      originGroupName: 'origins',
+      active: true,
+      rules: [],
+    });
     const read = await cdnResource.read(h().ctx(), r.id, prior(i, r.outputs));
     expect(read?.inputs).toEqual(i);
-    const news = cdnResource.inputs.parse({ ...i, description: 'static files', originProtocol: 'HTTPS', secondaryHostnames: ['www.example.com'] });
+    const news = cdnResource.inputs.parse({
+      ...i,
+      description: 'static files',
+      originProtocol: 'HTTPS',
+      secondaryHostnames: ['www.example.com'],
+    });
     const u = await cdnResource.update!(h().ctx('update'), r.id, prior(i, r.outputs), news);
-    expect(u.outputs).toMatchObject({ description: 'static files', originProtocol: 'HTTPS', secondaryHostnames: ['www.example.com'] });
+    expect(u.outputs).toMatchObject({
+      description: 'static files',
+      originProtocol: 'HTTPS',
+      secondaryHostnames: ['www.example.com'],
+    });
     expect((await found(cdnResource.find!(h().ctx('find'), i, sinceEpoch)))?.id).toBe(r.id);
     await cdnResource.delete(h().ctx('delete'), r.id, prior(news, u.outputs));
-    const puts = h().sim.requests.filter((x) => x.method === 'PUT').map((x) => (x.body as { active: boolean }).active);
+    const puts = h()
+      .sim.requests.filter((x) => x.method === 'PUT')
+      .map((x) => (x.body as { active: boolean }).active);
     expect(puts).toEqual([true, false]);
     expect(h().sim.store.cdn.resources.size).toBe(0);
     expect(await cdnResource.read(h().ctx(), r.id, prior(news, u.outputs))).toBeNull();
@@ -74,8 +107,17 @@ describe('CdnResource', () => {
   });
 
   it('needs exactly one of originGroup and origin', () => {
-    expect(cdnResource.check!(cdnResource.inputs.parse({ cname: 'a.example.com' }), h().provider.config).map((x) => x.path[0])).toEqual(['originGroup']);
-    expect(cdnResource.check!(cdnResource.inputs.parse({ cname: 'a.example.com', origin: 'o.example.com' }), h().provider.config)).toEqual([]);
+    expect(
+      cdnResource.check!(cdnResource.inputs.parse({ cname: 'a.example.com' }), h().provider.config).map(
+        (x) => x.path[0],
+      ),
+    ).toEqual(['originGroup']);
+    expect(
+      cdnResource.check!(
+        cdnResource.inputs.parse({ cname: 'a.example.com', origin: 'o.example.com' }),
+        h().provider.config,
+      ),
+    ).toEqual([]);
   });
 
   it('creates from a bare origin host and keeps `origin` as the declared input', async () => {
@@ -93,20 +135,34 @@ describe('CdnResourceRule', () => {
   it('creates under a resource, reads without drift, updates, finds by name, switches off before deleting', async () => {
     const g = await group(h());
     const res = await resource(h(), Number(g.r.id));
-    const i = cdnResourceRule.inputs.parse({ resourceId: Number(res.r.id), name: 'images', rule: 'images/*', options: { gzipOn: { enabled: true, value: false } } });
+    const i = cdnResourceRule.inputs.parse({
+      resourceId: Number(res.r.id),
+      name: 'images',
+      rule: 'images/*',
+      options: { gzipOn: { enabled: true, value: false } },
+    });
     const r = await cdnResourceRule.create(h().ctx('create'), i);
     expect(r.id).toBe(`${res.r.id}/${r.outputs.ruleId}`);
-    expect(r.outputs).toMatchObject({ rule: '/images/*', resourceId: Number(res.r.id), originProtocol: 'HTTP', active: true });
+    expect(r.outputs).toMatchObject({
+      rule: '/images/*',
+      resourceId: Number(res.r.id),
+      originProtocol: 'HTTP',
+      active: true,
+    });
     const read = await cdnResourceRule.read(h().ctx(), r.id, prior(i, r.outputs));
     expect(read?.inputs).toEqual(i);
     const news = cdnResourceRule.inputs.parse({ ...i, overrideOriginProtocol: 'HTTPS', weight: 5 });
     const u = await cdnResourceRule.update!(h().ctx('update'), r.id, prior(i, r.outputs), news);
     expect(u.outputs).toMatchObject({ originProtocol: 'HTTPS', weight: 5 });
     expect((await found(cdnResourceRule.find!(h().ctx('find'), i, sinceEpoch)))?.id).toBe(r.id);
-    const viaResource = await h().engine.lookup('provc:index/getCdnResource:getCdnResource', { resourceId: Number(res.r.id) }) as { rules: string[] };
+    const viaResource = (await h().engine.lookup('provc:index/getCdnResource:getCdnResource', {
+      resourceId: Number(res.r.id),
+    })) as { rules: string[] };
     expect(JSON.parse(viaResource.rules[0]!)).toMatchObject({ name: 'images' });
     await cdnResourceRule.delete(h().ctx('delete'), r.id, prior(news, u.outputs));
-    expect(h().sim.requests.some((x) => x.method === 'PATCH' && (x.body as { active?: boolean }).active === false)).toBe(true);
+    expect(
+      h().sim.requests.some((x) => x.method === 'PATCH' && (x.body as { active?: boolean }).active === false),
+    ).toBe(true);
     expect(await cdnResourceRule.read(h().ctx(), r.id, prior(news, u.outputs))).toBeNull();
     expect(cdnResourceRule.importId!(r.id, h().provider.config)).toBe(r.id);
     expect(() => cdnResourceRule.importId!('12', h().provider.config)).toThrow(TypeError);
@@ -125,7 +181,14 @@ describe('CdnRuleTemplate', () => {
     const u = await cdnRuleTemplate.update!(h().ctx('update'), r.id, prior(i, r.outputs), news);
     expect(u.outputs.options).toEqual({ disable_cache: { enabled: true, value: true } });
     expect((await found(cdnRuleTemplate.find!(h().ctx('find'), i, sinceEpoch)))?.id).toBe(r.id);
-    expect(await found(cdnRuleTemplate.find!(h().ctx('find'), i, { startedAt: new Date().toISOString(), operationId: 'another-operation' }))).toBeNull();
+    expect(
+      await found(
+        cdnRuleTemplate.find!(h().ctx('find'), i, {
+          startedAt: new Date().toISOString(),
+          operationId: 'another-operation',
+        }),
+      ),
+    ).toBeNull();
     expect(cdnRuleTemplate.importId!(r.id, h().provider.config)).toBe(r.id);
     await cdnRuleTemplate.delete(h().ctx('delete'), r.id, prior(news, u.outputs));
     expect(await cdnRuleTemplate.read(h().ctx(), r.id, prior(news, u.outputs))).toBeNull();
@@ -136,9 +199,20 @@ describe('CdnCertificate', () => {
   const h = useHarness();
 
   it('uploads a certificate and key, reads the parsed facts, keeps the secrets out of every answer', async () => {
-    const i = cdnCertificate.inputs.parse({ name: 'site', sslCertificate: pem('cdn.crt'), sslPrivateKey: pem('cdn.key') });
+    const i = cdnCertificate.inputs.parse({
+      name: 'site',
+      sslCertificate: pem('cdn.crt'),
+      sslPrivateKey: pem('cdn.key'),
+    });
     const r = await cdnCertificate.create(h().ctx('create'), i);
-    expect(r.outputs).toMatchObject({ sslId: Number(r.id), name: 'site', automated: false, certSubjectCn: 'cdn.example.com', certSubjectAlt: 'cdn.example.com,www.example.com', deleted: false });
+    expect(r.outputs).toMatchObject({
+      sslId: Number(r.id),
+      name: 'site',
+      automated: false,
+      certSubjectCn: 'cdn.example.com',
+      certSubjectAlt: 'cdn.example.com,www.example.com',
+      deleted: false,
+    });
     expect(String(r.outputs.validityNotAfter)).toMatch(/^21\d\d-/);
     expect(JSON.stringify(h().sim.requests.map((x) => x.response))).not.toContain('PRIVATE KEY');
     const read = await cdnCertificate.read(h().ctx(), r.id, prior(i, r.outputs));
@@ -156,18 +230,24 @@ describe('CdnCertificate', () => {
 
   it('fails on a key that does not match, without the key in the error', async () => {
     h().secrets.push(pem('other.key').split('\n')[1]!);
-    const i = cdnCertificate.inputs.parse({ name: 'bad', sslCertificate: pem('cdn.crt'), sslPrivateKey: pem('other.key') });
+    const i = cdnCertificate.inputs.parse({
+      name: 'bad',
+      sslCertificate: pem('cdn.crt'),
+      sslPrivateKey: pem('other.key'),
+    });
     const e = await failure(h(), cdnCertificate.create(h().ctx('create'), i));
     expect(e.status).toBe(400);
     expect(e.detail).toContain('sslPrivateKey');
   });
 
-  it('asks Let\'s Encrypt for an automated certificate and checks the inputs for each kind', async () => {
+  it("asks Let's Encrypt for an automated certificate and checks the inputs for each kind", async () => {
     const i = cdnCertificate.inputs.parse({ name: 'le', automated: true });
     expect(cdnCertificate.check!(i, h().provider.config)).toEqual([]);
     const r = await cdnCertificate.create(h().ctx('create'), i);
     expect(r.outputs).toMatchObject({ automated: true, name: 'le' });
-    expect(cdnCertificate.check!(cdnCertificate.inputs.parse({ name: 'x' }), h().provider.config).map((x) => x.path[0])).toEqual(['sslCertificate', 'sslPrivateKey']);
+    expect(
+      cdnCertificate.check!(cdnCertificate.inputs.parse({ name: 'x' }), h().provider.config).map((x) => x.path[0]),
+    ).toEqual(['sslCertificate', 'sslPrivateKey']);
   });
 });
 
@@ -177,9 +257,17 @@ describe('CdnTrustedCaCertificate', () => {
   it('creates, reads, renames in place, finds by name and deletes', async () => {
     const i = cdnTrustedCaCertificate.inputs.parse({ name: 'root', sslCertificate: pem('ca.crt') });
     const r = await cdnTrustedCaCertificate.create(h().ctx('create'), i);
-    expect(r.outputs).toMatchObject({ name: 'root', certSubjectCn: 'Converge Test Root CA', certIssuer: 'Converge Test Root CA', hasRelatedResources: false });
+    expect(r.outputs).toMatchObject({
+      name: 'root',
+      certSubjectCn: 'Converge Test Root CA',
+      certIssuer: 'Converge Test Root CA',
+      hasRelatedResources: false,
+    });
     expect((await cdnTrustedCaCertificate.read(h().ctx(), r.id, prior(i, r.outputs)))?.inputs).toEqual(i);
-    const u = await cdnTrustedCaCertificate.update!(h().ctx('update'), r.id, prior(i, r.outputs), { ...i, name: 'root-2' });
+    const u = await cdnTrustedCaCertificate.update!(h().ctx('update'), r.id, prior(i, r.outputs), {
+      ...i,
+      name: 'root-2',
+    });
     expect(u.outputs.name).toBe('root-2');
     expect(h().sim.requests.find((x) => x.method === 'PUT')?.body).toEqual({ name: 'root-2' });
     expect(cdnTrustedCaCertificate.replaceOn).toEqual(['sslCertificate']);

@@ -10,7 +10,27 @@ describe('the Gcore client', () => {
 
   it('sends Authorization: APIKey <key>, and the key keeps its $', async () => {
     let seen: SimRequest['headers'] | undefined;
-    h().sim.use({ method: 'GET', path: '/cloud/v3/inference/flavors/:name', handler: (req) => { seen = req.headers; return { status: 200, body: { name: 'x', description: '', cpu: 1, memory: 1, gpu: 0, gpu_model: '', gpu_memory: 0, gpu_compute_capability: '', is_gpu_shared: false } }; } });
+    h().sim.use({
+      method: 'GET',
+      path: '/cloud/v3/inference/flavors/:name',
+      handler: (req) => {
+        seen = req.headers;
+        return {
+          status: 200,
+          body: {
+            name: 'x',
+            description: '',
+            cpu: 1,
+            memory: 1,
+            gpu: 0,
+            gpu_model: '',
+            gpu_memory: 0,
+            gpu_compute_capability: '',
+            is_gpu_shared: false,
+          },
+        };
+      },
+    });
     await h().engine.lookup(provc.getCloudInferenceFlavor({ flavorName: 'x' }));
     expect(seen!.authorization).toBe(`APIKey ${h().sim.apiKey}`);
     expect(h().sim.apiKey).toContain('$');
@@ -21,7 +41,12 @@ describe('the Gcore client', () => {
     h().secrets.push('999$wrongwrongwrong');
     const e = await failure(h(), wrong.config.client.getTask(h().ctx(), 'abc'));
     expect(e).toBeInstanceOf(ProviderError);
-    expect(e).toMatchObject({ status: 401, vendorCode: 'token_not_valid', retryable: false, pathTemplate: '/cloud/v1/tasks/{task_id}' });
+    expect(e).toMatchObject({
+      status: 401,
+      vendorCode: 'token_not_valid',
+      retryable: false,
+      pathTemplate: '/cloud/v1/tasks/{task_id}',
+    });
     expect(typeof e.requestId).toBe('string');
   });
 
@@ -33,10 +58,13 @@ describe('the Gcore client', () => {
 
   it('accepts both CDN list shapes: the bare array and the envelope sent when limit is given', async () => {
     const c = h().provider.config.client;
-    for (const name of ['a', 'b', 'c']) await c.createCdnOriginGroup(h().ctx(), { name, sources: [{ source: `${name}.example.com` }] });
+    for (const name of ['a', 'b', 'c'])
+      await c.createCdnOriginGroup(h().ctx(), { name, sources: [{ source: `${name}.example.com` }] });
     expect((await c.listCdnOriginGroups(h().ctx())).map((g) => g.name)).toEqual(['a', 'b', 'c']);
     expect((await c.listCdnOriginGroups(h().ctx(), { limit: 2, offset: 1 })).map((g) => g.name)).toEqual(['b', 'c']);
-    const answers = h().sim.requests.filter((r) => r.method === 'GET').map((r) => r.response);
+    const answers = h()
+      .sim.requests.filter((r) => r.method === 'GET')
+      .map((r) => r.response);
     expect(Array.isArray(answers[0])).toBe(true);
     expect(answers[1]).toMatchObject({ count: 3, next: null, results: [{ name: 'b' }, { name: 'c' }] });
     expect((answers[1] as { previous: string }).previous).toContain('offset=0');
@@ -55,7 +83,7 @@ describe('a base URL with a path prefix', () => {
 
   it('resolves every endpoint under the prefix', async () => {
     expect(h().sim.baseUrl.endsWith('/gcore/api')).toBe(true);
-    const r = await h().engine.lookup(provc.getCloudBaremetalServers({})) as { items: unknown[] };
+    const r = (await h().engine.lookup(provc.getCloudBaremetalServers({}))) as { items: unknown[] };
     expect(r.items).toHaveLength(2);
     const fip = h().provider.resources.get('provc:index/cloudFloatingIp:CloudFloatingIp')!;
     await fip.create(h().ctx('create'), fip.inputs.parse({}));
@@ -84,13 +112,26 @@ describe('the simulator', () => {
   it('lists tasks ten per page by default', async () => {
     const c = h().provider.config.client;
     for (let i = 0; i < 12; i++) await c.createFloatingIp(h().ctx(), { projectId: 1, regionId: 76 }, {});
-    const page = await c.call<{ count: number; results: unknown[] }>(h().ctx(), 'GET', '/cloud/v1/tasks', {}, 'list tasks');
+    const page = await c.call<{ count: number; results: unknown[] }>(
+      h().ctx(),
+      'GET',
+      '/cloud/v1/tasks',
+      {},
+      'list tasks',
+    );
     expect(page.count).toBe(12);
     expect(page.results).toHaveLength(10);
   });
 
   it('answers an object of another project or region 404, as the vendor does', async () => {
-    const e = await failure(h(), h().provider.config.client.getBaremetalServer(h().ctx(), { projectId: 2, regionId: 76 }, '8dc30d49-bb34-4920-9bbd-03a2587ec0ad'));
+    const e = await failure(
+      h(),
+      h().provider.config.client.getBaremetalServer(
+        h().ctx(),
+        { projectId: 2, regionId: 76 },
+        '8dc30d49-bb34-4920-9bbd-03a2587ec0ad',
+      ),
+    );
     expect(e).toMatchObject({ status: 404, notFound: true, vendorCode: 'NotFoundError' });
   });
 
@@ -109,7 +150,16 @@ describe('the simulator', () => {
 
   it('serves its default fixtures for every read-only collection', async () => {
     const s = h().sim.store;
-    expect([s.baremetalServers.size, s.gpuClusters.baremetal.size, s.gpuClusters.virtual.size, s.gpuImages.baremetal.size, s.gpuImages.virtual.size, s.inferenceFlavors.size].every((n) => n > 0)).toBe(true);
+    expect(
+      [
+        s.baremetalServers.size,
+        s.gpuClusters.baremetal.size,
+        s.gpuClusters.virtual.size,
+        s.gpuImages.baremetal.size,
+        s.gpuImages.virtual.size,
+        s.inferenceFlavors.size,
+      ].every((n) => n > 0),
+    ).toBe(true);
     const p = provc({ apiKey: h().sim.apiKey, baseUrl: h().sim.baseUrl, env: {} });
     expect(p.config.settings.cloudProjectId).toBeUndefined();
   });
@@ -118,7 +168,9 @@ describe('the simulator', () => {
     const sim = await startSimulator({ latencyMs: 40, fixtures: { inferenceFlavors: [] } });
     try {
       const started = Date.now();
-      const res = await fetch(`${sim.url}/cloud/v3/inference/flavors`, { headers: { authorization: `APIKey ${sim.apiKey}` } });
+      const res = await fetch(`${sim.url}/cloud/v3/inference/flavors`, {
+        headers: { authorization: `APIKey ${sim.apiKey}` },
+      });
       expect(Date.now() - started).toBeGreaterThanOrEqual(35);
       expect(await res.json()).toEqual({ count: 0, results: [] });
       expect(sim.store.baremetalServers.size).toBe(0);

@@ -8,10 +8,18 @@ const pem = (f: string) => readFileSync(new URL(`./fixtures/${f}`, import.meta.u
 
 const stack = (description = 'static') => {
   const origins = provc.cdnOriginGroup('origins', { name: 'origins', sources: [{ source: 'origin.example.com' }] });
-  const cert = provc.cdnCertificate('cert', { name: 'site', sslCertificate: pem('cdn.crt'), sslPrivateKey: pem('cdn.key') });
+  const cert = provc.cdnCertificate('cert', {
+    name: 'site',
+    sslCertificate: pem('cdn.crt'),
+    sslPrivateKey: pem('cdn.key'),
+  });
   const ca = provc.cdnTrustedCaCertificate('ca', { name: 'root', sslCertificate: pem('ca.crt') });
   const site = provc.cdnResource('site', {
-    cname: 'cdn.example.com', originGroup: origins.out('originGroupId'), description, sslEnabled: true, sslData: cert.out('sslId'),
+    cname: 'cdn.example.com',
+    originGroup: origins.out('originGroupId'),
+    description,
+    sslEnabled: true,
+    sslData: cert.out('sslId'),
     options: { gzipOn: { enabled: true, value: true } },
   });
   const rule = provc.cdnResourceRule('images', { resourceId: site.out('resourceId'), name: 'images', rule: '/img/*' });
@@ -41,13 +49,22 @@ describe('provc through the engine', () => {
   it('updates in place, then destroys everything in reverse order', async () => {
     await h().engine.apply(await h().engine.plan(stack()));
     const plan = await h().engine.plan(stack('changed'));
-    expect(plan.steps.filter((s) => s.action !== 'noop').map((s) => [s.address, s.action])).toEqual([['site', 'update']]);
+    expect(plan.steps.filter((s) => s.action !== 'noop').map((s) => [s.address, s.action])).toEqual([
+      ['site', 'update'],
+    ]);
     await h().engine.apply(plan);
     expect([...h().sim.store.cdn.resources.values()][0]!.description).toBe('changed');
     const destroyed = await h().engine.destroy();
     expect(destroyed.failed).toEqual([]);
     const c = h().sim.store.cdn;
-    expect([c.originGroups.size, c.resources.size, c.rules.size, c.certificates.size, c.caCertificates.size, h().sim.store.floatingIps.size]).toEqual([0, 0, 0, 0, 0, 0]);
+    expect([
+      c.originGroups.size,
+      c.resources.size,
+      c.rules.size,
+      c.certificates.size,
+      c.caCertificates.size,
+      h().sim.store.floatingIps.size,
+    ]).toEqual([0, 0, 0, 0, 0, 0]);
   });
 
   it('imports an existing floating IP and plans it as noop', async () => {
@@ -64,13 +81,28 @@ describe('provc through the engine', () => {
   it('imports an existing CDN resource and origin group by id and plans them as noop', async () => {
     const c = h().provider.config.client;
     const g = await c.createCdnOriginGroup(h().ctx(), { name: 'origins', sources: [{ source: 'origin.example.com' }] });
-    const r = await c.createCdnResource(h().ctx(), { cname: 'cdn.example.com', originGroup: g.id, description: 'imported', options: { gzipOn: { enabled: true, value: true } } });
+    const r = await c.createCdnResource(h().ctx(), {
+      cname: 'cdn.example.com',
+      originGroup: g.id,
+      description: 'imported',
+      options: { gzipOn: { enabled: true, value: true } },
+    });
     const origins = provc.cdnOriginGroup('origins', { name: 'origins', sources: [{ source: 'origin.example.com' }] });
-    const site = provc.cdnResource('site', { cname: 'cdn.example.com', originGroup: Number(g.id), description: 'imported', options: { gzipOn: { enabled: true, value: true } } });
+    const site = provc.cdnResource('site', {
+      cname: 'cdn.example.com',
+      originGroup: Number(g.id),
+      description: 'imported',
+      options: { gzipOn: { enabled: true, value: true } },
+    });
     await h().engine.import(origins, String(g.id));
     await h().engine.import(site, String(r.id));
     const plan = await h().engine.plan([origins, site]);
-    expect(plan.steps.map((s) => [s.address, s.action])).toEqual(expect.arrayContaining([['origins', 'noop'], ['site', 'noop']]));
+    expect(plan.steps.map((s) => [s.address, s.action])).toEqual(
+      expect.arrayContaining([
+        ['origins', 'noop'],
+        ['site', 'noop'],
+      ]),
+    );
   });
 
   it('finds every invalid input at plan time, before any request', async () => {
@@ -81,11 +113,20 @@ describe('provc through the engine', () => {
     ];
     const { provc: factory } = await import('converge/providers/c');
     const { Engine, MemoryStateStore } = await import('converge');
-    const engine = new Engine({ providers: [factory({ apiKey: 'k', baseUrl: h().sim.baseUrl, env: {} })], state: new MemoryStateStore() });
+    const engine = new Engine({
+      providers: [factory({ apiKey: 'k', baseUrl: h().sim.baseUrl, env: {} })],
+      state: new MemoryStateStore(),
+    });
     const e = await failure(h(), engine.plan(bad));
     expect(e).toBeInstanceOf(ValidationError);
     const codes = (e as unknown as ValidationError).issues.map((i) => `${i.resource}:${i.path.join('.')}:${i.code}`);
-    expect(codes).toEqual(expect.arrayContaining(['both:originGroup:invalid_value', 'ip:projectId:missing_project', 'ip:regionId:missing_region']));
+    expect(codes).toEqual(
+      expect.arrayContaining([
+        'both:originGroup:invalid_value',
+        'ip:projectId:missing_project',
+        'ip:regionId:missing_region',
+      ]),
+    );
     expect(codes.some((c) => c.startsWith('r:ruleType'))).toBe(true);
     expect(h().sim.requests).toHaveLength(0);
   });
@@ -95,13 +136,17 @@ describe('provc through the engine', () => {
     const r = [...h().sim.store.cdn.resources.values()][0]!;
     r.description = 'edited in the portal';
     const plan = await h().engine.plan(stack(), { refresh: true });
-    expect(plan.steps.filter((s) => s.action !== 'noop').map((s) => [s.address, s.action])).toEqual([['site', 'update']]);
+    expect(plan.steps.filter((s) => s.action !== 'noop').map((s) => [s.address, s.action])).toEqual([
+      ['site', 'update'],
+    ]);
   });
 
   it('leaves exactly one object per create when creates fail with 500 or lose their answer', async () => {
     h().sim.setFaults({ rate: 0.5, kinds: ['500', 'drop_after'], methods: ['POST'] });
     const decls = [
-      ...['a', 'b', 'c', 'd'].map((n) => provc.cdnOriginGroup(n, { name: n, sources: [{ source: `${n}.example.com` }] })),
+      ...['a', 'b', 'c', 'd'].map((n) =>
+        provc.cdnOriginGroup(n, { name: n, sources: [{ source: `${n}.example.com` }] }),
+      ),
       provc.cdnTrustedCaCertificate('ca', { name: 'root', sslCertificate: pem('ca.crt') }),
       provc.cdnRuleTemplate('tpl', { name: 'tpl', rule: '/static/*' }),
     ];

@@ -7,17 +7,32 @@ import { startSimulator, type GcoreSimulator } from 'converge/providers/c/simula
 import { makeProvider } from './helpers/harness.js';
 
 let sim: GcoreSimulator | undefined;
-afterEach(async () => { await sim?.close(); sim = undefined; });
+afterEach(async () => {
+  await sim?.close();
+  sim = undefined;
+});
 
-const CDN = ['/cdn/origin_groups', '/cdn/resources', '/cdn/resources/rule_templates', '/cdn/sslData', '/cdn/sslCertificates'];
-const CLOUD = ['/cloud/v1/floatingips/1/76', '/cloud/v1/bminstances/1/76', '/cloud/v1/tasks', '/cloud/v3/inference/flavors'];
+const CDN = [
+  '/cdn/origin_groups',
+  '/cdn/resources',
+  '/cdn/resources/rule_templates',
+  '/cdn/sslData',
+  '/cdn/sslCertificates',
+];
+const CLOUD = [
+  '/cloud/v1/floatingips/1/76',
+  '/cloud/v1/bminstances/1/76',
+  '/cloud/v1/tasks',
+  '/cloud/v3/inference/flavors',
+];
 
 async function get(s: GcoreSimulator, path: string, key = s.apiKey) {
   const res = await fetch(`${s.baseUrl}${path}`, { headers: { authorization: `APIKey ${key}` } });
-  return { status: res.status, body: await res.json() as Record<string, unknown> };
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
-const isCloudShape = (b: Record<string, unknown>) => typeof b.exception_class === 'string' && typeof b.message === 'string' && typeof b.request_id === 'string';
+const isCloudShape = (b: Record<string, unknown>) =>
+  typeof b.exception_class === 'string' && typeof b.message === 'string' && typeof b.request_id === 'string';
 const isCdnShape = (b: Record<string, unknown>) => typeof b.detail === 'string' && !('exception_class' in b);
 
 describe('error bodies per API family', () => {
@@ -53,11 +68,17 @@ describe('error bodies per API family', () => {
   it('not found, unauthenticated and invalid answers keep their family shape', async () => {
     sim = await startSimulator();
     expect(isCdnShape((await get(sim, '/cdn/origin_groups/999999')).body)).toBe(true);
-    expect(isCloudShape((await get(sim, '/cloud/v1/floatingips/1/76/00000000-0000-4000-8000-000000000000')).body)).toBe(true);
+    expect(isCloudShape((await get(sim, '/cloud/v1/floatingips/1/76/00000000-0000-4000-8000-000000000000')).body)).toBe(
+      true,
+    );
     expect(isCdnShape((await get(sim, '/cdn/origin_groups', 'wrong')).body)).toBe(true);
     expect(isCloudShape((await get(sim, '/cloud/v1/tasks', 'wrong')).body)).toBe(true);
-    const bad = await fetch(`${sim.baseUrl}/cdn/origin_groups`, { method: 'POST', headers: { authorization: `APIKey ${sim.apiKey}`, 'content-type': 'application/json' }, body: '{"name": 1}' });
-    expect(Object.keys(await bad.json() as object)).toEqual(['errors']);
+    const bad = await fetch(`${sim.baseUrl}/cdn/origin_groups`, {
+      method: 'POST',
+      headers: { authorization: `APIKey ${sim.apiKey}`, 'content-type': 'application/json' },
+      body: '{"name": 1}',
+    });
+    expect(Object.keys((await bad.json()) as object)).toEqual(['errors']);
   });
 
   it('the client reads both shapes: CDN 500 detail, Cloud 500 exception class', async () => {

@@ -16,9 +16,15 @@ import { cdnTrustedCaCertificate } from '../../../src/providers/c/resources/cdn-
 import { failure, makeProvider, useHarness, type Harness } from './helpers/harness.js';
 
 const pem = (f: string) => readFileSync(new URL(`./fixtures/${f}`, import.meta.url), 'utf8');
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+
 type Def = ResourceDefinition<any, any, any>;
-type Kind = { name: string; def: Def; unique: boolean; inputs: (h: Harness) => Promise<Record<string, unknown>>; count: (h: Harness) => number };
+type Kind = {
+  name: string;
+  def: Def;
+  unique: boolean;
+  inputs: (h: Harness) => Promise<Record<string, unknown>>;
+  count: (h: Harness) => number;
+};
 
 async function newGroup(h: Harness, name: string) {
   const i = cdnOriginGroup.inputs.parse({ name, sources: [{ source: 'origin.example.com' }] });
@@ -26,19 +32,66 @@ async function newGroup(h: Harness, name: string) {
 }
 
 const kinds: Kind[] = [
-  { name: 'CdnOriginGroup', def: cdnOriginGroup, unique: true, inputs: async () => ({ name: 'shared', sources: [{ source: 'origin.example.com' }] }), count: (h) => h.sim.store.cdn.originGroups.size },
-  { name: 'CdnResource', def: cdnResource, unique: true, inputs: async (h) => ({ cname: 'cdn.example.com', originGroup: await newGroup(h, 'g') }), count: (h) => h.sim.store.cdn.resources.size },
   {
-    name: 'CdnResourceRule', def: cdnResourceRule, unique: true, count: (h) => h.sim.store.cdn.rules.size,
-    inputs: async (h) => ({ resourceId: Number((await cdnResource.create(h.ctx('create'), cdnResource.inputs.parse({ cname: 'r.example.com', originGroup: await newGroup(h, 'g') }))).id), name: 'images', rule: '/img/*' }),
+    name: 'CdnOriginGroup',
+    def: cdnOriginGroup,
+    unique: true,
+    inputs: async () => ({ name: 'shared', sources: [{ source: 'origin.example.com' }] }),
+    count: (h) => h.sim.store.cdn.originGroups.size,
   },
-  { name: 'CdnRuleTemplate', def: cdnRuleTemplate, unique: false, inputs: async () => ({ name: 'tpl', rule: '/static/*' }), count: (h) => h.sim.store.cdn.ruleTemplates.size },
-  { name: 'CdnCertificate', def: cdnCertificate, unique: true, inputs: async () => ({ name: 'site', sslCertificate: pem('cdn.crt'), sslPrivateKey: pem('cdn.key') }), count: (h) => h.sim.store.cdn.certificates.size },
-  { name: 'CdnTrustedCaCertificate', def: cdnTrustedCaCertificate, unique: true, inputs: async () => ({ name: 'root', sslCertificate: pem('ca.crt') }), count: (h) => h.sim.store.cdn.caCertificates.size },
+  {
+    name: 'CdnResource',
+    def: cdnResource,
+    unique: true,
+    inputs: async (h) => ({ cname: 'cdn.example.com', originGroup: await newGroup(h, 'g') }),
+    count: (h) => h.sim.store.cdn.resources.size,
+  },
+  {
+    name: 'CdnResourceRule',
+    def: cdnResourceRule,
+    unique: true,
+    count: (h) => h.sim.store.cdn.rules.size,
+    inputs: async (h) => ({
+      resourceId: Number(
+        (
+          await cdnResource.create(
+            h.ctx('create'),
+            cdnResource.inputs.parse({ cname: 'r.example.com', originGroup: await newGroup(h, 'g') }),
+          )
+        ).id,
+      ),
+      name: 'images',
+      rule: '/img/*',
+    }),
+  },
+  {
+    name: 'CdnRuleTemplate',
+    def: cdnRuleTemplate,
+    unique: false,
+    inputs: async () => ({ name: 'tpl', rule: '/static/*' }),
+    count: (h) => h.sim.store.cdn.ruleTemplates.size,
+  },
+  {
+    name: 'CdnCertificate',
+    def: cdnCertificate,
+    unique: true,
+    inputs: async () => ({ name: 'site', sslCertificate: pem('cdn.crt'), sslPrivateKey: pem('cdn.key') }),
+    count: (h) => h.sim.store.cdn.certificates.size,
+  },
+  {
+    name: 'CdnTrustedCaCertificate',
+    def: cdnTrustedCaCertificate,
+    unique: true,
+    inputs: async () => ({ name: 'root', sslCertificate: pem('ca.crt') }),
+    count: (h) => h.sim.store.cdn.caCertificates.size,
+  },
 ];
 
 const hint = (operationId: string): FindHint => ({ startedAt: new Date().toISOString(), operationId });
-const ctxOf = (h: Harness, operation: 'create' | 'find' | 'delete', operationId?: string) => ({ ...h.ctx(operation), ...(operationId ? { operationId } : {}) });
+const ctxOf = (h: Harness, operation: 'create' | 'find' | 'delete', operationId?: string) => ({
+  ...h.ctx(operation),
+  ...(operationId ? { operationId } : {}),
+});
 
 describe.each(kinds)('$name find', (k) => {
   const h = useHarness();
@@ -118,7 +171,11 @@ describe('two stacks declaring the same CDN origin group', () => {
       const a = h().engine;
       expect((await a.apply(await a.plan(decl()))).failed).toEqual([]);
       const groupA = [...h().sim.store.cdn.originGroups.keys()];
-      const b = new Engine({ providers: [makeProvider(h().sim)], state: new MemoryStateStore(), retry: { retries: 2, minTimeoutMs: 1, maxTimeoutMs: 2 } });
+      const b = new Engine({
+        providers: [makeProvider(h().sim)],
+        state: new MemoryStateStore(),
+        retry: { retries: 2, minTimeoutMs: 1, maxTimeoutMs: 2 },
+      });
       h().sim.setFaults({ rate: 1, kinds: [kind], methods: ['POST'] });
       const refused = await failure(h(), b.apply(await b.plan(decl())));
       h().sim.setFaults(undefined);
@@ -140,12 +197,20 @@ describe('CdnCertificate create answered without a body', () => {
     const { cdnCertificateRoutes } = await import('../../../src/providers/c/simulator/routes-cdn-certs.js');
     const { recordActivity } = await import('../../../src/providers/c/simulator/routes-cdn-activity.js');
     const real = cdnCertificateRoutes().find((r) => r.method === 'POST' && r.path === '/cdn/sslData')!;
-    h().sim.use({ method: 'POST', path: '/cdn/sslData', handler: async (req, s) => {
-      const res = await real.handler(req, s as never);
-      recordActivity(s as never, req, '/sslData', res);
-      return { status: res.status };
-    } });
-    const i = cdnCertificate.inputs.parse({ name: 'site', sslCertificate: pem('cdn.crt'), sslPrivateKey: pem('cdn.key') });
+    h().sim.use({
+      method: 'POST',
+      path: '/cdn/sslData',
+      handler: async (req, s) => {
+        const res = await real.handler(req, s as never);
+        recordActivity(s as never, req, '/sslData', res);
+        return { status: res.status };
+      },
+    });
+    const i = cdnCertificate.inputs.parse({
+      name: 'site',
+      sslCertificate: pem('cdn.crt'),
+      sslPrivateKey: pem('cdn.key'),
+    });
     const r = await cdnCertificate.create(ctxOf(h(), 'create', 'op-5'), i);
     expect([...h().sim.store.cdn.certificates.keys()]).toEqual([Number(r.id)]);
     expect(r.outputs).toMatchObject({ sslId: Number(r.id), name: 'site', deleted: false });

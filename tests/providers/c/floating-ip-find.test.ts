@@ -9,17 +9,28 @@ import { cloudFloatingIp, OPERATION_TAG } from '../../../src/providers/c/resourc
 import { failure, makeProvider, useHarness, type Harness } from './helpers/harness.js';
 
 const inputs = (extra: Record<string, unknown> = {}) => cloudFloatingIp.inputs.parse(extra);
-const ctxOf = (h: Harness, operation: 'create' | 'find' | 'delete', operationId?: string) => ({ ...h.ctx(operation, 'fip'), ...(operationId ? { operationId } : {}) });
-const after = (h: Harness, operationId: string): FindHint => ({ startedAt: new Date((h.sim.requests.at(-1)?.at ?? Date.now()) + 1).toISOString(), operationId });
+const ctxOf = (h: Harness, operation: 'create' | 'find' | 'delete', operationId?: string) => ({
+  ...h.ctx(operation, 'fip'),
+  ...(operationId ? { operationId } : {}),
+});
+const after = (h: Harness, operationId: string): FindHint => ({
+  startedAt: new Date((h.sim.requests.at(-1)?.at ?? Date.now()) + 1).toISOString(),
+  operationId,
+});
 
 describe('CloudFloatingIp find', () => {
   const h = useHarness();
 
   it('writes the operation id in a tag that read and outputs hide', async () => {
     const r = await cloudFloatingIp.create(ctxOf(h(), 'create', 'op-1'), inputs({ tags: { env: 'dev' } }));
-    expect(h().sim.requests.find((x) => x.method === 'POST')?.body).toEqual({ tags: { env: 'dev', [OPERATION_TAG]: 'op-1' } });
+    expect(h().sim.requests.find((x) => x.method === 'POST')?.body).toEqual({
+      tags: { env: 'dev', [OPERATION_TAG]: 'op-1' },
+    });
     expect(r.outputs.tags).toEqual([{ key: 'env', value: 'dev', readOnly: false }]);
-    const read = await cloudFloatingIp.read(h().ctx(), r.id, { inputs: inputs({ tags: { env: 'dev' } }), outputs: r.outputs });
+    const read = await cloudFloatingIp.read(h().ctx(), r.id, {
+      inputs: inputs({ tags: { env: 'dev' } }),
+      outputs: r.outputs,
+    });
     expect(read?.inputs).toEqual({ tags: { env: 'dev' } });
   });
 
@@ -65,7 +76,10 @@ describe('CloudFloatingIp find', () => {
     await failure(h(), cloudFloatingIp.create(ctxOf(h(), 'create', 'op-6'), inputs()));
     h().sim.setFaults(undefined);
     const quick = makeProvider(h().sim, { pollingIntervalSeconds: 0.005, pollingTimeoutSeconds: 0.05 });
-    const e = await failure(h(), cloudFloatingIp.find!({ ...ctxOf(h(), 'find', 'op-6'), config: quick.config }, inputs(), hint));
+    const e = await failure(
+      h(),
+      cloudFloatingIp.find!({ ...ctxOf(h(), 'find', 'op-6'), config: quick.config }, inputs(), hint),
+    );
     expect(e).toBeInstanceOf(TimeoutError);
     expect(e.limitMs).toBe(50);
   });
@@ -74,10 +88,20 @@ describe('CloudFloatingIp find', () => {
     const r = await cloudFloatingIp.create(h().ctx('create'), inputs());
     h().sim.setFaults({ rate: 1, kinds: ['drop_after'], methods: ['DELETE'] });
     // The first DELETE starts the delete task and its answer is lost; by the retry the IP is gone.
-    const ctx = { ...h().ctx('delete'), report: () => { h().sim.setFaults(undefined); h().sim.store.settle(Date.now() + 60_000); } };
+    const ctx = {
+      ...h().ctx('delete'),
+      report: () => {
+        h().sim.setFaults(undefined);
+        h().sim.store.settle(Date.now() + 60_000);
+      },
+    };
     await cloudFloatingIp.delete(ctx, r.id, { inputs: inputs(), outputs: r.outputs });
     expect(h().sim.store.floatingIps.size).toBe(0);
-    expect(h().sim.requests.filter((x) => x.method === 'DELETE').map((x) => x.fault ?? x.status)).toEqual(['drop_after', 404]);
+    expect(
+      h()
+        .sim.requests.filter((x) => x.method === 'DELETE')
+        .map((x) => x.fault ?? x.status),
+    ).toEqual(['drop_after', 404]);
   });
 });
 
@@ -87,20 +111,41 @@ describe('CloudFloatingIp under lost answers (fault injection)', () => {
     const duplicates: string[] = [];
     let lostAnswers = 0;
     for (let seed = 1; seed <= 50; seed++) {
-      const sim = await startSimulator({ seed, taskDurationMs: 4, faults: { rate: 0.4, kinds: ['drop_after', 'drop', '500'], methods: ['POST'] } });
+      const sim = await startSimulator({
+        seed,
+        taskDurationMs: 4,
+        faults: { rate: 0.4, kinds: ['drop_after', 'drop', '500'], methods: ['POST'] },
+      });
       try {
-        const engine = new Engine({ providers: [makeProvider(sim)], state: new MemoryStateStore(), retry: { retries: 6, minTimeoutMs: 1, maxTimeoutMs: 2 } });
+        const engine = new Engine({
+          providers: [makeProvider(sim)],
+          state: new MemoryStateStore(),
+          retry: { retries: 6, minTimeoutMs: 1, maxTimeoutMs: 2 },
+        });
         // An apply whose creates kept failing is run again, as a user would; it must not duplicate.
         for (let attempt = 0; attempt < 4; attempt++) {
-          const ok = await engine.apply(await engine.plan(decls())).then(() => true, () => false);
+          const ok = await engine.apply(await engine.plan(decls())).then(
+            () => true,
+            () => false,
+          );
           if (ok) break;
         }
         lostAnswers += sim.requests.filter((r) => r.fault === 'drop_after').length;
         const ips = [...sim.store.floatingIps.values()];
-        const perName = ['a', 'b', 'c'].map((n) => ips.filter((o) => (o.tags as { key: string; value: string }[]).some((t) => t.key === 'name' && t.value === n)).length);
+        const perName = ['a', 'b', 'c'].map(
+          (n) =>
+            ips.filter((o) =>
+              (o.tags as { key: string; value: string }[]).some((t) => t.key === 'name' && t.value === n),
+            ).length,
+        );
         if (perName.join() !== '1,1,1') duplicates.push(`seed ${seed}: ${perName.join()}`);
         const state = await engine.state();
-        expect(Object.values(state.resources).map((r) => r.id).sort(), `seed ${seed}`).toEqual(ips.map((o) => String(o.id)).sort());
+        expect(
+          Object.values(state.resources)
+            .map((r) => r.id)
+            .sort(),
+          `seed ${seed}`,
+        ).toEqual(ips.map((o) => String(o.id)).sort());
         expect((await engine.plan(decls(), { refresh: true })).hasChanges, `seed ${seed}`).toBe(false);
       } finally {
         await sim.close();

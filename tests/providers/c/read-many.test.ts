@@ -12,36 +12,120 @@ const pem = (f: string) => readFileSync(new URL(`./fixtures/${f}`, import.meta.u
 
 /** The same provider with its batched reads taken away. */
 function oneByOne(p: Provider<unknown>): Provider<unknown> {
-  return defineProvider({ name: p.name, config: p.config, resources: [...p.resources.values()].map((d) => ({ ...d, readMany: undefined })), lookups: [...p.lookups.values()] });
+  return defineProvider({
+    name: p.name,
+    config: p.config,
+    resources: [...p.resources.values()].map((d) => ({ ...d, readMany: undefined })),
+    lookups: [...p.lookups.values()],
+  });
 }
 
 const three = <T>(make: (i: number) => T): T[] => [0, 1, 2].map(make);
 
 /** Three of every batched type (prefix `p`), their parents once. */
 function stack(p: string): ResourceDecl[] {
-  const origins = provc.cdnOriginGroup(`${p}origins`, { name: `${p}-origins`, sources: [{ source: `${p}.origin.example.com` }] });
-  const site = provc.cdnResource(`${p}site`, { cname: `${p}.cdn.example.com`, originGroup: origins.out('originGroupId') });
+  const origins = provc.cdnOriginGroup(`${p}origins`, {
+    name: `${p}-origins`,
+    sources: [{ source: `${p}.origin.example.com` }],
+  });
+  const site = provc.cdnResource(`${p}site`, {
+    cname: `${p}.cdn.example.com`,
+    originGroup: origins.out('originGroupId'),
+  });
   return [
-    origins, site,
-    ...three((i) => provc.cdnOriginGroup(`${p}og${i}`, { name: `${p}-og${i}`, sources: [{ source: `${p}${i}.example.com` }] })),
-    ...three((i) => provc.cdnResource(`${p}res${i}`, { cname: `${p}${i}.cdn.example.com`, originGroup: origins.out('originGroupId'), description: 'd' })),
-    ...three((i) => provc.cdnResourceRule(`${p}rule${i}`, { resourceId: site.out('resourceId'), name: `${p}-rule${i}`, rule: `/r${i}/*` })),
+    origins,
+    site,
+    ...three((i) =>
+      provc.cdnOriginGroup(`${p}og${i}`, { name: `${p}-og${i}`, sources: [{ source: `${p}${i}.example.com` }] }),
+    ),
+    ...three((i) =>
+      provc.cdnResource(`${p}res${i}`, {
+        cname: `${p}${i}.cdn.example.com`,
+        originGroup: origins.out('originGroupId'),
+        description: 'd',
+      }),
+    ),
+    ...three((i) =>
+      provc.cdnResourceRule(`${p}rule${i}`, {
+        resourceId: site.out('resourceId'),
+        name: `${p}-rule${i}`,
+        rule: `/r${i}/*`,
+      }),
+    ),
     ...three((i) => provc.cdnRuleTemplate(`${p}tpl${i}`, { name: `${p}-tpl${i}`, rule: `/t${i}/*` })),
-    ...three((i) => provc.cdnCertificate(`${p}cert${i}`, { name: `${p}-cert${i}`, sslCertificate: pem('cdn.crt'), sslPrivateKey: pem('cdn.key') })),
-    ...three((i) => provc.cdnTrustedCaCertificate(`${p}ca${i}`, { name: `${p}-ca${i}`, sslCertificate: pem('ca.crt') })),
+    ...three((i) =>
+      provc.cdnCertificate(`${p}cert${i}`, {
+        name: `${p}-cert${i}`,
+        sslCertificate: pem('cdn.crt'),
+        sslPrivateKey: pem('cdn.key'),
+      }),
+    ),
+    ...three((i) =>
+      provc.cdnTrustedCaCertificate(`${p}ca${i}`, { name: `${p}-ca${i}`, sslCertificate: pem('ca.crt') }),
+    ),
     ...three((i) => provc.cloudFloatingIp(`${p}ip${i}`, { tags: { stack: p, n: String(i) } })),
   ];
 }
 
 /** For each type: where the simulator keeps it, how its state id names it, and what changes outside. */
 const types = [
-  { type: 'og', map: (s: Stores) => s.cdn.originGroups, key: Number, change: (w: Wire) => { w.name = 'renamed'; } },
-  { type: 'res', map: (s: Stores) => s.cdn.resources, key: Number, change: (w: Wire) => { w.description = 'changed outside'; } },
-  { type: 'rule', map: (s: Stores) => s.cdn.rules, key: (id: string) => Number(id.split('/')[1]), change: (w: Wire) => { w.rule = '/changed/*'; } },
-  { type: 'tpl', map: (s: Stores) => s.cdn.ruleTemplates, key: Number, change: (w: Wire) => { w.rule = '/changed/*'; } },
-  { type: 'cert', map: (s: Stores) => s.cdn.certificates, key: Number, change: (w: Wire) => { w.name = 'renamed'; } },
-  { type: 'ca', map: (s: Stores) => s.cdn.caCertificates, key: Number, change: (w: Wire) => { w.name = 'renamed'; } },
-  { type: 'ip', map: (s: Stores) => s.floatingIps, key: (id: string) => id.split('/').pop()!, change: (w: Wire) => { w.port_id = null; w.tags = []; } },
+  {
+    type: 'og',
+    map: (s: Stores) => s.cdn.originGroups,
+    key: Number,
+    change: (w: Wire) => {
+      w.name = 'renamed';
+    },
+  },
+  {
+    type: 'res',
+    map: (s: Stores) => s.cdn.resources,
+    key: Number,
+    change: (w: Wire) => {
+      w.description = 'changed outside';
+    },
+  },
+  {
+    type: 'rule',
+    map: (s: Stores) => s.cdn.rules,
+    key: (id: string) => Number(id.split('/')[1]),
+    change: (w: Wire) => {
+      w.rule = '/changed/*';
+    },
+  },
+  {
+    type: 'tpl',
+    map: (s: Stores) => s.cdn.ruleTemplates,
+    key: Number,
+    change: (w: Wire) => {
+      w.rule = '/changed/*';
+    },
+  },
+  {
+    type: 'cert',
+    map: (s: Stores) => s.cdn.certificates,
+    key: Number,
+    change: (w: Wire) => {
+      w.name = 'renamed';
+    },
+  },
+  {
+    type: 'ca',
+    map: (s: Stores) => s.cdn.caCertificates,
+    key: Number,
+    change: (w: Wire) => {
+      w.name = 'renamed';
+    },
+  },
+  {
+    type: 'ip',
+    map: (s: Stores) => s.floatingIps,
+    key: (id: string) => id.split('/').pop()!,
+    change: (w: Wire) => {
+      w.port_id = null;
+      w.tags = [];
+    },
+  },
 ] as const;
 type Wire = Record<string, unknown>;
 type Stores = { cdn: Record<string, Map<number, Wire>>; floatingIps: Map<string, Wire> };
@@ -67,7 +151,11 @@ describe('provc refresh by the listing, every batched type', () => {
       expect(map.delete(key(`a${t.type}2`)), `${t.type}: the object to delete`).toBe(true);
     }
 
-    const single = new Engine({ providers: [oneByOne(provider)], state: new MemoryStateStore(location), parallelism: 20 });
+    const single = new Engine({
+      providers: [oneByOne(provider)],
+      state: new MemoryStateStore(location),
+      parallelism: 20,
+    });
     sim.clearLog();
     const viaLists = await batched.plan(stack('a'));
     const listRequests = sim.requests.filter((r) => r.method === 'GET').length;
@@ -75,9 +163,12 @@ describe('provc refresh by the listing, every batched type', () => {
     const viaReads = await single.plan(stack('a'));
     const readRequests = sim.requests.filter((r) => r.method === 'GET').length;
 
-    const view = (p: typeof viaLists) => p.steps.map((s) => ({ address: s.address, action: s.action, cause: s.cause, changes: s.changes }));
+    const view = (p: typeof viaLists) =>
+      p.steps.map((s) => ({ address: s.address, action: s.action, cause: s.cause, changes: s.changes }));
     expect(view(viaLists)).toEqual(view(viaReads));
-    const changed = Object.fromEntries(viaLists.steps.filter((s) => s.action !== 'noop').map((s) => [s.address, s.cause]));
+    const changed = Object.fromEntries(
+      viaLists.steps.filter((s) => s.action !== 'noop').map((s) => [s.address, s.cause]),
+    );
     for (const t of types) {
       expect(['drift', 'replace_forced'], `${t.type} changed outside`).toContain(changed[`a${t.type}1`]);
       expect(changed[`a${t.type}2`], `${t.type} deleted outside`).toBe('gone');
@@ -95,11 +186,14 @@ describe('provc refresh by the listing, every batched type', () => {
     const resources = (sim.store as unknown as Stores).cdn.resources;
     await h().engine.apply(await h().engine.plan(stack('p').slice(0, 2)));
     const model = [...resources.values()][0]!;
-    for (let i = 0; i < 2500; i++) resources.set(10_000 + i, { ...structuredClone(model), id: 10_000 + i, cname: `n${i}.cdn.example.com` });
+    for (let i = 0; i < 2500; i++)
+      resources.set(10_000 + i, { ...structuredClone(model), id: 10_000 + i, cname: `n${i}.cdn.example.com` });
     sim.clearLog();
     const all = await provider.config.client.allCdnResources(h().ctx());
     expect(all).toHaveLength(resources.size);
     expect(new Set(all.map((w) => w.id)).size).toBe(resources.size);
-    expect(sim.requests.map((r) => Number(new URLSearchParams(r.query).get('offset'))).sort((a, b) => a - b)).toEqual([0, 1000, 2000]);
+    expect(sim.requests.map((r) => Number(new URLSearchParams(r.query).get('offset'))).sort((a, b) => a - b)).toEqual([
+      0, 1000, 2000,
+    ]);
   });
 });

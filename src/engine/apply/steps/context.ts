@@ -58,13 +58,19 @@ export class StepRun {
   #secrets: readonly string[];
   /** The values the step sends, once resolved (for the secret strings errors are scrubbed of). */
   #desired: Record<string, unknown> | undefined;
-  constructor(readonly w: StepWork, readonly ctx: ApplyContext, readonly defer?: (durable: Promise<void>) => void) {
+  constructor(
+    readonly w: StepWork,
+    readonly ctx: ApplyContext,
+    readonly defer?: (durable: Promise<void>) => void,
+  ) {
     this.stamp = new Date(ctx.now()).toISOString();
     this.#secrets = w.secrets;
   }
 
   /** Secret paths ('inputs.x', 'outputs.y') recorded with the object. */
-  get secrets(): readonly string[] { return this.#secrets; }
+  get secrets(): readonly string[] {
+    return this.#secrets;
+  }
 
   /** Every secret string this step knows (its secret inputs and the prior's secret outputs): scrubbed from errors and vendor text. */
   secretValues(): Set<string> {
@@ -72,17 +78,30 @@ export class StepRun {
     const out = new Set<string>();
     for (const p of this.#secrets) {
       const [root, ...rest] = parsePath(p);
-      const sources = root === 'inputs' ? [w.prior?.inputs, w.deposed?.inputs, w.inputs, this.#desired] : root === 'outputs' ? [w.prior?.outputs, w.deposed?.outputs] : [];
-      for (const src of sources) if (src) mapPath(src, rest, (v) => { secretStrings(v, out); return v; });
+      const sources =
+        root === 'inputs'
+          ? [w.prior?.inputs, w.deposed?.inputs, w.inputs, this.#desired]
+          : root === 'outputs'
+            ? [w.prior?.outputs, w.deposed?.outputs]
+            : [];
+      for (const src of sources)
+        if (src)
+          mapPath(src, rest, (v) => {
+            secretStrings(v, out);
+            return v;
+          });
     }
     return out;
   }
 
-  get address(): string { return this.w.step.address; }
+  get address(): string {
+    return this.w.step.address;
+  }
 
   /** The step's last record: awaited, unless nothing waits for the step (then apply awaits it at the end). */
   async last(p: Promise<void>): Promise<void> {
-    if (this.defer) this.defer(p); else await p;
+    if (this.defer) this.defer(p);
+    else await p;
   }
 
   /** What a create or update sends: the plan's values, or the declaration resolved against the live state. */
@@ -90,11 +109,18 @@ export class StepRun {
     const { w } = this;
     if (w.inputs) return (this.#desired = w.inputs as Record<string, unknown>);
     const decl = w.decl!;
-    const resolved = resolveInputs(decl.inputs, (ref) => {
-      const r = this.ctx.ledger.get(ref.resource);
-      if (!r) throw new ConvergeError(`${this.address}: the referenced resource '${ref.resource}' is not in the state (its step did not run).`);
-      return valueOfRecord(r, parsePath(ref.path));
-    }, (ref) => refReadsSecret(this.ctx.ledger.get(ref.resource)?.secrets ?? [], ref.path));
+    const resolved = resolveInputs(
+      decl.inputs,
+      (ref) => {
+        const r = this.ctx.ledger.get(ref.resource);
+        if (!r)
+          throw new ConvergeError(
+            `${this.address}: the referenced resource '${ref.resource}' is not in the state (its step did not run).`,
+          );
+        return valueOfRecord(r, parsePath(ref.path));
+      },
+      (ref) => refReadsSecret(this.ctx.ledger.get(ref.resource)?.secrets ?? [], ref.path),
+    );
     // A reference to what the live record holds secret makes the destination secret here as at plan.
     const landed = resolved.secrets.map((p) => `inputs.${p}`).filter((p) => !this.#secrets.includes(p));
     if (landed.length) this.#secrets = [...this.#secrets, ...landed];
@@ -102,21 +128,41 @@ export class StepRun {
     const parsed = w.def.inputs.safeParse(raw);
     if (!parsed.success) {
       const first = parsed.error.issues[0];
-      throw new ConvergeError(`${this.address}: inputs are invalid once references are known: ${first?.path.join('.')}: ${first?.message}`);
+      throw new ConvergeError(
+        `${this.address}: inputs are invalid once references are known: ${first?.path.join('.')}: ${first?.message}`,
+      );
     }
     // ignoreChanges holds for updates only: a replacement's new object is made from the declaration.
-    const data = w.step.action === 'update' ? applyIgnoreChanges(parsed.data as Record<string, unknown>, prior?.inputs as Record<string, unknown> | undefined, decl.options?.ignoreChanges) : parsed.data as Record<string, unknown>;
+    const data =
+      w.step.action === 'update'
+        ? applyIgnoreChanges(
+            parsed.data as Record<string, unknown>,
+            prior?.inputs as Record<string, unknown> | undefined,
+            decl.options?.ignoreChanges,
+          )
+        : (parsed.data as Record<string, unknown>);
     if (containsUnknown(data)) throw new ConvergeError(`${this.address}: an input is still unknown at apply time.`);
     return (this.#desired = data);
   }
 
   /** The record of the object under `name` with the declaration's options and dependencies. */
-  record(name: string, id: string, inputs: Record<string, unknown>, outputs: Record<string, unknown>, prior?: ResourceState): ResourceState {
+  record(
+    name: string,
+    id: string,
+    inputs: Record<string, unknown>,
+    outputs: Record<string, unknown>,
+    prior?: ResourceState,
+  ): ResourceState {
     const { w } = this;
     return {
-      type: w.step.type, name, provider: w.provider.name, id, inputs, outputs,
+      type: w.step.type,
+      name,
+      provider: w.provider.name,
+      id,
+      inputs,
+      outputs,
       dependencies: [...w.deps],
-      options: w.decl ? storedOptions(w.decl.options) : prior?.options ?? {},
+      options: w.decl ? storedOptions(w.decl.options) : (prior?.options ?? {}),
       secrets: this.#secrets,
       createdAt: prior?.createdAt ?? this.stamp,
       updatedAt: this.stamp,
@@ -125,32 +171,54 @@ export class StepRun {
 
   /** The resource's time limit for an operation, from its declaration (or, for a removed one, its record). */
   limitOf(operation: 'create' | 'update' | 'delete'): number | undefined {
-    const text = this.w.decl?.options?.timeouts?.[operation] ?? (this.w.deposed ?? this.w.prior)?.options.timeouts?.[operation];
+    const text =
+      this.w.decl?.options?.timeouts?.[operation] ?? (this.w.deposed ?? this.w.prior)?.options.timeouts?.[operation];
     const ms = text ? parseDuration(text) : undefined;
     return ms === undefined ? undefined : Math.min(ms, MAX_TIMER_MS);
   }
 
-  context(operation: OperationKind, signal: AbortSignal, limitMs: number | undefined, operationId?: string, provider: Provider<unknown> = this.w.provider): OperationContext {
+  context(
+    operation: OperationKind,
+    signal: AbortSignal,
+    limitMs: number | undefined,
+    operationId?: string,
+    provider: Provider<unknown> = this.w.provider,
+  ): OperationContext {
     const address = this.w.step.address;
     const ctx = this.ctx;
     const started = ctx.now();
     const secrets = [...this.secretValues()];
     return {
-      operationId, config: provider.config, provider: provider.name, address, token: this.w.step.type, operation, signal,
-      timeoutMs: limitMs, retry: ctx.retry, secrets,
+      operationId,
+      config: provider.config,
+      provider: provider.name,
+      address,
+      token: this.w.step.type,
+      operation,
+      signal,
+      timeoutMs: limitMs,
+      retry: ctx.retry,
+      secrets,
       report: (r: Report) => emitReport(ctx, address, operation, started, secrets.length ? scrubReport(r, secrets) : r),
     };
   }
 
   /** Runs one provider operation under the step's limit for `limitFor` (a TimeoutError when it runs out). */
-  async operate<T>(operation: OperationKind, limitFor: 'create' | 'update' | 'delete', fn: (octx: OperationContext) => Promise<T>, options: { operationId?: string; def?: AnyResource; provider?: Provider<unknown> } = {}): Promise<T> {
+  async operate<T>(
+    operation: OperationKind,
+    limitFor: 'create' | 'update' | 'delete',
+    fn: (octx: OperationContext) => Promise<T>,
+    options: { operationId?: string; def?: AnyResource; provider?: Provider<unknown> } = {},
+  ): Promise<T> {
     const limitMs = this.limitOf(limitFor);
     const s = stepSignal(this.ctx.signal, this.address, operation, limitMs);
     const octx = this.context(operation, s.signal, limitMs, options.operationId, options.provider);
     try {
       // Without a limit only the caller's abort can stop it: race the apply's one aborted promise.
       const work = fn(octx);
-      return await (limitMs === undefined && this.ctx.aborted ? Promise.race([work, this.ctx.aborted]) : raceSignal(work, s.signal));
+      return await (limitMs === undefined && this.ctx.aborted
+        ? Promise.race([work, this.ctx.aborted])
+        : raceSignal(work, s.signal));
     } catch (error) {
       if (s.signal.aborted && s.signal.reason instanceof TimeoutError) throw s.signal.reason;
       throw error;
@@ -160,11 +228,29 @@ export class StepRun {
   }
 }
 
-export function emitReport(ctx: Pick<ApplyContext, 'emit' | 'now'>, address: string, operation: string, started: number, r: Report): void {
+export function emitReport(
+  ctx: Pick<ApplyContext, 'emit' | 'now'>,
+  address: string,
+  operation: string,
+  started: number,
+  r: Report,
+): void {
   const at = ctx.now();
   const elapsedMs = at - started;
-  if (r.kind === 'poll') ctx.emit({ type: 'poll', at, address, operation, attempt: r.attempt, message: r.message, elapsedMs });
-  else if (r.kind === 'retry') ctx.emit({ type: 'retry', at, address, operation, attempt: r.attempt, retriesLeft: r.retriesLeft, delayMs: r.delayMs, error: r.error, elapsedMs });
+  if (r.kind === 'poll')
+    ctx.emit({ type: 'poll', at, address, operation, attempt: r.attempt, message: r.message, elapsedMs });
+  else if (r.kind === 'retry')
+    ctx.emit({
+      type: 'retry',
+      at,
+      address,
+      operation,
+      attempt: r.attempt,
+      retriesLeft: r.retriesLeft,
+      delayMs: r.delayMs,
+      error: r.error,
+      elapsedMs,
+    });
   else if (r.kind === 'progress') ctx.emit({ type: 'progress', at, address, operation, message: r.message, elapsedMs });
   else ctx.emit({ type: 'warning', at, address, message: r.message });
 }

@@ -47,9 +47,15 @@ export async function runCreate(run: StepRun, replacingRecord?: ResourceState): 
   if (!pendingId) {
     await ctx.ledger.commit((serial) => {
       const m = markPending(serial, {
-        startedAt: run.stamp, kind: 'create', type: w.step.type, name,
-        provider: w.provider.name, inputs, secrets: run.secrets.filter((s) => s.startsWith('inputs.')),
-        dependencies: [...w.deps], options: storedOptions(w.decl?.options),
+        startedAt: run.stamp,
+        kind: 'create',
+        type: w.step.type,
+        name,
+        provider: w.provider.name,
+        inputs,
+        secrets: run.secrets.filter((s) => s.startsWith('inputs.')),
+        dependencies: [...w.deps],
+        options: storedOptions(w.decl?.options),
         ...(replacing ? { resourceId: replacing.id, deposedKey } : {}),
       });
       pendingId = m.pending.id;
@@ -57,9 +63,12 @@ export async function runCreate(run: StepRun, replacingRecord?: ResourceState): 
     });
   }
   const hint: FindHint = { startedAt: run.stamp, operationId: pendingId };
-  const commitObject = (made: ResourceState) => ctx.ledger.commit((serial) => replacing
-    ? recordDeposed(serial, made, deposedOf(replacing, deposedKey!, run.stamp), pendingId)
-    : recordResource(serial, made, pendingId));
+  const commitObject = (made: ResourceState) =>
+    ctx.ledger.commit((serial) =>
+      replacing
+        ? recordDeposed(serial, made, deposedOf(replacing, deposedKey!, run.stamp), pendingId)
+        : recordResource(serial, made, pendingId),
+    );
 
   let result: CreateResult;
   try {
@@ -75,7 +84,8 @@ export async function runCreate(run: StepRun, replacingRecord?: ResourceState): 
   }
   const made = run.record(name, result.id, inputs, result.outputs, replacing);
   const final = commitObject(made);
-  if (replacing) await final; else await run.last(final);
+  if (replacing) await final;
+  else await run.last(final);
   return result.id;
 }
 
@@ -89,10 +99,14 @@ async function createOrAdopt(run: StepRun, inputs: Record<string, unknown>, hint
   const policy = run.ctx.retry;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await run.operate('create', 'create', (octx) => def.create(octx, inputs), { operationId: hint.operationId });
+      return await run.operate('create', 'create', (octx) => def.create(octx, inputs), {
+        operationId: hint.operationId,
+      });
     } catch (error) {
       if (!isOutcomeUnknown(error) || !def.find) throw error;
-      const found = await run.operate('find', 'create', (octx) => def.find!(octx, inputs, hint), { operationId: hint.operationId });
+      const found = await run.operate('find', 'create', (octx) => def.find!(octx, inputs, hint), {
+        operationId: hint.operationId,
+      });
       if (found && !isCannotTell(found)) return found;
       if (found || attempt > policy.retries || !isTransient(error)) throw error;
       await sleep(backoffFor(policy, attempt), run.ctx.signal);
@@ -104,16 +118,29 @@ async function createOrAdopt(run: StepRun, inputs: Record<string, unknown>, hint
  * After a failed create: the object it left, to record as tainted; null when it surely made none
  * (the pending record goes); undefined when nobody can tell (the pending record stays).
  */
-async function partialObject(run: StepRun, error: unknown, inputs: Record<string, unknown>, hint: FindHint): Promise<CreateResult | null | undefined> {
+async function partialObject(
+  run: StepRun,
+  error: unknown,
+  inputs: Record<string, unknown>,
+  hint: FindHint,
+): Promise<CreateResult | null | undefined> {
   if (error instanceof PartialCreateError) return { id: error.id, outputs: error.outputs };
   if (isDefinite(error)) return null;
   if (run.ctx.signal.aborted || !run.w.def.find) return undefined; // the caller stopped: recovery looks next time
   // Lost answer, reset, 5xx, a provider's own failure, or the step's time limit: look, with a
   // signal of its own (the step's may have fired already).
   const own = ownSignal(run.ctx.signal);
-  const s = stepSignal(own.signal, run.address, 'find', Math.min(run.limitOf('create') ?? FIND_AFTER_FAILURE_MS, FIND_AFTER_FAILURE_MS, MAX_TIMER_MS));
+  const s = stepSignal(
+    own.signal,
+    run.address,
+    'find',
+    Math.min(run.limitOf('create') ?? FIND_AFTER_FAILURE_MS, FIND_AFTER_FAILURE_MS, MAX_TIMER_MS),
+  );
   try {
-    const found: FindResult = await raceSignal(run.w.def.find(run.context('find', s.signal, undefined, hint.operationId), inputs, hint), s.signal);
+    const found: FindResult = await raceSignal(
+      run.w.def.find(run.context('find', s.signal, undefined, hint.operationId), inputs, hint),
+      s.signal,
+    );
     return isCannotTell(found) ? undefined : found;
   } catch {
     return undefined;
@@ -139,11 +166,29 @@ function isOutcomeUnknown(error: unknown): boolean {
 
 /** A refused create's error, with how to adopt an object that already exists (same class and facts). */
 function explainRefusal(error: unknown): unknown {
-  if (!(error instanceof ProviderError) || !isDefinite(error) || error.status === undefined || error.status >= 500 || error.status === 429) return error;
-  return new ProviderError({
-    provider: error.provider, operation: error.operation, method: error.method, pathTemplate: error.pathTemplate,
-    status: error.status, vendorCode: error.vendorCode, requestId: error.requestId, retryable: error.retryable,
-    outcomeUnknown: false, retryAfterSeconds: error.retryAfterSeconds, notFound: error.notFound,
-    detail: `${error.detail}. Nothing was recorded. If the object already exists outside converge, adopt it with engine.import(decl, id) instead of creating it`,
-  }, { cause: error.cause });
+  if (
+    !(error instanceof ProviderError) ||
+    !isDefinite(error) ||
+    error.status === undefined ||
+    error.status >= 500 ||
+    error.status === 429
+  )
+    return error;
+  return new ProviderError(
+    {
+      provider: error.provider,
+      operation: error.operation,
+      method: error.method,
+      pathTemplate: error.pathTemplate,
+      status: error.status,
+      vendorCode: error.vendorCode,
+      requestId: error.requestId,
+      retryable: error.retryable,
+      outcomeUnknown: false,
+      retryAfterSeconds: error.retryAfterSeconds,
+      notFound: error.notFound,
+      detail: `${error.detail}. Nothing was recorded. If the object already exists outside converge, adopt it with engine.import(decl, id) instead of creating it`,
+    },
+    { cause: error.cause },
+  );
 }

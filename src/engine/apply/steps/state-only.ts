@@ -9,8 +9,22 @@ export async function runRecord(run: StepRun): Promise<string | undefined> {
   const { w, ctx } = run;
   const prior = w.refreshed ?? w.prior;
   if (!prior) return undefined;
-  const next = { ...run.record(run.address, prior.id, prior.inputs as Record<string, unknown>, prior.outputs as Record<string, unknown>, prior), createdAt: prior.createdAt, updatedAt: run.stamp };
+  const next = {
+    ...run.record(
+      run.address,
+      prior.id,
+      prior.inputs as Record<string, unknown>,
+      prior.outputs as Record<string, unknown>,
+      prior,
+    ),
+    createdAt: prior.createdAt,
+    updatedAt: run.stamp,
+  };
   const from = w.priorName ?? run.address;
-  await run.last(ctx.ledger.commit((serial) => (from !== run.address ? recordRename(serial, next, from) : recordResource(serial, next))));
+  await run.last(
+    ctx.ledger.commit((serial) =>
+      from !== run.address ? recordRename(serial, next, from) : recordResource(serial, next),
+    ),
+  );
   return prior.id;
 }

@@ -20,12 +20,29 @@ export async function runUpdate(run: StepRun): Promise<UpdateOutcome> {
   }
   const inputs = run.desired(prior);
   if (diffValues(prior.inputs, inputs, w.def.keyedLists).length === 0) {
-    await run.last(ctx.ledger.commit((serial) => recordResource(serial, run.record(run.address, prior.id, prior.inputs as Record<string, unknown>, prior.outputs as Record<string, unknown>, prior))));
+    await run.last(
+      ctx.ledger.commit((serial) =>
+        recordResource(
+          serial,
+          run.record(
+            run.address,
+            prior.id,
+            prior.inputs as Record<string, unknown>,
+            prior.outputs as Record<string, unknown>,
+            prior,
+          ),
+        ),
+      ),
+    );
     return { id: prior.id, unchanged: true };
   }
-  const result = await run.operate('update', 'update', (octx) => w.def.update!(octx, prior.id, { inputs: prior.inputs, outputs: prior.outputs }, inputs));
+  const result = await run.operate('update', 'update', (octx) =>
+    w.def.update!(octx, prior.id, { inputs: prior.inputs, outputs: prior.outputs }, inputs),
+  );
   // An update may move the object's id (an LXD rename): the record follows it at once.
   const id = result.id ?? prior.id;
-  await run.last(ctx.ledger.commit((serial) => recordResource(serial, run.record(run.address, id, inputs, result.outputs, prior))));
+  await run.last(
+    ctx.ledger.commit((serial) => recordResource(serial, run.record(run.address, id, inputs, result.outputs, prior))),
+  );
   return { id, unchanged: false };
 }

@@ -12,13 +12,27 @@ export function scopeIssues(i: Scoped, config: ProvaConfig | undefined): CheckIs
   const remotes = config.settings.remotes;
   if (i.remote !== undefined) {
     const r = remotes.get(i.remote);
-    if (!r) issues.push({ path: ['remote'], code: 'unknown_remote', message: `names an unknown remote "${i.remote}" (known: ${[...remotes.keys()].join(', ')})` });
-    else if (r.protocol !== 'lxd') issues.push({ path: ['remote'], code: 'unknown_remote', message: `"${i.remote}" is a ${r.protocol} image server, not an LXD server` });
+    if (!r)
+      issues.push({
+        path: ['remote'],
+        code: 'unknown_remote',
+        message: `names an unknown remote "${i.remote}" (known: ${[...remotes.keys()].join(', ')})`,
+      });
+    else if (r.protocol !== 'lxd')
+      issues.push({
+        path: ['remote'],
+        code: 'unknown_remote',
+        message: `"${i.remote}" is a ${r.protocol} image server, not an LXD server`,
+      });
   }
   if (i.target !== undefined && (i.remote === undefined || remotes.has(i.remote))) {
     const server = config.serverKnown(i.remote);
     if (server && server.environment?.server_clustered !== true) {
-      issues.push({ path: ['target'], code: 'target_not_clustered', message: `Target only allowed when clustered: LXD server ${config.remoteName(i.remote)} is not a cluster; remove \`target\`` });
+      issues.push({
+        path: ['target'],
+        code: 'target_not_clustered',
+        message: `Target only allowed when clustered: LXD server ${config.remoteName(i.remote)} is not a cluster; remove \`target\``,
+      });
     }
   }
   return issues;

@@ -10,20 +10,61 @@ import type { ProvaConfig } from '../wire/connections.js';
 import { absoluteTarget, canonicalMode, deleteFile, fileIssues, statFile, uploadFile } from '../wire/files.js';
 import { projectOf } from '../wire/objects.js';
 
-const inputs = z.object({
-  instance: z.string().min(1).describe('Name of the existing instance that holds the file.'),
-  targetPath: z.string().min(1).describe('Absolute path of the file inside the instance, including the file name.'),
-  content: z.string().optional().describe('File contents; exactly one of `content` and `sourcePath` must be set.'),
-  sourcePath: z.string().optional().describe('Path of a local file whose contents are uploaded; exactly one of `content` and `sourcePath` must be set.'),
-  append: z.boolean().default(false).describe('Append the contents to an existing file instead of overwriting it; default `false`.'),
-  createDirectories: z.boolean().default(false).describe('Create missing directories leading to `targetPath`; default `false`.'),
-  uid: z.number().int().nonnegative().default(0).describe('Numeric owner user id of the file (an unquoted integer); default `0`.'),
-  gid: z.number().int().nonnegative().default(0).describe('Numeric owner group id of the file (an unquoted integer); default `0`.'),
-  mode: z.string().default('0755').transform(canonicalMode).describe('Octal permissions as a quoted string, such as `0644`; default `0755`.'),
-  project: z.string().optional().describe('Project the file lives in; when omitted, the remote\'s `default` project is used. Changing it replaces the file.'),
-  remote: z.string().optional().describe('Name of the remote that holds the file; when omitted, the provider\'s default remote is used. Changing it replaces the file.'),
-}).describe('A file in an existing instance, written from `content` or a local `sourcePath`. Changing any field replaces the file.');
-const outputs = z.object({ resourceId: z.string().describe('Identifier of the managed file: remote, project, instance and target path.') });
+const inputs = z
+  .object({
+    instance: z.string().min(1).describe('Name of the existing instance that holds the file.'),
+    targetPath: z.string().min(1).describe('Absolute path of the file inside the instance, including the file name.'),
+    content: z.string().optional().describe('File contents; exactly one of `content` and `sourcePath` must be set.'),
+    sourcePath: z
+      .string()
+      .optional()
+      .describe(
+        'Path of a local file whose contents are uploaded; exactly one of `content` and `sourcePath` must be set.',
+      ),
+    append: z
+      .boolean()
+      .default(false)
+      .describe('Append the contents to an existing file instead of overwriting it; default `false`.'),
+    createDirectories: z
+      .boolean()
+      .default(false)
+      .describe('Create missing directories leading to `targetPath`; default `false`.'),
+    uid: z
+      .number()
+      .int()
+      .nonnegative()
+      .default(0)
+      .describe('Numeric owner user id of the file (an unquoted integer); default `0`.'),
+    gid: z
+      .number()
+      .int()
+      .nonnegative()
+      .default(0)
+      .describe('Numeric owner group id of the file (an unquoted integer); default `0`.'),
+    mode: z
+      .string()
+      .default('0755')
+      .transform(canonicalMode)
+      .describe('Octal permissions as a quoted string, such as `0644`; default `0755`.'),
+    project: z
+      .string()
+      .optional()
+      .describe(
+        "Project the file lives in; when omitted, the remote's `default` project is used. Changing it replaces the file.",
+      ),
+    remote: z
+      .string()
+      .optional()
+      .describe(
+        "Name of the remote that holds the file; when omitted, the provider's default remote is used. Changing it replaces the file.",
+      ),
+  })
+  .describe(
+    'A file in an existing instance, written from `content` or a local `sourcePath`. Changing any field replaces the file.',
+  );
+const outputs = z.object({
+  resourceId: z.string().describe('Identifier of the managed file: remote, project, instance and target path.'),
+});
 
 type Ctx = OperationContext<ProvaConfig>;
 type Inputs = z.output<typeof inputs>;
@@ -38,10 +79,23 @@ export const instanceFile = defineResource({
   token: 'prova:index/instanceFile:InstanceFile',
   inputs,
   outputs,
-  replaceOn: ['instance', 'targetPath', 'content', 'sourcePath', 'append', 'createDirectories', 'uid', 'gid', 'mode', 'project', 'remote'],
+  replaceOn: [
+    'instance',
+    'targetPath',
+    'content',
+    'sourcePath',
+    'append',
+    'createDirectories',
+    'uid',
+    'gid',
+    'mode',
+    'project',
+    'remote',
+  ],
   check(i, config: ProvaConfig): CheckIssue[] {
     const issues: CheckIssue[] = scopeIssues(i, config);
-    if ((i.content === undefined) === (i.sourcePath === undefined)) issues.push({ path: ['content'], message: 'needs exactly one of content and sourcePath' });
+    if ((i.content === undefined) === (i.sourcePath === undefined))
+      issues.push({ path: ['content'], message: 'needs exactly one of content and sourcePath' });
     issues.push(...fileIssues(i));
     return issues;
   },
@@ -67,8 +121,10 @@ export const instanceFile = defineResource({
   async delete(ctx: Ctx, id, prior) {
     const { remote, instance, target } = partsOf(id);
     const client = await ctx.config.client(ctx, remote);
-    await deleteFile(ctx, client, instance, projectOf((prior.inputs as Partial<Inputs>).project), target).catch((error) => {
-      if (!(error as { notFound?: boolean }).notFound) throw error;
-    });
+    await deleteFile(ctx, client, instance, projectOf((prior.inputs as Partial<Inputs>).project), target).catch(
+      (error) => {
+        if (!(error as { notFound?: boolean }).notFound) throw error;
+      },
+    );
   },
 });

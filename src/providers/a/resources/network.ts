@@ -11,31 +11,95 @@ import { findTagged } from '../wire/find.js';
 import { computedKeys, desiredConfig, observedConfigFor, taggedConfig } from '../wire/keys.js';
 import { createObject, deleteObject, enc, getObject, projectOf, replaceObject, type Where } from '../wire/objects.js';
 
-const inputs = z.object({
-  name: z.string().min(1).describe('Name of the network, usually the device name instances see. Changing it replaces the network.'),
-  type: z.enum(['bridge', 'macvlan', 'sriov', 'ovn', 'physical']).default('bridge').describe('Network type: `bridge` (default), `macvlan`, `sriov`, `ovn` or `physical`. Changing it replaces the network.'),
-  description: z.string().default('').describe('Free-text description of the network; default empty.'),
-  config: z.record(z.string(), z.string()).default({}).describe('Network config settings as LXD key/value strings (e.g. `ipv4.address`, `ipv4.nat`); default empty.'),
-  project: z.string().optional().describe('Project the network lives in; when omitted, the remote\'s `default` project is used. Changing it replaces the network.'),
-  remote: z.string().optional().describe('Name of the remote that holds the network; when omitted, the provider\'s default remote is used. Changing it replaces the network.'),
-  target: z.string().optional().describe('Cluster member to create the network on; ignored on a standalone server. Changing it replaces the network.'),
-}).describe('A network (by default a managed bridge) that instances attach to through `nic` devices.');
+const inputs = z
+  .object({
+    name: z
+      .string()
+      .min(1)
+      .describe('Name of the network, usually the device name instances see. Changing it replaces the network.'),
+    type: z
+      .enum(['bridge', 'macvlan', 'sriov', 'ovn', 'physical'])
+      .default('bridge')
+      .describe(
+        'Network type: `bridge` (default), `macvlan`, `sriov`, `ovn` or `physical`. Changing it replaces the network.',
+      ),
+    description: z.string().default('').describe('Free-text description of the network; default empty.'),
+    config: z
+      .record(z.string(), z.string())
+      .default({})
+      .describe('Network config settings as LXD key/value strings (e.g. `ipv4.address`, `ipv4.nat`); default empty.'),
+    project: z
+      .string()
+      .optional()
+      .describe(
+        "Project the network lives in; when omitted, the remote's `default` project is used. Changing it replaces the network.",
+      ),
+    remote: z
+      .string()
+      .optional()
+      .describe(
+        "Name of the remote that holds the network; when omitted, the provider's default remote is used. Changing it replaces the network.",
+      ),
+    target: z
+      .string()
+      .optional()
+      .describe(
+        'Cluster member to create the network on; ignored on a standalone server. Changing it replaces the network.',
+      ),
+  })
+  .describe('A network (by default a managed bridge) that instances attach to through `nic` devices.');
 const outputs = z.object({
-  managed: z.boolean().describe('Whether the network is managed by the server (as opposed to a host interface it only reports).'),
-  ipv4Address: z.string().describe('The network\'s IPv4 address in CIDR notation (`ipv4.address`); empty string when none.'),
-  ipv6Address: z.string().describe('The network\'s IPv6 address in CIDR notation (`ipv6.address`); empty string when none.'),
+  managed: z
+    .boolean()
+    .describe('Whether the network is managed by the server (as opposed to a host interface it only reports).'),
+  ipv4Address: z
+    .string()
+    .describe("The network's IPv4 address in CIDR notation (`ipv4.address`); empty string when none."),
+  ipv6Address: z
+    .string()
+    .describe("The network's IPv6 address in CIDR notation (`ipv6.address`); empty string when none."),
 });
 
-export type WireNetwork = { name: string; description: string; type: string; managed: boolean; status?: string; config: Record<string, string>; used_by?: string[] | null };
+export type WireNetwork = {
+  name: string;
+  description: string;
+  type: string;
+  managed: boolean;
+  status?: string;
+  config: Record<string, string>;
+  used_by?: string[] | null;
+};
 type Ctx = OperationContext<ProvaConfig>;
-export const isNetworkComputed = computedKeys(['volatile.'], ['bridge.mtu', 'ipv4.address', 'ipv4.nat', 'ipv6.address', 'ipv6.nat']);
-const where = (name: string, project?: string, target?: string): Where => ({ path: `/1.0/networks/${enc(name)}`, template: '/1.0/networks/{name}', what: `network ${name}`, project: projectOf(project), target });
+export const isNetworkComputed = computedKeys(
+  ['volatile.'],
+  ['bridge.mtu', 'ipv4.address', 'ipv4.nat', 'ipv6.address', 'ipv6.nat'],
+);
+const where = (name: string, project?: string, target?: string): Where => ({
+  path: `/1.0/networks/${enc(name)}`,
+  template: '/1.0/networks/{name}',
+  what: `network ${name}`,
+  project: projectOf(project),
+  target,
+});
 
 /** ipv4Address / ipv6Address: the first global address of each family, in CIDR notation. */
-export async function networkAddresses(ctx: ClientCtx, client: LxdClient, net: WireNetwork, project?: string): Promise<{ ipv4Address: string; ipv6Address: string }> {
+export async function networkAddresses(
+  ctx: ClientCtx,
+  client: LxdClient,
+  net: WireNetwork,
+  project?: string,
+): Promise<{ ipv4Address: string; ipv6Address: string }> {
   const out = { ipv4Address: '', ipv6Address: '' };
   if (!net.managed) return out;
-  const st = await getObject<{ addresses?: { family: string; address: string; netmask: string; scope: string }[] }>(ctx, client, { ...where(net.name, project), path: `/1.0/networks/${enc(net.name)}/state`, template: '/1.0/networks/{name}/state' }).catch(() => null);
+  const st = await getObject<{ addresses?: { family: string; address: string; netmask: string; scope: string }[] }>(
+    ctx,
+    client,
+    {
+      ...where(net.name, project),
+      path: `/1.0/networks/${enc(net.name)}/state`,
+      template: '/1.0/networks/{name}/state',
+    },
+  ).catch(() => null);
   for (const a of st?.obj.addresses ?? []) {
     if (a.scope !== 'global') continue;
     if (a.family === 'inet' && !out.ipv4Address) out.ipv4Address = `${a.address}/${a.netmask}`;
@@ -47,7 +111,10 @@ export async function networkAddresses(ctx: ClientCtx, client: LxdClient, net: W
 async function outputsOf(ctx: Ctx, client: LxdClient, name: string, project?: string) {
   const got = await getObject<WireNetwork>(ctx, client, where(name, project));
   if (!got) return null;
-  return { net: got.obj, outputs: { managed: got.obj.managed, ...(await networkAddresses(ctx, client, got.obj, project)) } };
+  return {
+    net: got.obj,
+    outputs: { managed: got.obj.managed, ...(await networkAddresses(ctx, client, got.obj, project)) },
+  };
 }
 
 export const network = defineResource({
@@ -59,7 +126,12 @@ export const network = defineResource({
   check: checkScope,
   async create(ctx: Ctx, i) {
     const client = await ctx.config.client(ctx, i.remote);
-    await createObject(ctx, client, { path: '/1.0/networks', template: '/1.0/networks', what: 'network', project: projectOf(i.project) }, { name: i.name, type: i.type, description: i.description, config: taggedConfig(i.config, ctx.operationId) });
+    await createObject(
+      ctx,
+      client,
+      { path: '/1.0/networks', template: '/1.0/networks', what: 'network', project: projectOf(i.project) },
+      { name: i.name, type: i.type, description: i.description, config: taggedConfig(i.config, ctx.operationId) },
+    );
     const got = (await outputsOf(ctx, client, i.name, i.project))!;
     return { id: formatId(client.remote, i.project, [i.name]), outputs: got.outputs };
   },
@@ -71,14 +143,23 @@ export const network = defineResource({
     const userConfig = (prior.inputs.config as Record<string, string> | undefined) ?? {};
     return {
       id: formatId(ref.remote, ref.project, [got.net.name]),
-      inputs: { name: got.net.name, type: got.net.type, description: got.net.description, config: observedConfigFor(got.net.config, userConfig, isNetworkComputed), ...scopeInputs(prior.inputs, ref, ctx.config.settings.defaultRemote) },
+      inputs: {
+        name: got.net.name,
+        type: got.net.type,
+        description: got.net.description,
+        config: observedConfigFor(got.net.config, userConfig, isNetworkComputed),
+        ...scopeInputs(prior.inputs, ref, ctx.config.settings.defaultRemote),
+      },
       outputs: got.outputs,
     };
   },
   async update(ctx: Ctx, id, _olds, news) {
     const ref = parseId(id, 1, ctx.config.settings.defaultRemote, 'network');
     const client = await ctx.config.client(ctx, ref.remote);
-    await replaceObject<WireNetwork>(ctx, client, where(ref.fields[0]!, ref.project), (cur) => ({ description: news.description, config: desiredConfig(cur.config, news.config, isNetworkComputed) }));
+    await replaceObject<WireNetwork>(ctx, client, where(ref.fields[0]!, ref.project), (cur) => ({
+      description: news.description,
+      config: desiredConfig(cur.config, news.config, isNetworkComputed),
+    }));
     return { outputs: (await outputsOf(ctx, client, ref.fields[0]!, ref.project))!.outputs };
   },
   async delete(ctx: Ctx, id) {

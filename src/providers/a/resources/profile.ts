@@ -13,19 +13,51 @@ import { createObject, deleteObject, enc, getObject, projectOf, replaceObject, t
 import { readByGroup } from '../../../kit/read-many.js';
 import type { Prior, ReadResult } from '../../../engine/provider/define.js';
 
-const inputs = z.object({
-  name: z.string().min(1).describe('Name of the profile. Changing it replaces the profile.'),
-  description: z.string().default('').describe('Free-text description of the profile; default empty.'),
-  config: z.record(z.string(), z.string()).default({}).describe('Profile config settings as LXD key/value strings (instance config keys, e.g. `limits.cpu`); default empty.'),
-  devices: z.array(deviceSchema).default([]).transform(sortDevices).describe('Devices every instance using the profile gets; default none.'),
-  project: z.string().optional().describe('Project the profile lives in; when omitted, the remote\'s `default` project is used. Changing it replaces the profile.'),
-  remote: z.string().optional().describe('Name of the remote that holds the profile; when omitted, the provider\'s default remote is used. Changing it replaces the profile.'),
-}).describe('A profile: config and devices shared by the instances that list it.');
+const inputs = z
+  .object({
+    name: z.string().min(1).describe('Name of the profile. Changing it replaces the profile.'),
+    description: z.string().default('').describe('Free-text description of the profile; default empty.'),
+    config: z
+      .record(z.string(), z.string())
+      .default({})
+      .describe(
+        'Profile config settings as LXD key/value strings (instance config keys, e.g. `limits.cpu`); default empty.',
+      ),
+    devices: z
+      .array(deviceSchema)
+      .default([])
+      .transform(sortDevices)
+      .describe('Devices every instance using the profile gets; default none.'),
+    project: z
+      .string()
+      .optional()
+      .describe(
+        "Project the profile lives in; when omitted, the remote's `default` project is used. Changing it replaces the profile.",
+      ),
+    remote: z
+      .string()
+      .optional()
+      .describe(
+        "Name of the remote that holds the profile; when omitted, the provider's default remote is used. Changing it replaces the profile.",
+      ),
+  })
+  .describe('A profile: config and devices shared by the instances that list it.');
 
-export type WireProfile = { name: string; description: string; config: Record<string, string>; devices: WireDevices; used_by?: string[] };
+export type WireProfile = {
+  name: string;
+  description: string;
+  config: Record<string, string>;
+  devices: WireDevices;
+  used_by?: string[];
+};
 type Ctx = OperationContext<ProvaConfig>;
 const isComputed = computedKeys(['volatile.']);
-const where = (name: string, project?: string): Where => ({ path: `/1.0/profiles/${enc(name)}`, template: '/1.0/profiles/{name}', what: `profile ${name}`, project: projectOf(project) });
+const where = (name: string, project?: string): Where => ({
+  path: `/1.0/profiles/${enc(name)}`,
+  template: '/1.0/profiles/{name}',
+  what: `profile ${name}`,
+  project: projectOf(project),
+});
 const idOf = (id: string, config: ProvaConfig) => parseId(id, 1, config.settings.defaultRemote, 'profile');
 
 /** What read answers for profile `p`. */
@@ -33,8 +65,11 @@ function profileResult(ctx: Ctx, ref: ReturnType<typeof idOf>, prior: Prior, p: 
   return {
     id: formatId(ref.remote, ref.project, [p.name]),
     inputs: {
-      name: p.name, description: p.description, config: observedConfigFor(p.config, (prior.inputs.config as Record<string, string>) ?? {}, isComputed),
-      devices: fromWire(p.devices), ...scopeInputs(prior.inputs, ref, ctx.config.settings.defaultRemote),
+      name: p.name,
+      description: p.description,
+      config: observedConfigFor(p.config, (prior.inputs.config as Record<string, string>) ?? {}, isComputed),
+      devices: fromWire(p.devices),
+      ...scopeInputs(prior.inputs, ref, ctx.config.settings.defaultRemote),
     },
     outputs: {},
   };
@@ -49,23 +84,49 @@ export const profile = defineResource({
   keyedLists: { devices: 'name' },
   async create(ctx: Ctx, i) {
     const client = await ctx.config.client(ctx, i.remote);
-    const body = { description: i.description, config: taggedConfig(i.config, ctx.operationId), devices: toWire(i.devices) };
+    const body = {
+      description: i.description,
+      config: taggedConfig(i.config, ctx.operationId),
+      devices: toWire(i.devices),
+    };
     if (i.name === 'default') await replaceObject<WireProfile>(ctx, client, where(i.name, i.project), () => body);
-    else await createObject(ctx, client, { path: '/1.0/profiles', template: '/1.0/profiles', what: 'profile', project: projectOf(i.project) }, { name: i.name, ...body });
+    else
+      await createObject(
+        ctx,
+        client,
+        { path: '/1.0/profiles', template: '/1.0/profiles', what: 'profile', project: projectOf(i.project) },
+        { name: i.name, ...body },
+      );
     return { id: formatId(client.remote, i.project, [i.name]), outputs: {} };
   },
   async read(ctx: Ctx, id, prior) {
     const ref = idOf(id, ctx.config);
-    const got = await getObject<WireProfile>(ctx, await ctx.config.client(ctx, ref.remote), where(ref.fields[0]!, ref.project));
+    const got = await getObject<WireProfile>(
+      ctx,
+      await ctx.config.client(ctx, ref.remote),
+      where(ref.fields[0]!, ref.project),
+    );
     return got ? profileResult(ctx, ref, prior, got.obj) : null;
   },
   // One `GET /1.0/profiles?recursion=1` per remote and project.
   readMany: readByGroup<Ctx, WireProfile>({
-    groupOf: (ctx, it) => { const ref = idOf(it.id, ctx.config); return JSON.stringify([ref.remote, ref.project]); },
+    groupOf: (ctx, it) => {
+      const ref = idOf(it.id, ctx.config);
+      return JSON.stringify([ref.remote, ref.project]);
+    },
     list: async (ctx, group) => {
       const [remote, project] = JSON.parse(group) as [string, string];
       const client = await ctx.config.client(ctx, remote);
-      return (await client.request<WireProfile[]>(ctx, { method: 'GET', path: '/1.0/profiles', pathTemplate: '/1.0/profiles', operation: 'list profiles', project: projectOf(project), query: { recursion: '1' } })).metadata;
+      return (
+        await client.request<WireProfile[]>(ctx, {
+          method: 'GET',
+          path: '/1.0/profiles',
+          pathTemplate: '/1.0/profiles',
+          operation: 'list profiles',
+          project: projectOf(project),
+          query: { recursion: '1' },
+        })
+      ).metadata;
     },
     idOf: (p) => p.name,
     pick: (listed, _all, id) => listed.get(parseId(id, 1, '', 'profile').fields[0]!),
@@ -73,9 +134,16 @@ export const profile = defineResource({
   }),
   async update(ctx: Ctx, id, _olds, news) {
     const ref = idOf(id, ctx.config);
-    await replaceObject<WireProfile>(ctx, await ctx.config.client(ctx, ref.remote), where(ref.fields[0]!, ref.project), (cur) => ({
-      description: news.description, config: desiredConfig(cur.config, news.config, isComputed), devices: toWire(news.devices),
-    }));
+    await replaceObject<WireProfile>(
+      ctx,
+      await ctx.config.client(ctx, ref.remote),
+      where(ref.fields[0]!, ref.project),
+      (cur) => ({
+        description: news.description,
+        config: desiredConfig(cur.config, news.config, isComputed),
+        devices: toWire(news.devices),
+      }),
+    );
     return { outputs: {} };
   },
   async delete(ctx: Ctx, id) {
@@ -83,10 +151,17 @@ export const profile = defineResource({
     const client = await ctx.config.client(ctx, ref.remote);
     if (ref.fields[0] === 'default') {
       if (ref.project === 'default') {
-        ctx.report({ kind: 'warning', message: 'the default profile of project default is left as it is (it cannot be deleted or emptied safely)' });
+        ctx.report({
+          kind: 'warning',
+          message: 'the default profile of project default is left as it is (it cannot be deleted or emptied safely)',
+        });
         return;
       }
-      await replaceObject<WireProfile>(ctx, client, where('default', ref.project), () => ({ description: '', config: {}, devices: {} }));
+      await replaceObject<WireProfile>(ctx, client, where('default', ref.project), () => ({
+        description: '',
+        config: {},
+        devices: {},
+      }));
       return;
     }
     await deleteObject(ctx, client, where(ref.fields[0]!, ref.project));
@@ -94,7 +169,9 @@ export const profile = defineResource({
   /** Exact: the profile of this name carrying the create's operation id (config user.converge.operation). */
   async find(ctx: Ctx, i, hint) {
     const client = await ctx.config.client(ctx, i.remote);
-    return (await findTagged<WireProfile>(ctx, client, where(i.name, i.project), hint)) ? { id: formatId(client.remote, i.project, [i.name]), outputs: {} } : null;
+    return (await findTagged<WireProfile>(ctx, client, where(i.name, i.project), hint))
+      ? { id: formatId(client.remote, i.project, [i.name]), outputs: {} }
+      : null;
   },
   importId: (importId, config: ProvaConfig) => {
     const ref = idOf(importId, config);

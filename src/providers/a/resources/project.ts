@@ -10,17 +10,43 @@ import { findTagged } from '../wire/find.js';
 import { computedKeys, desiredConfig, observedConfigFor, taggedConfig } from '../wire/keys.js';
 import { createObject, deleteObject, enc, getObject, replaceObject, type Where } from '../wire/objects.js';
 
-const inputs = z.object({
-  name: z.string().min(1).describe('Name of the project. Changing it replaces the project.'),
-  description: z.string().default('').describe('Free-text description of the project; default empty.'),
-  config: z.record(z.string(), z.string()).default({}).describe('Project config settings as LXD key/value strings (e.g. `features.images`, `limits.instances`); default empty.'),
-  remote: z.string().optional().describe('Name of the remote that holds the project; when omitted, the provider\'s default remote is used. Changing it replaces the project.'),
-}).describe('A project: a namespace of instances, profiles, networks and volumes, with its own features and limits.');
+const inputs = z
+  .object({
+    name: z.string().min(1).describe('Name of the project. Changing it replaces the project.'),
+    description: z.string().default('').describe('Free-text description of the project; default empty.'),
+    config: z
+      .record(z.string(), z.string())
+      .default({})
+      .describe(
+        'Project config settings as LXD key/value strings (e.g. `features.images`, `limits.instances`); default empty.',
+      ),
+    remote: z
+      .string()
+      .optional()
+      .describe(
+        "Name of the remote that holds the project; when omitted, the provider's default remote is used. Changing it replaces the project.",
+      ),
+  })
+  .describe('A project: a namespace of instances, profiles, networks and volumes, with its own features and limits.');
 
 export type WireProject = { name: string; description: string; config: Record<string, string>; used_by?: string[] };
 type Ctx = OperationContext<ProvaConfig>;
-export const isProjectComputed = computedKeys(['volatile.'], ['features.images', 'features.profiles', 'features.storage.volumes', 'features.storage.buckets', 'features.networks', 'features.networks.zones']);
-const where = (name: string): Where => ({ path: `/1.0/projects/${enc(name)}`, template: '/1.0/projects/{name}', what: `project ${name}` });
+export const isProjectComputed = computedKeys(
+  ['volatile.'],
+  [
+    'features.images',
+    'features.profiles',
+    'features.storage.volumes',
+    'features.storage.buckets',
+    'features.networks',
+    'features.networks.zones',
+  ],
+);
+const where = (name: string): Where => ({
+  path: `/1.0/projects/${enc(name)}`,
+  template: '/1.0/projects/{name}',
+  what: `project ${name}`,
+});
 const idOf = (id: string, config: ProvaConfig) => parseId(id, 1, config.settings.defaultRemote, 'project');
 
 export const project = defineResource({
@@ -31,7 +57,12 @@ export const project = defineResource({
   check: checkScope,
   async create(ctx: Ctx, i) {
     const client = await ctx.config.client(ctx, i.remote);
-    await createObject(ctx, client, { path: '/1.0/projects', template: '/1.0/projects', what: 'project' }, { name: i.name, description: i.description, config: taggedConfig(i.config, ctx.operationId) });
+    await createObject(
+      ctx,
+      client,
+      { path: '/1.0/projects', template: '/1.0/projects', what: 'project' },
+      { name: i.name, description: i.description, config: taggedConfig(i.config, ctx.operationId) },
+    );
     return { id: formatId(client.remote, undefined, [i.name]), outputs: {} };
   },
   async read(ctx: Ctx, id, prior) {
@@ -41,7 +72,13 @@ export const project = defineResource({
     return {
       id: formatId(ref.remote, undefined, [got.obj.name]),
       inputs: {
-        name: got.obj.name, description: got.obj.description, config: observedConfigFor(got.obj.config, (prior.inputs.config as Record<string, string>) ?? {}, isProjectComputed),
+        name: got.obj.name,
+        description: got.obj.description,
+        config: observedConfigFor(
+          got.obj.config,
+          (prior.inputs.config as Record<string, string>) ?? {},
+          isProjectComputed,
+        ),
         ...scopeInputs(prior.inputs, ref, ctx.config.settings.defaultRemote, false),
       },
       outputs: {},
@@ -49,7 +86,10 @@ export const project = defineResource({
   },
   async update(ctx: Ctx, id, _olds, news) {
     const ref = idOf(id, ctx.config);
-    await replaceObject<WireProject>(ctx, await ctx.config.client(ctx, ref.remote), where(ref.fields[0]!), (cur) => ({ description: news.description, config: desiredConfig(cur.config, news.config, isProjectComputed) }));
+    await replaceObject<WireProject>(ctx, await ctx.config.client(ctx, ref.remote), where(ref.fields[0]!), (cur) => ({
+      description: news.description,
+      config: desiredConfig(cur.config, news.config, isProjectComputed),
+    }));
     return { outputs: {} };
   },
   async delete(ctx: Ctx, id) {
@@ -59,7 +99,9 @@ export const project = defineResource({
   /** Exact: the project of this name carrying the create's operation id (config user.converge.operation). */
   async find(ctx: Ctx, i, hint) {
     const client = await ctx.config.client(ctx, i.remote);
-    return (await findTagged<WireProject>(ctx, client, where(i.name), hint)) ? { id: formatId(client.remote, undefined, [i.name]), outputs: {} } : null;
+    return (await findTagged<WireProject>(ctx, client, where(i.name), hint))
+      ? { id: formatId(client.remote, undefined, [i.name]), outputs: {} }
+      : null;
   },
   importId: (importId, config: ProvaConfig) => {
     const ref = idOf(importId, config);

@@ -14,21 +14,32 @@ function portsOk(text: string): boolean {
 /** IP families named in a comma-separated source/destination list (CIDRs, addresses, a-b ranges). */
 function families(list: string): Set<number> {
   const out = new Set<number>();
-  for (const entry of list.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const entry of list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const f = isIP(entry.split('/')[0]!.split('-')[0]!);
     if (f) out.add(f);
   }
   return out;
 }
 
-export type AclRule = { readonly protocol: string; readonly destinationPort: string; readonly icmpType: string; readonly icmpCode: string; readonly source: string; readonly destination: string };
+export type AclRule = {
+  readonly protocol: string;
+  readonly destinationPort: string;
+  readonly icmpType: string;
+  readonly icmpCode: string;
+  readonly source: string;
+  readonly destination: string;
+};
 
 export function aclRuleIssues(r: AclRule, at: Path): CheckIssue[] {
   const issues: CheckIssue[] = [];
   const add = (key: string, message: string) => issues.push({ path: [...at, key], code: 'invalid_value', message });
   const icmp = r.protocol === 'icmp4' || r.protocol === 'icmp6';
   if (r.destinationPort) {
-    if (r.protocol !== 'tcp' && r.protocol !== 'udp') add('destinationPort', 'is allowed only with protocol tcp or udp');
+    if (r.protocol !== 'tcp' && r.protocol !== 'udp')
+      add('destinationPort', 'is allowed only with protocol tcp or udp');
     else if (!portsOk(r.destinationPort)) add('destinationPort', 'must be ports or ranges like "22,80-81"');
   }
   for (const key of ['icmpType', 'icmpCode'] as const) {
@@ -38,21 +49,41 @@ export function aclRuleIssues(r: AclRule, at: Path): CheckIssue[] {
   }
   const src = families(r.source);
   const dst = families(r.destination);
-  if (src.size && dst.size && ![...src].some((f) => dst.has(f))) add('destination', 'mixes IPv4 and IPv6 with the source; LXD rejects that');
+  if (src.size && dst.size && ![...src].some((f) => dst.has(f)))
+    add('destination', 'mixes IPv4 and IPv6 with the source; LXD rejects that');
   return issues;
 }
 
-export function userConfigIssues(config: Readonly<Record<string, string>>, allowed: readonly string[] = []): CheckIssue[] {
-  return Object.keys(config).filter((k) => !k.startsWith('user.') && !allowed.includes(k))
-    .map((k) => ({ path: ['config', k], code: 'invalid_value', message: `only user.* keys${allowed.length ? ` and ${allowed.join(', ')}` : ''} may be set here` }));
+export function userConfigIssues(
+  config: Readonly<Record<string, string>>,
+  allowed: readonly string[] = [],
+): CheckIssue[] {
+  return Object.keys(config)
+    .filter((k) => !k.startsWith('user.') && !allowed.includes(k))
+    .map((k) => ({
+      path: ['config', k],
+      code: 'invalid_value',
+      message: `only user.* keys${allowed.length ? ` and ${allowed.join(', ')}` : ''} may be set here`,
+    }));
 }
 
 export type ForwardPort = { readonly listenPort: string; readonly targetAddress: string; readonly targetPort: string };
 
 export function forwardPortIssues(p: ForwardPort, at: Path): CheckIssue[] {
   const issues: CheckIssue[] = [];
-  if (!portsOk(p.listenPort)) issues.push({ path: [...at, 'listenPort'], code: 'invalid_value', message: 'must be ports or ranges like "8080,8081-8082"' });
-  if (p.targetPort && !portsOk(p.targetPort)) issues.push({ path: [...at, 'targetPort'], code: 'invalid_value', message: 'must be ports or ranges like "80,81-82"' });
-  if (!isIP(p.targetAddress)) issues.push({ path: [...at, 'targetAddress'], code: 'invalid_format', message: 'must be an IP address' });
+  if (!portsOk(p.listenPort))
+    issues.push({
+      path: [...at, 'listenPort'],
+      code: 'invalid_value',
+      message: 'must be ports or ranges like "8080,8081-8082"',
+    });
+  if (p.targetPort && !portsOk(p.targetPort))
+    issues.push({
+      path: [...at, 'targetPort'],
+      code: 'invalid_value',
+      message: 'must be ports or ranges like "80,81-82"',
+    });
+  if (!isIP(p.targetAddress))
+    issues.push({ path: [...at, 'targetAddress'], code: 'invalid_format', message: 'must be an IP address' });
   return issues;
 }

@@ -14,21 +14,33 @@ export async function createServerCertificate(): Promise<ServerCertificate> {
   const keys = await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify']);
   const notBefore = new Date(Date.now() - 60_000);
   const host = hostname();
-  const cert = await x509.X509CertificateGenerator.createSelfSigned({
-    serialNumber: Buffer.from(webcrypto.getRandomValues(new Uint8Array(16))).toString('hex').replace(/^[89a-f]/, '1'),
-    name: `CN=root@${host}, O=linuxcontainers.org`,
-    notBefore,
-    notAfter: new Date(notBefore.getTime() + 10 * 365 * 86_400_000),
-    keys,
-    signingAlgorithm: alg,
-    extensions: [
-      new x509.BasicConstraintsExtension(false, undefined, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
-      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
-      new x509.SubjectAlternativeNameExtension([{ type: 'dns', value: host }, { type: 'ip', value: '127.0.0.1' }, { type: 'ip', value: '::1' }]),
-    ],
-  }, webcrypto as never);
+  const cert = await x509.X509CertificateGenerator.createSelfSigned(
+    {
+      serialNumber: Buffer.from(webcrypto.getRandomValues(new Uint8Array(16)))
+        .toString('hex')
+        .replace(/^[89a-f]/, '1'),
+      name: `CN=root@${host}, O=linuxcontainers.org`,
+      notBefore,
+      notAfter: new Date(notBefore.getTime() + 10 * 365 * 86_400_000),
+      keys,
+      signingAlgorithm: alg,
+      extensions: [
+        new x509.BasicConstraintsExtension(false, undefined, true),
+        new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
+        new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
+        new x509.SubjectAlternativeNameExtension([
+          { type: 'dns', value: host },
+          { type: 'ip', value: '127.0.0.1' },
+          { type: 'ip', value: '::1' },
+        ]),
+      ],
+    },
+    webcrypto as never,
+  );
   const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey));
-  const key = `-----BEGIN PRIVATE KEY-----\n${pkcs8.toString('base64').match(/.{1,64}/g)!.join('\n')}\n-----END PRIVATE KEY-----\n`;
+  const key = `-----BEGIN PRIVATE KEY-----\n${pkcs8
+    .toString('base64')
+    .match(/.{1,64}/g)!
+    .join('\n')}\n-----END PRIVATE KEY-----\n`;
   return { cert: `${cert.toString('pem')}\n`, key };
 }

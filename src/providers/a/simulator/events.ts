@@ -7,8 +7,19 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 
 export type EventType = 'operation' | 'lifecycle' | 'logging';
-export type LxdEvent = { readonly type: EventType; readonly timestamp: string; readonly metadata: unknown; readonly location: string; readonly project?: string };
-type Listener = { readonly project: string; readonly allProjects: boolean; readonly types: ReadonlySet<string>; readonly send: (event: LxdEvent) => void };
+export type LxdEvent = {
+  readonly type: EventType;
+  readonly timestamp: string;
+  readonly metadata: unknown;
+  readonly location: string;
+  readonly project?: string;
+};
+type Listener = {
+  readonly project: string;
+  readonly allProjects: boolean;
+  readonly types: ReadonlySet<string>;
+  readonly send: (event: LxdEvent) => void;
+};
 export type Upgrade = { readonly raw: IncomingMessage; readonly socket: Duplex; readonly head: Buffer };
 
 export class EventHub {
@@ -24,10 +35,19 @@ export class EventHub {
 
   /** Adds a listener until its socket closes. */
   listen(ws: WebSocket, query: URLSearchParams): void {
-    const types = new Set((query.get('type') ?? '').split(',').map((t) => t.trim()).filter(Boolean));
+    const types = new Set(
+      (query.get('type') ?? '')
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean),
+    );
     const listener: Listener = {
-      project: query.get('project') || 'default', allProjects: query.get('all-projects') === 'true', types,
-      send: (event) => { if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(event)); },
+      project: query.get('project') || 'default',
+      allProjects: query.get('all-projects') === 'true',
+      types,
+      send: (event) => {
+        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(event));
+      },
     };
     this.#listeners.add(listener);
     ws.on('close', () => this.#listeners.delete(listener));
@@ -39,7 +59,13 @@ export class EventHub {
   }
 
   emit(type: EventType, project: string, metadata: unknown): void {
-    const event: LxdEvent = { type, timestamp: new Date().toISOString(), metadata, location: 'none', ...(project ? { project } : {}) };
+    const event: LxdEvent = {
+      type,
+      timestamp: new Date().toISOString(),
+      metadata,
+      location: 'none',
+      ...(project ? { project } : {}),
+    };
     this.sent.push(event);
     if (this.sent.length > 1000) this.sent.splice(0, this.sent.length - 1000);
     for (const l of this.#listeners) {
@@ -52,6 +78,11 @@ export class EventHub {
   /** A lifecycle event such as instance-started on /1.0/instances/c1 (with ?project= outside default). */
   lifecycle(action: string, source: string, project: string, context: Record<string, unknown> = {}): void {
     const src = project && project !== 'default' ? `${source}?project=${encodeURIComponent(project)}` : source;
-    this.emit('lifecycle', project, { action, source: src, context, requestor: { username: 'sim', protocol: 'tls', address: '127.0.0.1' } });
+    this.emit('lifecycle', project, {
+      action,
+      source: src,
+      context,
+      requestor: { username: 'sim', protocol: 'tls', address: '127.0.0.1' },
+    });
   }
 }

@@ -18,16 +18,29 @@ const CONNECT_TIMEOUT_MS = 10_000;
 function interpret(i: Instance, argv: string[], env: Record<string, string>, stdin: string): Result {
   const [cmd, ...args] = argv;
   switch (cmd) {
-    case 'true': return { code: 0, stdout: '', stderr: '' };
-    case 'false': return { code: 1, stdout: '', stderr: '' };
-    case 'echo': return { code: 0, stdout: `${args.join(' ')}\n`, stderr: '' };
-    case 'env': return { code: 0, stdout: Object.entries(env).map(([k, v]) => `${k}=${v}\n`).join(''), stderr: '' };
+    case 'true':
+      return { code: 0, stdout: '', stderr: '' };
+    case 'false':
+      return { code: 1, stdout: '', stderr: '' };
+    case 'echo':
+      return { code: 0, stdout: `${args.join(' ')}\n`, stderr: '' };
+    case 'env':
+      return {
+        code: 0,
+        stdout: Object.entries(env)
+          .map(([k, v]) => `${k}=${v}\n`)
+          .join(''),
+        stderr: '',
+      };
     case 'cat': {
       if (!args.length) return { code: 0, stdout: stdin, stderr: '' };
       const f = i.files.get(args[0] ?? '');
-      return f && f.type === 'file' ? { code: 0, stdout: f.content, stderr: '' } : { code: 1, stdout: '', stderr: `cat: can't open '${args[0]}': No such file or directory\n` };
+      return f && f.type === 'file'
+        ? { code: 0, stdout: f.content, stderr: '' }
+        : { code: 1, stdout: '', stderr: `cat: can't open '${args[0]}': No such file or directory\n` };
     }
-    case 'sh': case '/bin/sh': {
+    case 'sh':
+    case '/bin/sh': {
       const script = args[0] === '-c' ? (args[1] ?? '') : '';
       const exit = /^exit (\d+)$/.exec(script.trim());
       if (exit) return { code: Number(exit[1]), stdout: '', stderr: '' };
@@ -35,7 +48,8 @@ function interpret(i: Instance, argv: string[], env: Record<string, string>, std
       if (echo) return { code: 0, stdout: `${echo[1]!.replace(/^["']|["']$/g, '')}\n`, stderr: '' };
       return { code: 0, stdout: '', stderr: '' };
     }
-    default: return 'not-found';
+    default:
+      return 'not-found';
   }
 }
 
@@ -50,20 +64,31 @@ function websocketsFor(op: Operation, fds: readonly string[]): Streams {
   const sockets = new Map<string, WebSocket>();
   const chunks: Buffer[] = [];
   let endInput: () => void = () => {};
-  const stdin = new Promise<string>((resolve) => { endInput = () => resolve(Buffer.concat(chunks).toString('utf8')); });
+  const stdin = new Promise<string>((resolve) => {
+    endInput = () => resolve(Buffer.concat(chunks).toString('utf8'));
+  });
   op.websockets = new Map();
   const connected = new Promise<Map<string, WebSocket>>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('Timed out waiting for websockets to connect')), CONNECT_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error('Timed out waiting for websockets to connect')),
+      CONNECT_TIMEOUT_MS,
+    );
     for (const fd of fds) {
       op.websockets!.set(secrets[fd]!, (ws) => {
         op.websockets!.delete(secrets[fd]!);
         sockets.set(fd, ws);
         ws.on('error', () => {});
         if (fd === '0') {
-          ws.on('message', (data: Buffer, isBinary) => { if (isBinary) chunks.push(data); else if (!data.length) endInput(); });
+          ws.on('message', (data: Buffer, isBinary) => {
+            if (isBinary) chunks.push(data);
+            else if (!data.length) endInput();
+          });
           ws.on('close', endInput);
         }
-        if (sockets.size === fds.length) { clearTimeout(timer); resolve(sockets); }
+        if (sockets.size === fds.length) {
+          clearTimeout(timer);
+          resolve(sockets);
+        }
       });
     }
   });
@@ -74,14 +99,19 @@ function websocketsFor(op: Operation, fds: readonly string[]): Streams {
 function finish(ws: WebSocket | undefined, data: string): Promise<void> {
   if (!ws) return Promise.resolve();
   return new Promise((resolve) => {
-    const close = () => { ws.close(1000); resolve(); };
+    const close = () => {
+      ws.close(1000);
+      resolve();
+    };
     if (data && ws.readyState === ws.OPEN) ws.send(Buffer.from(data), { binary: true }, close);
     else close();
   });
 }
 
 export const execRoute: Route<SimStore> = {
-  method: 'POST', path: '/1.0/instances/:name/exec', handler: (req, s) => {
+  method: 'POST',
+  path: '/1.0/instances/:name/exec',
+  handler: (req, s) => {
     const i = s.instances.get(scoped(projectOf(req), req.params.name!));
     if (!i) return error(404, 'Instance not found');
     if (!i.running) return error(400, 'Instance is not running');
@@ -92,26 +122,36 @@ export const execRoute: Route<SimStore> = {
     const interactive = b.interactive === true;
     const record = b['record-output'] === true && !withSockets;
     let sockets: Streams | undefined;
-    const op = s.operation('Executing command', { instances: [`/1.0/instances/${i.name}`] }, async (o) => {
-      const streams = sockets ? await sockets.connected : undefined;
-      const readsStdin = argv.length === 1 && argv[0] === 'cat';
-      const r = interpret(i, argv, env, readsStdin && sockets ? await sockets.stdin : '');
-      const code = r === 'not-found' ? 127 : r.code;
-      if (streams) {
-        const out = r === 'not-found' ? { stdout: '', stderr: '' } : r;
-        if (interactive) await finish(streams.get('0'), out.stdout + out.stderr);
-        else await Promise.all([finish(streams.get('1'), out.stdout), finish(streams.get('2'), out.stderr), finish(streams.get('0'), '')]);
-        await finish(streams.get('control'), '');
-      }
-      o.metadata = { ...(streams ? { fds: sockets!.secrets } : {}), return: code };
-      if (r === 'not-found') throw new Error('Command not found');
-      if (record) {
-        const base = `/1.0/instances/${i.name}/logs/exec_${o.id}`;
-        s.logs.set(`${base}.stdout`, r.stdout);
-        s.logs.set(`${base}.stderr`, r.stderr);
-        o.metadata.output = { 1: `${base}.stdout`, 2: `${base}.stderr` };
-      }
-    }, { cls: withSockets ? 'websocket' : 'task', project: i.project });
+    const op = s.operation(
+      'Executing command',
+      { instances: [`/1.0/instances/${i.name}`] },
+      async (o) => {
+        const streams = sockets ? await sockets.connected : undefined;
+        const readsStdin = argv.length === 1 && argv[0] === 'cat';
+        const r = interpret(i, argv, env, readsStdin && sockets ? await sockets.stdin : '');
+        const code = r === 'not-found' ? 127 : r.code;
+        if (streams) {
+          const out = r === 'not-found' ? { stdout: '', stderr: '' } : r;
+          if (interactive) await finish(streams.get('0'), out.stdout + out.stderr);
+          else
+            await Promise.all([
+              finish(streams.get('1'), out.stdout),
+              finish(streams.get('2'), out.stderr),
+              finish(streams.get('0'), ''),
+            ]);
+          await finish(streams.get('control'), '');
+        }
+        o.metadata = { ...(streams ? { fds: sockets!.secrets } : {}), return: code };
+        if (r === 'not-found') throw new Error('Command not found');
+        if (record) {
+          const base = `/1.0/instances/${i.name}/logs/exec_${o.id}`;
+          s.logs.set(`${base}.stdout`, r.stdout);
+          s.logs.set(`${base}.stderr`, r.stderr);
+          o.metadata.output = { 1: `${base}.stdout`, 2: `${base}.stderr` };
+        }
+      },
+      { cls: withSockets ? 'websocket' : 'task', project: i.project },
+    );
     if (withSockets) {
       sockets = websocketsFor(op, interactive ? ['0', 'control'] : ['0', '1', '2', 'control']);
       sockets.connected.catch(() => {});

@@ -35,7 +35,12 @@ export async function startSimulator(options: LxdSimulatorOptions = {}): Promise
   const store = new SimStore(options);
   const cert = options.tls ? await createServerCertificate() : undefined;
   const trust: TrustState | undefined = cert
-    ? { certificate: cert.cert, fingerprint: new X509Certificate(cert.cert).fingerprint256.replace(/:/g, '').toLowerCase(), address: '', tokens: new Set() }
+    ? {
+        certificate: cert.cert,
+        fingerprint: new X509Certificate(cert.cert).fingerprint256.replace(/:/g, '').toLowerCase(),
+        address: '',
+        tokens: new Set(),
+      }
     : undefined;
   const server = await startRouter<SimStore>({
     routes,
@@ -47,7 +52,12 @@ export async function startSimulator(options: LxdSimulatorOptions = {}): Promise
     faults: options.faults,
     seed: options.seed,
     listen: options.socketPath && !cert ? { socketPath: options.socketPath } : undefined,
-    ...(cert && trust ? { tls: { cert: cert.cert, key: cert.key, requestCert: true, rejectUnauthorized: false }, auth: (req) => trustGate(store, trust, req) } : {}),
+    ...(cert && trust
+      ? {
+          tls: { cert: cert.cert, key: cert.key, requestCert: true, rejectUnauthorized: false },
+          auth: (req) => trustGate(store, trust, req),
+        }
+      : {}),
   });
   if (trust) {
     trust.address = `127.0.0.1:${server.port}`;

@@ -8,9 +8,22 @@ import { asyncOp, error, etagMismatch, map, projectOf, recursion, str, sync, typ
 import { execRoute } from './exec.js';
 import { onCreate, onStart, onStop } from './volatile.js';
 
-const knownLimits = new Set(['cpu', 'cpu.allowance', 'cpu.priority', 'memory', 'memory.swap', 'memory.enforce', 'processes', 'disk.priority', 'network.priority']);
+const knownLimits = new Set([
+  'cpu',
+  'cpu.allowance',
+  'cpu.priority',
+  'memory',
+  'memory.swap',
+  'memory.enforce',
+  'processes',
+  'disk.priority',
+  'network.priority',
+]);
 
-export function expanded(s: SimStore, i: Instance): { config: Record<string, string>; devices: Record<string, Record<string, string>> } {
+export function expanded(
+  s: SimStore,
+  i: Instance,
+): { config: Record<string, string>; devices: Record<string, Record<string, string>> } {
   const config: Record<string, string> = {};
   const devices: Record<string, Record<string, string>> = {};
   for (const p of i.profiles) {
@@ -24,33 +37,103 @@ export function expanded(s: SimStore, i: Instance): { config: Record<string, str
 export function instanceView(s: SimStore, i: Instance) {
   const e = expanded(s, i);
   return {
-    name: i.name, description: i.description, type: i.type, project: i.project, architecture: i.architecture, status: i.running ? 'Running' : 'Stopped', status_code: i.running ? 103 : 102,
-    created_at: i.createdAt, last_used_at: i.startedAt ? new Date(i.startedAt).toISOString() : '1970-01-01T00:00:00Z', location: i.location, ephemeral: i.ephemeral, stateful: i.stateful,
-    profiles: i.profiles, config: i.config, devices: i.devices, expanded_config: e.config, expanded_devices: e.devices,
+    name: i.name,
+    description: i.description,
+    type: i.type,
+    project: i.project,
+    architecture: i.architecture,
+    status: i.running ? 'Running' : 'Stopped',
+    status_code: i.running ? 103 : 102,
+    created_at: i.createdAt,
+    last_used_at: i.startedAt ? new Date(i.startedAt).toISOString() : '1970-01-01T00:00:00Z',
+    location: i.location,
+    ephemeral: i.ephemeral,
+    stateful: i.stateful,
+    profiles: i.profiles,
+    config: i.config,
+    devices: i.devices,
+    expanded_config: e.config,
+    expanded_devices: e.devices,
   };
 }
 
 /** Writable view: what the ETag is computed over (like the daemon, it changes with volatile keys). */
-const etagView = (i: Instance) => ({ architecture: i.architecture, config: i.config, devices: i.devices, ephemeral: i.ephemeral, profiles: i.profiles, stateful: i.stateful, description: i.description });
+const etagView = (i: Instance) => ({
+  architecture: i.architecture,
+  config: i.config,
+  devices: i.devices,
+  ephemeral: i.ephemeral,
+  profiles: i.profiles,
+  stateful: i.stateful,
+  description: i.description,
+});
 
 export function instanceState(s: SimStore, i: Instance) {
-  if (!i.running) return { status: 'Stopped', status_code: 102, pid: 0, processes: 0, network: null, cpu: { usage: 0 }, memory: { usage: 0 }, disk: {} };
+  if (!i.running)
+    return {
+      status: 'Stopped',
+      status_code: 102,
+      pid: 0,
+      processes: 0,
+      network: null,
+      cpu: { usage: 0 },
+      memory: { usage: 0 },
+      disk: {},
+    };
   const network: Record<string, unknown> = {
-    lo: { addresses: [{ family: 'inet', address: '127.0.0.1', netmask: '8', scope: 'local' }, { family: 'inet6', address: '::1', netmask: '128', scope: 'local' }], hwaddr: '', state: 'up', type: 'loopback', mtu: 65536, counters: {} },
+    lo: {
+      addresses: [
+        { family: 'inet', address: '127.0.0.1', netmask: '8', scope: 'local' },
+        { family: 'inet6', address: '::1', netmask: '128', scope: 'local' },
+      ],
+      hwaddr: '',
+      state: 'up',
+      type: 'loopback',
+      mtu: 65536,
+      counters: {},
+    },
   };
   const up = Date.now() - i.startedAt >= s.options.networkDelayMs;
   for (const [dev, d] of Object.entries(expanded(s, i).devices)) {
     if (d.type !== 'nic') continue;
     const ifname = d.name || dev;
     const hw = i.config[`volatile.${dev}.hwaddr`] ?? '00:16:3e:00:00:00';
-    const ll = { family: 'inet6', address: `fe80::216:3eff:fe00:${i.hostIndex.toString(16)}`, netmask: '64', scope: 'link' };
+    const ll = {
+      family: 'inet6',
+      address: `fe80::216:3eff:fe00:${i.hostIndex.toString(16)}`,
+      netmask: '64',
+      scope: 'link',
+    };
     const v4 = { family: 'inet', address: `198.18.0.${i.hostIndex}`, netmask: '24', scope: 'global' };
-    network[ifname] = { addresses: up ? [v4, ll] : [ll], hwaddr: hw, state: 'up', type: 'broadcast', mtu: 1500, host_name: `veth${i.hostIndex}`, counters: {} };
+    network[ifname] = {
+      addresses: up ? [v4, ll] : [ll],
+      hwaddr: hw,
+      state: 'up',
+      type: 'broadcast',
+      mtu: 1500,
+      host_name: `veth${i.hostIndex}`,
+      counters: {},
+    };
   }
-  return { status: 'Running', status_code: 103, pid: 1000 + i.hostIndex, processes: 2, network, cpu: { usage: 0 }, memory: { usage: 0 }, disk: {} };
+  return {
+    status: 'Running',
+    status_code: 103,
+    pid: 1000 + i.hostIndex,
+    processes: 2,
+    network,
+    cpu: { usage: 0 },
+    memory: { usage: 0 },
+    disk: {},
+  };
 }
 
-const lifecycleVerb: Record<string, string> = { start: 'started', stop: 'stopped', restart: 'restarted', freeze: 'paused', unfreeze: 'resumed' };
+const lifecycleVerb: Record<string, string> = {
+  start: 'started',
+  stop: 'stopped',
+  restart: 'restarted',
+  freeze: 'paused',
+  unfreeze: 'resumed',
+};
 
 /** The files API's path: LXD takes a relative `path=` as relative to the instance's root. */
 function filePath(req: SimRequest): string {
@@ -64,17 +147,26 @@ function find(s: SimStore, req: SimRequest): Instance | undefined {
 }
 
 function validateConfig(config: Record<string, string>): string | null {
-  for (const k of Object.keys(config)) if (k.startsWith('limits.') && !knownLimits.has(k.slice(7))) return `Unknown configuration key: ${k}`;
+  for (const k of Object.keys(config))
+    if (k.startsWith('limits.') && !knownLimits.has(k.slice(7))) return `Unknown configuration key: ${k}`;
   return null;
 }
 
 function newFiles(): Map<string, File> {
   const dir = (): File => ({ type: 'directory', content: '', mode: 0o755, uid: 0, gid: 0 });
-  return new Map([['/', dir()], ['/etc', dir()], ['/tmp', { ...dir(), mode: 0o1777 }], ['/root', { ...dir(), mode: 0o700 }]]);
+  return new Map([
+    ['/', dir()],
+    ['/etc', dir()],
+    ['/tmp', { ...dir(), mode: 0o1777 }],
+    ['/root', { ...dir(), mode: 0o700 }],
+  ]);
 }
 
 /** Names of the instance's nic devices (its own and its profiles'). */
-const nicsOf = (s: SimStore, i: Instance) => Object.entries(expanded(s, i).devices).filter(([, d]) => d.type === 'nic').map(([dev]) => dev);
+const nicsOf = (s: SimStore, i: Instance) =>
+  Object.entries(expanded(s, i).devices)
+    .filter(([, d]) => d.type === 'nic')
+    .map(([dev]) => dev);
 
 function parseMode(v: string | undefined, dflt: number): number {
   if (!v) return dflt;
@@ -82,184 +174,344 @@ function parseMode(v: string | undefined, dflt: number): number {
 }
 
 export const instanceRoutes: Route<SimStore>[] = [
-  { method: 'GET', path: '/1.0/instances', handler: (req, s) => {
-    const list = [...s.instances.values()].filter((i) => i.project === projectOf(req));
-    const full = (i: Instance) => ({ ...instanceView(s, i), state: instanceState(s, i), snapshots: null, backups: null });
-    return sync(recursion(req) > 1 ? list.map(full) : recursion(req) ? list.map((i) => instanceView(s, i)) : list.map((i) => `/1.0/instances/${i.name}`));
-  } },
-  { method: 'POST', path: '/1.0/instances', handler: (req, s) => {
-    const b = (req.body ?? {}) as Body;
-    const project = projectOf(req);
-    const target = req.query.get('target');
-    if (target && !s.clustered) return error(400, 'Target only allowed when clustered');
-    if (target && !s.options.members.includes(target)) return error(404, 'Cluster member not found');
-    const source = (b.source ?? {}) as Record<string, string>;
-    let fingerprint = '';
-    if (source.type === 'image') {
-      if (source.alias) {
-        const alias = s.aliases.get(scoped(project, source.alias)) ?? s.aliases.get(scoped('default', source.alias));
-        if (!alias) return error(404, 'Image alias not found');
-        fingerprint = String(alias.target);
-      } else {
-        const fp = [...s.images.keys()].find((k) => k.startsWith(source.fingerprint ?? '\0'));
-        if (!fp) return error(404, 'Image not found');
-        fingerprint = fp;
-      }
-    } else if (source.type !== 'none') return error(400, `Unknown source type ${String(source.type)}`);
-    const name = str(b.name);
-    const hostIndex = s.nextHostIndex();
-    const op = s.operation('Creating instance', { instances: [`/1.0/instances/${name}`] }, () => {
-      if (s.instances.has(scoped(project, name))) throw new Error(`Failed creating instance record: Add instance info to the database: This "instances" entry already exists`);
-      const config = map(b.config);
-      const bad = validateConfig(config);
-      if (bad) throw new Error(`Failed creating instance record: ${bad}`);
-      const profiles = Array.isArray(b.profiles) ? (b.profiles as string[]) : ['default'];
-      for (const p of profiles) if (!s.profiles.has(scoped(project, p)) && !s.profiles.has(scoped('default', p))) throw new Error(`Requested profile "${p}" doesn't exist`);
-      const inst: Instance = {
-        name, project, type: str(b.type, 'container'), description: str(b.description), ephemeral: b.ephemeral === true, stateful: false, architecture: 'x86_64',
-        profiles, config, devices: (b.devices ?? {}) as Instance['devices'], location: s.clustered ? (target ?? s.options.members[0]!) : 'none', createdAt: new Date().toISOString(), running: false, startedAt: 0, hostIndex, files: newFiles(),
-      };
-      onCreate(inst, fingerprint ? s.images.get(fingerprint) : undefined, nicsOf(s, inst));
-      s.instances.set(scoped(project, name), inst);
-      s.events.lifecycle('instance-created', `/1.0/instances/${name}`, project, { type: inst.type });
-    }, { project });
-    return asyncOp(op);
-  } },
-  { method: 'GET', path: '/1.0/instances/:name', handler: (req, s) => {
-    const i = find(s, req);
-    if (!i) return error(404, 'Instance not found');
-    const view = recursion(req) ? { ...instanceView(s, i), state: instanceState(s, i), snapshots: null, backups: null } : instanceView(s, i);
-    return sync(view, { etag: etagView(i) });
-  } },
-  { method: 'PUT', path: '/1.0/instances/:name', handler: (req, s) => {
-    const i = find(s, req);
-    if (!i) return error(404, 'Instance not found');
-    const mismatch = etagMismatch(req, etagView(i));
-    if (mismatch) return mismatch;
-    const b = (req.body ?? {}) as Body;
-    const op = s.operation('Updating instance', { instances: [`/1.0/instances/${i.name}`] }, () => {
-      const config = map(b.config);
-      for (const k of Object.keys(i.config)) if (k.startsWith('volatile.idmap.') && !(k in config)) throw new Error("Volatile idmap keys can't be deleted by the user");
-      const bad = validateConfig(config);
-      if (bad) throw new Error(bad);
-      Object.assign(i, { config, devices: (b.devices ?? {}) as Instance['devices'], profiles: Array.isArray(b.profiles) ? b.profiles : [], ephemeral: b.ephemeral === true, description: str(b.description) });
-      s.events.lifecycle('instance-updated', `/1.0/instances/${i.name}`, i.project);
-    }, { project: i.project });
-    return asyncOp(op);
-  } },
-  { method: 'POST', path: '/1.0/instances/:name', handler: (req, s) => {
-    const i = find(s, req);
-    if (!i) return error(404, 'Instance not found');
-    const b = (req.body ?? {}) as Body;
-    if (b.migration) {
+  {
+    method: 'GET',
+    path: '/1.0/instances',
+    handler: (req, s) => {
+      const list = [...s.instances.values()].filter((i) => i.project === projectOf(req));
+      const full = (i: Instance) => ({
+        ...instanceView(s, i),
+        state: instanceState(s, i),
+        snapshots: null,
+        backups: null,
+      });
+      return sync(
+        recursion(req) > 1
+          ? list.map(full)
+          : recursion(req)
+            ? list.map((i) => instanceView(s, i))
+            : list.map((i) => `/1.0/instances/${i.name}`),
+      );
+    },
+  },
+  {
+    method: 'POST',
+    path: '/1.0/instances',
+    handler: (req, s) => {
+      const b = (req.body ?? {}) as Body;
+      const project = projectOf(req);
       const target = req.query.get('target');
-      if (!s.clustered) return error(400, 'Target only allowed when clustered');
-      if (!target || !s.options.members.includes(target)) return error(404, 'Cluster member not found');
-      return asyncOp(s.operation('Migrating instance', { instances: [`/1.0/instances/${i.name}`] }, () => {
-        if (i.running && b.live !== true) throw new Error('Instance must be stopped to be moved');
-        i.location = target;
-        s.events.lifecycle('instance-migrated', `/1.0/instances/${i.name}`, i.project);
-      }, { project: i.project }));
-    }
-    const to = str(b.name);
-    if (to !== i.name && s.instances.has(scoped(i.project, to))) return error(409, `Name "${to}" already in use`);
-    const op = s.operation('Renaming instance', { instances: [`/1.0/instances/${i.name}`] }, () => {
-      if (i.running) throw new Error('Renaming of running container not allowed');
-      s.instances.delete(scoped(i.project, i.name));
-      const old = i.name;
-      i.name = to;
-      s.instances.set(scoped(i.project, to), i);
-      s.events.lifecycle('instance-renamed', `/1.0/instances/${to}`, i.project, { old_name: old });
-    }, { project: i.project });
-    return asyncOp(op);
-  } },
-  { method: 'DELETE', path: '/1.0/instances/:name', handler: (req, s) => {
-    const i = find(s, req);
-    if (!i) return error(404, 'Instance not found');
-    if (i.running) return error(400, 'Instance is running');
-    return asyncOp(s.operation('Deleting instance', { instances: [`/1.0/instances/${i.name}`] }, () => {
-      s.instances.delete(scoped(i.project, i.name));
-      s.events.lifecycle('instance-deleted', `/1.0/instances/${i.name}`, i.project);
-    }, { project: i.project }));
-  } },
-  { method: 'GET', path: '/1.0/instances/:name/state', handler: (req, s) => {
-    const i = find(s, req);
-    return i ? sync(instanceState(s, i)) : error(404, 'Instance not found');
-  } },
-  { method: 'PUT', path: '/1.0/instances/:name/state', handler: (req, s) => {
-    const i = find(s, req);
-    if (!i) return error(404, 'Instance not found');
-    const action = str((req.body as Body | undefined)?.action);
-    if (!['start', 'stop', 'restart', 'freeze', 'unfreeze'].includes(action)) return error(400, `Unknown action: '${action}'`);
-    return asyncOp(s.operation(`${action[0]!.toUpperCase()}${action.slice(1)}ing instance`, { instances: [`/1.0/instances/${i.name}`] }, () => {
-      if (action === 'start') {
-        if (i.running) throw new Error('The instance is already running');
-        i.running = true; i.startedAt = Date.now(); onStart(i, nicsOf(s, i));
-      } else if (action === 'stop') {
-        if (!i.running) throw new Error('The instance is already stopped');
-        i.running = false; onStop(i, nicsOf(s, i));
-        if (i.ephemeral) s.instances.delete(scoped(i.project, i.name));
-      } else if (action === 'restart') { onStop(i, nicsOf(s, i)); i.running = true; i.startedAt = Date.now(); onStart(i, nicsOf(s, i)); }
-      s.events.lifecycle(`instance-${lifecycleVerb[action]}`, `/1.0/instances/${i.name}`, i.project);
-    }, { project: i.project }));
-  } },
-  { method: 'GET', path: '/1.0/instances/:name/files', handler: (req, s) => {
-    const i = find(s, req);
-    const path = filePath(req);
-    const f = i?.files.get(path);
-    if (!i || !f) return error(404, 'Not Found');
-    const headers = { 'x-lxd-uid': String(f.uid), 'x-lxd-gid': String(f.gid), 'x-lxd-mode': `0${(f.mode & 0o7777).toString(8).padStart(3, '0')}`.slice(-4), 'x-lxd-type': f.type };
-    if (f.type === 'directory') {
-      const base = path === '/' ? '/' : `${path}/`;
-      const entries = [...i.files.keys()].filter((k) => k !== '/' && k.startsWith(base) && !k.slice(base.length).includes('/')).map((k) => k.slice(base.length));
-      const r = sync(entries);
-      return { ...r, headers: { ...r.headers, ...headers } };
-    }
-    return { status: 200, raw: f.content, headers: { ...headers, 'content-type': 'application/octet-stream' } };
-  } },
-  { method: 'POST', path: '/1.0/instances/:name/files', handler: (req, s) => {
-    const i = find(s, req);
-    if (!i) return error(404, 'Instance not found');
-    const path = filePath(req);
-    const parent = path.slice(0, path.lastIndexOf('/')) || '/';
-    if (i.files.get(parent)?.type !== 'directory') return error(404, 'Not Found');
-    const h = req.headers;
-    const type = String(h['x-lxd-type'] ?? 'file');
-    const write = String(h['x-lxd-write'] ?? 'overwrite');
-    if (write !== 'overwrite' && write !== 'append') return error(400, `Bad file write mode: ${write}`);
-    const existing = i.files.get(path);
-    const formEncoded = String(h['content-type'] ?? '').includes('x-www-form-urlencoded');
-    const content = formEncoded ? '' : req.rawBody.toString('utf8');
-    if (type === 'directory') {
-      if (!existing) i.files.set(path, { type: 'directory', content: '', mode: parseMode(h['x-lxd-mode'] as string, 0o750), uid: Number(h['x-lxd-uid'] ?? 0), gid: Number(h['x-lxd-gid'] ?? 0) });
+      if (target && !s.clustered) return error(400, 'Target only allowed when clustered');
+      if (target && !s.options.members.includes(target)) return error(404, 'Cluster member not found');
+      const source = (b.source ?? {}) as Record<string, string>;
+      let fingerprint = '';
+      if (source.type === 'image') {
+        if (source.alias) {
+          const alias = s.aliases.get(scoped(project, source.alias)) ?? s.aliases.get(scoped('default', source.alias));
+          if (!alias) return error(404, 'Image alias not found');
+          fingerprint = String(alias.target);
+        } else {
+          const fp = [...s.images.keys()].find((k) => k.startsWith(source.fingerprint ?? '\0'));
+          if (!fp) return error(404, 'Image not found');
+          fingerprint = fp;
+        }
+      } else if (source.type !== 'none') return error(400, `Unknown source type ${String(source.type)}`);
+      const name = str(b.name);
+      const hostIndex = s.nextHostIndex();
+      const op = s.operation(
+        'Creating instance',
+        { instances: [`/1.0/instances/${name}`] },
+        () => {
+          if (s.instances.has(scoped(project, name)))
+            throw new Error(
+              `Failed creating instance record: Add instance info to the database: This "instances" entry already exists`,
+            );
+          const config = map(b.config);
+          const bad = validateConfig(config);
+          if (bad) throw new Error(`Failed creating instance record: ${bad}`);
+          const profiles = Array.isArray(b.profiles) ? (b.profiles as string[]) : ['default'];
+          for (const p of profiles)
+            if (!s.profiles.has(scoped(project, p)) && !s.profiles.has(scoped('default', p)))
+              throw new Error(`Requested profile "${p}" doesn't exist`);
+          const inst: Instance = {
+            name,
+            project,
+            type: str(b.type, 'container'),
+            description: str(b.description),
+            ephemeral: b.ephemeral === true,
+            stateful: false,
+            architecture: 'x86_64',
+            profiles,
+            config,
+            devices: (b.devices ?? {}) as Instance['devices'],
+            location: s.clustered ? (target ?? s.options.members[0]!) : 'none',
+            createdAt: new Date().toISOString(),
+            running: false,
+            startedAt: 0,
+            hostIndex,
+            files: newFiles(),
+          };
+          onCreate(inst, fingerprint ? s.images.get(fingerprint) : undefined, nicsOf(s, inst));
+          s.instances.set(scoped(project, name), inst);
+          s.events.lifecycle('instance-created', `/1.0/instances/${name}`, project, { type: inst.type });
+        },
+        { project },
+      );
+      return asyncOp(op);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/1.0/instances/:name',
+    handler: (req, s) => {
+      const i = find(s, req);
+      if (!i) return error(404, 'Instance not found');
+      const view = recursion(req)
+        ? { ...instanceView(s, i), state: instanceState(s, i), snapshots: null, backups: null }
+        : instanceView(s, i);
+      return sync(view, { etag: etagView(i) });
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/1.0/instances/:name',
+    handler: (req, s) => {
+      const i = find(s, req);
+      if (!i) return error(404, 'Instance not found');
+      const mismatch = etagMismatch(req, etagView(i));
+      if (mismatch) return mismatch;
+      const b = (req.body ?? {}) as Body;
+      const op = s.operation(
+        'Updating instance',
+        { instances: [`/1.0/instances/${i.name}`] },
+        () => {
+          const config = map(b.config);
+          for (const k of Object.keys(i.config))
+            if (k.startsWith('volatile.idmap.') && !(k in config))
+              throw new Error("Volatile idmap keys can't be deleted by the user");
+          const bad = validateConfig(config);
+          if (bad) throw new Error(bad);
+          Object.assign(i, {
+            config,
+            devices: (b.devices ?? {}) as Instance['devices'],
+            profiles: Array.isArray(b.profiles) ? b.profiles : [],
+            ephemeral: b.ephemeral === true,
+            description: str(b.description),
+          });
+          s.events.lifecycle('instance-updated', `/1.0/instances/${i.name}`, i.project);
+        },
+        { project: i.project },
+      );
+      return asyncOp(op);
+    },
+  },
+  {
+    method: 'POST',
+    path: '/1.0/instances/:name',
+    handler: (req, s) => {
+      const i = find(s, req);
+      if (!i) return error(404, 'Instance not found');
+      const b = (req.body ?? {}) as Body;
+      if (b.migration) {
+        const target = req.query.get('target');
+        if (!s.clustered) return error(400, 'Target only allowed when clustered');
+        if (!target || !s.options.members.includes(target)) return error(404, 'Cluster member not found');
+        return asyncOp(
+          s.operation(
+            'Migrating instance',
+            { instances: [`/1.0/instances/${i.name}`] },
+            () => {
+              if (i.running && b.live !== true) throw new Error('Instance must be stopped to be moved');
+              i.location = target;
+              s.events.lifecycle('instance-migrated', `/1.0/instances/${i.name}`, i.project);
+            },
+            { project: i.project },
+          ),
+        );
+      }
+      const to = str(b.name);
+      if (to !== i.name && s.instances.has(scoped(i.project, to))) return error(409, `Name "${to}" already in use`);
+      const op = s.operation(
+        'Renaming instance',
+        { instances: [`/1.0/instances/${i.name}`] },
+        () => {
+          if (i.running) throw new Error('Renaming of running container not allowed');
+          s.instances.delete(scoped(i.project, i.name));
+          const old = i.name;
+          i.name = to;
+          s.instances.set(scoped(i.project, to), i);
+          s.events.lifecycle('instance-renamed', `/1.0/instances/${to}`, i.project, { old_name: old });
+        },
+        { project: i.project },
+      );
+      return asyncOp(op);
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/1.0/instances/:name',
+    handler: (req, s) => {
+      const i = find(s, req);
+      if (!i) return error(404, 'Instance not found');
+      if (i.running) return error(400, 'Instance is running');
+      return asyncOp(
+        s.operation(
+          'Deleting instance',
+          { instances: [`/1.0/instances/${i.name}`] },
+          () => {
+            s.instances.delete(scoped(i.project, i.name));
+            s.events.lifecycle('instance-deleted', `/1.0/instances/${i.name}`, i.project);
+          },
+          { project: i.project },
+        ),
+      );
+    },
+  },
+  {
+    method: 'GET',
+    path: '/1.0/instances/:name/state',
+    handler: (req, s) => {
+      const i = find(s, req);
+      return i ? sync(instanceState(s, i)) : error(404, 'Instance not found');
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/1.0/instances/:name/state',
+    handler: (req, s) => {
+      const i = find(s, req);
+      if (!i) return error(404, 'Instance not found');
+      const action = str((req.body as Body | undefined)?.action);
+      if (!['start', 'stop', 'restart', 'freeze', 'unfreeze'].includes(action))
+        return error(400, `Unknown action: '${action}'`);
+      return asyncOp(
+        s.operation(
+          `${action[0]!.toUpperCase()}${action.slice(1)}ing instance`,
+          { instances: [`/1.0/instances/${i.name}`] },
+          () => {
+            if (action === 'start') {
+              if (i.running) throw new Error('The instance is already running');
+              i.running = true;
+              i.startedAt = Date.now();
+              onStart(i, nicsOf(s, i));
+            } else if (action === 'stop') {
+              if (!i.running) throw new Error('The instance is already stopped');
+              i.running = false;
+              onStop(i, nicsOf(s, i));
+              if (i.ephemeral) s.instances.delete(scoped(i.project, i.name));
+            } else if (action === 'restart') {
+              onStop(i, nicsOf(s, i));
+              i.running = true;
+              i.startedAt = Date.now();
+              onStart(i, nicsOf(s, i));
+            }
+            s.events.lifecycle(`instance-${lifecycleVerb[action]}`, `/1.0/instances/${i.name}`, i.project);
+          },
+          { project: i.project },
+        ),
+      );
+    },
+  },
+  {
+    method: 'GET',
+    path: '/1.0/instances/:name/files',
+    handler: (req, s) => {
+      const i = find(s, req);
+      const path = filePath(req);
+      const f = i?.files.get(path);
+      if (!i || !f) return error(404, 'Not Found');
+      const headers = {
+        'x-lxd-uid': String(f.uid),
+        'x-lxd-gid': String(f.gid),
+        'x-lxd-mode': `0${(f.mode & 0o7777).toString(8).padStart(3, '0')}`.slice(-4),
+        'x-lxd-type': f.type,
+      };
+      if (f.type === 'directory') {
+        const base = path === '/' ? '/' : `${path}/`;
+        const entries = [...i.files.keys()]
+          .filter((k) => k !== '/' && k.startsWith(base) && !k.slice(base.length).includes('/'))
+          .map((k) => k.slice(base.length));
+        const r = sync(entries);
+        return { ...r, headers: { ...r.headers, ...headers } };
+      }
+      return { status: 200, raw: f.content, headers: { ...headers, 'content-type': 'application/octet-stream' } };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/1.0/instances/:name/files',
+    handler: (req, s) => {
+      const i = find(s, req);
+      if (!i) return error(404, 'Instance not found');
+      const path = filePath(req);
+      const parent = path.slice(0, path.lastIndexOf('/')) || '/';
+      if (i.files.get(parent)?.type !== 'directory') return error(404, 'Not Found');
+      const h = req.headers;
+      const type = String(h['x-lxd-type'] ?? 'file');
+      const write = String(h['x-lxd-write'] ?? 'overwrite');
+      if (write !== 'overwrite' && write !== 'append') return error(400, `Bad file write mode: ${write}`);
+      const existing = i.files.get(path);
+      const formEncoded = String(h['content-type'] ?? '').includes('x-www-form-urlencoded');
+      const content = formEncoded ? '' : req.rawBody.toString('utf8');
+      if (type === 'directory') {
+        if (!existing)
+          i.files.set(path, {
+            type: 'directory',
+            content: '',
+            mode: parseMode(h['x-lxd-mode'] as string, 0o750),
+            uid: Number(h['x-lxd-uid'] ?? 0),
+            gid: Number(h['x-lxd-gid'] ?? 0),
+          });
+        return sync({});
+      }
+      if (write === 'append') {
+        if (!existing) return error(404, 'Not Found');
+        existing.content += content;
+        return sync({});
+      }
+      if (existing) existing.content = content;
+      else
+        i.files.set(path, {
+          type: 'file',
+          content,
+          mode: parseMode(h['x-lxd-mode'] as string, 0o644),
+          uid: Number(h['x-lxd-uid'] ?? 0),
+          gid: Number(h['x-lxd-gid'] ?? 0),
+        });
       return sync({});
-    }
-    if (write === 'append') {
-      if (!existing) return error(404, 'Not Found');
-      existing.content += content;
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/1.0/instances/:name/files',
+    handler: (req, s) => {
+      const i = find(s, req);
+      const path = filePath(req);
+      if (!i || !i.files.has(path)) return error(404, 'Not Found');
+      i.files.delete(path);
       return sync({});
-    }
-    if (existing) existing.content = content;
-    else i.files.set(path, { type: 'file', content, mode: parseMode(h['x-lxd-mode'] as string, 0o644), uid: Number(h['x-lxd-uid'] ?? 0), gid: Number(h['x-lxd-gid'] ?? 0) });
-    return sync({});
-  } },
-  { method: 'DELETE', path: '/1.0/instances/:name/files', handler: (req, s) => {
-    const i = find(s, req);
-    const path = filePath(req);
-    if (!i || !i.files.has(path)) return error(404, 'Not Found');
-    i.files.delete(path);
-    return sync({});
-  } },
+    },
+  },
   execRoute,
-  { method: 'GET', path: '/1.0/instances/:name/logs/:file', handler: (req, s) => {
-    const text = s.logs.get(`/1.0/instances/${req.params.name}/logs/${req.params.file}`);
-    return text === undefined ? error(404, 'Not Found') : { status: 200, raw: text, headers: { 'content-type': 'application/octet-stream' } };
-  } },
-  { method: 'DELETE', path: '/1.0/instances/:name/logs/:file', handler: (req, s) => {
-    const key = `/1.0/instances/${req.params.name}/logs/${req.params.file}`;
-    if (!s.logs.delete(key)) return error(404, 'Not Found');
-    return sync({});
-  } },
+  {
+    method: 'GET',
+    path: '/1.0/instances/:name/logs/:file',
+    handler: (req, s) => {
+      const text = s.logs.get(`/1.0/instances/${req.params.name}/logs/${req.params.file}`);
+      return text === undefined
+        ? error(404, 'Not Found')
+        : { status: 200, raw: text, headers: { 'content-type': 'application/octet-stream' } };
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/1.0/instances/:name/logs/:file',
+    handler: (req, s) => {
+      const key = `/1.0/instances/${req.params.name}/logs/${req.params.file}`;
+      if (!s.logs.delete(key)) return error(404, 'Not Found');
+      return sync({});
+    },
+  },
 ];
 
 export { etagOf };

@@ -25,61 +25,91 @@ type Spec = {
   readonly gate?: (s: SimStore) => boolean;
 };
 
-const isError = (v: unknown): v is { code: number; message: string } => !!v && typeof v === 'object' && 'code' in v && 'message' in v && !('name' in v);
+const isError = (v: unknown): v is { code: number; message: string } =>
+  !!v && typeof v === 'object' && 'code' in v && 'message' in v && !('name' in v);
 
 export function namedRoutes(spec: Spec): Route<SimStore>[] {
   const key = (req: SimRequest, name: string) => (spec.scopedKey ? scoped(projectOf(req), name) : name);
   const view = (o: Obj, s: SimStore, req: SimRequest) => (spec.view ? spec.view(o, s, req) : o);
-  const gated = (h: (req: SimRequest, s: SimStore) => SimResponse) => (req: SimRequest, s: SimStore) => (spec.gate && !spec.gate(s) ? error(404, 'not found') : h(req, s));
-  const lifecycle = (req: SimRequest, s: SimStore, verb: string, name: string) => s.events.lifecycle(`${spec.entity}-${verb}`, `${spec.base}/${name}`, spec.scopedKey ? projectOf(req) : '');
-  const missingProject = (req: SimRequest, s: SimStore) => spec.scopedKey && !s.projects.has(projectOf(req)) ? error(404, `Failed loading project "${projectOf(req)}": Project not found`) : null;
+  const gated = (h: (req: SimRequest, s: SimStore) => SimResponse) => (req: SimRequest, s: SimStore) =>
+    spec.gate && !spec.gate(s) ? error(404, 'not found') : h(req, s);
+  const lifecycle = (req: SimRequest, s: SimStore, verb: string, name: string) =>
+    s.events.lifecycle(`${spec.entity}-${verb}`, `${spec.base}/${name}`, spec.scopedKey ? projectOf(req) : '');
+  const missingProject = (req: SimRequest, s: SimStore) =>
+    spec.scopedKey && !s.projects.has(projectOf(req))
+      ? error(404, `Failed loading project "${projectOf(req)}": Project not found`)
+      : null;
   return [
-    { method: 'GET', path: spec.base, handler: gated((req, s) => {
-      const prefix = spec.scopedKey ? `${projectOf(req)}/` : '';
-      const items = [...spec.map(s).entries()].filter(([k]) => k.startsWith(prefix)).map(([, o]) => o);
-      return sync(recursion(req) ? items.map((o) => view(o, s, req)) : items.map((o) => `${spec.base}/${encodeURIComponent(o.name)}`));
-    }) },
-    { method: 'POST', path: spec.base, handler: gated((req, s) => {
-      const bad = missingProject(req, s);
-      if (bad) return bad;
-      const body = (req.body ?? {}) as Body;
-      const made = spec.make(body, s, req);
-      if (isError(made)) return error(made.code, made.message);
-      if (spec.map(s).has(key(req, made.name))) return error(spec.duplicate.code, spec.duplicate.message);
-      spec.map(s).set(key(req, made.name), made);
-      spec.afterCreate?.(made, s, req);
-      lifecycle(req, s, 'created', made.name);
-      return created(`${spec.base}/${encodeURIComponent(made.name)}`);
-    }) },
-    { method: 'GET', path: `${spec.base}/:name`, handler: gated((req, s) => {
-      const o = spec.map(s).get(key(req, req.params.name!));
-      if (!o) return missingProject(req, s) ?? error(404, `${spec.what} not found`);
-      const v = view(o, s, req);
-      return sync(v, spec.etag === false ? {} : { etag: v });
-    }) },
-    { method: 'PUT', path: `${spec.base}/:name`, handler: gated((req, s) => {
-      const o = spec.map(s).get(key(req, req.params.name!));
-      if (!o) return error(404, `${spec.what} not found`);
-      if (spec.etag !== false) {
-        const mismatch = etagMismatch(req, view(o, s, req));
-        if (mismatch) return mismatch;
-      }
-      const next = spec.writable((req.body ?? {}) as Body, o, s);
-      if (isError(next)) return error(next.code, next.message);
-      Object.assign(o, next);
-      lifecycle(req, s, 'updated', o.name);
-      return sync({});
-    }) },
-    { method: 'DELETE', path: `${spec.base}/:name`, handler: gated((req, s) => {
-      const k = key(req, req.params.name!);
-      const o = spec.map(s).get(k);
-      if (!o) return error(404, `${spec.what} not found`);
-      const refusal = spec.canDelete?.(o, s, req);
-      if (refusal) return error(400, refusal);
-      spec.map(s).delete(k);
-      lifecycle(req, s, 'deleted', o.name);
-      return sync({});
-    }) },
+    {
+      method: 'GET',
+      path: spec.base,
+      handler: gated((req, s) => {
+        const prefix = spec.scopedKey ? `${projectOf(req)}/` : '';
+        const items = [...spec.map(s).entries()].filter(([k]) => k.startsWith(prefix)).map(([, o]) => o);
+        return sync(
+          recursion(req)
+            ? items.map((o) => view(o, s, req))
+            : items.map((o) => `${spec.base}/${encodeURIComponent(o.name)}`),
+        );
+      }),
+    },
+    {
+      method: 'POST',
+      path: spec.base,
+      handler: gated((req, s) => {
+        const bad = missingProject(req, s);
+        if (bad) return bad;
+        const body = (req.body ?? {}) as Body;
+        const made = spec.make(body, s, req);
+        if (isError(made)) return error(made.code, made.message);
+        if (spec.map(s).has(key(req, made.name))) return error(spec.duplicate.code, spec.duplicate.message);
+        spec.map(s).set(key(req, made.name), made);
+        spec.afterCreate?.(made, s, req);
+        lifecycle(req, s, 'created', made.name);
+        return created(`${spec.base}/${encodeURIComponent(made.name)}`);
+      }),
+    },
+    {
+      method: 'GET',
+      path: `${spec.base}/:name`,
+      handler: gated((req, s) => {
+        const o = spec.map(s).get(key(req, req.params.name!));
+        if (!o) return missingProject(req, s) ?? error(404, `${spec.what} not found`);
+        const v = view(o, s, req);
+        return sync(v, spec.etag === false ? {} : { etag: v });
+      }),
+    },
+    {
+      method: 'PUT',
+      path: `${spec.base}/:name`,
+      handler: gated((req, s) => {
+        const o = spec.map(s).get(key(req, req.params.name!));
+        if (!o) return error(404, `${spec.what} not found`);
+        if (spec.etag !== false) {
+          const mismatch = etagMismatch(req, view(o, s, req));
+          if (mismatch) return mismatch;
+        }
+        const next = spec.writable((req.body ?? {}) as Body, o, s);
+        if (isError(next)) return error(next.code, next.message);
+        Object.assign(o, next);
+        lifecycle(req, s, 'updated', o.name);
+        return sync({});
+      }),
+    },
+    {
+      method: 'DELETE',
+      path: `${spec.base}/:name`,
+      handler: gated((req, s) => {
+        const k = key(req, req.params.name!);
+        const o = spec.map(s).get(k);
+        if (!o) return error(404, `${spec.what} not found`);
+        const refusal = spec.canDelete?.(o, s, req);
+        if (refusal) return error(400, refusal);
+        spec.map(s).delete(k);
+        lifecycle(req, s, 'deleted', o.name);
+        return sync({});
+      }),
+    },
   ];
 }
 
@@ -89,23 +119,45 @@ const err = (code: number, message: string) => ({ code, message });
 /** Instances and profiles in any project that use a network through a nic device. */
 function networkUsers(s: SimStore, name: string): string[] {
   const users: string[] = [];
-  for (const [k, p] of s.profiles) if (Object.values((p.devices ?? {}) as Record<string, Record<string, string>>).some((d) => d.network === name)) users.push(`/1.0/profiles/${k.split('/')[1]}`);
-  for (const i of s.instances.values()) if (Object.values(i.devices).some((d) => d.network === name)) users.push(`/1.0/instances/${i.name}`);
+  for (const [k, p] of s.profiles)
+    if (Object.values((p.devices ?? {}) as Record<string, Record<string, string>>).some((d) => d.network === name))
+      users.push(`/1.0/profiles/${k.split('/')[1]}`);
+  for (const i of s.instances.values())
+    if (Object.values(i.devices).some((d) => d.network === name)) users.push(`/1.0/instances/${i.name}`);
   return users;
 }
 
 function autoBridgeConfig(config: Record<string, string>): Record<string, string> {
   const out = { ...config };
-  if (!('ipv4.address' in out)) { out['ipv4.address'] = `10.${Math.floor(Math.random() * 200) + 20}.${Math.floor(Math.random() * 250)}.1/24`; out['ipv4.nat'] = 'true'; }
-  if (!('ipv6.address' in out)) { out['ipv6.address'] = `fd42:${Math.floor(Math.random() * 0xffff).toString(16)}::1/64`; out['ipv6.nat'] = 'true'; }
+  if (!('ipv4.address' in out)) {
+    out['ipv4.address'] = `10.${Math.floor(Math.random() * 200) + 20}.${Math.floor(Math.random() * 250)}.1/24`;
+    out['ipv4.nat'] = 'true';
+  }
+  if (!('ipv6.address' in out)) {
+    out['ipv6.address'] = `fd42:${Math.floor(Math.random() * 0xffff).toString(16)}::1/64`;
+    out['ipv6.nat'] = 'true';
+  }
   return out;
 }
 
 export const networkRoutes = namedRoutes({
-  base: '/1.0/networks', what: 'Network', entity: 'network', map: (s) => s.networks, scopedKey: true, duplicate: { code: 400, message: 'The network already exists' },
+  base: '/1.0/networks',
+  what: 'Network',
+  entity: 'network',
+  map: (s) => s.networks,
+  scopedKey: true,
+  duplicate: { code: 400, message: 'The network already exists' },
   make: (b) => {
     const type = str(b.type) || 'bridge';
-    return { name: str(b.name), description: str(b.description), type, managed: true, status: 'Created', config: type === 'bridge' ? autoBridgeConfig(map(b.config)) : map(b.config), locations: ['none'] };
+    return {
+      name: str(b.name),
+      description: str(b.description),
+      type,
+      managed: true,
+      status: 'Created',
+      config: type === 'bridge' ? autoBridgeConfig(map(b.config)) : map(b.config),
+      locations: ['none'],
+    };
   },
   writable: (b) => configOnly(b),
   view: (o, s) => ({ ...o, used_by: networkUsers(s, o.name) }),
@@ -132,24 +184,53 @@ const aclBody = (b: Body) => {
 };
 
 export const aclRoutes = namedRoutes({
-  base: '/1.0/network-acls', what: 'Network ACL', entity: 'network-acl', map: (s) => s.acls, scopedKey: true, duplicate: { code: 400, message: 'The network ACL already exists' },
-  make: (b) => { const r = aclBody(b); return 'code' in r ? r : { name: str(b.name), ...r }; },
+  base: '/1.0/network-acls',
+  what: 'Network ACL',
+  entity: 'network-acl',
+  map: (s) => s.acls,
+  scopedKey: true,
+  duplicate: { code: 400, message: 'The network ACL already exists' },
+  make: (b) => {
+    const r = aclBody(b);
+    return 'code' in r ? r : { name: str(b.name), ...r };
+  },
   writable: (b) => aclBody(b),
   view: (o) => ({ ...o, used_by: [] }),
 });
 
 export const profileRoutes = namedRoutes({
-  base: '/1.0/profiles', what: 'Profile', entity: 'profile', map: (s) => s.profiles, scopedKey: true, duplicate: { code: 409, message: 'Error inserting profile into database: The profile already exists' },
-  make: (b) => ({ name: str(b.name), description: str(b.description), config: map(b.config), devices: (b.devices ?? {}) as Obj }),
+  base: '/1.0/profiles',
+  what: 'Profile',
+  entity: 'profile',
+  map: (s) => s.profiles,
+  scopedKey: true,
+  duplicate: { code: 409, message: 'Error inserting profile into database: The profile already exists' },
+  make: (b) => ({
+    name: str(b.name),
+    description: str(b.description),
+    config: map(b.config),
+    devices: (b.devices ?? {}) as Obj,
+  }),
   writable: (b) => ({ description: str(b.description), config: map(b.config), devices: (b.devices ?? {}) as Obj }),
-  view: (o, s, req) => ({ ...o, used_by: [...s.instances.values()].filter((i) => i.project === projectOf(req) && i.profiles.includes(o.name)).map((i) => `/1.0/instances/${i.name}`) }),
-  canDelete: (o, s, req) => (o.name === 'default' ? 'The "default" profile cannot be deleted' : [...s.instances.values()].some((i) => i.project === projectOf(req) && i.profiles.includes(o.name)) ? 'Profile is currently in use' : null),
+  view: (o, s, req) => ({
+    ...o,
+    used_by: [...s.instances.values()]
+      .filter((i) => i.project === projectOf(req) && i.profiles.includes(o.name))
+      .map((i) => `/1.0/instances/${i.name}`),
+  }),
+  canDelete: (o, s, req) =>
+    o.name === 'default'
+      ? 'The "default" profile cannot be deleted'
+      : [...s.instances.values()].some((i) => i.project === projectOf(req) && i.profiles.includes(o.name))
+        ? 'Profile is currently in use'
+        : null,
 });
 
 /** What a project holds, as the daemon lists it in used_by (?project= outside default). */
 function projectUsers(s: SimStore, project: string): string[] {
   const q = project === 'default' ? '' : `?project=${project}`;
-  const inProject = (m: Map<string, Obj>) => [...m.keys()].filter((k) => k.startsWith(`${project}/`)).map((k) => k.slice(project.length + 1));
+  const inProject = (m: Map<string, Obj>) =>
+    [...m.keys()].filter((k) => k.startsWith(`${project}/`)).map((k) => k.slice(project.length + 1));
   return [
     ...[...s.instances.values()].filter((i) => i.project === project).map((i) => `/1.0/instances/${i.name}${q}`),
     ...inProject(s.profiles).map((n) => `/1.0/profiles/${n}${q}`),
@@ -159,44 +240,122 @@ function projectUsers(s: SimStore, project: string): string[] {
 }
 
 export const projectRoutes = namedRoutes({
-  base: '/1.0/projects', what: 'Project', entity: 'project', map: (s) => s.projects, scopedKey: false, duplicate: { code: 409, message: 'Error inserting project into database: The project already exists' },
-  make: (b) => ({ name: str(b.name), description: str(b.description), config: { 'features.images': 'true', 'features.profiles': 'true', 'features.storage.volumes': 'true', ...map(b.config) } }),
+  base: '/1.0/projects',
+  what: 'Project',
+  entity: 'project',
+  map: (s) => s.projects,
+  scopedKey: false,
+  duplicate: { code: 409, message: 'Error inserting project into database: The project already exists' },
+  make: (b) => ({
+    name: str(b.name),
+    description: str(b.description),
+    config: {
+      'features.images': 'true',
+      'features.profiles': 'true',
+      'features.storage.volumes': 'true',
+      ...map(b.config),
+    },
+  }),
   writable: (b, cur) => ({ description: str(b.description), config: { ...map(b.config) }, name: cur.name }),
-  afterCreate: (o, s) => s.profiles.set(scoped(o.name, 'default'), { name: 'default', description: `Default LXD profile for project ${o.name}`, config: {}, devices: {} }),
+  afterCreate: (o, s) =>
+    s.profiles.set(scoped(o.name, 'default'), {
+      name: 'default',
+      description: `Default LXD profile for project ${o.name}`,
+      config: {},
+      devices: {},
+    }),
   view: (o, s) => ({ ...o, used_by: projectUsers(s, o.name) }),
-  canDelete: (o, s) => (o.name === 'default' ? 'The "default" project cannot be deleted'
-    : [...s.instances.values()].some((i) => i.project === o.name) || [...s.profiles.keys()].some((k) => k.startsWith(`${o.name}/`) && !k.endsWith('/default')) ? 'Only empty projects can be removed' : null),
+  canDelete: (o, s) =>
+    o.name === 'default'
+      ? 'The "default" project cannot be deleted'
+      : [...s.instances.values()].some((i) => i.project === o.name) ||
+          [...s.profiles.keys()].some((k) => k.startsWith(`${o.name}/`) && !k.endsWith('/default'))
+        ? 'Only empty projects can be removed'
+        : null,
 });
 
 /** Instances, profiles (through a disk device) and custom volumes on a pool, as the daemon lists them. */
 function poolUsers(s: SimStore, pool: string): string[] {
   const q = (project: string) => (project === 'default' ? '' : `?project=${project}`);
-  const uses = (devices: unknown) => Object.values((devices ?? {}) as Record<string, Record<string, string>>).some((d) => d.type === 'disk' && d.pool === pool);
+  const uses = (devices: unknown) =>
+    Object.values((devices ?? {}) as Record<string, Record<string, string>>).some(
+      (d) => d.type === 'disk' && d.pool === pool,
+    );
   return [
-    ...[...s.instances.values()].filter((i) => uses(expandedDevices(s, i.project, i.profiles, i.devices))).map((i) => `/1.0/instances/${i.name}${q(i.project)}`),
-    ...[...s.profiles.entries()].filter(([, p]) => uses(p.devices)).map(([k]) => `/1.0/profiles/${k.split('/')[1]}${q(k.split('/')[0]!)}`),
-    ...[...s.volumes.keys()].filter((k) => k.startsWith(`${pool}/`)).map((k) => `/1.0/storage-pools/${pool}/volumes/custom/${k.split('/')[2]}${q(k.split('/')[1]!)}`),
+    ...[...s.instances.values()]
+      .filter((i) => uses(expandedDevices(s, i.project, i.profiles, i.devices)))
+      .map((i) => `/1.0/instances/${i.name}${q(i.project)}`),
+    ...[...s.profiles.entries()]
+      .filter(([, p]) => uses(p.devices))
+      .map(([k]) => `/1.0/profiles/${k.split('/')[1]}${q(k.split('/')[0]!)}`),
+    ...[...s.volumes.keys()]
+      .filter((k) => k.startsWith(`${pool}/`))
+      .map((k) => `/1.0/storage-pools/${pool}/volumes/custom/${k.split('/')[2]}${q(k.split('/')[1]!)}`),
   ];
 }
 
-function expandedDevices(s: SimStore, project: string, profiles: string[], own: Record<string, unknown>): Record<string, unknown> {
+function expandedDevices(
+  s: SimStore,
+  project: string,
+  profiles: string[],
+  own: Record<string, unknown>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const p of profiles) Object.assign(out, (s.profiles.get(scoped(project, p)) ?? s.profiles.get(scoped('default', p)))?.devices ?? {});
+  for (const p of profiles)
+    Object.assign(out, (s.profiles.get(scoped(project, p)) ?? s.profiles.get(scoped('default', p)))?.devices ?? {});
   return { ...out, ...own };
 }
 
 export const poolRoutes = namedRoutes({
-  base: '/1.0/storage-pools', what: 'Storage pool', entity: 'storage-pool', map: (s) => s.pools, scopedKey: false, etag: false, duplicate: { code: 400, message: 'Storage pool already exists' },
-  make: (b) => ['dir', 'zfs', 'lvm', 'btrfs', 'ceph', 'cephfs', 'cephobject'].includes(str(b.driver))
-    ? { name: str(b.name), description: str(b.description), driver: str(b.driver), status: 'Created', locations: ['none'], config: { source: `/var/lib/lxd/storage-pools/${str(b.name)}`, ...map(b.config) } }
-    : err(400, `Storage driver "${str(b.driver)}" is not supported`),
-  writable: (b, cur) => ({ description: str(b.description), config: { ...map(b.config), ...(cur.config && 'source' in (cur.config as Obj) && !('source' in map(b.config)) ? { source: (cur.config as Record<string, string>).source } : {}) } }),
+  base: '/1.0/storage-pools',
+  what: 'Storage pool',
+  entity: 'storage-pool',
+  map: (s) => s.pools,
+  scopedKey: false,
+  etag: false,
+  duplicate: { code: 400, message: 'Storage pool already exists' },
+  make: (b) =>
+    ['dir', 'zfs', 'lvm', 'btrfs', 'ceph', 'cephfs', 'cephobject'].includes(str(b.driver))
+      ? {
+          name: str(b.name),
+          description: str(b.description),
+          driver: str(b.driver),
+          status: 'Created',
+          locations: ['none'],
+          config: { source: `/var/lib/lxd/storage-pools/${str(b.name)}`, ...map(b.config) },
+        }
+      : err(400, `Storage driver "${str(b.driver)}" is not supported`),
+  writable: (b, cur) => ({
+    description: str(b.description),
+    config: {
+      ...map(b.config),
+      ...(cur.config && 'source' in (cur.config as Obj) && !('source' in map(b.config))
+        ? { source: (cur.config as Record<string, string>).source }
+        : {}),
+    },
+  }),
   view: (o, s) => ({ ...o, used_by: poolUsers(s, o.name) }),
-  canDelete: (o, s) => (poolUsers(s, o.name).length || o.name === 'default' ? 'The storage pool is currently in use' : null),
+  canDelete: (o, s) =>
+    poolUsers(s, o.name).length || o.name === 'default' ? 'The storage pool is currently in use' : null,
 });
 
 export const groupRoutes = namedRoutes({
-  base: '/1.0/auth/groups', what: 'Group', entity: 'auth-group', map: (s) => s.groups, scopedKey: false, duplicate: { code: 409, message: 'Group already exists' }, gate: (s) => s.hasExtension('access_management'),
-  make: (b) => ({ name: str(b.name), description: str(b.description), permissions: Array.isArray(b.permissions) ? b.permissions : [], identities: {}, identity_provider_groups: [] }),
-  writable: (b) => ({ description: str(b.description), permissions: Array.isArray(b.permissions) ? b.permissions : [] }),
+  base: '/1.0/auth/groups',
+  what: 'Group',
+  entity: 'auth-group',
+  map: (s) => s.groups,
+  scopedKey: false,
+  duplicate: { code: 409, message: 'Group already exists' },
+  gate: (s) => s.hasExtension('access_management'),
+  make: (b) => ({
+    name: str(b.name),
+    description: str(b.description),
+    permissions: Array.isArray(b.permissions) ? b.permissions : [],
+    identities: {},
+    identity_provider_groups: [],
+  }),
+  writable: (b) => ({
+    description: str(b.description),
+    permissions: Array.isArray(b.permissions) ? b.permissions : [],
+  }),
 });

@@ -25,13 +25,36 @@ export type SimOptions = {
 
 export type File = { type: 'file' | 'directory'; content: string; mode: number; uid: number; gid: number };
 export type Instance = {
-  name: string; project: string; type: string; description: string; ephemeral: boolean; stateful: boolean; architecture: string;
-  profiles: string[]; config: Record<string, string>; devices: Record<string, Record<string, string>>; location: string; createdAt: string;
-  running: boolean; startedAt: number; hostIndex: number; files: Map<string, File>;
+  name: string;
+  project: string;
+  type: string;
+  description: string;
+  ephemeral: boolean;
+  stateful: boolean;
+  architecture: string;
+  profiles: string[];
+  config: Record<string, string>;
+  devices: Record<string, Record<string, string>>;
+  location: string;
+  createdAt: string;
+  running: boolean;
+  startedAt: number;
+  hostIndex: number;
+  files: Map<string, File>;
 };
 export type Operation = {
-  id: string; class: string; description: string; created_at: string; updated_at: string; status: string; status_code: number;
-  resources: Record<string, string[]>; metadata: Record<string, unknown>; may_cancel: boolean; err: string; location: string;
+  id: string;
+  class: string;
+  description: string;
+  created_at: string;
+  updated_at: string;
+  status: string;
+  status_code: number;
+  resources: Record<string, string[]>;
+  metadata: Record<string, unknown>;
+  may_cancel: boolean;
+  err: string;
+  location: string;
   done: Promise<void>;
   /** Internal: the project the operation's events belong to, and its websockets by secret (exec). */
   project: string;
@@ -42,7 +65,11 @@ export type Obj = Record<string, unknown> & { name: string };
 export const defaultExtensions = lxd521Extensions;
 
 export class SimStore {
-  readonly options: Required<Omit<SimOptions, 'extensions' | 'trustPassword' | 'members'>> & { extensions: string[]; trustPassword?: string; members: string[] };
+  readonly options: Required<Omit<SimOptions, 'extensions' | 'trustPassword' | 'members'>> & {
+    extensions: string[];
+    trustPassword?: string;
+    members: string[];
+  };
   readonly instances = new Map<string, Instance>();
   readonly networks = new Map<string, Obj>();
   readonly acls = new Map<string, Obj>();
@@ -66,21 +93,73 @@ export class SimStore {
 
   constructor(options: SimOptions = {}) {
     this.options = {
-      version: options.version ?? LXD_VERSION, extensions: [...(options.extensions ?? defaultExtensions)], waitStyle: options.waitStyle ?? '5.20',
-      operationMs: options.operationMs ?? 1, networkDelayMs: options.networkDelayMs ?? 5, trustPassword: options.trustPassword, members: [...(options.members ?? [])],
+      version: options.version ?? LXD_VERSION,
+      extensions: [...(options.extensions ?? defaultExtensions)],
+      waitStyle: options.waitStyle ?? '5.20',
+      operationMs: options.operationMs ?? 1,
+      networkDelayMs: options.networkDelayMs ?? 5,
+      trustPassword: options.trustPassword,
+      members: [...(options.members ?? [])],
     };
     // The image scripts/lxd-test-env.sh imports as alias busybox, with the same properties.
     const fp = sha256('busybox-image');
-    this.images.set(fp, { name: fp, fingerprint: fp, architecture: 'x86_64', type: 'container', public: false, created_at: '2026-01-01T00:00:00Z', aliases: [{ name: 'busybox', description: '' }], properties: { architecture: 'x86_64', description: 'converge test image (busybox-static, udhcpc on eth0)', os: 'busybox', release: 'v1.35.0' }, size: 1024 });
+    this.images.set(fp, {
+      name: fp,
+      fingerprint: fp,
+      architecture: 'x86_64',
+      type: 'container',
+      public: false,
+      created_at: '2026-01-01T00:00:00Z',
+      aliases: [{ name: 'busybox', description: '' }],
+      properties: {
+        architecture: 'x86_64',
+        description: 'converge test image (busybox-static, udhcpc on eth0)',
+        os: 'busybox',
+        release: 'v1.35.0',
+      },
+      size: 1024,
+    });
     this.aliases.set('default/busybox', { name: 'busybox', description: '', target: fp, type: 'container' });
-    this.projects.set('default', { name: 'default', description: 'Default LXD project', config: { 'features.images': 'true', 'features.networks': 'true', 'features.profiles': 'true', 'features.storage.volumes': 'true' } });
-    this.pools.set('default', { name: 'default', description: '', driver: 'dir', status: 'Created', config: { source: '/var/lib/lxd/storage-pools/default' }, locations: ['none'] });
-    this.networks.set('default/convergebr0', { name: 'convergebr0', description: '', type: 'bridge', managed: true, status: 'Created', config: { 'ipv4.address': '198.18.0.1/24', 'ipv4.nat': 'false', 'ipv4.routing': 'false', 'ipv6.address': 'none' }, locations: ['none'] });
+    this.projects.set('default', {
+      name: 'default',
+      description: 'Default LXD project',
+      config: {
+        'features.images': 'true',
+        'features.networks': 'true',
+        'features.profiles': 'true',
+        'features.storage.volumes': 'true',
+      },
+    });
+    this.pools.set('default', {
+      name: 'default',
+      description: '',
+      driver: 'dir',
+      status: 'Created',
+      config: { source: '/var/lib/lxd/storage-pools/default' },
+      locations: ['none'],
+    });
+    this.networks.set('default/convergebr0', {
+      name: 'convergebr0',
+      description: '',
+      type: 'bridge',
+      managed: true,
+      status: 'Created',
+      config: { 'ipv4.address': '198.18.0.1/24', 'ipv4.nat': 'false', 'ipv4.routing': 'false', 'ipv6.address': 'none' },
+      locations: ['none'],
+    });
     this.profiles.set('default/default', this.defaultProfile());
   }
 
   defaultProfile(): Obj {
-    return { name: 'default', description: 'Default LXD profile', config: {}, devices: { eth0: { name: 'eth0', network: 'convergebr0', type: 'nic' }, root: { path: '/', pool: 'default', type: 'disk' } } };
+    return {
+      name: 'default',
+      description: 'Default LXD profile',
+      config: {},
+      devices: {
+        eth0: { name: 'eth0', network: 'convergebr0', type: 'nic' },
+        root: { path: '/', pool: 'default', type: 'disk' },
+      },
+    };
   }
 
   get clustered(): boolean {
@@ -101,19 +180,39 @@ export class SimStore {
    * Starts an operation; `run` does the work and may throw to fail it (its message becomes `err`).
    * Its creation and its end are sent as operation events to the project's listeners.
    */
-  operation(description: string, resources: Record<string, string[]>, run: (op: Operation) => void | Promise<void>, opts: { cls?: string; project?: string } = {}): Operation {
+  operation(
+    description: string,
+    resources: Record<string, string[]>,
+    run: (op: Operation) => void | Promise<void>,
+    opts: { cls?: string; project?: string } = {},
+  ): Operation {
     const now = new Date().toISOString();
     const op: Operation = {
-      id: randomUUID(), class: opts.cls ?? 'task', description, created_at: now, updated_at: now, status: 'Running', status_code: 103,
-      resources, metadata: {}, may_cancel: false, err: '', location: 'none', done: Promise.resolve(), project: opts.project ?? 'default',
+      id: randomUUID(),
+      class: opts.cls ?? 'task',
+      description,
+      created_at: now,
+      updated_at: now,
+      status: 'Running',
+      status_code: 103,
+      resources,
+      metadata: {},
+      may_cancel: false,
+      err: '',
+      location: 'none',
+      done: Promise.resolve(),
+      project: opts.project ?? 'default',
     };
     op.done = new Promise<void>((resolve) => {
       setTimeout(async () => {
         try {
           await run(op);
-          op.status = 'Success'; op.status_code = 200;
+          op.status = 'Success';
+          op.status_code = 200;
         } catch (error) {
-          op.status = 'Failure'; op.status_code = 400; op.err = (error as Error).message;
+          op.status = 'Failure';
+          op.status_code = 400;
+          op.err = (error as Error).message;
         }
         op.updated_at = new Date().toISOString();
         this.events.emit('operation', op.project, opView(op));

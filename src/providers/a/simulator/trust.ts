@@ -18,13 +18,30 @@ export function trustGate(s: SimStore, trust: TrustState, req: SimRequest): SimR
   const fp = peerFingerprint(req);
   if (fp && s.certificates.has(fp)) return null;
   if (req.method === 'GET' && req.path === '/1.0') {
-    return sync({ api_extensions: s.options.extensions, api_status: 'stable', api_version: '1.0', auth: 'untrusted', public: false, auth_methods: ['tls'], config: {}, client_certificate: !!fp });
+    return sync({
+      api_extensions: s.options.extensions,
+      api_status: 'stable',
+      api_version: '1.0',
+      auth: 'untrusted',
+      public: false,
+      auth_methods: ['tls'],
+      config: {},
+      client_certificate: !!fp,
+    });
   }
   if (req.method === 'POST' && req.path === '/1.0/certificates' && fp) {
     const b = (req.body ?? {}) as Body;
     const secret = typeof b.trust_token === 'string' ? b.trust_token : typeof b.password === 'string' ? b.password : '';
     if (!acceptSecret(s, trust, secret)) return error(403, 'not authorized');
-    s.certificates.set(fp, { name: str(b.name) || commonName(req.peerCertificate?.raw), type: 'client', restricted: false, projects: [], fingerprint: fp, certificate: pemOf(req.peerCertificate?.raw), description: '' });
+    s.certificates.set(fp, {
+      name: str(b.name) || commonName(req.peerCertificate?.raw),
+      type: 'client',
+      restricted: false,
+      projects: [],
+      fingerprint: fp,
+      certificate: pemOf(req.peerCertificate?.raw),
+      description: '',
+    });
     return created(`/1.0/certificates/${fp}`);
   }
   return error(403, 'not authorized');
@@ -38,7 +55,12 @@ function commonName(raw: Buffer | undefined): string {
 
 /** PEM text of a DER certificate, as the trust store returns it. */
 function pemOf(raw: Buffer | undefined): string {
-  return raw ? `-----BEGIN CERTIFICATE-----\n${raw.toString('base64').match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----\n` : '';
+  return raw
+    ? `-----BEGIN CERTIFICATE-----\n${raw
+        .toString('base64')
+        .match(/.{1,64}/g)!
+        .join('\n')}\n-----END CERTIFICATE-----\n`
+    : '';
 }
 
 function acceptSecret(s: SimStore, trust: TrustState, secret: string): boolean {
@@ -47,7 +69,9 @@ function acceptSecret(s: SimStore, trust: TrustState, secret: string): boolean {
   try {
     const token = JSON.parse(Buffer.from(secret, 'base64').toString('utf8')) as { secret?: string };
     if (token.secret && trust.tokens.delete(token.secret)) return true;
-  } catch { /* not a token */ }
+  } catch {
+    /* not a token */
+  }
   return false;
 }
 
@@ -55,5 +79,13 @@ function acceptSecret(s: SimStore, trust: TrustState, secret: string): boolean {
 export function mintToken(trust: TrustState, clientName = 'client'): string {
   const secret = randomUUID().replace(/-/g, '');
   trust.tokens.add(secret);
-  return Buffer.from(JSON.stringify({ client_name: clientName, fingerprint: trust.fingerprint, addresses: [trust.address], secret, expires_at: '0001-01-01T00:00:00Z' })).toString('base64');
+  return Buffer.from(
+    JSON.stringify({
+      client_name: clientName,
+      fingerprint: trust.fingerprint,
+      addresses: [trust.address],
+      secret,
+      expires_at: '0001-01-01T00:00:00Z',
+    }),
+  ).toString('base64');
 }

@@ -10,7 +10,8 @@ const IDMAP = JSON.stringify([
   { Isuid: false, Isgid: true, Hostid: 100000, Nsid: 0, Maprange: 10000001 },
 ]);
 
-export const hwaddr = (n: number, dev: string) => `00:16:3e:${sha256(dev).slice(0, 2)}:${(n >> 8).toString(16).padStart(2, '0')}:${(n & 255).toString(16).padStart(2, '0')}`;
+export const hwaddr = (n: number, dev: string) =>
+  `00:16:3e:${sha256(dev).slice(0, 2)}:${(n >> 8).toString(16).padStart(2, '0')}:${(n & 255).toString(16).padStart(2, '0')}`;
 
 export function onCreate(i: Instance, image: Obj | undefined, nics: readonly string[]): void {
   const c = i.config;

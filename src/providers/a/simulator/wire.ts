@@ -3,11 +3,18 @@
 import type { SimRequest, SimResponse } from '../../../kit/sim/router.js';
 import { etagOf, opView, type Operation } from './store.js';
 
-export function sync(metadata: unknown, options: { status?: number; etag?: unknown; location?: string } = {}): SimResponse {
+export function sync(
+  metadata: unknown,
+  options: { status?: number; etag?: unknown; location?: string } = {},
+): SimResponse {
   const headers: Record<string, string> = {};
   if (options.etag !== undefined) headers.etag = etagOf(options.etag);
   if (options.location) headers.location = options.location;
-  return { status: options.status ?? 200, headers, body: { type: 'sync', status: 'Success', status_code: 200, operation: '', error_code: 0, error: '', metadata } };
+  return {
+    status: options.status ?? 200,
+    headers,
+    body: { type: 'sync', status: 'Success', status_code: 200, operation: '', error_code: 0, error: '', metadata },
+  };
 }
 
 export function created(location: string): SimResponse {
@@ -16,13 +23,33 @@ export function created(location: string): SimResponse {
 
 export function asyncOp(op: Operation): SimResponse {
   return {
-    status: 202, headers: { location: `/1.0/operations/${op.id}` },
-    body: { type: 'async', status: 'Operation created', status_code: 100, operation: `/1.0/operations/${op.id}`, error_code: 0, error: '', metadata: opView(op) },
+    status: 202,
+    headers: { location: `/1.0/operations/${op.id}` },
+    body: {
+      type: 'async',
+      status: 'Operation created',
+      status_code: 100,
+      operation: `/1.0/operations/${op.id}`,
+      error_code: 0,
+      error: '',
+      metadata: opView(op),
+    },
   };
 }
 
 export function error(code: number, message: string): SimResponse {
-  return { status: code, body: { type: 'error', status: '', status_code: 0, operation: '', error_code: code, error: message, metadata: null } };
+  return {
+    status: code,
+    body: {
+      type: 'error',
+      status: '',
+      status_code: 0,
+      operation: '',
+      error_code: code,
+      error: message,
+      metadata: null,
+    },
+  };
 }
 
 /** 412 when If-Match is sent and does not match the object's current ETag. */
@@ -30,7 +57,9 @@ export function etagMismatch(req: SimRequest, current: unknown): SimResponse | n
   const sent = req.headers['if-match'];
   if (!sent) return null;
   const now = etagOf(current);
-  return sent === now ? null : error(412, `ETag doesn't match: ${now.replace(/"/g, '')} vs ${String(sent).replace(/"/g, '')}`);
+  return sent === now
+    ? null
+    : error(412, `ETag doesn't match: ${now.replace(/"/g, '')} vs ${String(sent).replace(/"/g, '')}`);
 }
 
 export function projectOf(req: SimRequest): string {
@@ -43,4 +72,5 @@ export function recursion(req: SimRequest): number {
 
 export type Body = Record<string, unknown>;
 export const str = (v: unknown, d = ''): string => (typeof v === 'string' ? v : d);
-export const map = (v: unknown): Record<string, string> => (v && typeof v === 'object' && !Array.isArray(v) ? { ...(v as Record<string, string>) } : {});
+export const map = (v: unknown): Record<string, string> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? { ...(v as Record<string, string>) } : {};

@@ -25,16 +25,31 @@ export function makeConnections(settings: ResolvedSettings): ProvaConfig {
   const remoteName = (remote?: string) => remote || settings.defaultRemote;
   const open = async (ctx: Ctx, name: string): Promise<LxdClient> => {
     const remote = settings.remotes.get(name);
-    if (!remote) throw new ConfigError('prova', 'remote', `names an unknown remote "${name}" (known: ${[...settings.remotes.keys()].join(', ')})`);
-    if (remote.protocol !== 'lxd') throw new ConfigError('prova', 'remote', `"${name}" is a ${remote.protocol} image server, not an LXD server`);
+    if (!remote)
+      throw new ConfigError(
+        'prova',
+        'remote',
+        `names an unknown remote "${name}" (known: ${[...settings.remotes.keys()].join(', ')})`,
+      );
+    if (remote.protocol !== 'lxd')
+      throw new ConfigError('prova', 'remote', `"${name}" is a ${remote.protocol} image server, not an LXD server`);
     if (remote.address.startsWith('unix:')) {
       const socketPath = remote.address.slice('unix://'.length);
       const agent = new Agent({ connect: { socketPath } });
       agents.push(agent);
-      return new LxdClient({ remote: name, baseUrl: 'http://lxd', dispatcher: agent, operationWaitSeconds: settings.operationWaitSeconds });
+      return new LxdClient({
+        remote: name,
+        baseUrl: 'http://lxd',
+        dispatcher: agent,
+        operationWaitSeconds: settings.operationWaitSeconds,
+      });
     }
     if (remote.address.startsWith('http:')) {
-      return new LxdClient({ remote: name, baseUrl: remote.address, operationWaitSeconds: settings.operationWaitSeconds });
+      return new LxdClient({
+        remote: name,
+        baseUrl: remote.address,
+        operationWaitSeconds: settings.operationWaitSeconds,
+      });
     }
     const { client, agent } = await joinHttpsRemote(ctx, remote, settings);
     agents.push(agent);
@@ -51,7 +66,13 @@ export function makeConnections(settings: ResolvedSettings): ProvaConfig {
         clients.set(name, c);
         // The server's facts are read once in the background, so plan-time checks (target on a
         // standalone server) know them after the first request to the remote.
-        c.then((x) => { opened.set(name, x); x.server(ctx).catch(() => {}); }, () => {});
+        c.then(
+          (x) => {
+            opened.set(name, x);
+            x.server(ctx).catch(() => {});
+          },
+          () => {},
+        );
         c.catch(() => clients.delete(name));
       }
       return c;

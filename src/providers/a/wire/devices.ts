@@ -3,12 +3,36 @@
 import { z } from 'zod';
 import { OPERATION_KEY } from './keys.js';
 
-export const deviceTypes = ['none', 'disk', 'nic', 'unix-char', 'unix-block', 'usb', 'gpu', 'infiniband', 'proxy', 'unix-hotplug', 'tpm', 'pci'] as const;
+export const deviceTypes = [
+  'none',
+  'disk',
+  'nic',
+  'unix-char',
+  'unix-block',
+  'usb',
+  'gpu',
+  'infiniband',
+  'proxy',
+  'unix-hotplug',
+  'tpm',
+  'pci',
+] as const;
 
 export const deviceSchema = z.object({
-  name: z.string().min(1).describe('Device name, unique within the list (for a NIC usually `eth0`, for the root disk `root`).'),
-  type: z.enum(deviceTypes).describe('Device type: `none`, `disk`, `nic`, `unix-char`, `unix-block`, `usb`, `gpu`, `infiniband`, `proxy`, `unix-hotplug`, `tpm` or `pci`.'),
-  properties: z.record(z.string(), z.string()).describe('Device properties as LXD key/value strings (for a disk e.g. `source`, `path`, `pool`); the valid keys depend on `type`.'),
+  name: z
+    .string()
+    .min(1)
+    .describe('Device name, unique within the list (for a NIC usually `eth0`, for the root disk `root`).'),
+  type: z
+    .enum(deviceTypes)
+    .describe(
+      'Device type: `none`, `disk`, `nic`, `unix-char`, `unix-block`, `usb`, `gpu`, `infiniband`, `proxy`, `unix-hotplug`, `tpm` or `pci`.',
+    ),
+  properties: z
+    .record(z.string(), z.string())
+    .describe(
+      'Device properties as LXD key/value strings (for a disk e.g. `source`, `path`, `pool`); the valid keys depend on `type`.',
+    ),
 });
 export type Device = z.output<typeof deviceSchema>;
 export type WireDevices = Record<string, Record<string, string>>;

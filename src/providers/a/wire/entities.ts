@@ -4,8 +4,14 @@
 export type EntityArgs = Record<string, string>;
 
 const projectScoped: Record<string, string> = {
-  instance: 'instances', network: 'networks', profile: 'profiles', image: 'images', image_alias: 'images/aliases',
-  network_acl: 'network-acls', network_zone: 'network-zones', storage_bucket: 'storage-buckets',
+  instance: 'instances',
+  network: 'networks',
+  profile: 'profiles',
+  image: 'images',
+  image_alias: 'images/aliases',
+  network_acl: 'network-acls',
+  network_zone: 'network-zones',
+  storage_bucket: 'storage-buckets',
 };
 
 /** Builds the URL of an entity; throws a plain Error naming the missing argument. */
@@ -22,7 +28,8 @@ export function entityUrl(type: string, args: EntityArgs): string {
   else if (type === 'group') url = `/1.0/auth/groups/${need('name')}`;
   else if (type === 'identity') url = `/1.0/auth/identities/${need('authentication_method')}/${need('name')}`;
   else if (type === 'certificate') url = `/1.0/certificates/${need('name')}`;
-  else if (type === 'storage_volume') url = `/1.0/storage-pools/${need('pool')}/volumes/${need('type')}/${need('name')}?project=${need('project')}`;
+  else if (type === 'storage_volume')
+    url = `/1.0/storage-pools/${need('pool')}/volumes/${need('type')}/${need('name')}?project=${need('project')}`;
   else if (projectScoped[type]) url = `/1.0/${projectScoped[type]}/${need('name')}?project=${need('project')}`;
   else throw new Error(`entity type ${type} is not supported`);
   if (args.location) url += `${url.includes('?') ? '&' : '?'}target=${encodeURIComponent(args.location)}`;
@@ -36,9 +43,14 @@ export function entityArgs(type: string, url: string): EntityArgs {
   const out: EntityArgs = {};
   const project = u.searchParams.get('project');
   const target = u.searchParams.get('target');
-  if (type === 'identity') { out.authentication_method = parts[3] ?? ''; out.name = parts[4] ?? ''; }
-  else if (type === 'storage_volume') { out.pool = parts[1] ?? ''; out.type = parts[3] ?? ''; out.name = parts[4] ?? ''; }
-  else if (type !== 'server') out.name = parts.at(-1) ?? '';
+  if (type === 'identity') {
+    out.authentication_method = parts[3] ?? '';
+    out.name = parts[4] ?? '';
+  } else if (type === 'storage_volume') {
+    out.pool = parts[1] ?? '';
+    out.type = parts[3] ?? '';
+    out.name = parts[4] ?? '';
+  } else if (type !== 'server') out.name = parts.at(-1) ?? '';
   if (project) out.project = project;
   if (target) out.location = target;
   return out;

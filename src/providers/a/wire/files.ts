@@ -19,7 +19,13 @@ export type FileSpec = {
   readonly append: boolean;
 };
 
-export type FileStat = { readonly uid: number; readonly gid: number; readonly mode: string; readonly type: string; readonly content: string };
+export type FileStat = {
+  readonly uid: number;
+  readonly gid: number;
+  readonly mode: string;
+  readonly type: string;
+  readonly content: string;
+};
 
 const T = '/1.0/instances/{name}/files';
 const path = (instance: string) => `/1.0/instances/${encodeURIComponent(instance)}/files`;
@@ -27,23 +33,42 @@ const path = (instance: string) => `/1.0/instances/${encodeURIComponent(instance
 /** '755' / '0755' / '0o755' → '0755'. */
 export function octalMode(mode: string): string {
   const m = mode.replace(/^0o/, '').replace(/^0+(?=\d)/, '');
-  if (!/^[0-7]{1,4}$/.test(m)) throw new ConfigError('prova', 'mode', `must be an octal permission string like "0755" (got "${mode}")`);
+  if (!/^[0-7]{1,4}$/.test(m))
+    throw new ConfigError('prova', 'mode', `must be an octal permission string like "0755" (got "${mode}")`);
   return `0${m.padStart(3, '0')}`.slice(-4).padStart(4, '0');
 }
 
 /** The mode as LXD reports it ('0640'); an invalid one is returned unchanged for check() to report. */
 export function canonicalMode(mode: string): string {
-  try { return octalMode(mode); } catch { return mode; }
+  try {
+    return octalMode(mode);
+  } catch {
+    return mode;
+  }
 }
 
 export function absoluteTarget(target: string): string {
-  if (target.endsWith('/')) throw new ConfigError('prova', 'targetPath', `must name a file, not a directory (got "${target}")`);
+  if (target.endsWith('/'))
+    throw new ConfigError('prova', 'targetPath', `must name a file, not a directory (got "${target}")`);
   return target.startsWith('/') ? target : `/${target}`;
 }
 
-export async function statFile(ctx: Ctx, client: LxdClient, instance: string, project: string | undefined, target: string): Promise<FileStat | null> {
+export async function statFile(
+  ctx: Ctx,
+  client: LxdClient,
+  instance: string,
+  project: string | undefined,
+  target: string,
+): Promise<FileStat | null> {
   try {
-    const r = await client.download(ctx, { method: 'GET', path: path(instance), pathTemplate: T, operation: 'read instance file', project, query: { path: target } });
+    const r = await client.download(ctx, {
+      method: 'GET',
+      path: path(instance),
+      pathTemplate: T,
+      operation: 'read instance file',
+      project,
+      query: { path: target },
+    });
     return {
       uid: Number(r.headers['x-lxd-uid'] ?? 0),
       gid: Number(r.headers['x-lxd-gid'] ?? 0),
@@ -57,15 +82,34 @@ export async function statFile(ctx: Ctx, client: LxdClient, instance: string, pr
   }
 }
 
-export async function deleteFile(ctx: Ctx, client: LxdClient, instance: string, project: string | undefined, target: string): Promise<void> {
+export async function deleteFile(
+  ctx: Ctx,
+  client: LxdClient,
+  instance: string,
+  project: string | undefined,
+  target: string,
+): Promise<void> {
   try {
-    await client.request(ctx, { method: 'DELETE', path: path(instance), pathTemplate: T, operation: 'delete instance file', project, query: { path: target } });
+    await client.request(ctx, {
+      method: 'DELETE',
+      path: path(instance),
+      pathTemplate: T,
+      operation: 'delete instance file',
+      project,
+      query: { path: target },
+    });
   } catch (error) {
     if (!isNotFound(error)) throw error;
   }
 }
 
-export async function uploadFile(ctx: Ctx, client: LxdClient, instance: string, project: string | undefined, spec: FileSpec): Promise<void> {
+export async function uploadFile(
+  ctx: Ctx,
+  client: LxdClient,
+  instance: string,
+  project: string | undefined,
+  spec: FileSpec,
+): Promise<void> {
   const target = absoluteTarget(spec.targetPath);
   const mode = octalMode(spec.mode);
   const content = spec.content ?? readFileSync(spec.sourcePath!.replace(/^~(?=\/|$)/, homedir()));
@@ -75,27 +119,61 @@ export async function uploadFile(ctx: Ctx, client: LxdClient, instance: string, 
     for (let dir = posix.dirname(target); dir !== '/'; dir = posix.dirname(dir)) {
       const s = await statFile(ctx, client, instance, project, dir);
       if (s) {
-        if (s.type !== 'directory') throw new ConfigError('prova', 'targetPath', `has a parent ${dir} that is not a directory`);
+        if (s.type !== 'directory')
+          throw new ConfigError('prova', 'targetPath', `has a parent ${dir} that is not a directory`);
         break;
       }
       missing.unshift(dir);
     }
     for (const dir of missing) {
-      await client.request(ctx, { method: 'POST', path: path(instance), pathTemplate: T, operation: 'create instance directory', project, query: { path: dir }, headers: { ...owner, 'x-lxd-type': 'directory' }, rawBody: '' });
+      await client.request(ctx, {
+        method: 'POST',
+        path: path(instance),
+        pathTemplate: T,
+        operation: 'create instance directory',
+        project,
+        query: { path: dir },
+        headers: { ...owner, 'x-lxd-type': 'directory' },
+        rawBody: '',
+      });
     }
   }
   await client.request(ctx, {
-    method: 'POST', path: path(instance), pathTemplate: T, operation: 'upload instance file', project, query: { path: target },
-    headers: { ...owner, 'x-lxd-type': 'file', 'x-lxd-write': spec.append ? 'append' : 'overwrite', 'content-type': 'application/octet-stream' },
+    method: 'POST',
+    path: path(instance),
+    pathTemplate: T,
+    operation: 'upload instance file',
+    project,
+    query: { path: target },
+    headers: {
+      ...owner,
+      'x-lxd-type': 'file',
+      'x-lxd-write': spec.append ? 'append' : 'overwrite',
+      'content-type': 'application/octet-stream',
+    },
     rawBody: typeof content === 'string' ? content : new Uint8Array(content),
   });
 }
 
 /** The seed's rules for a file, as plan-time issues: an absolute target naming a file, an octal mode. */
-export function fileIssues(f: { readonly targetPath: string; readonly mode: string }, at: readonly (string | number)[] = []): { path: (string | number)[]; message: string; code: string }[] {
+export function fileIssues(
+  f: { readonly targetPath: string; readonly mode: string },
+  at: readonly (string | number)[] = [],
+): { path: (string | number)[]; message: string; code: string }[] {
   const issues: { path: (string | number)[]; message: string; code: string }[] = [];
-  if (!f.targetPath.startsWith('/')) issues.push({ path: [...at, 'targetPath'], code: 'invalid_value', message: 'must be an absolute path including the file name, like "/etc/motd"' });
-  else if (f.targetPath.endsWith('/')) issues.push({ path: [...at, 'targetPath'], code: 'invalid_value', message: 'must name a file, not a directory' });
-  if (!/^0?[0-7]{3,4}$/.test(f.mode)) issues.push({ path: [...at, 'mode'], code: 'invalid_value', message: 'must be an octal permission string like "0755"' });
+  if (!f.targetPath.startsWith('/'))
+    issues.push({
+      path: [...at, 'targetPath'],
+      code: 'invalid_value',
+      message: 'must be an absolute path including the file name, like "/etc/motd"',
+    });
+  else if (f.targetPath.endsWith('/'))
+    issues.push({ path: [...at, 'targetPath'], code: 'invalid_value', message: 'must name a file, not a directory' });
+  if (!/^0?[0-7]{3,4}$/.test(f.mode))
+    issues.push({
+      path: [...at, 'mode'],
+      code: 'invalid_value',
+      message: 'must be an octal permission string like "0755"',
+    });
   return issues;
 }

@@ -8,7 +8,12 @@ import { OPERATION_KEY } from './keys.js';
 import { getObject, type Where } from './objects.js';
 
 /** The object at `w` when its config carries `hint.operationId`; null when absent or someone else's. */
-export async function findTagged<T extends { config?: Record<string, string> | null }>(ctx: Ctx, client: LxdClient, w: Where, hint: FindHint): Promise<T | null> {
+export async function findTagged<T extends { config?: Record<string, string> | null }>(
+  ctx: Ctx,
+  client: LxdClient,
+  w: Where,
+  hint: FindHint,
+): Promise<T | null> {
   const got = await getObject<T>(ctx, client, w);
   return got && isOurs(got.obj.config, hint) ? got.obj : null;
 }

@@ -32,7 +32,8 @@ export function parseId(id: string, fieldCount: number, defaultRemote: string, w
     project = parts.length === 2 ? parts[0]! : '';
     fields = [parts.at(-1)!];
   } else {
-    if (parts.length !== fieldCount + 1) throw bad(what, id, `needs a project segment (possibly empty) and ${fieldCount} fields`);
+    if (parts.length !== fieldCount + 1)
+      throw bad(what, id, `needs a project segment (possibly empty) and ${fieldCount} fields`);
     project = parts[0]!;
     fields = parts.slice(1);
   }
@@ -41,8 +42,15 @@ export function parseId(id: string, fieldCount: number, defaultRemote: string, w
 }
 
 /** The canonical id: always with remote and project, so parseId gives back the same parts. */
-export function formatId(remote: string, project: string | undefined, fields: readonly string[], options: Readonly<Record<string, string>> = {}): string {
-  const opts = Object.entries(options).map(([k, v]) => `,${k}=${v}`).join('');
+export function formatId(
+  remote: string,
+  project: string | undefined,
+  fields: readonly string[],
+  options: Readonly<Record<string, string>> = {},
+): string {
+  const opts = Object.entries(options)
+    .map(([k, v]) => `,${k}=${v}`)
+    .join('');
   return `${remote}:${project || 'default'}/${fields.join('/')}${opts}`;
 }
 
@@ -51,7 +59,12 @@ function bad(what: string, id: string, reason: string): ConfigError {
 }
 
 /** The `project` and `remote` inputs a read reports: the prior's, or the id's when they are not the defaults. */
-export function scopeInputs(prior: Readonly<Record<string, unknown>>, ref: ObjectId, defaultRemote: string, withProject = true): Record<string, string> {
+export function scopeInputs(
+  prior: Readonly<Record<string, unknown>>,
+  ref: ObjectId,
+  defaultRemote: string,
+  withProject = true,
+): Record<string, string> {
   const out: Record<string, string> = {};
   if (typeof prior.remote === 'string') out.remote = prior.remote;
   else if (ref.remote !== defaultRemote) out.remote = ref.remote;

@@ -16,38 +16,88 @@ export function splitImage(ref: string): { remote?: string; image: string } {
 }
 
 /** Alias or fingerprint (prefix) on one server → its image, or null. */
-export async function findImage(ctx: Ctx, client: LxdClient, image: string, project?: string): Promise<WireImage | null> {
+export async function findImage(
+  ctx: Ctx,
+  client: LxdClient,
+  image: string,
+  project?: string,
+): Promise<WireImage | null> {
   let fingerprint = image;
   try {
-    const alias = await client.request<{ target: string }>(ctx, { method: 'GET', path: `/1.0/images/aliases/${encodeURIComponent(image)}`, pathTemplate: '/1.0/images/aliases/{name}', operation: 'read image alias', project });
+    const alias = await client.request<{ target: string }>(ctx, {
+      method: 'GET',
+      path: `/1.0/images/aliases/${encodeURIComponent(image)}`,
+      pathTemplate: '/1.0/images/aliases/{name}',
+      operation: 'read image alias',
+      project,
+    });
     fingerprint = alias.metadata.target;
   } catch (error) {
     if (!isNotFound(error)) throw error;
   }
   try {
-    return (await client.request<WireImage>(ctx, { method: 'GET', path: `/1.0/images/${encodeURIComponent(fingerprint)}`, pathTemplate: '/1.0/images/{fingerprint}', operation: 'read image', project })).metadata;
+    return (
+      await client.request<WireImage>(ctx, {
+        method: 'GET',
+        path: `/1.0/images/${encodeURIComponent(fingerprint)}`,
+        pathTemplate: '/1.0/images/{fingerprint}',
+        operation: 'read image',
+        project,
+      })
+    ).metadata;
   } catch (error) {
     if (isNotFound(error)) return null;
     throw error;
   }
 }
 
-export async function imageSource(ctx: Ctx, config: ProvaConfig, client: LxdClient, ref: string | undefined, _project?: string): Promise<ImageSource> {
+export async function imageSource(
+  ctx: Ctx,
+  config: ProvaConfig,
+  client: LxdClient,
+  ref: string | undefined,
+  _project?: string,
+): Promise<ImageSource> {
   if (!ref) return { type: 'none' };
   const { remote, image } = splitImage(ref);
-  const missing = (where: string) => new ProviderError({ provider: 'prova', operation: 'resolve image', retryable: false, notFound: true, status: 404, detail: `image "${image}" not found on remote ${where}` });
+  const missing = (where: string) =>
+    new ProviderError({
+      provider: 'prova',
+      operation: 'resolve image',
+      retryable: false,
+      notFound: true,
+      status: 404,
+      detail: `image "${image}" not found on remote ${where}`,
+    });
   if (!remote || remote === client.remote) {
     // The same server resolves its own aliases and fingerprint prefixes (one request fewer each).
     return /^[0-9a-f]{12,64}$/.test(image) ? { type: 'image', fingerprint: image } : { type: 'image', alias: image };
   }
   const spec = config.settings.remotes.get(remote);
   if (!spec) throw new ConfigError('prova', 'image', `names an unknown remote "${remote}"`);
-  if (spec.protocol === 'simplestreams') return { type: 'image', mode: 'pull', server: spec.address, protocol: 'simplestreams', alias: image };
+  if (spec.protocol === 'simplestreams')
+    return { type: 'image', mode: 'pull', server: spec.address, protocol: 'simplestreams', alias: image };
   const source = await config.client(ctx, remote);
   const found = await findImage(ctx, source, image);
   if (!found) throw missing(remote);
   const certificate = (await source.server(ctx)).environment?.certificate ?? '';
-  if (found.public) return { type: 'image', mode: 'pull', server: spec.address, protocol: 'lxd', alias: image, certificate };
-  const op = await source.request<{ secret?: string }>(ctx, { method: 'POST', path: `/1.0/images/${found.fingerprint}/secret`, pathTemplate: '/1.0/images/{fingerprint}/secret', operation: 'create image secret', body: {}, noWait: true });
-  return { type: 'image', mode: 'pull', server: spec.address, protocol: 'lxd', fingerprint: found.fingerprint, secret: op.metadata.secret ?? '', certificate };
+  if (found.public)
+    return { type: 'image', mode: 'pull', server: spec.address, protocol: 'lxd', alias: image, certificate };
+  const op = await source.request<{ secret?: string }>(ctx, {
+    method: 'POST',
+    path: `/1.0/images/${found.fingerprint}/secret`,
+    pathTemplate: '/1.0/images/{fingerprint}/secret',
+    operation: 'create image secret',
+    body: {},
+    noWait: true,
+  });
+  return {
+    type: 'image',
+    mode: 'pull',
+    server: spec.address,
+    protocol: 'lxd',
+    fingerprint: found.fingerprint,
+    secret: op.metadata.secret ?? '',
+    certificate,
+  };
 }

@@ -17,7 +17,14 @@ export type Where = {
 
 export async function getObject<T>(ctx: Ctx, client: LxdClient, w: Where): Promise<{ obj: T; etag?: string } | null> {
   try {
-    const r = await client.request<T>(ctx, { method: 'GET', path: w.path, pathTemplate: w.template, operation: `read ${w.what}`, project: w.project, target: w.target });
+    const r = await client.request<T>(ctx, {
+      method: 'GET',
+      path: w.path,
+      pathTemplate: w.template,
+      operation: `read ${w.what}`,
+      project: w.project,
+      target: w.target,
+    });
     return { obj: r.metadata, etag: r.etag };
   } catch (error) {
     if (isNotFound(error)) return null;
@@ -27,24 +34,63 @@ export async function getObject<T>(ctx: Ctx, client: LxdClient, w: Where): Promi
 
 export async function mustGet<T>(ctx: Ctx, client: LxdClient, w: Where): Promise<{ obj: T; etag?: string }> {
   const got = await getObject<T>(ctx, client, w);
-  if (!got) throw new ProviderError({ provider: 'prova', operation: `read ${w.what}`, method: 'GET', pathTemplate: w.template, status: 404, notFound: true, retryable: false, detail: `${w.what} not found` });
+  if (!got)
+    throw new ProviderError({
+      provider: 'prova',
+      operation: `read ${w.what}`,
+      method: 'GET',
+      pathTemplate: w.template,
+      status: 404,
+      notFound: true,
+      retryable: false,
+      detail: `${w.what} not found`,
+    });
   return got;
 }
 
 export async function createObject(ctx: Ctx, client: LxdClient, collection: Where, body: unknown): Promise<void> {
-  await client.request(ctx, { method: 'POST', path: collection.path, pathTemplate: collection.template, operation: `create ${collection.what}`, project: collection.project, target: collection.target, body });
+  await client.request(ctx, {
+    method: 'POST',
+    path: collection.path,
+    pathTemplate: collection.template,
+    operation: `create ${collection.what}`,
+    project: collection.project,
+    target: collection.target,
+    body,
+  });
 }
 
 /** GET, build the whole object from the current one, PUT it back with If-Match. */
-export async function replaceObject<T>(ctx: Ctx, client: LxdClient, w: Where, build: (current: T) => unknown): Promise<void> {
+export async function replaceObject<T>(
+  ctx: Ctx,
+  client: LxdClient,
+  w: Where,
+  build: (current: T) => unknown,
+): Promise<void> {
   const { obj, etag } = await mustGet<T>(ctx, client, w);
-  await client.request(ctx, { method: 'PUT', path: w.path, pathTemplate: w.template, operation: `update ${w.what}`, project: w.project, target: w.target, etag, body: build(obj) });
+  await client.request(ctx, {
+    method: 'PUT',
+    path: w.path,
+    pathTemplate: w.template,
+    operation: `update ${w.what}`,
+    project: w.project,
+    target: w.target,
+    etag,
+    body: build(obj),
+  });
 }
 
 /** DELETE; an object already gone is fine. */
 export async function deleteObject(ctx: Ctx, client: LxdClient, w: Where): Promise<void> {
   try {
-    await client.request(ctx, { method: 'DELETE', path: w.path, pathTemplate: w.template, operation: `delete ${w.what}`, project: w.project, target: w.target });
+    await client.request(ctx, {
+      method: 'DELETE',
+      path: w.path,
+      pathTemplate: w.template,
+      operation: `delete ${w.what}`,
+      project: w.project,
+      target: w.target,
+    });
   } catch (error) {
     if (!isNotFound(error)) throw error;
   }

@@ -36,7 +36,10 @@ export function derivedId(operationId: string): string {
  * Without an operation id (a direct call, not the engine) nothing is noted. Notes are kept (at most
  * NOTES_LIMIT, oldest dropped first) so a find in this process can use them after any outcome.
  */
-export async function noteExisting(ctx: Pick<OperationContext, 'operationId'>, ids: () => Promise<Iterable<string>>): Promise<void> {
+export async function noteExisting(
+  ctx: Pick<OperationContext, 'operationId'>,
+  ids: () => Promise<Iterable<string>>,
+): Promise<void> {
   if (!ctx.operationId) return;
   const set = new Set(await ids());
   notes.delete(ctx.operationId);
@@ -56,13 +59,30 @@ export type ClaimOptions<T> = {
 };
 
 /** Which of `candidates` (the objects matching the create's key) this create made: it, null (none), or cannotTell. */
-export function claim<T extends Wire>(hint: FindHint, candidates: readonly T[], options: ClaimOptions<T>): T | null | CannotTell {
+export function claim<T extends Wire>(
+  hint: FindHint,
+  candidates: readonly T[],
+  options: ClaimOptions<T>,
+): T | null | CannotTell {
   if (candidates.length === 0) return null;
   const idOf = options.idOf ?? ((o: T) => String(o.id));
-  const one = (xs: readonly T[], why: string): T | null | CannotTell => xs.length === 1 ? xs[0]! : xs.length === 0 ? null : cannotTell(`${xs.length} objects match ${options.what} (${why})`);
-  if (options.tagged) return one(candidates.filter((c) => options.tagged!(c, hint.operationId)), 'each carries this operation\'s tag');
+  const one = (xs: readonly T[], why: string): T | null | CannotTell =>
+    xs.length === 1
+      ? xs[0]!
+      : xs.length === 0
+        ? null
+        : cannotTell(`${xs.length} objects match ${options.what} (${why})`);
+  if (options.tagged)
+    return one(
+      candidates.filter((c) => options.tagged!(c, hint.operationId)),
+      "each carries this operation's tag",
+    );
   const noted = notes.get(hint.operationId);
-  if (noted) return one(candidates.filter((c) => !noted.has(idOf(c))), 'made since the create started');
+  if (noted)
+    return one(
+      candidates.filter((c) => !noted.has(idOf(c))),
+      'made since the create started',
+    );
   if (options.createdAt) {
     const start = Date.parse(hint.startedAt);
     const ours: T[] = [];
@@ -70,12 +90,20 @@ export function claim<T extends Wire>(hint: FindHint, candidates: readonly T[], 
     for (const c of candidates) {
       const raw = options.createdAt(c);
       const t = typeof raw === 'string' ? Date.parse(raw) : NaN;
-      if (Number.isNaN(t) || Number.isNaN(start)) { unsure++; continue; }
+      if (Number.isNaN(t) || Number.isNaN(start)) {
+        unsure++;
+        continue;
+      }
       if (t >= start) ours.push(c);
       else if (t >= start - CLOCK_SKEW_MS) unsure++;
     }
-    if (unsure) return cannotTell(`${options.what} exists, created too close to the create's start (${hint.startedAt}) to tell whose it is`);
+    if (unsure)
+      return cannotTell(
+        `${options.what} exists, created too close to the create's start (${hint.startedAt}) to tell whose it is`,
+      );
     return one(ours, 'created since the create started');
   }
-  return cannotTell(`${options.what} exists and the Civo API records nothing (no tag, no creation time) that tells whether this create made it`);
+  return cannotTell(
+    `${options.what} exists and the Civo API records nothing (no tag, no creation time) that tells whether this create made it`,
+  );
 }

@@ -9,11 +9,20 @@ import { type Wire } from '../client.js';
 import { orNull } from '../../../kit/gone.js';
 import type { ProvbContext } from '../wire/region.js';
 
-export const dnsDomainNameInputs = z.strictObject({
-  name: z.string().min(1).regex(/^\S+$/, 'must not contain whitespace').describe('Domain name, e.g. `example.com` (no whitespace). Updates in place.'),
-}).describe('A DNS domain managed by Civo DNS; import by domain name.');
+export const dnsDomainNameInputs = z
+  .strictObject({
+    name: z
+      .string()
+      .min(1)
+      .regex(/^\S+$/, 'must not contain whitespace')
+      .describe('Domain name, e.g. `example.com` (no whitespace). Updates in place.'),
+  })
+  .describe('A DNS domain managed by Civo DNS; import by domain name.');
 
-export const dnsDomainNameOutputs = z.object({ dnsDomainNameId: z.string().describe('Id of the domain (the resource id).'), accountId: z.string().describe('Id of the Civo account that owns the domain.') });
+export const dnsDomainNameOutputs = z.object({
+  dnsDomainNameId: z.string().describe('Id of the domain (the resource id).'),
+  accountId: z.string().describe('Id of the Civo account that owns the domain.'),
+});
 
 const outputsOf = (d: Wire) => ({ dnsDomainNameId: d.id, accountId: d.account_id ?? '' });
 
@@ -30,7 +39,9 @@ export const dnsDomainName = defineResource({
   inputs: dnsDomainNameInputs,
   outputs: dnsDomainNameOutputs,
   create: async (ctx: ProvbContext, inputs) => {
-    await noteExisting(ctx, async () => (await ctx.config.client.listDomains(ctx)).filter((x) => x.name === inputs.name).map((x) => x.id));
+    await noteExisting(ctx, async () =>
+      (await ctx.config.client.listDomains(ctx)).filter((x) => x.name === inputs.name).map((x) => x.id),
+    );
     const d = await ctx.config.client.createDomain(ctx, inputs.name);
     return { id: d.id, outputs: outputsOf(d) };
   },
@@ -39,7 +50,11 @@ export const dnsDomainName = defineResource({
     return d ? readResult(d) : null;
   },
   // An id may be the domain's name (an import by name): the listing is searched by name too, as read does.
-  readMany: readByList((ctx) => ctx.config.client.listDomains(ctx), (d) => readResult(d), (d, id) => d.name === id),
+  readMany: readByList(
+    (ctx) => ctx.config.client.listDomains(ctx),
+    (d) => readResult(d),
+    (d, id) => d.name === id,
+  ),
   update: async (ctx, id, _olds, news) => {
     const d = await ctx.config.client.renameDomain(ctx, (await lookup(ctx, id))?.id ?? id, news.name);
     return { outputs: outputsOf(d) };
@@ -51,7 +66,11 @@ export const dnsDomainName = defineResource({
   },
   // find: the domain so named if it did not exist when the create sent its request (claim.ts).
   find: async (ctx, inputs, hint) => {
-    const d = claim(hint, (await ctx.config.client.listDomains(ctx)).filter((x) => x.name === inputs.name), { what: `DNS domain '${inputs.name}'` });
+    const d = claim(
+      hint,
+      (await ctx.config.client.listDomains(ctx)).filter((x) => x.name === inputs.name),
+      { what: `DNS domain '${inputs.name}'` },
+    );
     return !d || isCannotTell(d) ? d : { id: d.id, outputs: outputsOf(d) };
   },
   /** Import is by domain name ('example.com'); read turns it into the id. */

@@ -13,17 +13,31 @@ import { checkRegion, priorRegion, regionOf } from '../wire/region.js';
 import { waitUntil } from '../wire/wait.js';
 import { defined } from '../../../kit/wire.js';
 
-export const assignmentInputs = z.strictObject({
-  instanceId: z.string().min(1).describe('Id of the instance to assign the address to. Changing it forces replacement.'),
-  reservedIpId: z.string().min(1).describe('Id of the reserved IP to assign; it must not be assigned elsewhere. Changing it forces replacement.'),
-  region: z.string().optional().describe('Civo region code (e.g. LON1); defaults to the provider\'s region. Changing it forces replacement.'),
-}).describe('Assigns a reserved IP to an instance (id `<reservedIpId>:<instanceId>`). The instance\'s `publicIp` shows the address only after its next refresh.');
+export const assignmentInputs = z
+  .strictObject({
+    instanceId: z
+      .string()
+      .min(1)
+      .describe('Id of the instance to assign the address to. Changing it forces replacement.'),
+    reservedIpId: z
+      .string()
+      .min(1)
+      .describe('Id of the reserved IP to assign; it must not be assigned elsewhere. Changing it forces replacement.'),
+    region: z
+      .string()
+      .optional()
+      .describe("Civo region code (e.g. LON1); defaults to the provider's region. Changing it forces replacement."),
+  })
+  .describe(
+    "Assigns a reserved IP to an instance (id `<reservedIpId>:<instanceId>`). The instance's `publicIp` shows the address only after its next refresh.",
+  );
 
 export const assignmentOutputs = z.object({ ip: z.string().describe('The assigned IPv4 address.') });
 
 function split(id: string): [string, string] {
   const i = id.indexOf(':');
-  if (i <= 0 || i === id.length - 1) throw new TypeError(`Expected an assignment id like '<reservedIpId>:<instanceId>', got '${id}'`);
+  if (i <= 0 || i === id.length - 1)
+    throw new TypeError(`Expected an assignment id like '<reservedIpId>:<instanceId>', got '${id}'`);
   return [id.slice(0, i), id.slice(i + 1)];
 }
 
@@ -37,19 +51,37 @@ export const instanceReservedIpAssignment = defineResource({
     const region = regionOf(ctx, inputs);
     const c = ctx.config.client;
     const ip = await c.getIp(ctx, region, inputs.reservedIpId);
-    await noteExisting(ctx, async () => (ip.assigned_to?.id === inputs.instanceId ? [`${inputs.reservedIpId}:${inputs.instanceId}`] : []));
+    await noteExisting(ctx, async () =>
+      ip.assigned_to?.id === inputs.instanceId ? [`${inputs.reservedIpId}:${inputs.instanceId}`] : [],
+    );
     if (ip.assigned_to?.id && ip.assigned_to.id !== inputs.instanceId) {
-      throw new ProviderError({ provider: 'provb', operation: 'assign reserved IP', retryable: false, vendorCode: 'database_cannot_move_ip', detail: `reserved IP ${inputs.reservedIpId} is already assigned to ${ip.assigned_to.type} ${ip.assigned_to.id}; unassign it first` });
+      throw new ProviderError({
+        provider: 'provb',
+        operation: 'assign reserved IP',
+        retryable: false,
+        vendorCode: 'database_cannot_move_ip',
+        detail: `reserved IP ${inputs.reservedIpId} is already assigned to ${ip.assigned_to.type} ${ip.assigned_to.id}; unassign it first`,
+      });
     }
     if (ip.assigned_to?.id !== inputs.instanceId) await c.ipAction(ctx, region, ip.id, 'assign', inputs.instanceId);
-    await waitUntil(ctx, 'ip', `instance ${inputs.instanceId} to carry ${ip.ip}`, () => c.getInstance(ctx, region, inputs.instanceId), (i) => i.public_ip === ip.ip, () => 'PENDING');
+    await waitUntil(
+      ctx,
+      'ip',
+      `instance ${inputs.instanceId} to carry ${ip.ip}`,
+      () => c.getInstance(ctx, region, inputs.instanceId),
+      (i) => i.public_ip === ip.ip,
+      () => 'PENDING',
+    );
     return { id: `${inputs.reservedIpId}:${inputs.instanceId}`, outputs: { ip: ip.ip } };
   },
   read: async (ctx, id, prior) => {
     const [reservedIpId, instanceId] = split(id);
     const ip = await orNull(() => ctx.config.client.getIp(ctx, priorRegion(ctx, prior), reservedIpId));
     if (!ip || ip.assigned_to?.id !== instanceId) return null;
-    return { inputs: defined({ instanceId, reservedIpId, region: prior.inputs.region as string | undefined }), outputs: { ip: ip.ip } };
+    return {
+      inputs: defined({ instanceId, reservedIpId, region: prior.inputs.region as string | undefined }),
+      outputs: { ip: ip.ip },
+    };
   },
   delete: async (ctx, id, prior) => {
     const [reservedIpId, instanceId] = split(id);
@@ -59,14 +91,28 @@ export const instanceReservedIpAssignment = defineResource({
     if (!ip || ip.assigned_to?.id !== instanceId) return;
     // A 404 (the IP deleted meanwhile, or a retry after a lost answer) means done.
     if ((await orNull(() => c.ipAction(ctx, region, reservedIpId, 'unassign', instanceId))) === null) return;
-    await orNull(() => waitUntil(ctx, 'ip', `reserved IP ${reservedIpId} to be unassigned`, () => c.getIp(ctx, region, reservedIpId), (x) => !x.assigned_to?.id, () => 'PENDING'));
+    await orNull(() =>
+      waitUntil(
+        ctx,
+        'ip',
+        `reserved IP ${reservedIpId} to be unassigned`,
+        () => c.getIp(ctx, region, reservedIpId),
+        (x) => !x.assigned_to?.id,
+        () => 'PENDING',
+      ),
+    );
   },
   // find: the assignment if the IP was not already assigned to the instance when the create began (claim.ts).
   find: async (ctx, inputs, hint) => {
     const ip = await orNull(() => ctx.config.client.getIp(ctx, regionOf(ctx, inputs), inputs.reservedIpId));
     const id = `${inputs.reservedIpId}:${inputs.instanceId}`;
-    const a = claim(hint, ip && ip.assigned_to?.id === inputs.instanceId ? [{ ...ip, id } as Wire] : [], { what: `the assignment of reserved IP ${inputs.reservedIpId} to instance ${inputs.instanceId}` });
+    const a = claim(hint, ip && ip.assigned_to?.id === inputs.instanceId ? [{ ...ip, id } as Wire] : [], {
+      what: `the assignment of reserved IP ${inputs.reservedIpId} to instance ${inputs.instanceId}`,
+    });
     return !a || isCannotTell(a) ? a : { id, outputs: { ip: a.ip } };
   },
-  importId: (id) => { split(id); return id; },
+  importId: (id) => {
+    split(id);
+    return id;
+  },
 });

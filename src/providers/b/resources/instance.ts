@@ -16,32 +16,104 @@ import { readByRegion } from './read-many.js';
 
 const noSpace = /^\S+$/;
 
-export const instanceInputs = z.strictObject({
-  diskImage: z.string().min(1).describe('Disk image (template) id or name, e.g. `ubuntu-jammy`; see getDiskImage. Changing it forces replacement.'),
-  /** Blank: the network's default firewall (open to all). */
-  firewallId: z.string().describe('Firewall to apply (required; may be blank): when blank, the network\'s default firewall (open to all) applies. Updates in place.'),
-  hostname: z.string().max(63).regex(noSpace, 'must not contain whitespace').optional().describe('Fully qualified hostname, at most 63 characters, no whitespace; the API generates one when omitted. Updates in place.'),
-  size: z.string().min(1).default('g3.xsmall').describe('Instance size name; default `g3.xsmall` (see getSize). Can only grow, in place.'),
-  initialUser: z.string().min(1).optional().describe('Login user created on the instance; defaults to the image\'s default user. Changing it forces replacement.'),
-  networkId: z.string().optional().describe('Private network to attach to; the default network when omitted. Changing it forces replacement.'),
-  notes: z.string().optional().describe('Free-form notes kept with the instance. Updates in place.'),
-  privateIpv4: z.string().optional().describe('Private IPv4 address to request on the network; assigned automatically when omitted. Changing it forces replacement.'),
-  publicIpRequired: z.enum(['none', 'create']).default('create').describe('`create` (default) gives the instance a public IPv4; `none` gives none. Changing it forces replacement.'),
-  region: z.string().optional().describe('Civo region code (e.g. LON1); defaults to the provider\'s region. Changing it forces replacement.'),
-  reservedIpv4: z.string().optional().describe('Reserved IP (id, name or address) to use as the public address. Updates in place.'),
-  reverseDns: z.string().regex(noSpace, 'must not contain whitespace').optional().describe('Reverse DNS name of the public address (no whitespace); defaults to the hostname. Updates in place.'),
-  script: z.string().min(1).optional().describe('Script uploaded to the instance and run as root at the end of initialization. Changing it forces replacement.'),
-  sshkeyId: z.string().optional().describe('SSH key id to install for the initial user; when omitted, a random password is set (see `initialPassword`). Changing it forces replacement.'),
-  tags: z.array(z.string()).optional().describe('Tags on the instance. Update in place.'),
-  volumeType: z.enum(['ssd', 'bssd']).default('ssd').describe('Root volume type: `ssd` (default) or `bssd`. Changing it forces replacement.'),
-  writePassword: z.boolean().default(false).describe('When true, the generated initial password is kept in state as the `initialPassword` output. Default false.'),
-}).describe('A Civo compute instance (BUILDING → ACTIVE). Hostname, reverse DNS, notes, tags, firewall, size (up only) and the reserved IP update in place; other inputs force replacement.');
+export const instanceInputs = z
+  .strictObject({
+    diskImage: z
+      .string()
+      .min(1)
+      .describe(
+        'Disk image (template) id or name, e.g. `ubuntu-jammy`; see getDiskImage. Changing it forces replacement.',
+      ),
+    /** Blank: the network's default firewall (open to all). */
+    firewallId: z
+      .string()
+      .describe(
+        "Firewall to apply (required; may be blank): when blank, the network's default firewall (open to all) applies. Updates in place.",
+      ),
+    hostname: z
+      .string()
+      .max(63)
+      .regex(noSpace, 'must not contain whitespace')
+      .optional()
+      .describe(
+        'Fully qualified hostname, at most 63 characters, no whitespace; the API generates one when omitted. Updates in place.',
+      ),
+    size: z
+      .string()
+      .min(1)
+      .default('g3.xsmall')
+      .describe('Instance size name; default `g3.xsmall` (see getSize). Can only grow, in place.'),
+    initialUser: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "Login user created on the instance; defaults to the image's default user. Changing it forces replacement.",
+      ),
+    networkId: z
+      .string()
+      .optional()
+      .describe('Private network to attach to; the default network when omitted. Changing it forces replacement.'),
+    notes: z.string().optional().describe('Free-form notes kept with the instance. Updates in place.'),
+    privateIpv4: z
+      .string()
+      .optional()
+      .describe(
+        'Private IPv4 address to request on the network; assigned automatically when omitted. Changing it forces replacement.',
+      ),
+    publicIpRequired: z
+      .enum(['none', 'create'])
+      .default('create')
+      .describe(
+        '`create` (default) gives the instance a public IPv4; `none` gives none. Changing it forces replacement.',
+      ),
+    region: z
+      .string()
+      .optional()
+      .describe("Civo region code (e.g. LON1); defaults to the provider's region. Changing it forces replacement."),
+    reservedIpv4: z
+      .string()
+      .optional()
+      .describe('Reserved IP (id, name or address) to use as the public address. Updates in place.'),
+    reverseDns: z
+      .string()
+      .regex(noSpace, 'must not contain whitespace')
+      .optional()
+      .describe('Reverse DNS name of the public address (no whitespace); defaults to the hostname. Updates in place.'),
+    script: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'Script uploaded to the instance and run as root at the end of initialization. Changing it forces replacement.',
+      ),
+    sshkeyId: z
+      .string()
+      .optional()
+      .describe(
+        'SSH key id to install for the initial user; when omitted, a random password is set (see `initialPassword`). Changing it forces replacement.',
+      ),
+    tags: z.array(z.string()).optional().describe('Tags on the instance. Update in place.'),
+    volumeType: z
+      .enum(['ssd', 'bssd'])
+      .default('ssd')
+      .describe('Root volume type: `ssd` (default) or `bssd`. Changing it forces replacement.'),
+    writePassword: z
+      .boolean()
+      .default(false)
+      .describe(
+        'When true, the generated initial password is kept in state as the `initialPassword` output. Default false.',
+      ),
+  })
+  .describe(
+    'A Civo compute instance (BUILDING → ACTIVE). Hostname, reverse DNS, notes, tags, firewall, size (up only) and the reserved IP update in place; other inputs force replacement.',
+  );
 export type InstanceInputs = z.output<typeof instanceInputs>;
 
 export const instanceOutputs = z.object({
   instanceId: z.string().describe('Id of the instance (the resource id).'),
   hostname: z.string().describe('Hostname as the API reports it.'),
-  networkId: z.string().describe('Id of the instance\'s network.'),
+  networkId: z.string().describe("Id of the instance's network."),
   firewallId: z.string().describe('Id of the firewall applied to the instance.'),
   initialUser: z.string().describe('Login user created on the instance.'),
   reverseDns: z.string().describe('Reverse DNS name of the public address; empty when none.'),
@@ -50,23 +122,48 @@ export const instanceOutputs = z.object({
   ramMb: z.number().describe('Memory in MB.'),
   createdAt: z.string().describe('When the instance was created (timestamp).'),
   privateIp: z.string().describe('Private IPv4 address on the network.'),
-  publicIp: z.string().describe('Public IPv4 address; empty when none (a reserved IP shows here after the next refresh).'),
+  publicIp: z
+    .string()
+    .describe('Public IPv4 address; empty when none (a reserved IP shows here after the next refresh).'),
   sourceId: z.string().describe('Id or name of the image the instance was built from.'),
   sourceType: z.string().describe('Kind of source the instance was built from, e.g. `diskimage`.'),
   status: z.string().describe('Instance status, e.g. `BUILDING` or `ACTIVE`.'),
-  initialPassword: z.string().optional().describe('Generated password of the initial user (secret); present only with `writePassword` and no SSH key.'),
+  initialPassword: z
+    .string()
+    .optional()
+    .describe('Generated password of the initial user (secret); present only with `writePassword` and no SSH key.'),
 });
 
 function outputsOf(i: Wire, writePassword: boolean): z.output<typeof instanceOutputs> {
   return {
-    instanceId: i.id, hostname: i.hostname, networkId: i.network_id, firewallId: i.firewall_id, initialUser: i.initial_user, reverseDns: i.reverse_dns ?? '',
-    cpuCores: i.cpu_cores, diskGb: i.disk_gb, ramMb: i.ram_mb, createdAt: i.created_at, privateIp: i.private_ip ?? '', publicIp: i.public_ip ?? '',
-    sourceId: i.source_id, sourceType: i.source_type, status: i.status, ...(writePassword && i.initial_password ? { initialPassword: i.initial_password } : {}),
+    instanceId: i.id,
+    hostname: i.hostname,
+    networkId: i.network_id,
+    firewallId: i.firewall_id,
+    initialUser: i.initial_user,
+    reverseDns: i.reverse_dns ?? '',
+    cpuCores: i.cpu_cores,
+    diskGb: i.disk_gb,
+    ramMb: i.ram_mb,
+    createdAt: i.created_at,
+    privateIp: i.private_ip ?? '',
+    publicIp: i.public_ip ?? '',
+    sourceId: i.source_id,
+    sourceType: i.source_type,
+    status: i.status,
+    ...(writePassword && i.initial_password ? { initialPassword: i.initial_password } : {}),
   };
 }
 
 const ready = (ctx: ProvbContext, region: string, id: string) =>
-  waitUntil(ctx, 'instance', `instance ${id} to be ACTIVE`, () => ctx.config.client.getInstance(ctx, region, id), (i) => i.status === 'ACTIVE', (i) => i.status);
+  waitUntil(
+    ctx,
+    'instance',
+    `instance ${id} to be ACTIVE`,
+    () => ctx.config.client.getInstance(ctx, region, id),
+    (i) => i.status === 'ACTIVE',
+    (i) => i.status,
+  );
 
 /** The disk image's id, from an id or a name (the API takes `template_id`). */
 async function imageId(ctx: ProvbContext, region: string, image: string): Promise<string> {
@@ -107,11 +204,19 @@ function reportInputs(i: Wire, prior: Prior): InstanceInputs {
     // 'none' stays 'none' though the API may give an address anyway (first instance of a network, a reserved IP).
     publicIpRequired: !i.public_ip || r.kept('publicIpRequired') === 'none' ? 'none' : 'create',
     region: r.kept<string>('region'),
-    reservedIpv4: r.kept<string>('reservedIpv4') === undefined ? undefined : [i.reserved_ip_id, i.reserved_ip_name, i.reserved_ip].includes(r.kept('reservedIpv4')) ? r.kept<string>('reservedIpv4') : (i.reserved_ip_id || ''),
+    reservedIpv4:
+      r.kept<string>('reservedIpv4') === undefined
+        ? undefined
+        : [i.reserved_ip_id, i.reserved_ip_name, i.reserved_ip].includes(r.kept('reservedIpv4'))
+          ? r.kept<string>('reservedIpv4')
+          : i.reserved_ip_id || '',
     reverseDns: r.computed('reverseDns', i.reverse_dns),
     script: r.importing ? script : r.kept('script') === undefined ? undefined : script,
     sshkeyId: r.computed('sshkeyId', i.ssh_key_id),
-    tags: r.optional('tags', (i.tags ?? []).filter((t: unknown) => !isOperationTag(t))),
+    tags: r.optional(
+      'tags',
+      (i.tags ?? []).filter((t: unknown) => !isOperationTag(t)),
+    ),
     volumeType: i.volume_type === 'bssd' ? 'bssd' : 'ssd',
     writePassword: r.kept<boolean>('writePassword') ?? false,
   }) as InstanceInputs;
@@ -121,21 +226,56 @@ export const instance = defineResource({
   token: 'provb:index/instance:Instance',
   inputs: instanceInputs,
   outputs: instanceOutputs,
-  replaceOn: ['diskImage', 'region', 'networkId', 'privateIpv4', 'script', 'initialUser', 'sshkeyId', 'publicIpRequired', 'volumeType'],
+  replaceOn: [
+    'diskImage',
+    'region',
+    'networkId',
+    'privateIpv4',
+    'script',
+    'initialUser',
+    'sshkeyId',
+    'publicIpRequired',
+    'volumeType',
+  ],
   secrets: ['initialPassword'],
-  computedOnUpdate: ['hostname', 'firewallId', 'reverseDns', 'cpuCores', 'diskGb', 'ramMb', 'publicIp', 'status', 'initialPassword'],
+  computedOnUpdate: [
+    'hostname',
+    'firewallId',
+    'reverseDns',
+    'cpuCores',
+    'diskGb',
+    'ramMb',
+    'publicIp',
+    'status',
+    'initialPassword',
+  ],
   check: (inputs, config: ProvbConfig) => checkRegion(inputs, config),
-  warnings: (inputs) => (inputs.publicIpRequired === 'none'
-    ? ['publicIpRequired none: Civo gives the first instance of a network a public IP anyway (the Terraform provider warns the same); put another instance in the network first if this one must stay private']
-    : []),
+  warnings: (inputs) =>
+    inputs.publicIpRequired === 'none'
+      ? [
+          'publicIpRequired none: Civo gives the first instance of a network a public IP anyway (the Terraform provider warns the same); put another instance in the network first if this one must stay private',
+        ]
+      : [],
   create: async (ctx, inputs) => {
     const region = regionOf(ctx, inputs);
     const c = ctx.config.client;
     const created = await c.createInstance(ctx, region, {
-      count: 1, hostname: inputs.hostname ?? '', reverse_dns: inputs.reverseDns ?? '', size: inputs.size, public_ip: inputs.publicIpRequired,
-      reserved_ipv4: inputs.reservedIpv4 ?? '', private_ipv4: inputs.privateIpv4 ?? '', network_id: inputs.networkId ?? '',
-      template_id: await imageId(ctx, region, inputs.diskImage), initial_user: inputs.initialUser ?? '', ssh_key_id: inputs.sshkeyId ?? '',
-      script: inputs.script ?? '', tags: [...(inputs.tags ?? []), ...(ctx.operationId ? [operationTag(ctx.operationId)] : [])].join(' '), firewall_id: inputs.firewallId, volume_type: inputs.volumeType, notes: inputs.notes ?? '',
+      count: 1,
+      hostname: inputs.hostname ?? '',
+      reverse_dns: inputs.reverseDns ?? '',
+      size: inputs.size,
+      public_ip: inputs.publicIpRequired,
+      reserved_ipv4: inputs.reservedIpv4 ?? '',
+      private_ipv4: inputs.privateIpv4 ?? '',
+      network_id: inputs.networkId ?? '',
+      template_id: await imageId(ctx, region, inputs.diskImage),
+      initial_user: inputs.initialUser ?? '',
+      ssh_key_id: inputs.sshkeyId ?? '',
+      script: inputs.script ?? '',
+      tags: [...(inputs.tags ?? []), ...(ctx.operationId ? [operationTag(ctx.operationId)] : [])].join(' '),
+      firewall_id: inputs.firewallId,
+      volume_type: inputs.volumeType,
+      notes: inputs.notes ?? '',
     });
     return afterCreated(ctx, created.id, async () => {
       let inst = await ready(ctx, region, created.id);
@@ -158,24 +298,42 @@ export const instance = defineResource({
     if (o.hostname !== news.hostname || o.reverseDns !== news.reverseDns || (o.notes ?? '') !== (news.notes ?? '')) {
       const current = await c.getInstance(ctx, region, id);
       await c.updateInstance(ctx, region, id, {
-        hostname: news.hostname ?? current.hostname, reverse_dns: news.reverseDns ?? current.reverse_dns, notes: news.notes ?? '',
-        public_ip: current.public_ip, subnets: current.subnets ?? [], ...(news.notes ? {} : { notes_delete: 'true' }),
+        hostname: news.hostname ?? current.hostname,
+        reverse_dns: news.reverseDns ?? current.reverse_dns,
+        notes: news.notes ?? '',
+        public_ip: current.public_ip,
+        subnets: current.subnets ?? [],
+        ...(news.notes ? {} : { notes_delete: 'true' }),
       });
     }
-    if (JSON.stringify(o.tags ?? []) !== JSON.stringify(news.tags ?? [])) await c.retagInstance(ctx, region, id, news.tags ?? []);
+    if (JSON.stringify(o.tags ?? []) !== JSON.stringify(news.tags ?? []))
+      await c.retagInstance(ctx, region, id, news.tags ?? []);
     if (o.firewallId !== news.firewallId) {
       const current = await c.getInstance(ctx, region, id);
       const fw = news.firewallId || (await defaultFirewall(ctx, region, current.network_id));
       if (fw && fw !== current.firewall_id) await c.setInstanceFirewall(ctx, region, id, fw);
     }
-    if (o.size !== news.size) { await c.resizeInstance(ctx, region, id, news.size); await ready(ctx, region, id); }
+    if (o.size !== news.size) {
+      await c.resizeInstance(ctx, region, id, news.size);
+      await ready(ctx, region, id);
+    }
     if (o.reservedIpv4 !== news.reservedIpv4) {
-      if (o.reservedIpv4) { const old = await findIp(ctx, region, o.reservedIpv4); if (old?.assigned_to?.id === id) await orNull(() => c.ipAction(ctx, region, old.id, 'unassign', id)); }
+      if (o.reservedIpv4) {
+        const old = await findIp(ctx, region, o.reservedIpv4);
+        if (old?.assigned_to?.id === id) await orNull(() => c.ipAction(ctx, region, old.id, 'unassign', id));
+      }
       if (news.reservedIpv4) {
         const ip = await findIp(ctx, region, news.reservedIpv4);
         if (!ip) throw missingObject('update instance', `reserved IP ${news.reservedIpv4} was not found in ${region}`);
         await c.ipAction(ctx, region, ip.id, 'assign', id);
-        await waitUntil(ctx, 'instance', `instance ${id} to carry ${ip.ip}`, () => c.getInstance(ctx, region, id), (i) => i.public_ip === ip.ip, (i) => i.public_ip || 'no public IP');
+        await waitUntil(
+          ctx,
+          'instance',
+          `instance ${id} to carry ${ip.ip}`,
+          () => c.getInstance(ctx, region, id),
+          (i) => i.public_ip === ip.ip,
+          (i) => i.public_ip || 'no public IP',
+        );
       }
     }
     return { outputs: outputsOf(await c.getInstance(ctx, region, id), news.writePassword) };
@@ -191,7 +349,10 @@ export const instance = defineResource({
   find: async (ctx, inputs, hint) => {
     const region = regionOf(ctx, inputs);
     const tag = operationTag(hint.operationId);
-    const inst = claim(hint, await ctx.config.client.listInstances(ctx, region), { what: `an instance tagged ${tag}`, tagged: (i) => (i.tags ?? []).includes(tag) });
+    const inst = claim(hint, await ctx.config.client.listInstances(ctx, region), {
+      what: `an instance tagged ${tag}`,
+      tagged: (i) => (i.tags ?? []).includes(tag),
+    });
     if (!inst || isCannotTell(inst)) return inst;
     let settled = await ready(ctx, region, inst.id);
     // The create's follow-up, which a lost answer skipped: attach the declared firewall.

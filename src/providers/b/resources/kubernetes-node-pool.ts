@@ -18,31 +18,55 @@ import type { Prior, ReadResult } from '../../../engine/provider/define.js';
 import type { ProvbContext } from '../wire/region.js';
 import { readByGroup } from './read-many.js';
 
-export const nodePoolInputs = z.strictObject({
-  clusterId: z.string().min(1).describe('Id of the cluster the pool belongs to. Changing it forces replacement.'),
-  nodeCount: z.number().int().min(1).describe('Number of nodes (at least 1). Updates in place.'),
-  size: z.string().min(1).describe('Node size name, e.g. `g4s.kube.medium`. Changing it forces replacement.'),
-  /** The pool's id; generated when omitted. */
-  label: poolLabel.optional().describe('Label (id) of the pool: letters, digits, `-`, `_` and `.`; generated when omitted. Changing it forces replacement.'),
-  labels: z.record(z.string(), z.string()).optional().describe('Kubernetes labels on the pool\'s nodes. Update in place.'),
-  publicIpNodePool: z.boolean().optional().describe('Give each node a public IP. Changing it forces replacement.'),
-  taints: z.array(taint).optional().describe('Taints on the pool\'s nodes. Update in place.'),
-  region: z.string().optional().describe('Civo region code (e.g. LON1); defaults to the provider\'s region. Changing it forces replacement.'),
-}).describe('An extra node pool of a Kubernetes cluster; id and import id `<clusterId>:<poolId>`. Count, labels and taints update in place.');
+export const nodePoolInputs = z
+  .strictObject({
+    clusterId: z.string().min(1).describe('Id of the cluster the pool belongs to. Changing it forces replacement.'),
+    nodeCount: z.number().int().min(1).describe('Number of nodes (at least 1). Updates in place.'),
+    size: z.string().min(1).describe('Node size name, e.g. `g4s.kube.medium`. Changing it forces replacement.'),
+    /** The pool's id; generated when omitted. */
+    label: poolLabel
+      .optional()
+      .describe(
+        'Label (id) of the pool: letters, digits, `-`, `_` and `.`; generated when omitted. Changing it forces replacement.',
+      ),
+    labels: z
+      .record(z.string(), z.string())
+      .optional()
+      .describe("Kubernetes labels on the pool's nodes. Update in place."),
+    publicIpNodePool: z.boolean().optional().describe('Give each node a public IP. Changing it forces replacement.'),
+    taints: z.array(taint).optional().describe("Taints on the pool's nodes. Update in place."),
+    region: z
+      .string()
+      .optional()
+      .describe("Civo region code (e.g. LON1); defaults to the provider's region. Changing it forces replacement."),
+  })
+  .describe(
+    'An extra node pool of a Kubernetes cluster; id and import id `<clusterId>:<poolId>`. Count, labels and taints update in place.',
+  );
 type NodePoolInputs = z.output<typeof nodePoolInputs>;
 
-export const nodePoolOutputs = z.object({ poolId: z.string().describe('Id of the pool.'), instanceNames: z.array(z.string()).describe('Names of the pool\'s nodes.') });
+export const nodePoolOutputs = z.object({
+  poolId: z.string().describe('Id of the pool.'),
+  instanceNames: z.array(z.string()).describe("Names of the pool's nodes."),
+});
 
 const outputsOf = (p: Wire) => ({ poolId: p.id, instanceNames: p.instance_names ?? [] });
 
 function split(id: string): [string, string] {
   const i = id.indexOf(':');
-  if (i <= 0 || i === id.length - 1) throw new TypeError(`Expected a node pool id like '<cluster_id>:<pool_id>', got '${id}'`);
+  if (i <= 0 || i === id.length - 1)
+    throw new TypeError(`Expected a node pool id like '<cluster_id>:<pool_id>', got '${id}'`);
   return [id.slice(0, i), id.slice(i + 1)];
 }
 
 /** What read answers for pool `poolId` of cluster `c` (null when the cluster has no such pool). */
-function poolResult(c: Wire, poolId: string, prior: Prior, elsewhere: string | undefined, clusterId: string): ReadResult | null {
+function poolResult(
+  c: Wire,
+  poolId: string,
+  prior: Prior,
+  elsewhere: string | undefined,
+  clusterId: string,
+): ReadResult | null {
   const pool = c?.pools?.find((p: Wire) => p.id === poolId);
   if (!pool) return null;
   const req = (c.required_pools ?? []).find((p: Wire) => p.id === poolId) ?? pool;
@@ -50,7 +74,10 @@ function poolResult(c: Wire, poolId: string, prior: Prior, elsewhere: string | u
   const labels = userLabels(req.labels ?? pool.labels);
   const taints = wireTaints(req.taints ?? pool.taints);
   const inputs: NodePoolInputs = defined({
-    clusterId, nodeCount: req.count ?? pool.count, size: pool.size, label: r.computed('label', pool.id),
+    clusterId,
+    nodeCount: req.count ?? pool.count,
+    size: pool.size,
+    label: r.computed('label', pool.id),
     labels: r.kept('labels') !== undefined || Object.keys(labels).length ? labels : undefined,
     publicIpNodePool: r.computed('publicIpNodePool', pool.public_ip_node_pool === true),
     taints: r.kept('taints') !== undefined || taints.length ? taints : undefined,
@@ -63,8 +90,12 @@ async function readPool(ctx: ProvbContext, id: string, prior: Prior): Promise<Re
   const [clusterId, poolId] = split(id);
   const home = priorRegion(ctx, prior);
   // An import looks in every region, as the vendor's provider does.
-  const found = await scanRegions(ctx, home, (region) => orNull(() => ctx.config.client.getCluster(ctx, region, clusterId)));
-  return found ? poolResult(found.value, poolId!, prior, found.region === home ? undefined : found.region, clusterId!) : null;
+  const found = await scanRegions(ctx, home, (region) =>
+    orNull(() => ctx.config.client.getCluster(ctx, region, clusterId)),
+  );
+  return found
+    ? poolResult(found.value, poolId!, prior, found.region === home ? undefined : found.region, clusterId!)
+    : null;
 }
 
 export const kubernetesNodePool = defineResource({
@@ -78,11 +109,28 @@ export const kubernetesNodePool = defineResource({
     const region = regionOf(ctx, inputs);
     const poolId = inputs.label ?? (ctx.operationId ? derivedId(ctx.operationId) : randomUUID());
     await waitCluster(ctx, region, inputs.clusterId);
-    if (inputs.label) await noteExisting(ctx, async () => ((await orNull(() => ctx.config.client.getCluster(ctx, region, inputs.clusterId)))?.pools ?? []).filter((p: Wire) => p.id === poolId).map((p: Wire) => p.id));
-    await ctx.config.client.createPool(ctx, region, inputs.clusterId, defined({
-      id: poolId, count: inputs.nodeCount, size: inputs.size, labels: inputs.labels, taints: inputs.taints ?? null, public_ip_node_pool: inputs.publicIpNodePool,
-    }));
-    const c = await afterCreated(ctx, `${inputs.clusterId}:${poolId}`, () => waitPool(ctx, region, inputs.clusterId, poolId));
+    if (inputs.label)
+      await noteExisting(ctx, async () =>
+        ((await orNull(() => ctx.config.client.getCluster(ctx, region, inputs.clusterId)))?.pools ?? [])
+          .filter((p: Wire) => p.id === poolId)
+          .map((p: Wire) => p.id),
+      );
+    await ctx.config.client.createPool(
+      ctx,
+      region,
+      inputs.clusterId,
+      defined({
+        id: poolId,
+        count: inputs.nodeCount,
+        size: inputs.size,
+        labels: inputs.labels,
+        taints: inputs.taints ?? null,
+        public_ip_node_pool: inputs.publicIpNodePool,
+      }),
+    );
+    const c = await afterCreated(ctx, `${inputs.clusterId}:${poolId}`, () =>
+      waitPool(ctx, region, inputs.clusterId, poolId),
+    );
     return { id: `${inputs.clusterId}:${poolId}`, outputs: outputsOf(c.pools.find((p: Wire) => p.id === poolId)) };
   },
   read: readPool,
@@ -97,7 +145,11 @@ export const kubernetesNodePool = defineResource({
   update: async (ctx, id, _olds, news) => {
     const [clusterId, poolId] = split(id);
     const region = regionOf(ctx, news);
-    await ctx.config.client.updatePool(ctx, region, clusterId, poolId, { count: news.nodeCount, labels: news.labels ?? {}, taints: news.taints ?? [] });
+    await ctx.config.client.updatePool(ctx, region, clusterId, poolId, {
+      count: news.nodeCount,
+      labels: news.labels ?? {},
+      taints: news.taints ?? [],
+    });
     const c = await waitPool(ctx, region, clusterId, poolId);
     return { outputs: outputsOf(c.pools.find((p: Wire) => p.id === poolId)) };
   },
@@ -114,10 +166,16 @@ export const kubernetesNodePool = defineResource({
     const poolId = inputs.label ?? derivedId(hint.operationId);
     const c = await orNull(() => ctx.config.client.getCluster(ctx, region, inputs.clusterId));
     const matches = (c?.pools ?? []).filter((p: Wire) => p.id === poolId);
-    const pool = inputs.label ? claim(hint, matches, { what: `node pool '${poolId}'` }) : matches[0] ?? null;
+    const pool = inputs.label ? claim(hint, matches, { what: `node pool '${poolId}'` }) : (matches[0] ?? null);
     if (!pool || isCannotTell(pool)) return pool;
     const settled = await waitPool(ctx, region, inputs.clusterId, pool.id);
-    return { id: `${inputs.clusterId}:${pool.id}`, outputs: outputsOf(settled.pools.find((p: Wire) => p.id === pool.id)) };
+    return {
+      id: `${inputs.clusterId}:${pool.id}`,
+      outputs: outputsOf(settled.pools.find((p: Wire) => p.id === pool.id)),
+    };
   },
-  importId: (id) => { split(id); return id; },
+  importId: (id) => {
+    split(id);
+    return id;
+  },
 });

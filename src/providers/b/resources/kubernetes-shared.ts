@@ -5,7 +5,15 @@ import type { Wire } from '../client.js';
 import type { ProvbContext } from '../wire/region.js';
 import { waitUntil } from '../wire/wait.js';
 
-export const taint = z.strictObject({ key: z.string().min(1).describe('Taint key.'), value: z.string().describe('Taint value (may be empty).'), effect: z.enum(['NoSchedule', 'PreferNoSchedule', 'NoExecute']).describe('Taint effect: `NoSchedule`, `PreferNoSchedule` or `NoExecute`.') }).describe('A Kubernetes taint put on the pool\'s nodes.');
+export const taint = z
+  .strictObject({
+    key: z.string().min(1).describe('Taint key.'),
+    value: z.string().describe('Taint value (may be empty).'),
+    effect: z
+      .enum(['NoSchedule', 'PreferNoSchedule', 'NoExecute'])
+      .describe('Taint effect: `NoSchedule`, `PreferNoSchedule` or `NoExecute`.'),
+  })
+  .describe("A Kubernetes taint put on the pool's nodes.");
 export type Taint = z.output<typeof taint>;
 export const poolLabel = z.string().regex(/^[a-zA-Z0-9-_.]+$/, 'may hold only letters, digits, "-", "_" and "."');
 
@@ -14,18 +22,38 @@ export function userLabels(labels: Record<string, string> | undefined): Record<s
   return Object.fromEntries(Object.entries(labels ?? {}).filter(([k]) => !k.startsWith('kubernetes.civo.com/')));
 }
 
-export const wireTaints = (t: readonly Wire[] | undefined): Taint[] => (t ?? []).map((x) => ({ key: x.key, value: x.value ?? '', effect: x.effect }));
+export const wireTaints = (t: readonly Wire[] | undefined): Taint[] =>
+  (t ?? []).map((x) => ({ key: x.key, value: x.value ?? '', effect: x.effect }));
 
 /** Waits until the pool's desired count is met and every node is ACTIVE (and the cluster is ACTIVE). */
 export function waitPool(ctx: ProvbContext, region: string, clusterId: string, poolId: string): Promise<Wire> {
-  return waitUntil(ctx, 'pool', `node pool ${poolId} to be ready`, () => ctx.config.client.getCluster(ctx, region, clusterId), (c) => {
-    const pool = (c.pools ?? []).find((p: Wire) => p.id === poolId);
-    const want = (c.required_pools ?? []).find((p: Wire) => p.id === poolId)?.count ?? pool?.count ?? 0;
-    return c.status === 'ACTIVE' && !!pool && pool.instances.length === want && pool.instances.every((i: Wire) => i.status === 'ACTIVE');
-  }, (c) => c.status);
+  return waitUntil(
+    ctx,
+    'pool',
+    `node pool ${poolId} to be ready`,
+    () => ctx.config.client.getCluster(ctx, region, clusterId),
+    (c) => {
+      const pool = (c.pools ?? []).find((p: Wire) => p.id === poolId);
+      const want = (c.required_pools ?? []).find((p: Wire) => p.id === poolId)?.count ?? pool?.count ?? 0;
+      return (
+        c.status === 'ACTIVE' &&
+        !!pool &&
+        pool.instances.length === want &&
+        pool.instances.every((i: Wire) => i.status === 'ACTIVE')
+      );
+    },
+    (c) => c.status,
+  );
 }
 
 /** Waits until the cluster is ACTIVE and ready. */
 export function waitCluster(ctx: ProvbContext, region: string, clusterId: string): Promise<Wire> {
-  return waitUntil(ctx, 'cluster', `cluster ${clusterId} to be ACTIVE`, () => ctx.config.client.getCluster(ctx, region, clusterId), (c) => c.status === 'ACTIVE' && c.ready === true, (c) => c.status);
+  return waitUntil(
+    ctx,
+    'cluster',
+    `cluster ${clusterId} to be ACTIVE`,
+    () => ctx.config.client.getCluster(ctx, region, clusterId),
+    (c) => c.status === 'ACTIVE' && c.ready === true,
+    (c) => c.status,
+  );
 }

@@ -13,25 +13,78 @@ import { waitGone } from '../wire/wait.js';
 import { reporter } from './reported.js';
 import { defined } from '../../../kit/wire.js';
 
-export const networkInputs = z.strictObject({
-  label: z.string().min(1).regex(/^\S+$/, 'must not contain whitespace').describe('Label (display name) of the network, no whitespace. Updates in place.'),
-  cidrV4: z.string().optional().describe('IPv4 CIDR of the network, e.g. `10.0.0.0/24`; chosen by the API when omitted. Changing it forces replacement.'),
-  nameserversV4s: z.array(z.string()).optional().describe('IPv4 nameservers handed to instances; the API\'s defaults when omitted. Update in place.'),
-  region: z.string().optional().describe('Civo region code (e.g. LON1); defaults to the provider\'s region. Changing it forces replacement.'),
-  vlanId: z.number().int().nonnegative().optional().describe('VLAN id, for a network bridged to a physical VLAN. Changing it forces replacement.'),
-  vlanAllocationPoolV4Start: z.string().optional().describe('First IPv4 address the VLAN network hands out. Changing it forces replacement.'),
-  vlanAllocationPoolV4End: z.string().optional().describe('Last IPv4 address the VLAN network hands out. Changing it forces replacement.'),
-  vlanCidrV4: z.string().optional().describe('IPv4 CIDR of the VLAN. Changing it forces replacement.'),
-  vlanGatewayIpV4: z.string().optional().describe('Gateway IPv4 address of the VLAN. Changing it forces replacement.'),
-  vlanPhysicalInterface: z.string().optional().describe('Physical interface the VLAN is on, e.g. `eth1`. Changing it forces replacement.'),
-}).describe('A private network. The label and nameservers update in place; the CIDR, region and VLAN settings force replacement.');
+export const networkInputs = z
+  .strictObject({
+    label: z
+      .string()
+      .min(1)
+      .regex(/^\S+$/, 'must not contain whitespace')
+      .describe('Label (display name) of the network, no whitespace. Updates in place.'),
+    cidrV4: z
+      .string()
+      .optional()
+      .describe(
+        'IPv4 CIDR of the network, e.g. `10.0.0.0/24`; chosen by the API when omitted. Changing it forces replacement.',
+      ),
+    nameserversV4s: z
+      .array(z.string())
+      .optional()
+      .describe("IPv4 nameservers handed to instances; the API's defaults when omitted. Update in place."),
+    region: z
+      .string()
+      .optional()
+      .describe("Civo region code (e.g. LON1); defaults to the provider's region. Changing it forces replacement."),
+    vlanId: z
+      .number()
+      .int()
+      .nonnegative()
+      .optional()
+      .describe('VLAN id, for a network bridged to a physical VLAN. Changing it forces replacement.'),
+    vlanAllocationPoolV4Start: z
+      .string()
+      .optional()
+      .describe('First IPv4 address the VLAN network hands out. Changing it forces replacement.'),
+    vlanAllocationPoolV4End: z
+      .string()
+      .optional()
+      .describe('Last IPv4 address the VLAN network hands out. Changing it forces replacement.'),
+    vlanCidrV4: z.string().optional().describe('IPv4 CIDR of the VLAN. Changing it forces replacement.'),
+    vlanGatewayIpV4: z
+      .string()
+      .optional()
+      .describe('Gateway IPv4 address of the VLAN. Changing it forces replacement.'),
+    vlanPhysicalInterface: z
+      .string()
+      .optional()
+      .describe('Physical interface the VLAN is on, e.g. `eth1`. Changing it forces replacement.'),
+  })
+  .describe(
+    'A private network. The label and nameservers update in place; the CIDR, region and VLAN settings force replacement.',
+  );
 type NetworkInputs = z.output<typeof networkInputs>;
 
-export const networkOutputs = z.object({ networkId: z.string().describe('Id of the network (the resource id).'), name: z.string().describe('Name of the network as the API reports it.'), default: z.boolean().describe('Whether this is the region\'s default network.'), cidrV4: z.string().describe('IPv4 CIDR of the network.') });
+export const networkOutputs = z.object({
+  networkId: z.string().describe('Id of the network (the resource id).'),
+  name: z.string().describe('Name of the network as the API reports it.'),
+  default: z.boolean().describe("Whether this is the region's default network."),
+  cidrV4: z.string().describe('IPv4 CIDR of the network.'),
+});
 
-const outputsOf = (n: Wire) => ({ networkId: n.id, name: n.name ?? n.label, default: n.default === true, cidrV4: n.cidr ?? '' });
+const outputsOf = (n: Wire) => ({
+  networkId: n.id,
+  name: n.name ?? n.label,
+  default: n.default === true,
+  cidrV4: n.cidr ?? '',
+});
 
-const VLAN = ['vlanId', 'vlanAllocationPoolV4Start', 'vlanAllocationPoolV4End', 'vlanCidrV4', 'vlanGatewayIpV4', 'vlanPhysicalInterface'] as const;
+const VLAN = [
+  'vlanId',
+  'vlanAllocationPoolV4Start',
+  'vlanAllocationPoolV4End',
+  'vlanCidrV4',
+  'vlanGatewayIpV4',
+  'vlanPhysicalInterface',
+] as const;
 
 function readResult(n: Wire, prior: Prior) {
   const r = reporter(prior);
@@ -54,11 +107,30 @@ export const network = defineResource({
   check: (inputs, config: ProvbConfig) => checkRegion(inputs, config),
   create: async (ctx, inputs) => {
     const region = regionOf(ctx, inputs);
-    const vlan = inputs.vlanId && inputs.vlanId > 0 ? {
-      vlan_connect: { vlan_id: inputs.vlanId, physical_interface: inputs.vlanPhysicalInterface ?? '', cidr_v4: inputs.vlanCidrV4 ?? '', gateway_ipv4: inputs.vlanGatewayIpV4 ?? '', allocation_pool_v4_start: inputs.vlanAllocationPoolV4Start ?? '', allocation_pool_v4_end: inputs.vlanAllocationPoolV4End ?? '' },
-    } : {};
-    await noteExisting(ctx, async () => (await ctx.config.client.listNetworks(ctx, region)).filter((x) => x.label === inputs.label).map((x) => x.id));
-    const res = await ctx.config.client.createNetwork(ctx, region, { label: inputs.label, default: '', cidr_v4: inputs.cidrV4 ?? '', nameservers_v4: inputs.nameserversV4s ?? null, ipv4_enabled: true, ...vlan });
+    const vlan =
+      inputs.vlanId && inputs.vlanId > 0
+        ? {
+            vlan_connect: {
+              vlan_id: inputs.vlanId,
+              physical_interface: inputs.vlanPhysicalInterface ?? '',
+              cidr_v4: inputs.vlanCidrV4 ?? '',
+              gateway_ipv4: inputs.vlanGatewayIpV4 ?? '',
+              allocation_pool_v4_start: inputs.vlanAllocationPoolV4Start ?? '',
+              allocation_pool_v4_end: inputs.vlanAllocationPoolV4End ?? '',
+            },
+          }
+        : {};
+    await noteExisting(ctx, async () =>
+      (await ctx.config.client.listNetworks(ctx, region)).filter((x) => x.label === inputs.label).map((x) => x.id),
+    );
+    const res = await ctx.config.client.createNetwork(ctx, region, {
+      label: inputs.label,
+      default: '',
+      cidr_v4: inputs.cidrV4 ?? '',
+      nameservers_v4: inputs.nameserversV4s ?? null,
+      ipv4_enabled: true,
+      ...vlan,
+    });
     const n = await ctx.config.client.getNetwork(ctx, region, res.id);
     return { id: n.id, outputs: outputsOf(n) };
   },
@@ -69,7 +141,10 @@ export const network = defineResource({
   readMany: readByRegion((ctx, region) => ctx.config.client.listNetworks(ctx, region), readResult),
   update: async (ctx, id, _olds, news) => {
     const region = regionOf(ctx, news);
-    await ctx.config.client.updateNetwork(ctx, region, id, { label: news.label, nameservers_v4: news.nameserversV4s ?? null });
+    await ctx.config.client.updateNetwork(ctx, region, id, {
+      label: news.label,
+      nameservers_v4: news.nameserversV4s ?? null,
+    });
     return { outputs: outputsOf(await ctx.config.client.getNetwork(ctx, region, id)) };
   },
   delete: async (ctx, id, prior) => {
@@ -79,7 +154,11 @@ export const network = defineResource({
   },
   // find: the networks labelled so that did not exist when the create sent its request (claim.ts).
   find: async (ctx, inputs, hint) => {
-    const n = claim(hint, (await ctx.config.client.listNetworks(ctx, regionOf(ctx, inputs))).filter((x) => x.label === inputs.label), { what: `network '${inputs.label}'` });
+    const n = claim(
+      hint,
+      (await ctx.config.client.listNetworks(ctx, regionOf(ctx, inputs))).filter((x) => x.label === inputs.label),
+      { what: `network '${inputs.label}'` },
+    );
     return !n || isCannotTell(n) ? n : { id: n.id, outputs: outputsOf(n) };
   },
   importId: (id) => id,

@@ -15,25 +15,55 @@ import { defined } from '../../../kit/wire.js';
 import type { Prior, ReadResult } from '../../../engine/provider/define.js';
 import { readByRegion } from './read-many.js';
 
-export const credentialInputs = z.strictObject({
-  name: z.string().min(1).describe('Name of the credential. Changing it forces replacement.'),
-  region: z.string().optional().describe('Civo region code (e.g. LON1); defaults to the provider\'s region. Changing it forces replacement.'),
-  accessKeyId: z.string().optional().describe('Access key id to use; generated when omitted. Updates in place.'),
-  secretAccessKey: z.string().optional().describe('Secret access key to use (secret); generated when omitted. Updates in place.'),
-}).describe('An object store access key pair (pending → ready). The keys update in place.');
+export const credentialInputs = z
+  .strictObject({
+    name: z.string().min(1).describe('Name of the credential. Changing it forces replacement.'),
+    region: z
+      .string()
+      .optional()
+      .describe("Civo region code (e.g. LON1); defaults to the provider's region. Changing it forces replacement."),
+    accessKeyId: z.string().optional().describe('Access key id to use; generated when omitted. Updates in place.'),
+    secretAccessKey: z
+      .string()
+      .optional()
+      .describe('Secret access key to use (secret); generated when omitted. Updates in place.'),
+  })
+  .describe('An object store access key pair (pending → ready). The keys update in place.');
 type CredentialInputs = z.output<typeof credentialInputs>;
 
-export const credentialOutputs = z.object({ objectStoreCredentialId: z.string().describe('Id of the credential (the resource id).'), accessKeyId: z.string().describe('The access key id.'), secretAccessKey: z.string().describe('The secret access key (secret).'), status: z.string().describe('Credential status, e.g. `ready`.') });
+export const credentialOutputs = z.object({
+  objectStoreCredentialId: z.string().describe('Id of the credential (the resource id).'),
+  accessKeyId: z.string().describe('The access key id.'),
+  secretAccessKey: z.string().describe('The secret access key (secret).'),
+  status: z.string().describe('Credential status, e.g. `ready`.'),
+});
 
-const outputsOf = (c: Wire) => ({ objectStoreCredentialId: c.id, accessKeyId: c.access_key_id ?? '', secretAccessKey: c.secret_access_key_id ?? '', status: c.status });
+const outputsOf = (c: Wire) => ({
+  objectStoreCredentialId: c.id,
+  accessKeyId: c.access_key_id ?? '',
+  secretAccessKey: c.secret_access_key_id ?? '',
+  status: c.status,
+});
 
 const waitReady = (ctx: ProvbContext, region: string, id: string) =>
-  waitUntil(ctx, 'credential', `credential ${id} to be ready`, () => ctx.config.client.getCredential(ctx, region, id), (c) => c.status === 'ready', (c) => c.status);
+  waitUntil(
+    ctx,
+    'credential',
+    `credential ${id} to be ready`,
+    () => ctx.config.client.getCredential(ctx, region, id),
+    (c) => c.status === 'ready',
+    (c) => c.status,
+  );
 
 /** What read answers for a listed or fetched object. */
 function credentialResult(c: Wire, prior: Prior): ReadResult {
   const r = reporter(prior);
-  const inputs: CredentialInputs = defined({ name: c.name, region: r.kept<string>('region'), accessKeyId: r.computed('accessKeyId', c.access_key_id), secretAccessKey: r.computed('secretAccessKey', c.secret_access_key_id) });
+  const inputs: CredentialInputs = defined({
+    name: c.name,
+    region: r.kept<string>('region'),
+    accessKeyId: r.computed('accessKeyId', c.access_key_id),
+    secretAccessKey: r.computed('secretAccessKey', c.secret_access_key_id),
+  });
   return { inputs, outputs: outputsOf(c) };
 }
 
@@ -47,17 +77,29 @@ export const objectStoreCredential = defineResource({
   check: (inputs, config: ProvbConfig) => checkRegion(inputs, config),
   create: async (ctx, inputs) => {
     const region = regionOf(ctx, inputs);
-    await noteExisting(ctx, async () => (await ctx.config.client.listCredentials(ctx, region)).filter((x) => x.name === inputs.name).map((x) => x.id));
-    const c = await ctx.config.client.createCredential(ctx, region, { name: inputs.name, access_key_id: inputs.accessKeyId ?? null, secret_access_key_id: inputs.secretAccessKey ?? null });
+    await noteExisting(ctx, async () =>
+      (await ctx.config.client.listCredentials(ctx, region)).filter((x) => x.name === inputs.name).map((x) => x.id),
+    );
+    const c = await ctx.config.client.createCredential(ctx, region, {
+      name: inputs.name,
+      access_key_id: inputs.accessKeyId ?? null,
+      secret_access_key_id: inputs.secretAccessKey ?? null,
+    });
     return { id: c.id, outputs: outputsOf(await afterCreated(ctx, c.id, () => waitReady(ctx, region, c.id))) };
   },
   read: async (ctx, id, prior) => {
     const c = await orNull(() => ctx.config.client.getCredential(ctx, priorRegion(ctx, prior), id));
     return c ? credentialResult(c, prior) : null;
   },
-  readMany: readByRegion((ctx, region) => ctx.config.client.listCredentials(ctx, region), (w, prior) => credentialResult(w, prior)),
+  readMany: readByRegion(
+    (ctx, region) => ctx.config.client.listCredentials(ctx, region),
+    (w, prior) => credentialResult(w, prior),
+  ),
   update: async (ctx, id, _olds, news) => {
-    const c = await ctx.config.client.updateCredential(ctx, regionOf(ctx, news), id, { access_key_id: news.accessKeyId ?? null, secret_access_key_id: news.secretAccessKey ?? null });
+    const c = await ctx.config.client.updateCredential(ctx, regionOf(ctx, news), id, {
+      access_key_id: news.accessKeyId ?? null,
+      secret_access_key_id: news.secretAccessKey ?? null,
+    });
     return { outputs: outputsOf(c) };
   },
   delete: async (ctx, id, prior) => {
@@ -66,7 +108,11 @@ export const objectStoreCredential = defineResource({
   // find: the credentials so named that did not exist when the create sent its request (claim.ts).
   find: async (ctx, inputs, hint) => {
     const region = regionOf(ctx, inputs);
-    const c = claim(hint, (await ctx.config.client.listCredentials(ctx, region)).filter((x) => x.name === inputs.name), { what: `object store credential '${inputs.name}'` });
+    const c = claim(
+      hint,
+      (await ctx.config.client.listCredentials(ctx, region)).filter((x) => x.name === inputs.name),
+      { what: `object store credential '${inputs.name}'` },
+    );
     return !c || isCannotTell(c) ? c : { id: c.id, outputs: outputsOf(await waitReady(ctx, region, c.id)) };
   },
   importId: (id) => id,

@@ -16,11 +16,24 @@ export function readByGroup(g: Grouped): ReadMany {
 }
 
 /** One listing per region (the region the object was recorded in). */
-export function readByRegion(list: (ctx: ProvbContext, region: string) => Promise<readonly Wire[]>, toResult: (w: Wire, prior: Prior) => ReadResult | null, fallback?: Read): ReadMany {
+export function readByRegion(
+  list: (ctx: ProvbContext, region: string) => Promise<readonly Wire[]>,
+  toResult: (w: Wire, prior: Prior) => ReadResult | null,
+  fallback?: Read,
+): ReadMany {
   return readByGroup({ groupOf: (ctx, it) => priorRegion(ctx, it.prior), list, toResult, fallback });
 }
 
 /** The same for account-wide lists (SSH keys, DNS domains): one listing for every object asked for. */
-export function readByList(list: (ctx: ProvbContext) => Promise<readonly Wire[]>, toResult: (w: Wire, prior: Prior) => ReadResult, matches: (w: Wire, id: string) => boolean = (w, id) => String(w.id) === id): ReadMany {
-  return readByGroup({ groupOf: () => '', list: (ctx) => list(ctx), pick: (listed, all, id) => listed.get(id) ?? all.find((x) => matches(x, id)), toResult });
+export function readByList(
+  list: (ctx: ProvbContext) => Promise<readonly Wire[]>,
+  toResult: (w: Wire, prior: Prior) => ReadResult,
+  matches: (w: Wire, id: string) => boolean = (w, id) => String(w.id) === id,
+): ReadMany {
+  return readByGroup({
+    groupOf: () => '',
+    list: (ctx) => list(ctx),
+    pick: (listed, all, id) => listed.get(id) ?? all.find((x) => matches(x, id)),
+    toResult,
+  });
 }

@@ -13,7 +13,12 @@ export type Reporter = {
   kept<T>(key: string): T | undefined;
 };
 
-const isEmpty = (v: unknown) => v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0);
+const isEmpty = (v: unknown) =>
+  v === undefined ||
+  v === null ||
+  v === '' ||
+  (Array.isArray(v) && v.length === 0) ||
+  (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0);
 
 export function reporter(prior: Prior): Reporter {
   const importing = Object.keys(prior.inputs).length === 0;
@@ -25,4 +30,3 @@ export function reporter(prior: Prior): Reporter {
     kept: <T>(key: string) => prior.inputs[key] as T | undefined,
   };
 }
-

@@ -13,17 +13,39 @@ import { defined } from '../../../kit/wire.js';
 import type { Prior, ReadResult } from '../../../engine/provider/define.js';
 import { readByRegion } from './read-many.js';
 
-export const reservedIpInputs = z.strictObject({
-  name: z.string().min(1).regex(/^\S+$/, 'must not contain whitespace').describe('Name of the reserved IP (no whitespace). Updates in place.'),
-  region: z.string().optional().describe('Civo region code (e.g. LON1); defaults to the provider\'s region. Changing it forces replacement.'),
-}).describe('A reserved public IPv4 address that can be assigned to an instance or load balancer.');
+export const reservedIpInputs = z
+  .strictObject({
+    name: z
+      .string()
+      .min(1)
+      .regex(/^\S+$/, 'must not contain whitespace')
+      .describe('Name of the reserved IP (no whitespace). Updates in place.'),
+    region: z
+      .string()
+      .optional()
+      .describe("Civo region code (e.g. LON1); defaults to the provider's region. Changing it forces replacement."),
+  })
+  .describe('A reserved public IPv4 address that can be assigned to an instance or load balancer.');
 
-export const reservedIpOutputs = z.object({ reservedIpId: z.string().describe('Id of the reserved IP (the resource id).'), ip: z.string().describe('The reserved IPv4 address.'), instanceId: z.string().describe('Id of the instance the address is assigned to; empty when unassigned.'), instanceName: z.string().describe('Name of the instance the address is assigned to; empty when unassigned.') });
+export const reservedIpOutputs = z.object({
+  reservedIpId: z.string().describe('Id of the reserved IP (the resource id).'),
+  ip: z.string().describe('The reserved IPv4 address.'),
+  instanceId: z.string().describe('Id of the instance the address is assigned to; empty when unassigned.'),
+  instanceName: z.string().describe('Name of the instance the address is assigned to; empty when unassigned.'),
+});
 
-const outputsOf = (ip: Wire) => ({ reservedIpId: ip.id, ip: ip.ip ?? '', instanceId: ip.assigned_to?.id ?? '', instanceName: ip.assigned_to?.name ?? '' });
+const outputsOf = (ip: Wire) => ({
+  reservedIpId: ip.id,
+  ip: ip.ip ?? '',
+  instanceId: ip.assigned_to?.id ?? '',
+  instanceName: ip.assigned_to?.name ?? '',
+});
 
 /** What read answers for a reserved IP. */
-const ipResult = (ip: Wire, prior: Prior): ReadResult => ({ inputs: defined({ name: ip.name, region: prior.inputs.region as string | undefined }), outputs: outputsOf(ip) });
+const ipResult = (ip: Wire, prior: Prior): ReadResult => ({
+  inputs: defined({ name: ip.name, region: prior.inputs.region as string | undefined }),
+  outputs: outputsOf(ip),
+});
 
 export const reservedIp = defineResource({
   token: 'provb:index/reservedIp:ReservedIp',
@@ -34,9 +56,20 @@ export const reservedIp = defineResource({
   check: (inputs, config: ProvbConfig) => checkRegion(inputs, config),
   create: async (ctx, inputs) => {
     const region = regionOf(ctx, inputs);
-    await noteExisting(ctx, async () => (await ctx.config.client.listIps(ctx, region)).filter((x) => x.name === inputs.name).map((x) => x.id));
+    await noteExisting(ctx, async () =>
+      (await ctx.config.client.listIps(ctx, region)).filter((x) => x.name === inputs.name).map((x) => x.id),
+    );
     const res = await ctx.config.client.createIp(ctx, region, inputs.name);
-    const ip = await afterCreated(ctx, res.id, () => waitUntil(ctx, 'ip', `reserved IP ${res.id} to be allocated`, () => ctx.config.client.getIp(ctx, region, res.id), (x) => !!x.ip, () => 'BUILDING'));
+    const ip = await afterCreated(ctx, res.id, () =>
+      waitUntil(
+        ctx,
+        'ip',
+        `reserved IP ${res.id} to be allocated`,
+        () => ctx.config.client.getIp(ctx, region, res.id),
+        (x) => !!x.ip,
+        () => 'BUILDING',
+      ),
+    );
     return { id: ip.id, outputs: outputsOf(ip) };
   },
   read: async (ctx, id, prior) => {
@@ -54,7 +87,11 @@ export const reservedIp = defineResource({
   },
   // find: the reserved IPs so named (names need not be unique) that did not exist when the create sent its request (claim.ts).
   find: async (ctx, inputs, hint) => {
-    const ip = claim(hint, (await ctx.config.client.listIps(ctx, regionOf(ctx, inputs))).filter((x) => x.name === inputs.name), { what: `reserved IP '${inputs.name}'` });
+    const ip = claim(
+      hint,
+      (await ctx.config.client.listIps(ctx, regionOf(ctx, inputs))).filter((x) => x.name === inputs.name),
+      { what: `reserved IP '${inputs.name}'` },
+    );
     return !ip || isCannotTell(ip) ? ip : { id: ip.id, outputs: outputsOf(ip) };
   },
   importId: (id) => id,

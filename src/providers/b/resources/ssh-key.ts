@@ -9,15 +9,28 @@ import { type Wire } from '../client.js';
 import { orNull } from '../../../kit/gone.js';
 import type { ProvbContext } from '../wire/region.js';
 
-export const sshKeyInputs = z.strictObject({
-  name: z.string().min(1).regex(/^\S+$/, 'must not contain whitespace').describe('Name of the SSH key (no whitespace). Updates in place.'),
-  publicKey: z.string().min(1).describe('Public key in OpenSSH format (e.g. `ssh-ed25519 AAAA...`). Changing it forces replacement.'),
-}).describe('An SSH public key stored in the account, for instances\' `sshkeyId`.');
+export const sshKeyInputs = z
+  .strictObject({
+    name: z
+      .string()
+      .min(1)
+      .regex(/^\S+$/, 'must not contain whitespace')
+      .describe('Name of the SSH key (no whitespace). Updates in place.'),
+    publicKey: z
+      .string()
+      .min(1)
+      .describe('Public key in OpenSSH format (e.g. `ssh-ed25519 AAAA...`). Changing it forces replacement.'),
+  })
+  .describe("An SSH public key stored in the account, for instances' `sshkeyId`.");
 
-export const sshKeyOutputs = z.object({ sshKeyId: z.string().describe('Id of the SSH key (the resource id).'), fingerprint: z.string().describe('Fingerprint of the public key as the API reports it.') });
+export const sshKeyOutputs = z.object({
+  sshKeyId: z.string().describe('Id of the SSH key (the resource id).'),
+  fingerprint: z.string().describe('Fingerprint of the public key as the API reports it.'),
+});
 
 const outputsOf = (k: Wire) => ({ sshKeyId: k.id, fingerprint: k.fingerprint ?? '' });
-const byId = async (ctx: ProvbContext, id: string) => (await ctx.config.client.listSshKeys(ctx)).find((k) => k.id === id) ?? null;
+const byId = async (ctx: ProvbContext, id: string) =>
+  (await ctx.config.client.listSshKeys(ctx)).find((k) => k.id === id) ?? null;
 
 const readResult = (k: Wire) => ({ inputs: { name: k.name, publicKey: k.public_key }, outputs: outputsOf(k) });
 
@@ -35,7 +48,10 @@ export const sshKey = defineResource({
     const k = await byId(ctx, id);
     return k ? readResult(k) : null;
   },
-  readMany: readByList((ctx) => ctx.config.client.listSshKeys(ctx), (k) => readResult(k)),
+  readMany: readByList(
+    (ctx) => ctx.config.client.listSshKeys(ctx),
+    (k) => readResult(k),
+  ),
   update: async (ctx, id, _olds, news) => {
     await ctx.config.client.renameSshKey(ctx, id, news.name);
     const k = await byId(ctx, id);
@@ -47,7 +63,11 @@ export const sshKey = defineResource({
   },
   // find: the key so named if its created_at is not before the create started (claim.ts).
   find: async (ctx, inputs, hint) => {
-    const k = claim(hint, (await ctx.config.client.listSshKeys(ctx)).filter((x) => x.name === inputs.name), { what: `SSH key '${inputs.name}'`, createdAt: (x) => x.created_at });
+    const k = claim(
+      hint,
+      (await ctx.config.client.listSshKeys(ctx)).filter((x) => x.name === inputs.name),
+      { what: `SSH key '${inputs.name}'`, createdAt: (x) => x.created_at },
+    );
     return !k || isCannotTell(k) ? k : { id: k.id, outputs: outputsOf(k) };
   },
   importId: (id) => id,

@@ -13,13 +13,20 @@ export const success = (extra: Wire = {}): SimResponse => ok({ ...extra, result:
  * code for a situation is not known, the nearest civogo code is used and the status carries the kind.
  */
 export function fail(code: string, reason: string, status?: number): SimResponse {
-  const s = status ?? (code.endsWith('_not_found') || code.endsWith('_find') ? 404 : code.startsWith('quota') || code.startsWith('authentication') ? 403 : 400);
+  const s =
+    status ??
+    (code.endsWith('_not_found') || code.endsWith('_find')
+      ? 404
+      : code.startsWith('quota') || code.startsWith('authentication')
+        ? 403
+        : 400);
   const result = s === 404 ? 'Resource not found' : s === 401 ? 'Unauthorized' : 'Invalid request';
   return { status: s, body: { code, reason, result } };
 }
 
 /** "Failed to find the X within the internal database", code `database_<x>_not_found`. */
-export const missing = (code: string, what: string): SimResponse => fail(code, `Failed to find the ${what} within the internal database`, 404);
+export const missing = (code: string, what: string): SimResponse =>
+  fail(code, `Failed to find the ${what} within the internal database`, 404);
 
 /** The paginated envelope `{page, per_page, pages, items}` for `?page&per_page` (per_page default 20). */
 export function page(req: SimRequest, items: readonly Wire[]): SimResponse {
@@ -32,7 +39,10 @@ export function page(req: SimRequest, items: readonly Wire[]): SimResponse {
 /** `?region`, else the body's `region`, else the account default, upper-cased; null when unknown. */
 export function regionOf(req: SimRequest): string | null {
   const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Wire;
-  const raw = req.query.get('region') || (typeof body.region === 'string' && body.region) || (regions.find((r) => r.default)!.code as string);
+  const raw =
+    req.query.get('region') ||
+    (typeof body.region === 'string' && body.region) ||
+    (regions.find((r) => r.default)!.code as string);
   const code = String(raw).toUpperCase();
   return regions.some((r) => r.code === code) ? code : null;
 }

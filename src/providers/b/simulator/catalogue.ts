@@ -3,19 +3,81 @@
 import type { Wire } from '../client.js';
 
 const features = (extra: Partial<Record<string, boolean>> = {}) => ({
-  iaas: true, kubernetes: true, object_store: true, loadbalancer: true, gpu: false, dbaas: true, volume: true, paas: false, public_ip_node_pools: true, ...extra,
+  iaas: true,
+  kubernetes: true,
+  object_store: true,
+  loadbalancer: true,
+  gpu: false,
+  dbaas: true,
+  volume: true,
+  paas: false,
+  public_ip_node_pools: true,
+  ...extra,
 });
 
 export const regions: readonly Wire[] = [
-  { code: 'LON1', name: 'London 1', type: 'civostack', out_of_capacity: false, country: 'GB', country_name: 'United Kingdom', default: true, features: features() },
-  { code: 'FRA1', name: 'Frankfurt 1', type: 'civostack', out_of_capacity: false, country: 'DE', country_name: 'Germany', default: false, features: features() },
-  { code: 'NYC1', name: 'New York 1', type: 'civostack', out_of_capacity: false, country: 'US', country_name: 'United States', default: false, features: features({ gpu: true }) },
-  { code: 'PHX1', name: 'Phoenix 1', type: 'civostack', out_of_capacity: false, country: 'US', country_name: 'United States', default: false, features: features({ dbaas: false }) },
+  {
+    code: 'LON1',
+    name: 'London 1',
+    type: 'civostack',
+    out_of_capacity: false,
+    country: 'GB',
+    country_name: 'United Kingdom',
+    default: true,
+    features: features(),
+  },
+  {
+    code: 'FRA1',
+    name: 'Frankfurt 1',
+    type: 'civostack',
+    out_of_capacity: false,
+    country: 'DE',
+    country_name: 'Germany',
+    default: false,
+    features: features(),
+  },
+  {
+    code: 'NYC1',
+    name: 'New York 1',
+    type: 'civostack',
+    out_of_capacity: false,
+    country: 'US',
+    country_name: 'United States',
+    default: false,
+    features: features({ gpu: true }),
+  },
+  {
+    code: 'PHX1',
+    name: 'Phoenix 1',
+    type: 'civostack',
+    out_of_capacity: false,
+    country: 'US',
+    country_name: 'United States',
+    default: false,
+    features: features({ dbaas: false }),
+  },
 ];
 
-const size = (type: string, name: string, cpu: number, ram: number, disk: number, selectable = true, gpu = 0): Wire => ({
-  type, name, nice_name: name.toUpperCase(), cpu_cores: cpu, gpu_count: gpu, gpu_type: gpu ? 'A100' : '', ram_mb: ram, disk_gb: disk,
-  transfer_tb: 1, description: `${type} ${name}`, selectable,
+const size = (
+  type: string,
+  name: string,
+  cpu: number,
+  ram: number,
+  disk: number,
+  selectable = true,
+  gpu = 0,
+): Wire => ({
+  type,
+  name,
+  nice_name: name.toUpperCase(),
+  cpu_cores: cpu,
+  gpu_count: gpu,
+  gpu_type: gpu ? 'A100' : '',
+  ram_mb: ram,
+  disk_gb: disk,
+  transfer_tb: 1,
+  description: `${type} ${name}`,
+  selectable,
 });
 
 export const sizes: readonly Wire[] = [
@@ -34,8 +96,20 @@ export const sizes: readonly Wire[] = [
 ];
 
 const image = (id: string, name: string, version: string, distribution: string, user: string, dflt = false): Wire => ({
-  id, name, version, state: 'available', initial_user: user, distribution, os: 'linux', description: `${distribution} ${version}`,
-  label: name, disk_image_url: '', disk_image_size_bytes: 2147483648, logo_url: '', created_at: '2024-01-01T00:00:00Z', created_by: 'civo',
+  id,
+  name,
+  version,
+  state: 'available',
+  initial_user: user,
+  distribution,
+  os: 'linux',
+  description: `${distribution} ${version}`,
+  label: name,
+  disk_image_url: '',
+  disk_image_size_bytes: 2147483648,
+  logo_url: '',
+  created_at: '2024-01-01T00:00:00Z',
+  created_by: 'civo',
   distribution_default: dflt,
 });
 
@@ -57,13 +131,67 @@ export const kubernetesVersions: readonly Wire[] = [
 ];
 
 export const marketplace: readonly Wire[] = [
-  { name: 'Traefik-v2-nodeport', title: 'Traefik', version: '2.10', default: true, dependencies: [], maintainer: 'civo', description: 'Ingress', post_install: '', url: '', category: 'architecture', plans: [] },
-  { name: 'metrics-server', title: 'Metrics server', version: '0.6', default: true, dependencies: [], maintainer: 'civo', description: 'Metrics', post_install: '', url: '', category: 'monitoring', plans: [] },
-  { name: 'Longhorn', title: 'Longhorn', version: '1.5', default: false, dependencies: [], maintainer: 'civo', description: 'Storage', post_install: '', url: '', category: 'storage', plans: [] },
-  { name: 'MariaDB', title: 'MariaDB', version: '10.11', default: false, dependencies: ['Longhorn'], maintainer: 'civo', description: 'Database', post_install: '', url: '', category: 'database', plans: [{ label: '5GB', configuration: { VOLUME_SIZE: { value: '5Gi' } } }, { label: '10GB', configuration: { VOLUME_SIZE: { value: '10Gi' } } }] },
+  {
+    name: 'Traefik-v2-nodeport',
+    title: 'Traefik',
+    version: '2.10',
+    default: true,
+    dependencies: [],
+    maintainer: 'civo',
+    description: 'Ingress',
+    post_install: '',
+    url: '',
+    category: 'architecture',
+    plans: [],
+  },
+  {
+    name: 'metrics-server',
+    title: 'Metrics server',
+    version: '0.6',
+    default: true,
+    dependencies: [],
+    maintainer: 'civo',
+    description: 'Metrics',
+    post_install: '',
+    url: '',
+    category: 'monitoring',
+    plans: [],
+  },
+  {
+    name: 'Longhorn',
+    title: 'Longhorn',
+    version: '1.5',
+    default: false,
+    dependencies: [],
+    maintainer: 'civo',
+    description: 'Storage',
+    post_install: '',
+    url: '',
+    category: 'storage',
+    plans: [],
+  },
+  {
+    name: 'MariaDB',
+    title: 'MariaDB',
+    version: '10.11',
+    default: false,
+    dependencies: ['Longhorn'],
+    maintainer: 'civo',
+    description: 'Database',
+    post_install: '',
+    url: '',
+    category: 'database',
+    plans: [
+      { label: '5GB', configuration: { VOLUME_SIZE: { value: '5Gi' } } },
+      { label: '10GB', configuration: { VOLUME_SIZE: { value: '10Gi' } } },
+    ],
+  },
 ];
 
 export const databaseVersions: Readonly<Record<string, readonly Wire[]>> = {
   mysql: [{ software_version: '8.0', default: true }],
-  postgresql: [{ software_version: '14', default: true }, { software_version: '15', default: false }],
+  postgresql: [
+    { software_version: '14', default: true },
+    { software_version: '15', default: false },
+  ],
 };

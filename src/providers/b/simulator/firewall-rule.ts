@@ -10,10 +10,16 @@ import { byId, fail, given, missing } from './answers.js';
 
 /** Port entries of a `firewall_rule` string ("80,443", "80;443", "all", "1000-2000"); null when invalid. */
 export function parseFirewallRule(rule: string): string[] | null {
-  const entries = rule.split(/[,;\s]+/).map((x) => x.trim()).filter(Boolean);
+  const entries = rule
+    .split(/[,;\s]+/)
+    .map((x) => x.trim())
+    .filter(Boolean);
   const ports: string[] = [];
   for (const e of entries) {
-    if (e.toLowerCase() === 'all') { ports.push('1-65535'); continue; }
+    if (e.toLowerCase() === 'all') {
+      ports.push('1-65535');
+      continue;
+    }
     const m = /^(\d{1,5})(?:-(\d{1,5}))?$/.exec(e);
     if (!m || Number(m[1]) < 1 || Number(m[2] ?? m[1]) > 65535 || Number(m[2] ?? m[1]) < Number(m[1])) return null;
     ports.push(e);
@@ -28,22 +34,49 @@ export type FirewallChoice = { readonly firewall: Wire } | { readonly error: Sim
  * network), else one made from `rule` (or `fallbackRule` when the network has no default firewall),
  * else the network's default firewall. `owner` names the object, for the made firewall's name.
  */
-export function chooseFirewall(s: SimStore, region: string, network: Wire, firewallId: unknown, rule: unknown, fallbackRule: string, owner: { id: string; name: string }): FirewallChoice {
+export function chooseFirewall(
+  s: SimStore,
+  region: string,
+  network: Wire,
+  firewallId: unknown,
+  rule: unknown,
+  fallbackRule: string,
+  owner: { id: string; name: string },
+): FirewallChoice {
   if (given(firewallId)) {
     const fw = byId(s.firewalls, String(firewallId), region);
     if (!fw) return { error: missing('database_firewall_not_found', 'firewall') };
-    if (fw.network_id !== network.id) return { error: fail('database_firewall_mismatch', `firewall ${fw.id} is not part of network ${network.id}`) };
+    if (fw.network_id !== network.id)
+      return { error: fail('database_firewall_mismatch', `firewall ${fw.id} is not part of network ${network.id}`) };
     return { firewall: fw };
   }
   const fallback = s.defaultFirewall(network.id);
   const wanted = given<string>(typeof rule === 'string' ? rule : undefined) ?? (fallback ? undefined : fallbackRule);
   if (!wanted) return { firewall: fallback! };
   const ports = parseFirewallRule(wanted);
-  if (!ports) return { error: fail('database_firewall_rules_invalid_params', `The firewall rule '${wanted}' is not a list of ports ("80,443", "all")`) };
+  if (!ports)
+    return {
+      error: fail(
+        'database_firewall_rules_invalid_params',
+        `The firewall rule '${wanted}' is not a list of ports ("80,443", "all")`,
+      ),
+    };
   const id = s.id();
   const rules = ports.map((p) => {
-    const [start, end] = p.includes('-') ? p.split('-') as [string, string] : [p, p];
-    return { id: s.id(), firewall_id: id, openstack_security_group_rule_id: null, protocol: 'tcp', start_port: start, end_port: end, ports: p, cidr: ['0.0.0.0/0'], direction: 'ingress', action: 'allow', label: `port ${p}` };
+    const [start, end] = p.includes('-') ? (p.split('-') as [string, string]) : [p, p];
+    return {
+      id: s.id(),
+      firewall_id: id,
+      openstack_security_group_rule_id: null,
+      protocol: 'tcp',
+      start_port: start,
+      end_port: end,
+      ports: p,
+      cidr: ['0.0.0.0/0'],
+      direction: 'ingress',
+      action: 'allow',
+      label: `port ${p}`,
+    };
   });
   let name = `${owner.name}-${id.slice(0, 8)}`;
   while ([...s.firewalls.values()].some((f) => f.name === name)) name = `${owner.name}-${s.id().slice(0, 8)}`;
@@ -58,6 +91,8 @@ export function releaseFirewall(s: SimStore, ownerId: string): void {
   const id = s.madeFirewalls.get(ownerId);
   if (!id) return;
   s.madeFirewalls.delete(ownerId);
-  const used = [s.instances, s.clusters, s.loadbalancers, s.databases].some((m) => [...m.values()].some((o) => o.firewall_id === id));
+  const used = [s.instances, s.clusters, s.loadbalancers, s.databases].some((m) =>
+    [...m.values()].some((o) => o.firewall_id === id),
+  );
   if (!used) s.firewalls.delete(id);
 }

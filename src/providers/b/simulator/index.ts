@@ -46,7 +46,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ci
     state: store,
     latencyMs: options.latencyMs,
     rateLimit: options.rateLimit,
-    rateLimitHeaders: (f) => ({ 'x-ratelimit-limit': String(f.limit), 'x-ratelimit-remaining': String(f.remaining), 'x-ratelimit-reset': String(f.resetSeconds) }),
+    rateLimitHeaders: (f) => ({
+      'x-ratelimit-limit': String(f.limit),
+      'x-ratelimit-remaining': String(f.remaining),
+      'x-ratelimit-reset': String(f.resetSeconds),
+    }),
     rateLimited: () => TOO_MANY,
     faults: options.faults,
     seed: options.seed,
@@ -57,15 +61,43 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ci
       if (m && m[1] === token) return null;
       // The real API's answer to an unknown key: civogo raises DatabaseAccountNotFoundError, which the
       // Terraform provider reports as "the Civo token ... is invalid" (no `requires_authentication`).
-      return withRateLimit(store, { status: 401, body: { code: 'database_account_not_found', reason: 'Failed to find the account within the internal database', result: 'Unauthorized' } });
+      return withRateLimit(store, {
+        status: 401,
+        body: {
+          code: 'database_account_not_found',
+          reason: 'Failed to find the account within the internal database',
+          result: 'Unauthorized',
+        },
+      });
     },
     // Unknown routes answer a plain-text 404 page, as the real API does (no code: never "not found").
-    notFound: () => withRateLimit(store, { status: 404, raw: '404 page not found', headers: { 'content-type': 'text/plain' } }),
-    invalid: (_req, issues) => withRateLimit(store, { status: 400, body: { code: 'parameter_value_missing', reason: issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '), result: 'Invalid request' } }),
+    notFound: () =>
+      withRateLimit(store, { status: 404, raw: '404 page not found', headers: { 'content-type': 'text/plain' } }),
+    invalid: (_req, issues) =>
+      withRateLimit(store, {
+        status: 400,
+        body: {
+          code: 'parameter_value_missing',
+          reason: issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+          result: 'Invalid request',
+        },
+      }),
     // 429: the API documents no code for it (civogo knows none), so the body names none.
-    faultResponse: (kind) => withRateLimit(store, kind === '429'
-      ? { status: 429, body: { reason: 'Too many requests, slow down', result: 'Too many requests' } }
-      : { status: 500, body: { code: 'openstack_connection_failed', reason: 'An internal error occurred', result: 'Internal server error', status: 500 } }),
+    faultResponse: (kind) =>
+      withRateLimit(
+        store,
+        kind === '429'
+          ? { status: 429, body: { reason: 'Too many requests, slow down', result: 'Too many requests' } }
+          : {
+              status: 500,
+              body: {
+                code: 'openstack_connection_failed',
+                reason: 'An internal error occurred',
+                result: 'Internal server error',
+                status: 500,
+              },
+            },
+      ),
   });
   return Object.assign(server, { store, token });
 }

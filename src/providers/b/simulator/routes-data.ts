@@ -16,8 +16,16 @@ function catalogueRoutes(): Route<SimStore>[] {
     route('GET', '/v2/regions', () => ok(regions)),
     route('GET', '/v2/sizes', () => ok(sizes)),
     route('GET', '/v2/disk_images', () => ok(diskImages)),
-    route('GET', '/v2/disk_images/:id', (q) => { const i = diskImages.find((x) => x.id === q.params.id); return i ? ok(i) : missing('database_disk_image_not_found', 'disk image'); }),
-    route('GET', '/v2/volumetypes', () => ok([{ name: 'ssd', description: 'SSD', enabled: true, labels: [] }, { name: 'bssd', description: 'Block SSD', enabled: true, labels: [] }])),
+    route('GET', '/v2/disk_images/:id', (q) => {
+      const i = diskImages.find((x) => x.id === q.params.id);
+      return i ? ok(i) : missing('database_disk_image_not_found', 'disk image');
+    }),
+    route('GET', '/v2/volumetypes', () =>
+      ok([
+        { name: 'ssd', description: 'SSD', enabled: true, labels: [] },
+        { name: 'bssd', description: 'Block SSD', enabled: true, labels: [] },
+      ]),
+    ),
     route('GET', '/v2/ping', () => ok({ result: 'pong' })),
     route('GET', '/v2/quota', (_q, s) => ok(quota(s))),
     route('GET', '/v2/databases/versions', () => ok(databaseVersions)),
@@ -28,15 +36,21 @@ function databaseRoutes(): Route<SimStore>[] {
   const none = () => missing('database_service_not_found', 'database');
   return [
     route('GET', '/v2/databases', (q, s, r) => page(q, s.inRegion(s.databases, r))),
-    route('GET', '/v2/databases/:id', (q, s, r) => { const d = byId(s.databases, q.params.id!, r); return d ? ok(d) : none(); }),
+    route('GET', '/v2/databases/:id', (q, s, r) => {
+      const d = byId(s.databases, q.params.id!, r);
+      return d ? ok(d) : none();
+    }),
     route('POST', '/v2/databases', (q, s, r) => {
       const b = bodyOf(q);
       if (!given(b.name)) return fail('parameter_name_invalid', 'The name supplied was empty');
-      if (s.inRegion(s.databases, r).some((d) => d.name === b.name)) return fail('parameter_name_invalid', `A database named ${b.name} already exists`);
-      if (!sizes.some((x) => x.name === b.size && x.type === 'Database')) return fail('database_size_not_found', 'Failed to find the size within the internal database', 400);
+      if (s.inRegion(s.databases, r).some((d) => d.name === b.name))
+        return fail('parameter_name_invalid', `A database named ${b.name} already exists`);
+      if (!sizes.some((x) => x.name === b.size && x.type === 'Database'))
+        return fail('database_size_not_found', 'Failed to find the size within the internal database', 400);
       const engine = Object.keys(databaseVersions).find((e) => e === String(b.software ?? '').toLowerCase());
       if (!engine) return fail('database_service_not_found', `Unknown database engine ${b.software}`, 400);
-      if (!databaseVersions[engine]!.some((v) => v.software_version === String(b.software_version))) return fail('database_service_not_found', `Unknown ${engine} version ${b.software_version}`, 400);
+      if (!databaseVersions[engine]!.some((v) => v.software_version === String(b.software_version)))
+        return fail('database_service_not_found', `Unknown ${engine} version ${b.software_version}`, 400);
       const net = given(b.network_id) ? byId(s.networks, b.network_id, r) : s.defaultNetwork(r);
       if (!net) return missing('database_network_not_found', 'network');
       const port = engine === 'mysql' ? 3306 : 5432;
@@ -47,23 +61,42 @@ function databaseRoutes(): Route<SimStore>[] {
       const username = engine === 'mysql' ? 'root' : 'postgres';
       const password = s.secret(12);
       const d: Wire = {
-        id, name: b.name, nodes: Number(b.nodes) || 1, size: b.size, software: engine, software_version: String(b.software_version),
-        public_ipv4: s.address('public'), private_ipv4: s.address('private'), network_id: net.id, firewall_id: fw.id, port, username, password,
-        database_user_info: [{ username, password, port }], dns_entry: '', status: 'Pending', region: r,
+        id,
+        name: b.name,
+        nodes: Number(b.nodes) || 1,
+        size: b.size,
+        software: engine,
+        software_version: String(b.software_version),
+        public_ipv4: s.address('public'),
+        private_ipv4: s.address('private'),
+        network_id: net.id,
+        firewall_id: fw.id,
+        port,
+        username,
+        password,
+        database_user_info: [{ username, password, port }],
+        dns_entry: '',
+        status: 'Pending',
+        region: r,
       };
       d.dns_entry = `${d.id}.db.civo.com`;
       s.databases.set(d.id, d);
-      s.schedule(s.timings.database, () => { if (d.status === 'Pending') d.status = 'Ready'; });
+      s.schedule(s.timings.database, () => {
+        if (d.status === 'Pending') d.status = 'Ready';
+      });
       return ok(d);
     }),
     route('PUT', '/v2/databases/:id', (q, s, r) => {
-      const d = byId(s.databases, q.params.id!, r); if (!d) return none();
+      const d = byId(s.databases, q.params.id!, r);
+      if (!d) return none();
       const b = bodyOf(q);
       if (given(b.name)) d.name = b.name;
       if (Number(b.nodes) > 0) d.nodes = Number(b.nodes);
       if (given(b.firewall_id)) {
-        const fw = byId(s.firewalls, b.firewall_id, r); if (!fw) return missing('database_firewall_not_found', 'firewall');
-        if (fw.network_id !== d.network_id) return fail('database_firewall_mismatch', `firewall ${fw.id} is not part of network ${d.network_id}`);
+        const fw = byId(s.firewalls, b.firewall_id, r);
+        if (!fw) return missing('database_firewall_not_found', 'firewall');
+        if (fw.network_id !== d.network_id)
+          return fail('database_firewall_mismatch', `firewall ${fw.id} is not part of network ${d.network_id}`);
         d.firewall_id = fw.id;
       }
       return ok(d);
@@ -75,11 +108,14 @@ function databaseRoutes(): Route<SimStore>[] {
     }),
     // Restore from a backup: the database goes back to Pending, then Ready.
     route('POST', '/v2/databases/:id/restore', (q, s, r) => {
-      const d = byId(s.databases, q.params.id!, r); if (!d) return none();
+      const d = byId(s.databases, q.params.id!, r);
+      if (!d) return none();
       const b = bodyOf(q);
       if (!given(b.backup)) return fail('parameter_value_missing', 'The name of the backup to restore is missing');
       d.status = 'Pending';
-      s.schedule(s.timings.database, () => { if (d.status === 'Pending') d.status = 'Ready'; });
+      s.schedule(s.timings.database, () => {
+        if (d.status === 'Pending') d.status = 'Ready';
+      });
       return success();
     }),
   ];
@@ -89,7 +125,8 @@ function recordFrom(b: Wire, prior: Wire | undefined): Wire | ReturnType<typeof 
   const type = String(given(b.type) ?? prior?.type ?? '').toUpperCase();
   if (!RECORD_TYPES.includes(type)) return fail('parameter_dns_record_type', 'The DNS record type is invalid');
   const name = String(given(b.name) ?? prior?.name ?? '@');
-  if (type === 'CNAME' && name === '@') return fail('parameter_dns_record_cname_apex', 'A CNAME record cannot be set at the apex (@)');
+  if (type === 'CNAME' && name === '@')
+    return fail('parameter_dns_record_cname_apex', 'A CNAME record cannot be set at the apex (@)');
   const value = given<string>(b.value) ?? prior?.value;
   if (!value) return fail('parameter_value_missing', 'The value is missing');
   const ttl = Number(given(b.ttl)) || 600;
@@ -102,18 +139,24 @@ function dnsRoutes(): Route<SimStore>[] {
   const noRecord = () => missing('database_dns_record_not_found', 'DNS record');
   return [
     route('GET', '/v2/dns', (_q, s) => ok([...s.domains.values()])),
-    route('GET', '/v2/dns/:id', (q, s) => { const d = s.domains.get(q.params.id!); return d ? ok(d) : noDomain(); }),
+    route('GET', '/v2/dns/:id', (q, s) => {
+      const d = s.domains.get(q.params.id!);
+      return d ? ok(d) : noDomain();
+    }),
     route('POST', '/v2/dns', (q, s) => {
       const name = given<string>(bodyOf(q).name);
       if (!name || /\s/.test(name)) return fail('parameter_name_invalid', 'The name supplied was empty');
-      if ([...s.domains.values()].some((d) => d.name === name)) return fail('database_dns_domain_duplicate_name', `A domain named ${name} already exists`);
+      if ([...s.domains.values()].some((d) => d.name === name))
+        return fail('database_dns_domain_duplicate_name', `A domain named ${name} already exists`);
       const d = { id: s.id(), account_id: s.accountId, name };
       s.domains.set(d.id, d);
       return ok(d);
     }),
     route('PUT', '/v2/dns/:id', (q, s) => {
-      const d = s.domains.get(q.params.id!); if (!d) return noDomain();
-      const name = given<string>(bodyOf(q).name); if (name) d.name = name;
+      const d = s.domains.get(q.params.id!);
+      if (!d) return noDomain();
+      const name = given<string>(bodyOf(q).name);
+      if (name) d.name = name;
       return ok(d);
     }),
     route('DELETE', '/v2/dns/:id', (q, s) => {
@@ -121,25 +164,43 @@ function dnsRoutes(): Route<SimStore>[] {
       for (const r of [...s.records.values()]) if (r.domain_id === q.params.id) s.records.delete(r.id);
       return success();
     }),
-    route('GET', '/v2/dns/:id/records', (q, s) => s.domains.has(q.params.id!) ? ok([...s.records.values()].filter((r) => r.domain_id === q.params.id)) : noDomain()),
-    route('GET', '/v2/dns/:id/records/:rid', (q, s) => { const r = s.records.get(q.params.rid!); return r && r.domain_id === q.params.id ? ok(r) : noRecord(); }),
+    route('GET', '/v2/dns/:id/records', (q, s) =>
+      s.domains.has(q.params.id!) ? ok([...s.records.values()].filter((r) => r.domain_id === q.params.id)) : noDomain(),
+    ),
+    route('GET', '/v2/dns/:id/records/:rid', (q, s) => {
+      const r = s.records.get(q.params.rid!);
+      return r && r.domain_id === q.params.id ? ok(r) : noRecord();
+    }),
     route('POST', '/v2/dns/:id/records', (q, s) => {
       if (!s.domains.has(q.params.id!)) return noDomain();
       const fields = recordFrom(bodyOf(q), undefined);
       if ('status' in fields) return fields as ReturnType<typeof fail>;
       const now = s.now();
-      const rec = { id: s.id(), account_id: s.accountId, domain_id: q.params.id, ...fields, created_at: now, updated_at: now };
+      const rec = {
+        id: s.id(),
+        account_id: s.accountId,
+        domain_id: q.params.id,
+        ...fields,
+        created_at: now,
+        updated_at: now,
+      };
       s.records.set(rec.id, rec);
       return ok(rec);
     }),
     route('PUT', '/v2/dns/:id/records/:rid', (q, s) => {
-      const rec = s.records.get(q.params.rid!); if (!rec || rec.domain_id !== q.params.id) return noRecord();
+      const rec = s.records.get(q.params.rid!);
+      if (!rec || rec.domain_id !== q.params.id) return noRecord();
       const fields = recordFrom(bodyOf(q), rec);
       if ('status' in fields) return fields as ReturnType<typeof fail>;
       Object.assign(rec, fields, { updated_at: s.now() });
       return ok(rec);
     }),
-    route('DELETE', '/v2/dns/:id/records/:rid', (q, s) => { const rec = s.records.get(q.params.rid!); if (!rec || rec.domain_id !== q.params.id) return noRecord(); s.records.delete(rec.id); return success(); }),
+    route('DELETE', '/v2/dns/:id/records/:rid', (q, s) => {
+      const rec = s.records.get(q.params.rid!);
+      if (!rec || rec.domain_id !== q.params.id) return noRecord();
+      s.records.delete(rec.id);
+      return success();
+    }),
   ];
 }
 
@@ -147,29 +208,53 @@ function sshKeyRoutes(): Route<SimStore>[] {
   const none = () => missing('database_ssh_key_not_found', 'SSH key');
   return [
     route('GET', '/v2/sshkeys', (_q, s) => ok([...s.sshkeys.values()])),
-    route('GET', '/v2/sshkeys/:id', (q, s) => { const k = s.sshkeys.get(q.params.id!); return k ? ok(k) : none(); }),
+    route('GET', '/v2/sshkeys/:id', (q, s) => {
+      const k = s.sshkeys.get(q.params.id!);
+      return k ? ok(k) : none();
+    }),
     route('POST', '/v2/sshkeys', (q, s) => {
       const b = bodyOf(q);
       if (!given(b.name) || /\s/.test(b.name)) return fail('parameter_name_invalid', 'The name supplied was empty');
-      if (!given(b.public_key) || !/^(ssh-|ecdsa-)/.test(b.public_key)) return fail('parameter_public_key_empty', 'The public key is empty or invalid');
-      if ([...s.sshkeys.values()].some((k) => k.name === b.name)) return fail('database_ssh_key_duplicate_name', `An SSH key named ${b.name} already exists`);
-      const k = { id: s.id(), name: b.name, fingerprint: s.fingerprint(b.public_key), public_key: b.public_key, created_at: s.now() };
+      if (!given(b.public_key) || !/^(ssh-|ecdsa-)/.test(b.public_key))
+        return fail('parameter_public_key_empty', 'The public key is empty or invalid');
+      if ([...s.sshkeys.values()].some((k) => k.name === b.name))
+        return fail('database_ssh_key_duplicate_name', `An SSH key named ${b.name} already exists`);
+      const k = {
+        id: s.id(),
+        name: b.name,
+        fingerprint: s.fingerprint(b.public_key),
+        public_key: b.public_key,
+        created_at: s.now(),
+      };
       s.sshkeys.set(k.id, k);
       return success({ id: k.id });
     }),
     route('PUT', '/v2/sshkeys/:id', (q, s) => {
-      const k = s.sshkeys.get(q.params.id!); if (!k) return none();
-      const name = given<string>(bodyOf(q).name); if (name) k.name = name;
+      const k = s.sshkeys.get(q.params.id!);
+      if (!k) return none();
+      const name = given<string>(bodyOf(q).name);
+      if (name) k.name = name;
       return ok(k);
     }),
-    route('DELETE', '/v2/sshkeys/:id', (q, s) => s.sshkeys.delete(q.params.id!) ? success() : none()),
+    route('DELETE', '/v2/sshkeys/:id', (q, s) => (s.sshkeys.delete(q.params.id!) ? success() : none())),
   ];
 }
 
 function newCredential(s: SimStore, r: string, name: string, b: Wire): Wire {
-  const c: Wire = { id: s.id(), name, access_key_id: given(b.access_key_id) ?? `AK${s.secret(8).toUpperCase()}`, secret_access_key_id: given(b.secret_access_key_id) ?? s.secret(20), max_size_gb: Number(b.max_size_gb) || 0, suspended: false, status: 'pending', region: r };
+  const c: Wire = {
+    id: s.id(),
+    name,
+    access_key_id: given(b.access_key_id) ?? `AK${s.secret(8).toUpperCase()}`,
+    secret_access_key_id: given(b.secret_access_key_id) ?? s.secret(20),
+    max_size_gb: Number(b.max_size_gb) || 0,
+    suspended: false,
+    status: 'pending',
+    region: r,
+  };
   s.credentials.set(c.id, c);
-  s.schedule(s.timings.credential, () => { if (c.status === 'pending') c.status = 'ready'; });
+  s.schedule(s.timings.credential, () => {
+    if (c.status === 'pending') c.status = 'ready';
+  });
   return c;
 }
 
@@ -179,47 +264,76 @@ function objectStoreRoutes(): Route<SimStore>[] {
   const storeView = (o: Wire) => view(o);
   return [
     route('GET', '/v2/objectstores', (q, s, r) => page(q, s.inRegion(s.objectStores, r).map(storeView))),
-    route('GET', '/v2/objectstores/:id', (q, s, r) => { const o = byId(s.objectStores, q.params.id!, r); return o ? ok(storeView(o)) : noStore(); }),
+    route('GET', '/v2/objectstores/:id', (q, s, r) => {
+      const o = byId(s.objectStores, q.params.id!, r);
+      return o ? ok(storeView(o)) : noStore();
+    }),
     route('POST', '/v2/objectstores', (q, s, r) => {
       const b = bodyOf(q);
       const name = given<string>(b.name) ?? `bucket-${s.id().slice(0, 8)}`;
       if (/\s/.test(name) || name.length > 63) return fail('parameter_name_invalid', 'The name is invalid');
-      if (s.inRegion(s.objectStores, r).some((o) => o.name === name)) return fail('parameter_name_invalid', `An object store named ${name} already exists`);
+      if (s.inRegion(s.objectStores, r).some((o) => o.name === name))
+        return fail('parameter_name_invalid', `An object store named ${name} already exists`);
       const key = given<string>(b.access_key_id);
-      const cred = key ? s.inRegion(s.credentials, r).find((c) => c.access_key_id === key) : newCredential(s, r, name, {});
-      if (!cred) return fail('database_service_not_found', 'Failed to find the credential within the internal database', 400);
-      const o: Wire = { id: s.id(), name, max_size: Number(b.max_size_gb) || 500, owner_info: { access_key_id: cred.access_key_id, name: cred.name, credential_id: cred.id }, objectstore_endpoint: `objectstore.${r.toLowerCase()}.civo.com`, status: 'creating', region: r };
+      const cred = key
+        ? s.inRegion(s.credentials, r).find((c) => c.access_key_id === key)
+        : newCredential(s, r, name, {});
+      if (!cred)
+        return fail('database_service_not_found', 'Failed to find the credential within the internal database', 400);
+      const o: Wire = {
+        id: s.id(),
+        name,
+        max_size: Number(b.max_size_gb) || 500,
+        owner_info: { access_key_id: cred.access_key_id, name: cred.name, credential_id: cred.id },
+        objectstore_endpoint: `objectstore.${r.toLowerCase()}.civo.com`,
+        status: 'creating',
+        region: r,
+      };
       s.objectStores.set(o.id, o);
-      s.schedule(s.timings.objectStore, () => { if (o.status === 'creating') o.status = 'ready'; });
+      s.schedule(s.timings.objectStore, () => {
+        if (o.status === 'creating') o.status = 'ready';
+      });
       return ok(storeView(o));
     }),
     route('PUT', '/v2/objectstores/:id', (q, s, r) => {
-      const o = byId(s.objectStores, q.params.id!, r); if (!o) return noStore();
-      const size = Number(bodyOf(q).max_size_gb); if (size > 0) o.max_size = size;
+      const o = byId(s.objectStores, q.params.id!, r);
+      if (!o) return noStore();
+      const size = Number(bodyOf(q).max_size_gb);
+      if (size > 0) o.max_size = size;
       return ok(storeView(o));
     }),
     route('GET', '/v2/objectstores/:id/stats', (q, s, r) => {
-      const o = byId(s.objectStores, q.params.id!, r); if (!o) return noStore();
+      const o = byId(s.objectStores, q.params.id!, r);
+      if (!o) return noStore();
       return ok({ size_kb_utilised: 0, max_size_kb: Number(o.max_size) * 1024 * 1024, num_objects: 0 });
     }),
-    route('DELETE', '/v2/objectstores/:id', (q, s, r) => byId(s.objectStores, q.params.id!, r) && s.objectStores.delete(q.params.id!) ? success() : noStore()),
+    route('DELETE', '/v2/objectstores/:id', (q, s, r) =>
+      byId(s.objectStores, q.params.id!, r) && s.objectStores.delete(q.params.id!) ? success() : noStore(),
+    ),
     route('GET', '/v2/objectstore/credentials', (q, s, r) => page(q, s.inRegion(s.credentials, r))),
-    route('GET', '/v2/objectstore/credentials/:id', (q, s, r) => { const c = byId(s.credentials, q.params.id!, r); return c ? ok(c) : noCred(); }),
+    route('GET', '/v2/objectstore/credentials/:id', (q, s, r) => {
+      const c = byId(s.credentials, q.params.id!, r);
+      return c ? ok(c) : noCred();
+    }),
     route('POST', '/v2/objectstore/credentials', (q, s, r) => {
       const b = bodyOf(q);
       if (!given(b.name)) return fail('parameter_name_invalid', 'The name supplied was empty');
-      if (s.inRegion(s.credentials, r).some((c) => c.name === b.name)) return fail('parameter_name_invalid', `A credential named ${b.name} already exists`);
+      if (s.inRegion(s.credentials, r).some((c) => c.name === b.name))
+        return fail('parameter_name_invalid', `A credential named ${b.name} already exists`);
       return ok(newCredential(s, r, b.name, b));
     }),
     route('PUT', '/v2/objectstore/credentials/:id', (q, s, r) => {
-      const c = byId(s.credentials, q.params.id!, r); if (!c) return noCred();
+      const c = byId(s.credentials, q.params.id!, r);
+      if (!c) return noCred();
       const b = bodyOf(q);
       if (given(b.access_key_id)) c.access_key_id = b.access_key_id;
       if (given(b.secret_access_key_id)) c.secret_access_key_id = b.secret_access_key_id;
       if (Number(b.max_size_gb) > 0) c.max_size_gb = Number(b.max_size_gb);
       return ok(c);
     }),
-    route('DELETE', '/v2/objectstore/credentials/:id', (q, s, r) => byId(s.credentials, q.params.id!, r) && s.credentials.delete(q.params.id!) ? success() : noCred()),
+    route('DELETE', '/v2/objectstore/credentials/:id', (q, s, r) =>
+      byId(s.credentials, q.params.id!, r) && s.credentials.delete(q.params.id!) ? success() : noCred(),
+    ),
   ];
 }
 

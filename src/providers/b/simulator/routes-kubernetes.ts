@@ -8,7 +8,8 @@ import { kubernetesVersions, marketplace, sizes } from './catalogue.js';
 import { route } from './endpoint.js';
 import { chooseFirewall, releaseFirewall } from './firewall-rule.js';
 
-const noCluster = () => fail('database_kubernetes_cluster_not_found', 'Failed to find the Kubernetes cluster in the internal database', 404);
+const noCluster = () =>
+  fail('database_kubernetes_cluster_not_found', 'Failed to find the Kubernetes cluster in the internal database', 404);
 const noPool = () => missing('database_cluster_pool_not_found', 'cluster pool');
 
 /** A node as the API shows it in `pools[].instances` and `/instances`: a full instance object (civogo's pool fixture). */
@@ -16,10 +17,32 @@ function node(s: SimStore, c: Wire, poolId: string, size: string, index: number)
   const sz = sizes.find((x) => x.name === size);
   const hostname = `k3s-${c.name}-${poolId.slice(0, 8)}-node-${index}-${s.id().slice(0, 5)}`;
   return {
-    id: s.id(), name: hostname, hostname, account_id: s.accountId, size, region: c.region, firewall_id: c.firewall_id, source_type: 'diskimage', source_id: c.kubernetes_version,
-    network_id: c.network_id, initial_user: 'root', initial_password: s.secret(10), ssh_key: '-', tags: ['k3s'], script: '', status: 'BUILDING', civostatsd_token: s.id(),
-    public_ip: s.address('public'), private_ip: s.address('private'), namespace_id: c.namespace, notes: '', reverse_dns: '',
-    cpu_cores: sz?.cpu_cores ?? 1, ram_mb: sz?.ram_mb ?? 1024, disk_gb: sz?.disk_gb ?? 30, created_at: s.now(),
+    id: s.id(),
+    name: hostname,
+    hostname,
+    account_id: s.accountId,
+    size,
+    region: c.region,
+    firewall_id: c.firewall_id,
+    source_type: 'diskimage',
+    source_id: c.kubernetes_version,
+    network_id: c.network_id,
+    initial_user: 'root',
+    initial_password: s.secret(10),
+    ssh_key: '-',
+    tags: ['k3s'],
+    script: '',
+    status: 'BUILDING',
+    civostatsd_token: s.id(),
+    public_ip: s.address('public'),
+    private_ip: s.address('private'),
+    namespace_id: c.namespace,
+    notes: '',
+    reverse_dns: '',
+    cpu_cores: sz?.cpu_cores ?? 1,
+    ram_mb: sz?.ram_mb ?? 1024,
+    disk_gb: sz?.disk_gb ?? 30,
+    created_at: s.now(),
   };
 }
 
@@ -29,7 +52,9 @@ function scale(s: SimStore, c: Wire, pool: Wire, count: number): void {
   while (pool.instances.length < count) {
     const n = node(s, c, pool.id, pool.size, pool.instances.length + 1);
     pool.instances.push(n);
-    s.schedule(s.timings.pool, () => { n.status = 'ACTIVE'; });
+    s.schedule(s.timings.pool, () => {
+      n.status = 'ACTIVE';
+    });
   }
   pool.count = count;
   pool.instance_names = pool.instances.map((i: Wire) => i.hostname);
@@ -38,9 +63,27 @@ function scale(s: SimStore, c: Wire, pool: Wire, count: number): void {
 }
 
 function addPool(s: SimStore, c: Wire, p: Wire): Wire {
-  const pool: Wire = { id: String(p.id), count: 0, size: p.size, instance_names: [], instances: [], labels: p.labels ?? {}, annotations: {}, taints: Array.isArray(p.taints) ? p.taints : [], public_ip_node_pool: !!p.public_ip_node_pool };
+  const pool: Wire = {
+    id: String(p.id),
+    count: 0,
+    size: p.size,
+    instance_names: [],
+    instances: [],
+    labels: p.labels ?? {},
+    annotations: {},
+    taints: Array.isArray(p.taints) ? p.taints : [],
+    public_ip_node_pool: !!p.public_ip_node_pool,
+  };
   c.pools.push(pool);
-  c.required_pools.push({ id: pool.id, size: pool.size, count: 0, labels: pool.labels, annotations: {}, taints: pool.taints, public_ip_node_pool: pool.public_ip_node_pool });
+  c.required_pools.push({
+    id: pool.id,
+    size: pool.size,
+    count: 0,
+    labels: pool.labels,
+    annotations: {},
+    taints: pool.taints,
+    public_ip_node_pool: pool.public_ip_node_pool,
+  });
   scale(s, c, pool, Number(p.count) || 1);
   return pool;
 }
@@ -54,21 +97,52 @@ function applyPoolChange(pool: Wire, req: Wire | undefined, b: Wire): void {
 
 function install(apps: string | undefined): Wire[] | string {
   const names = new Set(marketplace.filter((m) => m.default).map((m) => m.name as string));
-  for (const raw of (apps ?? '').split(',').map((x) => x.trim()).filter(Boolean)) {
+  for (const raw of (apps ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)) {
     const name = raw.replace(/^-/, '').split(':')[0]!;
     if (!marketplace.some((m) => m.name === name)) return name;
-    if (raw.startsWith('-')) names.delete(name); else names.add(name);
+    if (raw.startsWith('-')) names.delete(name);
+    else names.add(name);
   }
   return [...names].map((name) => {
     const m = marketplace.find((x) => x.name === name)!;
-    return { application: name, name, title: m.title ?? null, version: m.version, dependencies: m.dependencies, maintainer: m.maintainer, description: m.description, post_install: '', installed: true, url: '', category: m.category, updated_at: new Date().toISOString(), image_url: '', plan: '', configuration: {} };
+    return {
+      application: name,
+      name,
+      title: m.title ?? null,
+      version: m.version,
+      dependencies: m.dependencies,
+      maintainer: m.maintainer,
+      description: m.description,
+      post_install: '',
+      installed: true,
+      url: '',
+      category: m.category,
+      updated_at: new Date().toISOString(),
+      image_url: '',
+      plan: '',
+      configuration: {},
+    };
   });
 }
 
 function markActive(s: SimStore, c: Wire): void {
   Object.assign(c, {
-    status: 'ACTIVE', ready: true, built_at: s.now(), master_ip: c.master_ip || s.address('public'), dns_entry: `${c.id}.k8s.civo.com`,
-    conditions: ['ControlPlaneReady', 'WorkerNodesReady', 'ClusterVersionSync'].map((type) => ({ type, status: 'True', synced: true, last_transition_time: s.now(), reason: '', message: '' })),
+    status: 'ACTIVE',
+    ready: true,
+    built_at: s.now(),
+    master_ip: c.master_ip || s.address('public'),
+    dns_entry: `${c.id}.k8s.civo.com`,
+    conditions: ['ControlPlaneReady', 'WorkerNodesReady', 'ClusterVersionSync'].map((type) => ({
+      type,
+      status: 'True',
+      synced: true,
+      last_transition_time: s.now(),
+      reason: '',
+      message: '',
+    })),
   });
   c.api_endpoint = `https://${c.master_ip}:6443`;
   c.kubeconfig = `apiVersion: v1\nclusters:\n- cluster:\n    server: ${c.api_endpoint}\n  name: ${c.name}\nusers:\n- name: ${c.name}\n  user:\n    token: ${s.secret(16)}\n`;
@@ -77,34 +151,87 @@ function markActive(s: SimStore, c: Wire): void {
 
 function create(b: Wire, s: SimStore, r: string) {
   const name = given<string>(b.name) ?? `cluster-${s.id().slice(0, 8)}`;
-  if (/\s/.test(name) || name.length > 63) return fail('kubernetes_cluster_invalid_name', 'The cluster name is invalid');
-  if ([...s.clusters.values()].some((c) => c.name === name)) return fail('database_kubernetes_cluster_duplicate', `A cluster named ${name} already exists`);
+  if (/\s/.test(name) || name.length > 63)
+    return fail('kubernetes_cluster_invalid_name', 'The cluster name is invalid');
+  if ([...s.clusters.values()].some((c) => c.name === name))
+    return fail('database_kubernetes_cluster_duplicate', `A cluster named ${name} already exists`);
   const pools: Wire[] = Array.isArray(b.pools) ? b.pools : [];
   if (!pools.length) return fail('database_kubernetes_cluster_no_pools', 'A cluster needs at least one pool');
-  for (const p of pools) if (!sizes.some((x) => x.name === p.size && x.type === 'Kubernetes')) return fail('database_size_not_found', 'Failed to find the size within the internal database', 400);
+  for (const p of pools)
+    if (!sizes.some((x) => x.name === p.size && x.type === 'Kubernetes'))
+      return fail('database_size_not_found', 'Failed to find the size within the internal database', 400);
   const type = given<string>(b.cluster_type) ?? 'k3s';
   const versions = kubernetesVersions.filter((v) => v.clusterType === type);
-  const version = given<string>(b.kubernetes_version) ?? (versions.find((v) => v.default) ?? versions.find((v) => v.type === 'stable'))!.version;
-  if (!versions.some((v) => v.version === version || v.label === version) || versions.find((v) => v.version === version)?.type === 'legacy') return fail('database_kubernetes_cluster_invalid_version', 'The Kubernetes version is invalid or a deprecated k3s version');
+  const version =
+    given<string>(b.kubernetes_version) ??
+    (versions.find((v) => v.default) ?? versions.find((v) => v.type === 'stable'))!.version;
+  if (
+    !versions.some((v) => v.version === version || v.label === version) ||
+    versions.find((v) => v.version === version)?.type === 'legacy'
+  )
+    return fail(
+      'database_kubernetes_cluster_invalid_version',
+      'The Kubernetes version is invalid or a deprecated k3s version',
+    );
   const net = given(b.network_id) ? byId(s.networks, b.network_id, r) : s.defaultNetwork(r);
   if (!net) return missing('database_network_not_found', 'network');
   const apps = install(given(b.applications));
-  if (typeof apps === 'string') return fail('database_kubernetes_application_not_found', `Failed to find the application ${apps} within the internal database`, 400);
+  if (typeof apps === 'string')
+    return fail(
+      'database_kubernetes_application_not_found',
+      `Failed to find the application ${apps} within the internal database`,
+      400,
+    );
   const id = s.id();
-  const choice = chooseFirewall(s, r, net, given(b.instance_firewall) ?? given(b.firewall_id), b.firewall_rule, '80,443,6443', { id, name });
+  const choice = chooseFirewall(
+    s,
+    r,
+    net,
+    given(b.instance_firewall) ?? given(b.firewall_id),
+    b.firewall_rule,
+    '80,443,6443',
+    { id, name },
+  );
   if ('error' in choice) return choice.error;
   const fw = choice.firewall;
   const c: Wire = {
-    id, name, generated_name: name, version, cluster_type: type, kubernetes_version: version, upgrade_available_to: '', legacy: false,
-    status: 'BUILDING', ready: false, built_at: null, created_at: s.now(), conditions: [], num_target_nodes: Number(b.num_target_nodes) || 3,
-    target_nodes_size: given(b.target_nodes_size) ?? pools[0].size, kubeconfig: '', api_endpoint: '', master_ip: '', dns_entry: '',
-    network_id: net.id, namespace: `cust-${s.id().slice(0, 8)}`, firewall_id: fw.id, tags: typeof b.tags === 'string' ? b.tags.split(' ').filter(Boolean) : [],
-    cni_plugin: given(b.cni_plugin) ?? 'flannel', ccm_installed: 'true', volume_type: given(b.volume_type) ?? '', instances: [], pools: [], required_pools: [],
-    installed_applications: apps, region: r,
+    id,
+    name,
+    generated_name: name,
+    version,
+    cluster_type: type,
+    kubernetes_version: version,
+    upgrade_available_to: '',
+    legacy: false,
+    status: 'BUILDING',
+    ready: false,
+    built_at: null,
+    created_at: s.now(),
+    conditions: [],
+    num_target_nodes: Number(b.num_target_nodes) || 3,
+    target_nodes_size: given(b.target_nodes_size) ?? pools[0].size,
+    kubeconfig: '',
+    api_endpoint: '',
+    master_ip: '',
+    dns_entry: '',
+    network_id: net.id,
+    namespace: `cust-${s.id().slice(0, 8)}`,
+    firewall_id: fw.id,
+    tags: typeof b.tags === 'string' ? b.tags.split(' ').filter(Boolean) : [],
+    cni_plugin: given(b.cni_plugin) ?? 'flannel',
+    ccm_installed: 'true',
+    volume_type: given(b.volume_type) ?? '',
+    instances: [],
+    pools: [],
+    required_pools: [],
+    installed_applications: apps,
+    region: r,
   };
   s.clusters.set(c.id, c);
   for (const p of pools) addPool(s, c, { ...p, id: given(p.id) ?? s.id() });
-  s.schedule(s.timings.cluster, () => { if (s.clusters.has(c.id) && c.status === 'BUILDING') markActive(s, c); });
+  s.schedule(s.timings.cluster, () => {
+    if (s.clusters.has(c.id) && c.status === 'BUILDING') markActive(s, c);
+  });
   return ok(clusterView(c));
 }
 
@@ -130,28 +257,49 @@ export function kubernetesRoutes(): Route<SimStore>[] {
     route('GET', '/v2/kubernetes/versions', () => ok(kubernetesVersions)),
     route('GET', '/v2/kubernetes/applications', () => ok(marketplace)),
     route('GET', '/v2/kubernetes/clusters', (q, s, r) => page(q, s.inRegion(s.clusters, r).map(view))),
-    route('GET', '/v2/kubernetes/clusters/:id', (q, s, r) => { const c = get(s, q.params.id!, r); return c ? ok(view(c)) : noCluster(); }),
+    route('GET', '/v2/kubernetes/clusters/:id', (q, s, r) => {
+      const c = get(s, q.params.id!, r);
+      return c ? ok(view(c)) : noCluster();
+    }),
     route('POST', '/v2/kubernetes/clusters', (q, s, r) => create(bodyOf(q), s, r)),
     route('PUT', '/v2/kubernetes/clusters/:id', (q, s, r) => {
-      const c = get(s, q.params.id!, r); if (!c) return noCluster();
+      const c = get(s, q.params.id!, r);
+      if (!c) return noCluster();
       const b = bodyOf(q);
       if (given(b.name)) {
-        if ([...s.clusters.values()].some((o) => o.name === b.name && o.id !== c.id)) return fail('database_kubernetes_cluster_duplicate', `A cluster named ${b.name} already exists`);
+        if ([...s.clusters.values()].some((o) => o.name === b.name && o.id !== c.id))
+          return fail('database_kubernetes_cluster_duplicate', `A cluster named ${b.name} already exists`);
         c.name = b.name;
       }
       if (typeof b.tags === 'string') c.tags = b.tags.split(' ').filter(Boolean);
       if (given(b.firewall_id)) {
-        const fw = byId(s.firewalls, b.firewall_id, r); if (!fw) return missing('database_firewall_not_found', 'firewall');
+        const fw = byId(s.firewalls, b.firewall_id, r);
+        if (!fw) return missing('database_firewall_not_found', 'firewall');
         c.firewall_id = fw.id;
       }
       if (given(b.kubernetes_version) && b.kubernetes_version !== c.kubernetes_version) {
-        if (!kubernetesVersions.some((v) => v.version === b.kubernetes_version && v.clusterType === c.cluster_type)) return fail('database_kubernetes_cluster_invalid_version', 'The Kubernetes version is invalid or a deprecated k3s version');
-        Object.assign(c, { kubernetes_version: b.kubernetes_version, version: b.kubernetes_version, status: 'UPGRADING' });
-        s.schedule(s.timings.cluster, () => { if (c.status === 'UPGRADING') c.status = 'ACTIVE'; });
+        if (!kubernetesVersions.some((v) => v.version === b.kubernetes_version && v.clusterType === c.cluster_type))
+          return fail(
+            'database_kubernetes_cluster_invalid_version',
+            'The Kubernetes version is invalid or a deprecated k3s version',
+          );
+        Object.assign(c, {
+          kubernetes_version: b.kubernetes_version,
+          version: b.kubernetes_version,
+          status: 'UPGRADING',
+        });
+        s.schedule(s.timings.cluster, () => {
+          if (c.status === 'UPGRADING') c.status = 'ACTIVE';
+        });
       }
       if (given(b.applications)) {
         const apps = install(b.applications);
-        if (typeof apps === 'string') return fail('database_kubernetes_application_not_found', `Failed to find the application ${apps} within the internal database`, 400);
+        if (typeof apps === 'string')
+          return fail(
+            'database_kubernetes_application_not_found',
+            `Failed to find the application ${apps} within the internal database`,
+            400,
+          );
         c.installed_applications = apps;
       }
       for (const p of Array.isArray(b.pools) ? b.pools : []) {
@@ -160,50 +308,87 @@ export function kubernetesRoutes(): Route<SimStore>[] {
       }
       return ok(view(c));
     }),
-    route('DELETE', '/v2/kubernetes/clusters/:id', (q, s, r) => { const c = get(s, q.params.id!, r); if (!c) return noCluster(); s.clusters.delete(c.id); releaseFirewall(s, c.id); return success(); }),
-    route('GET', '/v2/kubernetes/clusters/:id/instances', (q, s, r) => { const c = get(s, q.params.id!, r); return c ? ok(view(c).instances) : noCluster(); }),
+    route('DELETE', '/v2/kubernetes/clusters/:id', (q, s, r) => {
+      const c = get(s, q.params.id!, r);
+      if (!c) return noCluster();
+      s.clusters.delete(c.id);
+      releaseFirewall(s, c.id);
+      return success();
+    }),
+    route('GET', '/v2/kubernetes/clusters/:id/instances', (q, s, r) => {
+      const c = get(s, q.params.id!, r);
+      return c ? ok(view(c).instances) : noCluster();
+    }),
     // Recycle: the node is rebuilt (BUILDING, then ACTIVE after the pool timing).
     route('POST', '/v2/kubernetes/clusters/:id/recycle', (q, s, r) => {
-      const c = get(s, q.params.id!, r); if (!c) return noCluster();
+      const c = get(s, q.params.id!, r);
+      if (!c) return noCluster();
       const hostname = String(bodyOf(q).hostname ?? '');
       const n = view(c).instances.find((x: Wire) => x.hostname === hostname);
       if (!n) return missing('database_kubernetes_node_not_found', 'Kubernetes node');
       n.status = 'BUILDING';
-      s.schedule(s.timings.pool, () => { if (n.status === 'BUILDING') n.status = 'ACTIVE'; });
+      s.schedule(s.timings.pool, () => {
+        if (n.status === 'BUILDING') n.status = 'ACTIVE';
+      });
       return success();
     }),
     route('DELETE', '/v2/kubernetes/clusters/:id/pools/:pid/instances/:iid', (q, s, r) => {
-      const c = get(s, q.params.id!, r); if (!c) return noCluster();
-      const pool = c.pools.find((x: Wire) => x.id === q.params.pid); if (!pool) return noPool();
-      if (pool.instances.length <= 1) return fail('database_cluster_pool_no_sufficient_instances_available', 'A pool keeps at least one node; delete the pool instead');
-      return removeNode(c, pool, q.params.iid!) ? success() : missing('database_cluster_pool_instance_not_found', 'cluster pool instance');
+      const c = get(s, q.params.id!, r);
+      if (!c) return noCluster();
+      const pool = c.pools.find((x: Wire) => x.id === q.params.pid);
+      if (!pool) return noPool();
+      if (pool.instances.length <= 1)
+        return fail(
+          'database_cluster_pool_no_sufficient_instances_available',
+          'A pool keeps at least one node; delete the pool instead',
+        );
+      return removeNode(c, pool, q.params.iid!)
+        ? success()
+        : missing('database_cluster_pool_instance_not_found', 'cluster pool instance');
     }),
-    route('GET', '/v2/kubernetes/clusters/:id/pools', (q, s, r) => { const c = get(s, q.params.id!, r); return c ? ok(c.pools) : noCluster(); }),
+    route('GET', '/v2/kubernetes/clusters/:id/pools', (q, s, r) => {
+      const c = get(s, q.params.id!, r);
+      return c ? ok(c.pools) : noCluster();
+    }),
     route('GET', '/v2/kubernetes/clusters/:id/pools/:pid', (q, s, r) => {
-      const c = get(s, q.params.id!, r); if (!c) return noCluster();
-      const p = c.pools.find((x: Wire) => x.id === q.params.pid); return p ? ok(p) : noPool();
+      const c = get(s, q.params.id!, r);
+      if (!c) return noCluster();
+      const p = c.pools.find((x: Wire) => x.id === q.params.pid);
+      return p ? ok(p) : noPool();
     }),
     route('POST', '/v2/kubernetes/clusters/:id/pools', (q, s, r) => {
-      const c = get(s, q.params.id!, r); if (!c) return noCluster();
+      const c = get(s, q.params.id!, r);
+      if (!c) return noCluster();
       const b = bodyOf(q);
       const id = given<string>(b.id) ?? s.id();
-      if (c.pools.some((x: Wire) => x.id === id)) return fail('database_kubernetes_cluster_invalid', `A pool with id ${id} already exists`);
-      if (!sizes.some((x) => x.name === b.size && x.type === 'Kubernetes')) return fail('database_size_not_found', 'Failed to find the size within the internal database', 400);
-      if (c.status !== 'ACTIVE') return fail('cannot_scale_already_rescaling_cluster', 'The cluster is busy; try again when it is ACTIVE');
+      if (c.pools.some((x: Wire) => x.id === id))
+        return fail('database_kubernetes_cluster_invalid', `A pool with id ${id} already exists`);
+      if (!sizes.some((x) => x.name === b.size && x.type === 'Kubernetes'))
+        return fail('database_size_not_found', 'Failed to find the size within the internal database', 400);
+      if (c.status !== 'ACTIVE')
+        return fail('cannot_scale_already_rescaling_cluster', 'The cluster is busy; try again when it is ACTIVE');
       addPool(s, c, { ...b, id });
       return success();
     }),
     route('PUT', '/v2/kubernetes/clusters/:id/pools/:pid', (q, s, r) => {
-      const c = get(s, q.params.id!, r); if (!c) return noCluster();
-      const pool = c.pools.find((x: Wire) => x.id === q.params.pid); if (!pool) return noPool();
+      const c = get(s, q.params.id!, r);
+      if (!c) return noCluster();
+      const pool = c.pools.find((x: Wire) => x.id === q.params.pid);
+      if (!pool) return noPool();
       const b = bodyOf(q);
-      if (given(b.size) && b.size !== pool.size) return fail('database_kubernetes_cluster_invalid', 'The size of a pool cannot be changed');
-      applyPoolChange(pool, c.required_pools.find((p: Wire) => p.id === pool.id), b);
+      if (given(b.size) && b.size !== pool.size)
+        return fail('database_kubernetes_cluster_invalid', 'The size of a pool cannot be changed');
+      applyPoolChange(
+        pool,
+        c.required_pools.find((p: Wire) => p.id === pool.id),
+        b,
+      );
       if (Number(b.count) > 0) scale(s, c, pool, Number(b.count));
       return ok(pool);
     }),
     route('DELETE', '/v2/kubernetes/clusters/:id/pools/:pid', (q, s, r) => {
-      const c = get(s, q.params.id!, r); if (!c) return noCluster();
+      const c = get(s, q.params.id!, r);
+      if (!c) return noCluster();
       if (!c.pools.some((x: Wire) => x.id === q.params.pid)) return noPool();
       c.pools = c.pools.filter((x: Wire) => x.id !== q.params.pid);
       c.required_pools = c.required_pools.filter((x: Wire) => x.id !== q.params.pid);

@@ -20,63 +20,113 @@ export function makeRule(s: SimStore, firewallId: string, b: Wire): Wire | strin
   let ports = given<string>(b.ports) ?? '';
   let start = String(given(b.start_port) ?? '');
   let end = String(given(b.end_port) ?? '');
-  if (ports) [start, end] = ports.includes('-') ? ports.split('-') as [string, string] : [ports, ports];
+  if (ports) [start, end] = ports.includes('-') ? (ports.split('-') as [string, string]) : [ports, ports];
   else if (start) ports = end && end !== start ? `${start}-${end}` : start;
   if (!start && protocol !== 'icmp') return 'start_port';
   return {
-    id: s.id(), firewall_id: firewallId, openstack_security_group_rule_id: null, protocol, start_port: start, end_port: end || start, ports, cidr: Array.isArray(b.cidr) ? b.cidr : [given(b.cidr) ?? '0.0.0.0/0'],
-    direction: given(b.direction) ?? 'ingress', action: given(b.action) ?? 'allow', label: given(b.label) ?? '',
+    id: s.id(),
+    firewall_id: firewallId,
+    openstack_security_group_rule_id: null,
+    protocol,
+    start_port: start,
+    end_port: end || start,
+    ports,
+    cidr: Array.isArray(b.cidr) ? b.cidr : [given(b.cidr) ?? '0.0.0.0/0'],
+    direction: given(b.direction) ?? 'ingress',
+    action: given(b.action) ?? 'allow',
+    label: given(b.label) ?? '',
   };
 }
 
 function firewallView(s: SimStore, f: Wire): Wire {
   const uses = (m: Map<string, Wire>) => [...m.values()].filter((o) => o.firewall_id === f.id).length;
-  return { ...f, rules_count: f.rules.length, instance_count: uses(s.instances), cluster_count: uses(s.clusters), loadbalancer_count: uses(s.loadbalancers) };
+  return {
+    ...f,
+    rules_count: f.rules.length,
+    instance_count: uses(s.instances),
+    cluster_count: uses(s.clusters),
+    loadbalancer_count: uses(s.loadbalancers),
+  };
 }
 
 function networkRoutes(): Route<SimStore>[] {
   return [
     ...aliased('GET', '/v2/networks', (_q, s, r) => ok(s.inRegion(s.networks, r))),
-    ...aliased('GET', '/v2/networks/:id', (q, s, r) => { const n = byId(s.networks, q.params.id!, r); return n ? ok(n) : noNetwork(); }),
+    ...aliased('GET', '/v2/networks/:id', (q, s, r) => {
+      const n = byId(s.networks, q.params.id!, r);
+      return n ? ok(n) : noNetwork();
+    }),
     ...aliased('POST', '/v2/networks', (q, s, r) => {
       const b = bodyOf(q);
-      if (!given(b.label) || /\s/.test(b.label)) return fail('parameter_label_invalid', 'The label supplied was empty or invalid');
-      if (s.inRegion(s.networks, r).some((n) => n.label === b.label)) return fail('database_network_duplicate_name', `A network labelled ${b.label} already exists`);
+      if (!given(b.label) || /\s/.test(b.label))
+        return fail('parameter_label_invalid', 'The label supplied was empty or invalid');
+      if (s.inRegion(s.networks, r).some((n) => n.label === b.label))
+        return fail('database_network_duplicate_name', `A network labelled ${b.label} already exists`);
       const vlan = b.vlan_connect && Number(b.vlan_connect.vlan_id) > 0 ? b.vlan_connect : {};
       const id = s.id();
       s.networks.set(id, {
-        id, name: b.label, label: b.label, default: false, cidr: given(b.cidr_v4) ?? `10.${(s.networks.size * 7) % 250}.0.0/24`, cidr_v6: '', status: 'Active',
-        ipv4_enabled: b.ipv4_enabled ?? true, ipv6_enabled: b.ipv6_enabled ?? false, nameservers_v4: given(b.nameservers_v4) ?? ['8.8.8.8', '1.1.1.1'], nameservers_v6: given(b.nameservers_v6) ?? [],
-        vlan_id: Number(vlan.vlan_id ?? 0), physical_interface: vlan.physical_interface ?? '', gateway_ipv4: vlan.gateway_ipv4 ?? '',
-        allocation_pool_v4_start: vlan.allocation_pool_v4_start ?? '', allocation_pool_v4_end: vlan.allocation_pool_v4_end ?? '', free_ip_count: 250, region: r,
+        id,
+        name: b.label,
+        label: b.label,
+        default: false,
+        cidr: given(b.cidr_v4) ?? `10.${(s.networks.size * 7) % 250}.0.0/24`,
+        cidr_v6: '',
+        status: 'Active',
+        ipv4_enabled: b.ipv4_enabled ?? true,
+        ipv6_enabled: b.ipv6_enabled ?? false,
+        nameservers_v4: given(b.nameservers_v4) ?? ['8.8.8.8', '1.1.1.1'],
+        nameservers_v6: given(b.nameservers_v6) ?? [],
+        vlan_id: Number(vlan.vlan_id ?? 0),
+        physical_interface: vlan.physical_interface ?? '',
+        gateway_ipv4: vlan.gateway_ipv4 ?? '',
+        allocation_pool_v4_start: vlan.allocation_pool_v4_start ?? '',
+        allocation_pool_v4_end: vlan.allocation_pool_v4_end ?? '',
+        free_ip_count: 250,
+        region: r,
       });
       return success({ id, label: b.label });
     }),
     ...aliased('PUT', '/v2/networks/:id', (q, s, r) => {
-      const n = byId(s.networks, q.params.id!, r); if (!n) return noNetwork();
+      const n = byId(s.networks, q.params.id!, r);
+      if (!n) return noNetwork();
       const b = bodyOf(q);
       if (given(b.label)) {
-        if (s.inRegion(s.networks, r).some((o) => o.label === b.label && o.id !== n.id)) return fail('database_network_duplicate_name', `A network labelled ${b.label} already exists`);
-        n.label = b.label; n.name = b.label;
+        if (s.inRegion(s.networks, r).some((o) => o.label === b.label && o.id !== n.id))
+          return fail('database_network_duplicate_name', `A network labelled ${b.label} already exists`);
+        n.label = b.label;
+        n.name = b.label;
       }
       if (Array.isArray(b.nameservers_v4)) n.nameservers_v4 = b.nameservers_v4;
       return success({ id: n.id, label: n.label });
     }),
     ...aliased('DELETE', '/v2/networks/:id', (q, s, r) => {
-      const n = byId(s.networks, q.params.id!, r); if (!n) return noNetwork();
+      const n = byId(s.networks, q.params.id!, r);
+      if (!n) return noNetwork();
       if (n.default) return fail('network_delete_default', 'The default network cannot be deleted');
-      if ([...s.instances.values()].some((i) => i.network_id === n.id)) return fail('database_network_delete_with_instance', 'The network still has instances');
-      if ([...s.volumes.values()].some((v) => v.network_id === n.id)) return fail('database_network_inuse_by_volumes', 'The network still has volumes');
-      for (const f of [...s.firewalls.values()]) if (f.network_id === n.id && firewallView(s, f).instance_count + firewallView(s, f).cluster_count === 0) s.firewalls.delete(f.id);
+      if ([...s.instances.values()].some((i) => i.network_id === n.id))
+        return fail('database_network_delete_with_instance', 'The network still has instances');
+      if ([...s.volumes.values()].some((v) => v.network_id === n.id))
+        return fail('database_network_inuse_by_volumes', 'The network still has volumes');
+      for (const f of [...s.firewalls.values()])
+        if (f.network_id === n.id && firewallView(s, f).instance_count + firewallView(s, f).cluster_count === 0)
+          s.firewalls.delete(f.id);
       for (const sn of [...s.subnets.values()]) if (sn.network_id === n.id) s.subnets.delete(sn.id);
       s.networks.delete(n.id);
       return success();
     }),
-    ...aliased('GET', '/v2/networks/:id/subnets', (q, s, r) => byId(s.networks, q.params.id!, r) ? ok([...s.subnets.values()].filter((x) => x.network_id === q.params.id)) : noNetwork()),
-    ...aliased('GET', '/v2/networks/:id/subnets/:sid', (q, s) => { const x = s.subnets.get(q.params.sid!); return x && x.network_id === q.params.id ? ok(x) : missing('database_network_lookup', 'subnet'); }),
+    ...aliased('GET', '/v2/networks/:id/subnets', (q, s, r) =>
+      byId(s.networks, q.params.id!, r)
+        ? ok([...s.subnets.values()].filter((x) => x.network_id === q.params.id))
+        : noNetwork(),
+    ),
+    ...aliased('GET', '/v2/networks/:id/subnets/:sid', (q, s) => {
+      const x = s.subnets.get(q.params.sid!);
+      return x && x.network_id === q.params.id ? ok(x) : missing('database_network_lookup', 'subnet');
+    }),
     ...aliased('POST', '/v2/networks/:id/subnets', (q, s, r) => {
       if (!byId(s.networks, q.params.id!, r)) return noNetwork();
-      const name = given<string>(bodyOf(q).name); if (!name) return fail('parameter_name_invalid', 'The name supplied was empty');
+      const name = given<string>(bodyOf(q).name);
+      if (!name) return fail('parameter_name_invalid', 'The name supplied was empty');
       const sub = { id: s.id(), name, network_id: q.params.id, subnet_size: '/24', status: 'available', region: r };
       s.subnets.set(sub.id, sub);
       return ok(sub);
@@ -88,15 +138,23 @@ function networkRoutes(): Route<SimStore>[] {
     }),
     // Routes attach a subnet to a resource (civogo AttachSubnetToInstance / DetachSubnetFromInstance).
     ...aliased('POST', '/v2/networks/:id/subnets/:sid/routes', (q, s) => {
-      const sub = s.subnets.get(q.params.sid!); if (!sub || sub.network_id !== q.params.id) return missing('database_network_lookup', 'subnet');
+      const sub = s.subnets.get(q.params.sid!);
+      if (!sub || sub.network_id !== q.params.id) return missing('database_network_lookup', 'subnet');
       const b = bodyOf(q);
       if (!given(b.resource_id)) return fail('parameter_id_missing', 'resource_id is required');
-      const rt = { id: s.id(), subnet_id: sub.id, network_id: sub.network_id, resource_id: String(b.resource_id), resource_type: given(b.resource_type) ?? 'instance' };
+      const rt = {
+        id: s.id(),
+        subnet_id: sub.id,
+        network_id: sub.network_id,
+        resource_id: String(b.resource_id),
+        resource_type: given(b.resource_type) ?? 'instance',
+      };
       s.routes.set(rt.id, rt);
       return ok(rt);
     }),
     ...aliased('DELETE', '/v2/networks/:id/subnets/:sid/routes', (q, s) => {
-      const sub = s.subnets.get(q.params.sid!); if (!sub || sub.network_id !== q.params.id) return missing('database_network_lookup', 'subnet');
+      const sub = s.subnets.get(q.params.sid!);
+      if (!sub || sub.network_id !== q.params.id) return missing('database_network_lookup', 'subnet');
       for (const [id, rt] of s.routes) if (rt.subnet_id === sub.id) s.routes.delete(id);
       return success();
     }),
@@ -106,50 +164,96 @@ function networkRoutes(): Route<SimStore>[] {
 function firewallRoutes(): Route<SimStore>[] {
   return [
     ...aliased('GET', '/v2/firewalls', (_q, s, r) => ok(s.inRegion(s.firewalls, r).map((f) => firewallView(s, f)))),
-    ...aliased('GET', '/v2/firewalls/:id', (q, s, r) => { const f = byId(s.firewalls, q.params.id!, r); return f ? ok(firewallView(s, f)) : noFirewall(); }),
+    ...aliased('GET', '/v2/firewalls/:id', (q, s, r) => {
+      const f = byId(s.firewalls, q.params.id!, r);
+      return f ? ok(firewallView(s, f)) : noFirewall();
+    }),
     ...aliased('POST', '/v2/firewalls', (q, s, r) => {
       const b = bodyOf(q);
       if (!given(b.name)) return fail('parameter_name_invalid', 'The name supplied was empty');
-      if ([...s.firewalls.values()].some((f) => f.name === b.name)) return fail('database_firewall_duplicate_name', `A firewall named ${b.name} already exists`);
+      if ([...s.firewalls.values()].some((f) => f.name === b.name))
+        return fail('database_firewall_duplicate_name', `A firewall named ${b.name} already exists`);
       const net = given(b.network_id) ? byId(s.networks, b.network_id, r) : s.defaultNetwork(r);
       if (!net) return noNetwork();
       const id = s.id();
       const rules: Wire[] = [];
       if (b.create_rules === undefined || b.create_rules === null || b.create_rules === true) {
-        for (const [label, port] of [['SSH', '22'], ['HTTP', '80'], ['HTTPS', '443']] as const) rules.push(makeRule(s, id, { protocol: 'tcp', ports: port, cidr: ['0.0.0.0/0'], direction: 'ingress', action: 'allow', label }) as Wire);
+        for (const [label, port] of [
+          ['SSH', '22'],
+          ['HTTP', '80'],
+          ['HTTPS', '443'],
+        ] as const)
+          rules.push(
+            makeRule(s, id, {
+              protocol: 'tcp',
+              ports: port,
+              cidr: ['0.0.0.0/0'],
+              direction: 'ingress',
+              action: 'allow',
+              label,
+            }) as Wire,
+          );
       }
       for (const rb of Array.isArray(b.rules) ? b.rules : []) {
         const rule = makeRule(s, id, rb);
-        if (typeof rule === 'string') return fail(rule === 'start_port' ? 'parameter_start_port_missing' : 'database_firewall_rules_invalid_params', rule === 'start_port' ? 'The start port is missing' : rule);
+        if (typeof rule === 'string')
+          return fail(
+            rule === 'start_port' ? 'parameter_start_port_missing' : 'database_firewall_rules_invalid_params',
+            rule === 'start_port' ? 'The start port is missing' : rule,
+          );
         rules.push(rule);
       }
-      s.firewalls.set(id, { id, name: b.name, account_id: s.accountId, network_id: net.id, default: false, rules, region: r });
+      s.firewalls.set(id, {
+        id,
+        name: b.name,
+        account_id: s.accountId,
+        network_id: net.id,
+        default: false,
+        rules,
+        region: r,
+      });
       return success({ id, name: b.name });
     }),
     ...aliased('PUT', '/v2/firewalls/:id', (q, s, r) => {
-      const f = byId(s.firewalls, q.params.id!, r); if (!f) return noFirewall();
+      const f = byId(s.firewalls, q.params.id!, r);
+      if (!f) return noFirewall();
       const name = given<string>(bodyOf(q).name);
-      if (name && [...s.firewalls.values()].some((o) => o.name === name && o.id !== f.id)) return fail('database_firewall_duplicate_name', `A firewall named ${name} already exists`);
+      if (name && [...s.firewalls.values()].some((o) => o.name === name && o.id !== f.id))
+        return fail('database_firewall_duplicate_name', `A firewall named ${name} already exists`);
       if (name) f.name = name;
       return success({ id: f.id });
     }),
     ...aliased('DELETE', '/v2/firewalls/:id', (q, s, r) => {
-      const f = byId(s.firewalls, q.params.id!, r); if (!f) return noFirewall();
+      const f = byId(s.firewalls, q.params.id!, r);
+      if (!f) return noFirewall();
       const v = firewallView(s, f);
-      if (v.instance_count + v.cluster_count + v.loadbalancer_count > 0 || [...s.databases.values()].some((d) => d.firewall_id === f.id)) return fail('database_firewall_delete_failed', 'The firewall is still in use', 400);
+      if (
+        v.instance_count + v.cluster_count + v.loadbalancer_count > 0 ||
+        [...s.databases.values()].some((d) => d.firewall_id === f.id)
+      )
+        return fail('database_firewall_delete_failed', 'The firewall is still in use', 400);
       s.firewalls.delete(f.id);
       return success();
     }),
-    ...aliased('GET', '/v2/firewalls/:id/rules', (q, s, r) => { const f = byId(s.firewalls, q.params.id!, r); return f ? ok(f.rules) : noFirewall(); }),
+    ...aliased('GET', '/v2/firewalls/:id/rules', (q, s, r) => {
+      const f = byId(s.firewalls, q.params.id!, r);
+      return f ? ok(f.rules) : noFirewall();
+    }),
     ...aliased('POST', '/v2/firewalls/:id/rules', (q, s, r) => {
-      const f = byId(s.firewalls, q.params.id!, r); if (!f) return noFirewall();
+      const f = byId(s.firewalls, q.params.id!, r);
+      if (!f) return noFirewall();
       const rule = makeRule(s, f.id, bodyOf(q));
-      if (typeof rule === 'string') return fail(rule === 'start_port' ? 'parameter_start_port_missing' : 'database_firewall_rules_invalid_params', rule === 'start_port' ? 'The start port is missing' : rule);
+      if (typeof rule === 'string')
+        return fail(
+          rule === 'start_port' ? 'parameter_start_port_missing' : 'database_firewall_rules_invalid_params',
+          rule === 'start_port' ? 'The start port is missing' : rule,
+        );
       f.rules.push(rule);
       return ok(rule);
     }),
     ...aliased('DELETE', '/v2/firewalls/:id/rules/:rid', (q, s, r) => {
-      const f = byId(s.firewalls, q.params.id!, r); if (!f) return noFirewall();
+      const f = byId(s.firewalls, q.params.id!, r);
+      if (!f) return noFirewall();
       const before = f.rules.length;
       f.rules = f.rules.filter((x: Wire) => x.id !== q.params.rid);
       return before === f.rules.length ? missing('database_firewall_rules_find', 'firewall rule') : success();
@@ -161,40 +265,72 @@ function volumeRoutes(): Route<SimStore>[] {
   const get = (s: SimStore, id: string, r: string) => byId(s.volumes, id, r);
   return [
     route('GET', '/v2/volumes', (_q, s, r) => ok(s.inRegion(s.volumes, r))),
-    route('GET', '/v2/volumes/:id', (q, s, r) => { const v = get(s, q.params.id!, r); return v ? ok(v) : noVolume(); }),
+    route('GET', '/v2/volumes/:id', (q, s, r) => {
+      const v = get(s, q.params.id!, r);
+      return v ? ok(v) : noVolume();
+    }),
     route('POST', '/v2/volumes', (q, s, r) => {
       const b = bodyOf(q);
       if (!given(b.name)) return fail('parameter_name_invalid', 'The name supplied was empty');
-      if (s.inRegion(s.volumes, r).some((v) => v.name === b.name)) return fail('database_volume_duplicate_name', `A volume named ${b.name} already exists`);
-      if (!(Number(b.size_gb) > 0)) return fail('parameter_volume_size_incorrect', 'The volume size must be at least 1 GB');
+      if (s.inRegion(s.volumes, r).some((v) => v.name === b.name))
+        return fail('database_volume_duplicate_name', `A volume named ${b.name} already exists`);
+      if (!(Number(b.size_gb) > 0))
+        return fail('parameter_volume_size_incorrect', 'The volume size must be at least 1 GB');
       const net = given(b.network_id) ? byId(s.networks, b.network_id, r) : s.defaultNetwork(r);
       if (!net) return noNetwork();
-      const v: Wire = { id: s.id(), name: b.name, instance_id: null, cluster_id: given(b.cluster_id) ?? null, network_id: net.id, mountpoint: null, openstack_id: s.id(), status: 'creating', volume_type: given(b.volume_type) ?? 'standard', size_gb: Number(b.size_gb), bootable: !!b.bootable, created_at: s.now(), region: r };
+      const v: Wire = {
+        id: s.id(),
+        name: b.name,
+        instance_id: null,
+        cluster_id: given(b.cluster_id) ?? null,
+        network_id: net.id,
+        mountpoint: null,
+        openstack_id: s.id(),
+        status: 'creating',
+        volume_type: given(b.volume_type) ?? 'standard',
+        size_gb: Number(b.size_gb),
+        bootable: !!b.bootable,
+        created_at: s.now(),
+        region: r,
+      };
       s.volumes.set(v.id, v);
-      s.schedule(s.timings.volume, () => { if (v.status === 'creating') v.status = 'available'; });
+      s.schedule(s.timings.volume, () => {
+        if (v.status === 'creating') v.status = 'available';
+      });
       return success({ id: v.id, name: v.name });
     }),
     route('PUT', '/v2/volumes/:id/resize', (q, s, r) => {
-      const v = get(s, q.params.id!, r); if (!v) return noVolume();
+      const v = get(s, q.params.id!, r);
+      if (!v) return noVolume();
       const size = Number(bodyOf(q).size_gb);
-      if (v.instance_id) return fail('database_volume_still_attached_cannot_resize', 'The volume is attached; detach it before resizing');
-      if (!(size > v.size_gb)) return fail('parameter_volume_size_must_increase', 'The new size must be larger than the current size');
+      if (v.instance_id)
+        return fail(
+          'database_volume_still_attached_cannot_resize',
+          'The volume is attached; detach it before resizing',
+        );
+      if (!(size > v.size_gb))
+        return fail('parameter_volume_size_must_increase', 'The new size must be larger than the current size');
       v.size_gb = size;
       return success();
     }),
     route('PUT', '/v2/volumes/:id/attach', (q, s, r) => {
-      const v = get(s, q.params.id!, r); if (!v) return noVolume();
+      const v = get(s, q.params.id!, r);
+      if (!v) return noVolume();
       const b = bodyOf(q);
-      const inst = byId(s.instances, String(b.instance_id ?? ''), r); if (!inst) return missing('database_instance_find', 'instance');
+      const inst = byId(s.instances, String(b.instance_id ?? ''), r);
+      if (!inst) return missing('database_instance_find', 'instance');
       if (v.instance_id) return fail('database_volume_cannot_multiple_attach', 'The volume is already attached');
       if (v.status !== 'available') return fail('database_volume_cannot_multiple_attach', `The volume is ${v.status}`);
       Object.assign(v, { instance_id: inst.id, mountpoint: '/dev/vdb', status: 'attaching' });
       inst.attached_volumes = [...(inst.attached_volumes ?? []), { id: v.id }];
-      s.schedule(s.timings.volume, () => { if (v.status === 'attaching') v.status = 'attached'; });
+      s.schedule(s.timings.volume, () => {
+        if (v.status === 'attaching') v.status = 'attached';
+      });
       return success();
     }),
     route('PUT', '/v2/volumes/:id/detach', (q, s, r) => {
-      const v = get(s, q.params.id!, r); if (!v) return noVolume();
+      const v = get(s, q.params.id!, r);
+      if (!v) return noVolume();
       if (!v.instance_id) return fail('database_volume_not_attached', 'The volume is not attached');
       const inst = s.instances.get(v.instance_id);
       if (inst) inst.attached_volumes = (inst.attached_volumes ?? []).filter((a: Wire) => a.id !== v.id);
@@ -202,7 +338,8 @@ function volumeRoutes(): Route<SimStore>[] {
       return success();
     }),
     route('DELETE', '/v2/volumes/:id', (q, s, r) => {
-      const v = get(s, q.params.id!, r); if (!v) return noVolume();
+      const v = get(s, q.params.id!, r);
+      if (!v) return noVolume();
       if (v.instance_id) return fail('database_volume_delete_failed', 'The volume is attached; detach it first');
       s.volumes.delete(v.id);
       return success();
@@ -213,33 +350,47 @@ function volumeRoutes(): Route<SimStore>[] {
 function ipRoutes(): Route<SimStore>[] {
   return [
     ...aliased('GET', '/v2/ips', (q, s, r) => page(q, s.inRegion(s.ips, r))),
-    ...aliased('GET', '/v2/ips/:id', (q, s, r) => { const ip = byId(s.ips, q.params.id!, r); return ip ? ok(ip) : noIp(); }),
+    ...aliased('GET', '/v2/ips/:id', (q, s, r) => {
+      const ip = byId(s.ips, q.params.id!, r);
+      return ip ? ok(ip) : noIp();
+    }),
     ...aliased('POST', '/v2/ips', (q, s, r) => {
       const name = given<string>(bodyOf(q).name) ?? `ip-${s.id().slice(0, 8)}`;
       if (/\s/.test(name)) return fail('parameter_name_invalid', 'The name must not contain whitespace');
       const ip: Wire = { id: s.id(), name, ip: '', assigned_to: { id: '', type: '', name: '' }, region: r };
       s.ips.set(ip.id, ip);
-      s.schedule(s.timings.ip, () => { if (!ip.ip) ip.ip = s.address('public'); });
+      s.schedule(s.timings.ip, () => {
+        if (!ip.ip) ip.ip = s.address('public');
+      });
       return ok(ip);
     }),
     ...aliased('PUT', '/v2/ips/:id', (q, s, r) => {
-      const ip = byId(s.ips, q.params.id!, r); if (!ip) return noIp();
-      const name = given<string>(bodyOf(q).name); if (name) ip.name = name;
+      const ip = byId(s.ips, q.params.id!, r);
+      if (!ip) return noIp();
+      const name = given<string>(bodyOf(q).name);
+      if (name) ip.name = name;
       return ok(ip);
     }),
     ...aliased('POST', '/v2/ips/:id/actions', (q, s, r) => {
-      const ip = byId(s.ips, q.params.id!, r); if (!ip) return noIp();
+      const ip = byId(s.ips, q.params.id!, r);
+      if (!ip) return noIp();
       const b = bodyOf(q);
-      if (b.action === 'unassign') { unassignIp(s, ip); return success(); }
+      if (b.action === 'unassign') {
+        unassignIp(s, ip);
+        return success();
+      }
       if (b.action !== 'assign') return fail('parameter_value_missing', 'action must be assign or unassign');
-      const inst = byId(s.instances, String(b.assign_to_id ?? ''), r); if (!inst) return missing('database_instance_find', 'instance');
+      const inst = byId(s.instances, String(b.assign_to_id ?? ''), r);
+      if (!inst) return missing('database_instance_find', 'instance');
       if (!ip.ip) return fail('database_cannot_move_ip', 'The IP has not been allocated yet');
-      if (ip.assigned_to?.id && ip.assigned_to.id !== inst.id) return fail('database_cannot_move_ip', `The IP is assigned to ${ip.assigned_to.type} ${ip.assigned_to.id}`);
+      if (ip.assigned_to?.id && ip.assigned_to.id !== inst.id)
+        return fail('database_cannot_move_ip', `The IP is assigned to ${ip.assigned_to.type} ${ip.assigned_to.id}`);
       assignIp(s, ip, inst);
       return success();
     }),
     ...aliased('DELETE', '/v2/ips/:id', (q, s, r) => {
-      const ip = byId(s.ips, q.params.id!, r); if (!ip) return noIp();
+      const ip = byId(s.ips, q.params.id!, r);
+      if (!ip) return noIp();
       unassignIp(s, ip);
       s.ips.delete(ip.id);
       return success();

@@ -10,5 +10,11 @@ import { kubernetesRoutes } from './routes-kubernetes.js';
 import { networkFamilyRoutes } from './routes-network.js';
 
 export function civoRoutes(): Route<SimStore>[] {
-  return [...dataRoutes(), ...instanceRoutes(), ...instanceActionRoutes(), ...networkFamilyRoutes(), ...kubernetesRoutes()];
+  return [
+    ...dataRoutes(),
+    ...instanceRoutes(),
+    ...instanceActionRoutes(),
+    ...networkFamilyRoutes(),
+    ...kubernetesRoutes(),
+  ];
 }

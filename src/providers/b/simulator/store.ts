@@ -17,7 +17,16 @@ export type SimTimings = {
   readonly credential: number;
 };
 
-export const defaultTimings: SimTimings = Object.freeze({ instance: 50, cluster: 80, pool: 50, database: 50, volume: 20, ip: 20, objectStore: 30, credential: 20 });
+export const defaultTimings: SimTimings = Object.freeze({
+  instance: 50,
+  cluster: 80,
+  pool: 50,
+  database: 50,
+  volume: 20,
+  ip: 20,
+  objectStore: 30,
+  credential: 20,
+});
 
 /** The request budget the `x-ratelimit-*` headers describe, per window. */
 export const RATE_LIMIT = 600;
@@ -63,7 +72,10 @@ export class SimStore {
 
   /** Runs `fn` once `ms` have passed, at the first request after that. */
   schedule(ms: number, run: () => void): void {
-    if (ms <= 0) { run(); return; }
+    if (ms <= 0) {
+      run();
+      return;
+    }
     this.#due.push({ at: Date.now() + ms, run });
   }
 
@@ -85,7 +97,10 @@ export class SimStore {
   /** `x-ratelimit-limit/remaining/reset` for one answer: a fixed window per minute, counted, never enforced. */
   rateLimitHeaders(now = Date.now()): Record<string, string> {
     const w = this.#rateWindow;
-    if (now - w.start >= RATE_WINDOW_MS) { w.start = now - (now % RATE_WINDOW_MS); w.used = 0; }
+    if (now - w.start >= RATE_WINDOW_MS) {
+      w.start = now - (now % RATE_WINDOW_MS);
+      w.used = 0;
+    }
     w.used++;
     return {
       'x-ratelimit-limit': String(this.rateLimitPerMinute),
@@ -94,15 +109,28 @@ export class SimStore {
     };
   }
 
-  id(): string { return randomUUID(); }
-  now(): string { return new Date().toISOString(); }
+  id(): string {
+    return randomUUID();
+  }
+  now(): string {
+    return new Date().toISOString();
+  }
   /** A fresh address: 'public' from a documentation range, 'private' inside 192.168.x. */
   address(kind: 'public' | 'private'): string {
     const n = this.#counter++;
-    return kind === 'public' ? `74.220.${Math.floor(n / 250) % 250}.${(n % 250) + 2}` : `192.168.${Math.floor(n / 250) % 250}.${(n % 250) + 2}`;
+    return kind === 'public'
+      ? `74.220.${Math.floor(n / 250) % 250}.${(n % 250) + 2}`
+      : `192.168.${Math.floor(n / 250) % 250}.${(n % 250) + 2}`;
   }
-  secret(bytes = 12): string { return createHash('sha256').update(randomUUID()).digest('base64url').slice(0, bytes * 2); }
-  fingerprint(publicKey: string): string { return `SHA256:${createHash('sha256').update(publicKey).digest('base64').replace(/=+$/, '')}`; }
+  secret(bytes = 12): string {
+    return createHash('sha256')
+      .update(randomUUID())
+      .digest('base64url')
+      .slice(0, bytes * 2);
+  }
+  fingerprint(publicKey: string): string {
+    return `SHA256:${createHash('sha256').update(publicKey).digest('base64').replace(/=+$/, '')}`;
+  }
 
   inRegion(map: ReadonlyMap<string, Wire>, region: string): Wire[] {
     return [...map.values()].filter((o) => o.region === region);
@@ -117,24 +145,68 @@ export class SimStore {
   /** Every object the simulator holds, by kind (the default networks and firewalls included). */
   counts(): Record<string, number> {
     return {
-      instances: this.instances.size, networks: this.networks.size, subnets: this.subnets.size, firewalls: this.firewalls.size,
-      volumes: this.volumes.size, ips: this.ips.size, loadbalancers: this.loadbalancers.size, clusters: this.clusters.size,
-      databases: this.databases.size, domains: this.domains.size, records: this.records.size, sshkeys: this.sshkeys.size,
-      objectStores: this.objectStores.size, credentials: this.credentials.size,
+      instances: this.instances.size,
+      networks: this.networks.size,
+      subnets: this.subnets.size,
+      firewalls: this.firewalls.size,
+      volumes: this.volumes.size,
+      ips: this.ips.size,
+      loadbalancers: this.loadbalancers.size,
+      clusters: this.clusters.size,
+      databases: this.databases.size,
+      domains: this.domains.size,
+      records: this.records.size,
+      sshkeys: this.sshkeys.size,
+      objectStores: this.objectStores.size,
+      credentials: this.credentials.size,
     };
   }
 
   #seedRegion(region: string): void {
     const net: Wire = {
-      id: this.id(), name: 'Default', label: 'Default', default: true, cidr: '192.168.1.0/24', cidr_v6: '', status: 'Active',
-      ipv4_enabled: true, ipv6_enabled: false, nameservers_v4: ['8.8.8.8', '1.1.1.1'], nameservers_v6: [], vlan_id: 0, physical_interface: '',
-      gateway_ipv4: '', allocation_pool_v4_start: '', allocation_pool_v4_end: '', free_ip_count: 250, region,
+      id: this.id(),
+      name: 'Default',
+      label: 'Default',
+      default: true,
+      cidr: '192.168.1.0/24',
+      cidr_v6: '',
+      status: 'Active',
+      ipv4_enabled: true,
+      ipv6_enabled: false,
+      nameservers_v4: ['8.8.8.8', '1.1.1.1'],
+      nameservers_v6: [],
+      vlan_id: 0,
+      physical_interface: '',
+      gateway_ipv4: '',
+      allocation_pool_v4_start: '',
+      allocation_pool_v4_end: '',
+      free_ip_count: 250,
+      region,
     };
     this.networks.set(net.id, net);
     const fwId = this.id();
     this.firewalls.set(fwId, {
-      id: fwId, name: `default-${region.toLowerCase()}`, account_id: this.accountId, network_id: net.id, default: true, region,
-      rules: [{ id: this.id(), firewall_id: fwId, openstack_security_group_rule_id: null, protocol: 'tcp', start_port: '1', end_port: '65535', ports: '1-65535', cidr: ['0.0.0.0/0'], direction: 'ingress', action: 'allow', label: 'All TCP ports open' }],
+      id: fwId,
+      name: `default-${region.toLowerCase()}`,
+      account_id: this.accountId,
+      network_id: net.id,
+      default: true,
+      region,
+      rules: [
+        {
+          id: this.id(),
+          firewall_id: fwId,
+          openstack_security_group_rule_id: null,
+          protocol: 'tcp',
+          start_port: '1',
+          end_port: '65535',
+          ports: '1-65535',
+          cidr: ['0.0.0.0/0'],
+          direction: 'ingress',
+          action: 'allow',
+          label: 'All TCP ports open',
+        },
+      ],
     });
   }
 }

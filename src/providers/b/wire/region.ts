@@ -10,13 +10,21 @@ export type ProvbContext = OperationContext<ProvbConfig>;
 /** The check every regional resource and lookup runs. */
 export function checkRegion(inputs: { readonly region?: string }, config: ProvbConfig): CheckIssue[] {
   if (inputs.region || config.region) return [];
-  return [{ path: ['region'], code: 'missing_region', message: 'no region is set here and the provider has no default region; set `region` here or in provb({ region })' }];
+  return [
+    {
+      path: ['region'],
+      code: 'missing_region',
+      message:
+        'no region is set here and the provider has no default region; set `region` here or in provb({ region })',
+    },
+  ];
 }
 
 /** The effective region, upper-cased (the API compares codes case-insensitively). */
 export function regionOf(ctx: ProvbContext, inputs: { readonly region?: string }): string {
   const region = inputs.region || ctx.config.region;
-  if (!region) throw new ConfigError('provb', 'region', `is not set for ${ctx.address} and the provider has no default region`);
+  if (!region)
+    throw new ConfigError('provb', 'region', `is not set for ${ctx.address} and the provider has no default region`);
   return region.toUpperCase();
 }
 
@@ -29,7 +37,11 @@ export function priorRegion(ctx: ProvbContext, prior: { readonly inputs: Record<
  * For imports the vendor resolves by scanning (volumes, node pools): `get` in the effective region,
  * else in every other region. Returns the object and where it was found, or null.
  */
-export async function scanRegions<T>(ctx: ProvbContext, first: string, get: (region: string) => Promise<T | null>): Promise<{ value: T; region: string } | null> {
+export async function scanRegions<T>(
+  ctx: ProvbContext,
+  first: string,
+  get: (region: string) => Promise<T | null>,
+): Promise<{ value: T; region: string } | null> {
   const here = await get(first);
   if (here !== null || ctx.operation !== 'import') return here === null ? null : { value: here, region: first };
   for (const r of await ctx.config.client.regions(ctx)) {

@@ -29,7 +29,14 @@ export type WaitKind = keyof typeof WAIT_LIMITS_MS;
  * TimeoutError after the kind's limit (or the config's `waitLimitsMs` override), or when the step's
  * signal aborts; `get` may throw to fail at once (the awaited object or what it needs is gone).
  */
-export function waitUntil<T>(ctx: ProvbContext, kind: WaitKind, what: string, get: () => Promise<T>, ready: (value: T) => boolean, status: (value: T) => string): Promise<T> {
+export function waitUntil<T>(
+  ctx: ProvbContext,
+  kind: WaitKind,
+  what: string,
+  get: () => Promise<T>,
+  ready: (value: T) => boolean,
+  status: (value: T) => string,
+): Promise<T> {
   return poll(ctx, {
     what,
     intervalMs: ctx.config.pollIntervalMs,
@@ -43,7 +50,14 @@ export function waitUntil<T>(ctx: ProvbContext, kind: WaitKind, what: string, ge
 
 /** Polls `get` until the API answers not-found. */
 export async function waitGone(ctx: ProvbContext, what: string, get: () => Promise<unknown>): Promise<void> {
-  await waitUntil(ctx, 'delete', `${what} to be deleted`, () => orNull(get), (v) => v === null, () => 'still present');
+  await waitUntil(
+    ctx,
+    'delete',
+    `${what} to be deleted`,
+    () => orNull(get),
+    (v) => v === null,
+    () => 'still present',
+  );
 }
 
 /**
@@ -52,7 +66,9 @@ export async function waitGone(ctx: ProvbContext, what: string, get: () => Promi
  * it as tainted (the next plan replaces it) instead of leaving a pending record.
  */
 export async function afterCreated<T>(ctx: ProvbContext, id: string, stages: () => Promise<T>): Promise<T> {
-  try { return await stages(); } catch (error) {
+  try {
+    return await stages();
+  } catch (error) {
     // The step's own timeout or an abort is the engine's to handle (it keeps the pending record and looks later).
     if (ctx.signal.aborted) throw error;
     throw new PartialCreateError(ctx.address, id, {}, { cause: error });

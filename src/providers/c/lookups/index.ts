@@ -4,8 +4,12 @@ import { cdnLookups } from './cdn.js';
 import { getCloudBaremetalServer, getCloudBaremetalServers } from './baremetal.js';
 import { getCloudFloatingIp, getCloudFloatingIps } from './floating-ip.js';
 import {
-  getCloudGpuBaremetalCluster, getCloudGpuBaremetalClusterImage, getCloudGpuBaremetalClusters,
-  getCloudGpuVirtualCluster, getCloudGpuVirtualClusterImage, getCloudGpuVirtualClusters,
+  getCloudGpuBaremetalCluster,
+  getCloudGpuBaremetalClusterImage,
+  getCloudGpuBaremetalClusters,
+  getCloudGpuVirtualCluster,
+  getCloudGpuVirtualClusterImage,
+  getCloudGpuVirtualClusters,
 } from './gpu.js';
 import { getCloudInferenceFlavor, getCloudInferenceFlavors } from './inference.js';
 
@@ -17,8 +21,16 @@ export { getCloudInferenceFlavor, getCloudInferenceFlavors };
 
 export const lookups = [
   ...cdnLookups,
-  getCloudBaremetalServer, getCloudBaremetalServers, getCloudFloatingIp, getCloudFloatingIps,
-  getCloudGpuBaremetalCluster, getCloudGpuBaremetalClusterImage, getCloudGpuBaremetalClusters,
-  getCloudGpuVirtualCluster, getCloudGpuVirtualClusterImage, getCloudGpuVirtualClusters,
-  getCloudInferenceFlavor, getCloudInferenceFlavors,
+  getCloudBaremetalServer,
+  getCloudBaremetalServers,
+  getCloudFloatingIp,
+  getCloudFloatingIps,
+  getCloudGpuBaremetalCluster,
+  getCloudGpuBaremetalClusterImage,
+  getCloudGpuBaremetalClusters,
+  getCloudGpuVirtualCluster,
+  getCloudGpuVirtualClusterImage,
+  getCloudGpuVirtualClusters,
+  getCloudInferenceFlavor,
+  getCloudInferenceFlavors,
 ] as const;

@@ -13,22 +13,84 @@ import { readByGroup } from '../../../kit/read-many.js';
 
 const protocols = ['HTTP', 'HTTPS', 'MATCH'] as const;
 
-const inputs = z.object({
-  cname: z.string().min(1).max(255).describe('Delivery domain of the resource (cdn.example.com); unique across the CDN. Changing it forces replacement.'),
-  originGroup: z.number().int().positive().optional().describe('Id of the origin group to pull content from. Exactly one of originGroup and origin must be set.'),
-  origin: z.string().min(1).optional().describe('A single origin host (or IP) instead of an origin group; the CDN makes a group for it. Exactly one of originGroup and origin must be set; changing it forces replacement.'),
-  originProtocol: z.enum(protocols).default('HTTP').describe('Protocol the CDN uses to reach the origin; MATCH uses the protocol of the request (the origin must serve both).'),
-  name: z.string().optional().describe('Optional display name of the resource.'),
-  description: z.string().default('').describe('Free-text description of the resource.'),
-  active: z.boolean().default(true).describe('Whether the resource delivers content; delete switches it off first, as the API refuses to delete an active resource.'),
-  secondaryHostnames: z.array(z.string()).default([]).describe('Additional delivery domains (CNAMEs) of the resource.'),
-  sslEnabled: z.boolean().default(false).describe('Deliver content over HTTPS, with the certificate given in sslData.'),
-  sslData: z.number().int().positive().optional().describe('Id of the CDN certificate (CdnCertificate sslId) used for HTTPS delivery.'),
-  proxySslEnabled: z.boolean().default(false).describe("Verify the origin's SSL certificate before connecting to it over HTTPS."),
-  proxySslCa: z.number().int().positive().optional().describe('Id of the trusted CA certificate (CdnTrustedCaCertificate) that verifies the origin; used only with proxySslEnabled.'),
-  proxySslData: z.number().int().positive().optional().describe('Id of the SSL certificate used to verify the origin; used only with proxySslEnabled.'),
-  options: z.record(z.string(), z.unknown()).default({}).describe("CDN options by the vendor's names, each an object with enabled and its payload ({ gzipOn: { enabled: true, value: true } }); options not set are left out."),
-}).describe("A CDN resource: a delivery domain (cname) in front of an origin group or one origin host. Updates replace the settings (PUT); delete deactivates it first. find reads the CDN activity log for this create's request, so a resource someone else made with the same cname is never adopted.");
+const inputs = z
+  .object({
+    cname: z
+      .string()
+      .min(1)
+      .max(255)
+      .describe(
+        'Delivery domain of the resource (cdn.example.com); unique across the CDN. Changing it forces replacement.',
+      ),
+    originGroup: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe('Id of the origin group to pull content from. Exactly one of originGroup and origin must be set.'),
+    origin: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'A single origin host (or IP) instead of an origin group; the CDN makes a group for it. Exactly one of originGroup and origin must be set; changing it forces replacement.',
+      ),
+    originProtocol: z
+      .enum(protocols)
+      .default('HTTP')
+      .describe(
+        'Protocol the CDN uses to reach the origin; MATCH uses the protocol of the request (the origin must serve both).',
+      ),
+    name: z.string().optional().describe('Optional display name of the resource.'),
+    description: z.string().default('').describe('Free-text description of the resource.'),
+    active: z
+      .boolean()
+      .default(true)
+      .describe(
+        'Whether the resource delivers content; delete switches it off first, as the API refuses to delete an active resource.',
+      ),
+    secondaryHostnames: z
+      .array(z.string())
+      .default([])
+      .describe('Additional delivery domains (CNAMEs) of the resource.'),
+    sslEnabled: z
+      .boolean()
+      .default(false)
+      .describe('Deliver content over HTTPS, with the certificate given in sslData.'),
+    sslData: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe('Id of the CDN certificate (CdnCertificate sslId) used for HTTPS delivery.'),
+    proxySslEnabled: z
+      .boolean()
+      .default(false)
+      .describe("Verify the origin's SSL certificate before connecting to it over HTTPS."),
+    proxySslCa: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe(
+        'Id of the trusted CA certificate (CdnTrustedCaCertificate) that verifies the origin; used only with proxySslEnabled.',
+      ),
+    proxySslData: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe('Id of the SSL certificate used to verify the origin; used only with proxySslEnabled.'),
+    options: z
+      .record(z.string(), z.unknown())
+      .default({})
+      .describe(
+        "CDN options by the vendor's names, each an object with enabled and its payload ({ gzipOn: { enabled: true, value: true } }); options not set are left out.",
+      ),
+  })
+  .describe(
+    "A CDN resource: a delivery domain (cname) in front of an origin group or one origin host. Updates replace the settings (PUT); delete deactivates it first. find reads the CDN activity log for this create's request, so a resource someone else made with the same cname is never adopted.",
+  );
 type Inputs = z.output<typeof inputs>;
 
 const outputs = z.object({
@@ -42,37 +104,66 @@ const outputs = z.object({
   created: z.string().optional().describe('Creation time, an ISO 8601 timestamp.'),
   updated: z.string().optional().describe('Time of the last change, an ISO 8601 timestamp.'),
   rules: z.array(z.string()).describe("The resource's rules, each as a JSON string (as the API returns them)."),
-  options: z.record(z.string(), z.unknown()).optional().describe("All CDN options as the API returns them, by the vendor's names (null for an option not set)."),
+  options: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe("All CDN options as the API returns them, by the vendor's names (null for an option not set)."),
 });
 
 function settings(i: Inputs, originGroup: number | undefined): Wire {
   return defined({
-    originGroup, originProtocol: i.originProtocol, name: i.name, description: i.description, active: i.active,
-    secondaryHostnames: i.secondaryHostnames, sslEnabled: i.sslEnabled, sslData: i.sslData,
-    proxy_ssl_enabled: i.proxySslEnabled, proxy_ssl_ca: i.proxySslCa, proxy_ssl_data: i.proxySslData, options: i.options,
+    originGroup,
+    originProtocol: i.originProtocol,
+    name: i.name,
+    description: i.description,
+    active: i.active,
+    secondaryHostnames: i.secondaryHostnames,
+    sslEnabled: i.sslEnabled,
+    sslData: i.sslData,
+    proxy_ssl_enabled: i.proxySslEnabled,
+    proxy_ssl_ca: i.proxySslCa,
+    proxy_ssl_data: i.proxySslData,
+    options: i.options,
   });
 }
 
-const setOptions = (o: unknown) => Object.fromEntries(Object.entries((o ?? {}) as Record<string, unknown>).filter(([, v]) => v !== null && v !== undefined));
+const setOptions = (o: unknown) =>
+  Object.fromEntries(
+    Object.entries((o ?? {}) as Record<string, unknown>).filter(([, v]) => v !== null && v !== undefined),
+  );
 const orUndef = <T>(v: T | null | undefined) => (v === null ? undefined : v);
 
 function toInputs(w: Wire, prior: Partial<Inputs>): Partial<Inputs> {
   return defined({
     cname: w.cname as string,
     ...(prior.origin !== undefined ? { origin: prior.origin } : { originGroup: w.originGroup as number }),
-    originProtocol: w.originProtocol as Inputs['originProtocol'], name: orUndef(w.name as string | null), description: (w.description as string) ?? '',
-    active: w.active as boolean, secondaryHostnames: (w.secondaryHostnames as string[]) ?? [], sslEnabled: Boolean(w.sslEnabled),
-    sslData: orUndef(w.sslData as number | null), proxySslEnabled: Boolean(w.proxy_ssl_enabled), proxySslCa: orUndef(w.proxy_ssl_ca as number | null),
-    proxySslData: orUndef(w.proxy_ssl_data as number | null), options: setOptions(w.options),
+    originProtocol: w.originProtocol as Inputs['originProtocol'],
+    name: orUndef(w.name as string | null),
+    description: (w.description as string) ?? '',
+    active: w.active as boolean,
+    secondaryHostnames: (w.secondaryHostnames as string[]) ?? [],
+    sslEnabled: Boolean(w.sslEnabled),
+    sslData: orUndef(w.sslData as number | null),
+    proxySslEnabled: Boolean(w.proxy_ssl_enabled),
+    proxySslCa: orUndef(w.proxy_ssl_ca as number | null),
+    proxySslData: orUndef(w.proxy_ssl_data as number | null),
+    options: setOptions(w.options),
   });
 }
 
-const createBody = (i: Inputs): Wire => ({ cname: i.cname, ...settings(i, i.originGroup), ...(i.origin !== undefined ? { origin: i.origin } : {}) });
+const createBody = (i: Inputs): Wire => ({
+  cname: i.cname,
+  ...settings(i, i.originGroup),
+  ...(i.origin !== undefined ? { origin: i.origin } : {}),
+});
 
 async function deactivate(ctx: Ctx, config: ProvcConfig, id: number): Promise<void> {
   const w = await config.client.getCdnResource(ctx, id);
   if (!w.active) return;
-  await config.client.replaceCdnResource(ctx, id, { ...settings({ ...(toInputs(w, {}) as Inputs), options: setOptions(w.options) }, w.originGroup as number), active: false });
+  await config.client.replaceCdnResource(ctx, id, {
+    ...settings({ ...(toInputs(w, {}) as Inputs), options: setOptions(w.options) }, w.originGroup as number),
+    active: false,
+  });
 }
 
 export const cdnResource = provcResource({
@@ -81,9 +172,16 @@ export const cdnResource = provcResource({
   outputs,
   replaceOn: ['cname', 'origin'],
   computedOnUpdate: ['updated', 'originGroupName', 'options', 'rules', 'status', 'enabled'],
-  check: (i) => ((i.originGroup === undefined) === (i.origin === undefined)
-    ? [{ path: [i.originGroup === undefined ? 'originGroup' : 'origin'], code: 'invalid_value', message: 'exactly one of originGroup and origin must be set' }]
-    : []),
+  check: (i) =>
+    (i.originGroup === undefined) === (i.origin === undefined)
+      ? [
+          {
+            path: [i.originGroup === undefined ? 'originGroup' : 'origin'],
+            code: 'invalid_value',
+            message: 'exactly one of originGroup and origin must be set',
+          },
+        ]
+      : [],
   create: async (ctx, i) => {
     const w = await ctx.config.client.createCdnResource(ctx, createBody(i));
     return { id: String(w.id), outputs: resourceShape(w) };
@@ -92,19 +190,30 @@ export const cdnResource = provcResource({
     const w = await orNull(() => ctx.config.client.getCdnResource(ctx, cdnId(id, 'CDN resource')));
     return w && { inputs: toInputs(w, prior.inputs as Partial<Inputs>), outputs: resourceShape(w) };
   },
-  readMany: readByGroup({ groupOf: () => '', list: (ctx) => ctx.config.client.allCdnResources(ctx), idOf: (w) => String(w.id), toResult: (w, prior) => ({ inputs: toInputs(w, prior.inputs as Partial<Inputs>), outputs: resourceShape(w) }) }),
+  readMany: readByGroup({
+    groupOf: () => '',
+    list: (ctx) => ctx.config.client.allCdnResources(ctx),
+    idOf: (w) => String(w.id),
+    toResult: (w, prior) => ({ inputs: toInputs(w, prior.inputs as Partial<Inputs>), outputs: resourceShape(w) }),
+  }),
   update: async (ctx, id, olds, news) => {
     const originGroup = news.originGroup ?? (olds.outputs as { originGroup?: number }).originGroup;
-    return { outputs: resourceShape(await ctx.config.client.replaceCdnResource(ctx, cdnId(id, 'CDN resource'), settings(news, originGroup))) };
+    return {
+      outputs: resourceShape(
+        await ctx.config.client.replaceCdnResource(ctx, cdnId(id, 'CDN resource'), settings(news, originGroup)),
+      ),
+    };
   },
-  delete: async (ctx, id) => ignoreGone(async () => {
-    const n = cdnId(id, 'CDN resource');
-    await deactivate(ctx, ctx.config, n);
-    await ctx.config.client.deleteCdnResource(ctx, n);
-  }),
-  find: (ctx, i, hint) => findCdnCreated(ctx, '/resources', createBody(i), hint, async (id) => {
-    const w = await ctx.config.client.getCdnResource(ctx, id);
-    return { id: String(w.id), outputs: resourceShape(w) };
-  }),
+  delete: async (ctx, id) =>
+    ignoreGone(async () => {
+      const n = cdnId(id, 'CDN resource');
+      await deactivate(ctx, ctx.config, n);
+      await ctx.config.client.deleteCdnResource(ctx, n);
+    }),
+  find: (ctx, i, hint) =>
+    findCdnCreated(ctx, '/resources', createBody(i), hint, async (id) => {
+      const w = await ctx.config.client.getCdnResource(ctx, id);
+      return { id: String(w.id), outputs: resourceShape(w) };
+    }),
   importId: (importId) => String(cdnId(importId, 'CDN resource')),
 });

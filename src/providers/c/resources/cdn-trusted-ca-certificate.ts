@@ -10,10 +10,17 @@ import { ignoreGone, orNull } from '../../../kit/gone.js';
 import { readByGroup } from '../../../kit/read-many.js';
 import type { Prior, ReadResult } from '../../../engine/provider/define.js';
 
-const inputs = z.object({
-  name: z.string().min(1).describe('Name of the CA certificate; the only field that changes in place.'),
-  sslCertificate: z.string().min(1).describe('PEM CA certificate used to verify origins. Changing it forces replacement.'),
-}).describe("A trusted CA certificate (/cdn/sslCertificates, not /cdn/sslData) that CDN resources use to verify their origins over HTTPS (proxySslCa). find reads the CDN activity log for this create's request, so a same-named certificate made by someone else is never adopted.");
+const inputs = z
+  .object({
+    name: z.string().min(1).describe('Name of the CA certificate; the only field that changes in place.'),
+    sslCertificate: z
+      .string()
+      .min(1)
+      .describe('PEM CA certificate used to verify origins. Changing it forces replacement.'),
+  })
+  .describe(
+    "A trusted CA certificate (/cdn/sslCertificates, not /cdn/sslData) that CDN resources use to verify their origins over HTTPS (proxySslCa). find reads the CDN activity log for this create's request, so a same-named certificate made by someone else is never adopted.",
+  );
 
 const outputs = z.object({
   name: z.string().describe('Name of the CA certificate.'),
@@ -26,7 +33,10 @@ const outputsOf = (w: Wire) => caCertificateShape(w);
 /** What read answers for a listed or fetched object. */
 function caCertificateResult(w: Wire, prior: Prior): ReadResult {
   const old = prior.inputs as { sslCertificate?: string };
-  return { inputs: { name: w.name, sslCertificate: old.sslCertificate ?? w.sslCertificateChain }, outputs: outputsOf(w) };
+  return {
+    inputs: { name: w.name, sslCertificate: old.sslCertificate ?? w.sslCertificateChain },
+    outputs: outputsOf(w),
+  };
 }
 
 export const cdnTrustedCaCertificate = provcResource({
@@ -42,12 +52,23 @@ export const cdnTrustedCaCertificate = provcResource({
     const w = await orNull(() => ctx.config.client.getCdnCaCertificate(ctx, cdnId(id, 'CA certificate')));
     return w ? caCertificateResult(w, prior) : null;
   },
-  readMany: readByGroup({ groupOf: () => '', list: (ctx) => ctx.config.client.allCdnCaCertificates(ctx), idOf: (w) => String(w.id), toResult: (w, prior) => caCertificateResult(w, prior) }),
-  update: async (ctx, id, _olds, news) => ({ outputs: outputsOf(await ctx.config.client.replaceCdnCaCertificate(ctx, cdnId(id, 'CA certificate'), { name: news.name })) }),
-  delete: async (ctx, id) => ignoreGone(() => ctx.config.client.deleteCdnCaCertificate(ctx, cdnId(id, 'CA certificate'))),
-  find: (ctx, i, hint) => findCdnCreated(ctx, '/sslCertificates', { name: i.name, sslCertificate: i.sslCertificate }, hint, async (id) => {
-    const w = await ctx.config.client.getCdnCaCertificate(ctx, id);
-    return { id: String(w.id), outputs: outputsOf(w) };
+  readMany: readByGroup({
+    groupOf: () => '',
+    list: (ctx) => ctx.config.client.allCdnCaCertificates(ctx),
+    idOf: (w) => String(w.id),
+    toResult: (w, prior) => caCertificateResult(w, prior),
   }),
+  update: async (ctx, id, _olds, news) => ({
+    outputs: outputsOf(
+      await ctx.config.client.replaceCdnCaCertificate(ctx, cdnId(id, 'CA certificate'), { name: news.name }),
+    ),
+  }),
+  delete: async (ctx, id) =>
+    ignoreGone(() => ctx.config.client.deleteCdnCaCertificate(ctx, cdnId(id, 'CA certificate'))),
+  find: (ctx, i, hint) =>
+    findCdnCreated(ctx, '/sslCertificates', { name: i.name, sslCertificate: i.sslCertificate }, hint, async (id) => {
+      const w = await ctx.config.client.getCdnCaCertificate(ctx, id);
+      return { id: String(w.id), outputs: outputsOf(w) };
+    }),
   importId: (importId) => String(cdnId(importId, 'CA certificate')),
 });

@@ -8,7 +8,9 @@ import type { ProvcConfig, Wire } from '../client.js';
 import { orNull } from '../../../kit/gone.js';
 import { createdSince } from '../wire/activity.js';
 
-export function provcResource<I extends z.ZodType, O extends z.ZodType>(def: ResourceDefinition<I, O, ProvcConfig>): ResourceDefinition<I, O, ProvcConfig> {
+export function provcResource<I extends z.ZodType, O extends z.ZodType>(
+  def: ResourceDefinition<I, O, ProvcConfig>,
+): ResourceDefinition<I, O, ProvcConfig> {
   return defineResource(def);
 }
 
@@ -17,7 +19,13 @@ export function provcResource<I extends z.ZodType, O extends z.ZodType>(def: Res
  * create started, read back by id; null when it made none (or it is gone since); cannotTell when
  * the activity log cannot say which.
  */
-export async function findCdnCreated(ctx: OperationContext<ProvcConfig>, path: string, body: Wire, hint: FindHint, read: (id: number) => Promise<CreateResult | null>): Promise<FindResult> {
+export async function findCdnCreated(
+  ctx: OperationContext<ProvcConfig>,
+  path: string,
+  body: Wire,
+  hint: FindHint,
+  read: (id: number) => Promise<CreateResult | null>,
+): Promise<FindResult> {
   const made = await createdSince(ctx, ctx.config.client, path, body, hint);
   if (made === null || isCannotTell(made)) return made;
   return orNull(() => read(made.id)).then((r) => r ?? null);
@@ -26,10 +34,10 @@ export async function findCdnCreated(ctx: OperationContext<ProvcConfig>, path: s
 /** A CDN id from the engine's string id; throws on anything but a positive integer. */
 export function cdnId(id: string, what: string): number {
   const n = Number(id);
-  if (!Number.isInteger(n) || n <= 0) throw new TypeError(`Expected a ${what} id to be a positive integer, got '${id}'`);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new TypeError(`Expected a ${what} id to be a positive integer, got '${id}'`);
   return n;
 }
-
 
 /** Output fields every CDN certificate answer carries (client certificates and trusted CAs alike). */
 export const certificateOutputFields = {

@@ -10,7 +10,16 @@ import { SimStore } from './store.js';
 import type { Fixtures } from './fixtures.js';
 
 export { SimStore, type SimTask, type TaskState } from './store.js';
-export { baremetalServer, defaultFixtures, gpuCluster, gpuImage, inferenceFlavor, SIM_PROJECT_ID, SIM_REGION_ID, type Fixtures } from './fixtures.js';
+export {
+  baremetalServer,
+  defaultFixtures,
+  gpuCluster,
+  gpuImage,
+  inferenceFlavor,
+  SIM_PROJECT_ID,
+  SIM_REGION_ID,
+  type Fixtures,
+} from './fixtures.js';
 
 export const DEFAULT_SIM_API_KEY = '123$sim0123456789abcdef';
 
@@ -54,9 +63,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Gc
     state: store,
     latencyMs: options.latencyMs,
     rateLimit: options.rateLimit,
-    rateLimited: (f, req) => (isCloud(req)
-      ? cloudError(429, 'HTTPError', 'Too many requests')
-      : { status: 429, body: { detail: `Request was throttled. Expected available in ${f.retryAfterSeconds} second${f.retryAfterSeconds === 1 ? '' : 's'}.` } }),
+    rateLimited: (f, req) =>
+      isCloud(req)
+        ? cloudError(429, 'HTTPError', 'Too many requests')
+        : {
+            status: 429,
+            body: {
+              detail: `Request was throttled. Expected available in ${f.retryAfterSeconds} second${f.retryAfterSeconds === 1 ? '' : 's'}.`,
+            },
+          },
     faults: options.faults,
     seed: options.seed,
     listen: { host: '127.0.0.1', port: options.port ?? 0 },
@@ -65,22 +80,37 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Gc
       // The scheme word is matched case-insensitively: the spec writes `apikey`, the SDKs send `APIKey`.
       const m = /^apikey\s+(.+)$/i.exec(header);
       if (m && m[1] === apiKey) return null;
-      const message = !header ? 'Authentication credentials were not provided.' : m ? 'Token is invalid or expired' : 'Given token not valid for any token type';
+      const message = !header
+        ? 'Authentication credentials were not provided.'
+        : m
+          ? 'Token is invalid or expired'
+          : 'Given token not valid for any token type';
       return isCloud(req)
         ? cloudError(401, header ? 'token_not_valid' : 'not_authenticated', message)
         : { status: 401, body: { detail: message } };
     },
-    notFound: (req) => (isCloud(req) ? cloudError(404, 'NotFoundError', `Path ${req.path} could not be found`) : { status: 404, body: { detail: 'Not found.' } }),
+    notFound: (req) =>
+      isCloud(req)
+        ? cloudError(404, 'NotFoundError', `Path ${req.path} could not be found`)
+        : { status: 404, body: { detail: 'Not found.' } },
     invalid: (req, issues) => {
       const first = issues[0];
       const field = first?.path.map(String).join('.') || 'non_field_errors';
-      if (isCloud(req)) return cloudError(400, 'ValidationError', issues.map((i) => `${i.path.map(String).join('.')}: ${i.message}`).join('; '), { invalid_fields: { [field]: [first?.message ?? 'invalid'] } });
+      if (isCloud(req))
+        return cloudError(
+          400,
+          'ValidationError',
+          issues.map((i) => `${i.path.map(String).join('.')}: ${i.message}`).join('; '),
+          { invalid_fields: { [field]: [first?.message ?? 'invalid'] } },
+        );
       return cdnFieldError(field, first?.message ?? 'invalid');
     },
     // Each API family answers in its own error shape: Cloud {exception_class, message, request_id}, CDN {detail}.
     faultResponse: (kind, retryAfterSeconds, req) => {
       if (!isCloud(req)) return kind === '429' ? cdnThrottled(retryAfterSeconds) : cdnServerError();
-      return kind === '429' ? cloudError(429, 'HTTPError', 'Too many requests') : cloudError(500, 'HTTPError', 'Internal server error');
+      return kind === '429'
+        ? cloudError(429, 'HTTPError', 'Too many requests')
+        : cloudError(500, 'HTTPError', 'Internal server error');
     },
   });
   const baseUrl = `${server.url}${(options.basePath ?? '').replace(/\/+$/, '')}`;

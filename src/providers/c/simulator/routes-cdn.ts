@@ -8,45 +8,95 @@ import { cdnErrors, cdnFieldError, cdnList, cdnNotFound, ok } from './answers.js
 import type { Wire } from './fixtures.js';
 import { iso, type SimStore } from './store.js';
 
-const hostSource = z.object({ source: z.string().min(1).max(255), backup: z.boolean().optional(), enabled: z.boolean().optional(), host_header_override: z.string().max(255).nullable().optional(), origin_type: z.literal('host').optional() });
-const groupBody = z.object({ name: z.string().max(255), sources: z.array(hostSource), use_next: z.boolean().optional(), proxy_next_upstream: z.array(z.string()).optional(), auth_type: z.literal('none').optional() });
+const hostSource = z.object({
+  source: z.string().min(1).max(255),
+  backup: z.boolean().optional(),
+  enabled: z.boolean().optional(),
+  host_header_override: z.string().max(255).nullable().optional(),
+  origin_type: z.literal('host').optional(),
+});
+const groupBody = z.object({
+  name: z.string().max(255),
+  sources: z.array(hostSource),
+  use_next: z.boolean().optional(),
+  proxy_next_upstream: z.array(z.string()).optional(),
+  auth_type: z.literal('none').optional(),
+});
 const protocol = z.enum(['HTTP', 'HTTPS', 'MATCH']);
 const settings = {
-  originProtocol: protocol.optional(), name: z.string().nullable().optional(), description: z.string().optional(), active: z.boolean().optional(),
-  secondaryHostnames: z.array(z.string()).optional(), sslEnabled: z.boolean().optional(), sslData: z.number().int().nullable().optional(),
-  proxy_ssl_enabled: z.boolean().optional(), proxy_ssl_ca: z.number().int().nullable().optional(), proxy_ssl_data: z.number().int().nullable().optional(),
-  options: z.record(z.string(), z.unknown()).optional(), waap_api_domain_enabled: z.boolean().optional(),
+  originProtocol: protocol.optional(),
+  name: z.string().nullable().optional(),
+  description: z.string().optional(),
+  active: z.boolean().optional(),
+  secondaryHostnames: z.array(z.string()).optional(),
+  sslEnabled: z.boolean().optional(),
+  sslData: z.number().int().nullable().optional(),
+  proxy_ssl_enabled: z.boolean().optional(),
+  proxy_ssl_ca: z.number().int().nullable().optional(),
+  proxy_ssl_data: z.number().int().nullable().optional(),
+  options: z.record(z.string(), z.unknown()).optional(),
+  waap_api_domain_enabled: z.boolean().optional(),
 };
-const resourceCreate = z.object({ cname: z.string().min(1), originGroup: z.number().int().optional(), origin: z.string().optional(), primary_resource: z.number().nullable().optional(), ...settings });
+const resourceCreate = z.object({
+  cname: z.string().min(1),
+  originGroup: z.number().int().optional(),
+  origin: z.string().optional(),
+  primary_resource: z.number().nullable().optional(),
+  ...settings,
+});
 const resourcePut = z.object({ originGroup: z.number().int(), ...settings });
 const ruleFields = {
-  name: z.string().max(255), rule: z.string().max(300), ruleType: z.number().int().min(0).max(1), active: z.boolean().optional(),
-  weight: z.number().int().min(1).optional(), overrideOriginProtocol: protocol.nullable().optional(), originGroup: z.number().int().nullable().optional(),
+  name: z.string().max(255),
+  rule: z.string().max(300),
+  ruleType: z.number().int().min(0).max(1),
+  active: z.boolean().optional(),
+  weight: z.number().int().min(1).optional(),
+  overrideOriginProtocol: protocol.nullable().optional(),
+  originGroup: z.number().int().nullable().optional(),
   options: z.record(z.string(), z.unknown()).optional(),
 };
 const ruleCreate = z.object(ruleFields);
 const rulePut = z.object({ ...ruleFields, name: ruleFields.name.optional() });
 const rulePatch = z.object(ruleFields).partial();
-const templateBody = z.object({ ...ruleFields, name: ruleFields.name.optional() }).omit({ active: true, originGroup: true });
+const templateBody = z
+  .object({ ...ruleFields, name: ruleFields.name.optional() })
+  .omit({ active: true, originGroup: true });
 const templatePatch = templateBody.partial();
 
 /** An error answer (a saved object never has a numeric `status`). */
-const isAnswer = (x: Wire | SimResponse): x is SimResponse => typeof (x as SimResponse).status === 'number' && !('id' in x);
+const isAnswer = (x: Wire | SimResponse): x is SimResponse =>
+  typeof (x as SimResponse).status === 'number' && !('id' in x);
 const num = (req: SimRequest, k: string) => Number(req.params[k]);
 const withSlash = (rule: string) => (rule.startsWith('/') || rule.startsWith('^') ? rule : `/${rule}`);
 
 function groupJson(s: SimStore, g: Wire): Wire {
   const id = Number(g.id);
-  const used = [...s.cdn.resources.values()].some((r) => r.originGroup === id) || [...s.cdn.rules.values()].some((r) => r.originGroup === id);
+  const used =
+    [...s.cdn.resources.values()].some((r) => r.originGroup === id) ||
+    [...s.cdn.rules.values()].some((r) => r.originGroup === id);
   return { ...g, has_related_resources: used };
 }
 
 function saveGroup(s: SimStore, req: SimRequest, id: number): Wire | SimResponse {
   const b = req.body as z.output<typeof groupBody>;
-  if ([...s.cdn.originGroups.values()].some((g) => g.name === b.name && g.id !== id)) return cdnFieldError('name', 'Origin Group name should be unique.');
+  if ([...s.cdn.originGroups.values()].some((g) => g.name === b.name && g.id !== id))
+    return cdnFieldError('name', 'Origin Group name should be unique.');
   if (!b.sources.length) return cdnFieldError('source', 'Origin group must contain at least one source.');
-  const sources = b.sources.map((x) => ({ source: x.source, backup: x.backup ?? false, enabled: x.enabled ?? true, host_header_override: x.host_header_override ?? null }));
-  const g: Wire = { id, name: b.name, auth_type: 'none', sources, use_next: b.use_next ?? false, proxy_next_upstream: b.proxy_next_upstream ?? ['error', 'timeout'], path: '' };
+  const sources = b.sources.map((x) => ({
+    source: x.source,
+    backup: x.backup ?? false,
+    enabled: x.enabled ?? true,
+    host_header_override: x.host_header_override ?? null,
+  }));
+  const g: Wire = {
+    id,
+    name: b.name,
+    auth_type: 'none',
+    sources,
+    use_next: b.use_next ?? false,
+    proxy_next_upstream: b.proxy_next_upstream ?? ['error', 'timeout'],
+    path: '',
+  };
   s.cdn.originGroups.set(id, g);
   return g;
 }
@@ -54,31 +104,71 @@ function saveGroup(s: SimStore, req: SimRequest, id: number): Wire | SimResponse
 function resourceJson(s: SimStore, r: Wire): Wire {
   const id = Number(r.id);
   const rules = [...s.cdn.rules.values()].filter((x) => x.resourceId === id).map((x) => ruleJson(s, x));
-  return { ...r, originGroup_name: (s.cdn.originGroups.get(Number(r.originGroup))?.name as string | undefined) ?? '', rules };
+  return {
+    ...r,
+    originGroup_name: (s.cdn.originGroups.get(Number(r.originGroup))?.name as string | undefined) ?? '',
+    rules,
+  };
 }
 
 function applySettings(r: Wire, b: Partial<z.output<typeof resourcePut>>, replace: boolean) {
-  const put = <T>(key: string, v: T | undefined, dflt: T) => { if (v !== undefined) r[key] = v; else if (replace) r[key] = dflt; };
-  put('originProtocol', b.originProtocol, 'HTTP'); put('name', b.name, null); put('description', b.description, '');
-  put('active', b.active, true); put('secondaryHostnames', b.secondaryHostnames, []); put('sslEnabled', b.sslEnabled, false);
-  put('sslData', b.sslData, null); put('proxy_ssl_enabled', b.proxy_ssl_enabled, false); put('proxy_ssl_ca', b.proxy_ssl_ca, null);
-  put('proxy_ssl_data', b.proxy_ssl_data, null); put('options', b.options, {});
+  const put = <T>(key: string, v: T | undefined, dflt: T) => {
+    if (v !== undefined) r[key] = v;
+    else if (replace) r[key] = dflt;
+  };
+  put('originProtocol', b.originProtocol, 'HTTP');
+  put('name', b.name, null);
+  put('description', b.description, '');
+  put('active', b.active, true);
+  put('secondaryHostnames', b.secondaryHostnames, []);
+  put('sslEnabled', b.sslEnabled, false);
+  put('sslData', b.sslData, null);
+  put('proxy_ssl_enabled', b.proxy_ssl_enabled, false);
+  put('proxy_ssl_ca', b.proxy_ssl_ca, null);
+  put('proxy_ssl_data', b.proxy_ssl_data, null);
+  put('options', b.options, {});
   if (b.originGroup !== undefined) r.originGroup = b.originGroup;
   r.updated = iso();
 }
 
 function ruleJson(s: SimStore, x: Wire & { resourceId: number }): Wire {
   const { resourceId, ...rest } = x;
-  const protocol = (x.overrideOriginProtocol as string | null) ?? ((s.cdn.resources.get(resourceId)?.originProtocol as string | undefined) ?? 'HTTP');
+  const protocol =
+    (x.overrideOriginProtocol as string | null) ??
+    (s.cdn.resources.get(resourceId)?.originProtocol as string | undefined) ??
+    'HTTP';
   return { ...rest, originProtocol: protocol };
 }
 
-function saveRule(s: SimStore, resourceId: number, id: number, b: Partial<z.output<typeof ruleCreate>>, prior?: Wire): (Wire & { resourceId: number }) | SimResponse {
-  if (b.name !== undefined && [...s.cdn.rules.values()].some((x) => x.resourceId === resourceId && x.name === b.name && x.id !== id)) return cdnFieldError('name', 'Rule with this name already exists.');
+function saveRule(
+  s: SimStore,
+  resourceId: number,
+  id: number,
+  b: Partial<z.output<typeof ruleCreate>>,
+  prior?: Wire,
+): (Wire & { resourceId: number }) | SimResponse {
+  if (
+    b.name !== undefined &&
+    [...s.cdn.rules.values()].some((x) => x.resourceId === resourceId && x.name === b.name && x.id !== id)
+  )
+    return cdnFieldError('name', 'Rule with this name already exists.');
   const count = [...s.cdn.rules.values()].filter((x) => x.resourceId === resourceId).length;
   const x = {
-    id, name: '', active: true, deleted: false, originGroup: null, rule: '/', ruleType: 0, weight: count + 1, overrideOriginProtocol: null,
-    preset_applied: false, primary_rule: null, options: {}, ...prior, ...Object.fromEntries(Object.entries(b).filter(([, v]) => v !== undefined)), resourceId,
+    id,
+    name: '',
+    active: true,
+    deleted: false,
+    originGroup: null,
+    rule: '/',
+    ruleType: 0,
+    weight: count + 1,
+    overrideOriginProtocol: null,
+    preset_applied: false,
+    primary_rule: null,
+    options: {},
+    ...prior,
+    ...Object.fromEntries(Object.entries(b).filter(([, v]) => v !== undefined)),
+    resourceId,
   } as Wire & { resourceId: number };
   x.rule = withSlash(String(x.rule));
   s.cdn.rules.set(id, x);
@@ -87,137 +177,307 @@ function saveRule(s: SimStore, resourceId: number, id: number, b: Partial<z.outp
 
 export function cdnRoutes(): Route<SimStore>[] {
   return [
-    { method: 'GET', path: '/cdn/origin_groups', handler: (req, s) => {
-      const name = req.query.get('name');
-      return cdnList(req, [...s.cdn.originGroups.values()].filter((g) => name === null || String(g.name).includes(name)).map((g) => groupJson(s, g)));
-    } },
-    { method: 'POST', path: '/cdn/origin_groups', body: groupBody, handler: (req, s) => {
-      const g = saveGroup(s, req, s.nextCdnId());
-      return isAnswer(g) ? g : ok(groupJson(s, g), 201);
-    } },
-    { method: 'GET', path: '/cdn/origin_groups/:id', handler: (req, s) => {
-      const g = s.cdn.originGroups.get(num(req, 'id'));
-      return g ? ok(groupJson(s, g)) : cdnNotFound();
-    } },
-    { method: 'PUT', path: '/cdn/origin_groups/:id', body: groupBody, handler: (req, s) => {
-      if (!s.cdn.originGroups.has(num(req, 'id'))) return cdnNotFound();
-      const g = saveGroup(s, req, num(req, 'id'));
-      return isAnswer(g) ? g : ok(groupJson(s, g));
-    } },
-    { method: 'DELETE', path: '/cdn/origin_groups/:id', handler: (req, s) => {
-      const g = s.cdn.originGroups.get(num(req, 'id'));
-      if (!g) return cdnNotFound();
-      if (groupJson(s, g).has_related_resources) return { status: 400, body: { name: ['There are resources using this group'] } };
-      s.cdn.originGroups.delete(num(req, 'id'));
-      return { status: 204 };
-    } },
+    {
+      method: 'GET',
+      path: '/cdn/origin_groups',
+      handler: (req, s) => {
+        const name = req.query.get('name');
+        return cdnList(
+          req,
+          [...s.cdn.originGroups.values()]
+            .filter((g) => name === null || String(g.name).includes(name))
+            .map((g) => groupJson(s, g)),
+        );
+      },
+    },
+    {
+      method: 'POST',
+      path: '/cdn/origin_groups',
+      body: groupBody,
+      handler: (req, s) => {
+        const g = saveGroup(s, req, s.nextCdnId());
+        return isAnswer(g) ? g : ok(groupJson(s, g), 201);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/cdn/origin_groups/:id',
+      handler: (req, s) => {
+        const g = s.cdn.originGroups.get(num(req, 'id'));
+        return g ? ok(groupJson(s, g)) : cdnNotFound();
+      },
+    },
+    {
+      method: 'PUT',
+      path: '/cdn/origin_groups/:id',
+      body: groupBody,
+      handler: (req, s) => {
+        if (!s.cdn.originGroups.has(num(req, 'id'))) return cdnNotFound();
+        const g = saveGroup(s, req, num(req, 'id'));
+        return isAnswer(g) ? g : ok(groupJson(s, g));
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/cdn/origin_groups/:id',
+      handler: (req, s) => {
+        const g = s.cdn.originGroups.get(num(req, 'id'));
+        if (!g) return cdnNotFound();
+        if (groupJson(s, g).has_related_resources)
+          return { status: 400, body: { name: ['There are resources using this group'] } };
+        s.cdn.originGroups.delete(num(req, 'id'));
+        return { status: 204 };
+      },
+    },
 
-    { method: 'GET', path: '/cdn/resources/rule_templates', handler: (req, s) => cdnList(req, [...s.cdn.ruleTemplates.values()]) },
-    { method: 'POST', path: '/cdn/resources/rule_templates', body: templateBody, handler: (req, s) => {
-      const id = s.nextCdnId();
-      const t: Wire = { id, name: '', client: s.clientId, deleted: false, weight: 1, template: true, default: false, overrideOriginProtocol: null, options: {}, ...(req.body as Wire) };
-      t.rule = withSlash(String(t.rule));
-      s.cdn.ruleTemplates.set(id, t);
-      return ok(t, 201);
-    } },
-    { method: 'GET', path: '/cdn/resources/rule_templates/:id', handler: (req, s) => {
-      const t = s.cdn.ruleTemplates.get(num(req, 'id'));
-      return t ? ok(t) : cdnNotFound();
-    } },
-    ...(['PUT', 'PATCH'] as const).map((method): Route<SimStore> => ({ method, path: '/cdn/resources/rule_templates/:id', body: method === 'PUT' ? templateBody : templatePatch, handler: (req, s) => {
-      const t = s.cdn.ruleTemplates.get(num(req, 'id'));
-      if (!t) return cdnNotFound();
-      if (t.default) return { status: 403, body: { message: 'You do not have permission to perform this action.' } };
-      const next: Wire = { ...(method === 'PUT' ? { id: t.id, client: t.client, deleted: false, weight: 1, template: true, default: false, overrideOriginProtocol: null, options: {}, name: '' } : t), ...(req.body as Wire) };
-      next.rule = withSlash(String(next.rule));
-      s.cdn.ruleTemplates.set(num(req, 'id'), next);
-      return ok(next);
-    } })),
-    { method: 'DELETE', path: '/cdn/resources/rule_templates/:id', handler: (req, s) => {
-      const t = s.cdn.ruleTemplates.get(num(req, 'id'));
-      if (!t) return cdnNotFound();
-      if (t.default) return { status: 403, body: { message: 'You do not have permission to perform this action.' } };
-      s.cdn.ruleTemplates.delete(num(req, 'id'));
-      return { status: 204 };
-    } },
+    {
+      method: 'GET',
+      path: '/cdn/resources/rule_templates',
+      handler: (req, s) => cdnList(req, [...s.cdn.ruleTemplates.values()]),
+    },
+    {
+      method: 'POST',
+      path: '/cdn/resources/rule_templates',
+      body: templateBody,
+      handler: (req, s) => {
+        const id = s.nextCdnId();
+        const t: Wire = {
+          id,
+          name: '',
+          client: s.clientId,
+          deleted: false,
+          weight: 1,
+          template: true,
+          default: false,
+          overrideOriginProtocol: null,
+          options: {},
+          ...(req.body as Wire),
+        };
+        t.rule = withSlash(String(t.rule));
+        s.cdn.ruleTemplates.set(id, t);
+        return ok(t, 201);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/cdn/resources/rule_templates/:id',
+      handler: (req, s) => {
+        const t = s.cdn.ruleTemplates.get(num(req, 'id'));
+        return t ? ok(t) : cdnNotFound();
+      },
+    },
+    ...(['PUT', 'PATCH'] as const).map((method): Route<SimStore> => ({
+      method,
+      path: '/cdn/resources/rule_templates/:id',
+      body: method === 'PUT' ? templateBody : templatePatch,
+      handler: (req, s) => {
+        const t = s.cdn.ruleTemplates.get(num(req, 'id'));
+        if (!t) return cdnNotFound();
+        if (t.default) return { status: 403, body: { message: 'You do not have permission to perform this action.' } };
+        const next: Wire = {
+          ...(method === 'PUT'
+            ? {
+                id: t.id,
+                client: t.client,
+                deleted: false,
+                weight: 1,
+                template: true,
+                default: false,
+                overrideOriginProtocol: null,
+                options: {},
+                name: '',
+              }
+            : t),
+          ...(req.body as Wire),
+        };
+        next.rule = withSlash(String(next.rule));
+        s.cdn.ruleTemplates.set(num(req, 'id'), next);
+        return ok(next);
+      },
+    })),
+    {
+      method: 'DELETE',
+      path: '/cdn/resources/rule_templates/:id',
+      handler: (req, s) => {
+        const t = s.cdn.ruleTemplates.get(num(req, 'id'));
+        if (!t) return cdnNotFound();
+        if (t.default) return { status: 403, body: { message: 'You do not have permission to perform this action.' } };
+        s.cdn.ruleTemplates.delete(num(req, 'id'));
+        return { status: 204 };
+      },
+    },
 
-    { method: 'GET', path: '/cdn/resources', handler: (req, s) => {
-      const q = req.query;
-      return cdnList(req, [...s.cdn.resources.values()].filter((r) =>
-        (q.get('cname') === null || r.cname === q.get('cname'))
-        && (q.get('name') === null || ((r.name as string | undefined) ?? '').toLowerCase().includes(q.get('name')!.toLowerCase()))
-        && (q.get('originGroup') === null || r.originGroup === Number(q.get('originGroup')))
-        && (q.get('active') === null || String(r.active) === q.get('active'))).map((r) => resourceJson(s, r)));
-    } },
-    { method: 'POST', path: '/cdn/resources', body: resourceCreate, handler: (req, s) => {
-      const b = req.body as z.output<typeof resourceCreate>;
-      if ([...s.cdn.resources.values()].some((r) => r.cname === b.cname)) return cdnFieldError('cname', 'Resource with this cname already exists.');
-      let group = b.originGroup;
-      if (group === undefined && b.origin === undefined) return cdnFieldError('originGroup', 'Either origin or originGroup must be set.');
-      if (group !== undefined && !s.cdn.originGroups.has(group)) return cdnFieldError('originGroup', `Origin group ${group} does not exist.`);
-      if (group === undefined) {
-        group = s.nextCdnId();
-        s.cdn.originGroups.set(group, { id: group, name: `${b.cname}_origin`, auth_type: 'none', sources: [{ source: b.origin, backup: false, enabled: true, host_header_override: null }], use_next: false, proxy_next_upstream: ['error', 'timeout'], path: '' });
-      }
-      const id = s.nextCdnId();
-      const r: Wire = {
-        id, cname: b.cname, enabled: true, status: 'active', deleted: false, client: s.clientId, created: iso(), shielded: false, shield_dc: null,
-        shield_enabled: false, shield_routing_map: null, preset_applied: false, vp_enabled: false, full_custom_enabled: false, can_purge_by_urls: true,
-        suspend_date: null, suspended: false, primary_resource: b.primary_resource ?? null, is_primary: null, waap_domain_id: null,
-      };
-      applySettings(r, { ...b, originGroup: group }, true);
-      s.cdn.resources.set(id, r);
-      return ok(resourceJson(s, r), 201);
-    } },
-    { method: 'GET', path: '/cdn/resources/:resource_id', handler: (req, s) => {
-      const r = s.cdn.resources.get(num(req, 'resource_id'));
-      return r ? ok(resourceJson(s, r)) : cdnNotFound();
-    } },
-    ...(['PUT', 'PATCH'] as const).map((method): Route<SimStore> => ({ method, path: '/cdn/resources/:resource_id', body: method === 'PUT' ? resourcePut : resourcePut.partial(), handler: (req, s) => {
-      const r = s.cdn.resources.get(num(req, 'resource_id'));
-      if (!r) return cdnNotFound();
-      const b = req.body as Partial<z.output<typeof resourcePut>>;
-      if (b.originGroup !== undefined && !s.cdn.originGroups.has(b.originGroup)) return cdnFieldError('originGroup', `Origin group ${b.originGroup} does not exist.`);
-      applySettings(r, b, method === 'PUT');
-      return ok(resourceJson(s, r));
-    } })),
-    { method: 'DELETE', path: '/cdn/resources/:resource_id', handler: (req, s) => {
-      const id = num(req, 'resource_id');
-      const r = s.cdn.resources.get(id);
-      if (!r) return cdnNotFound();
-      if (r.active) return cdnErrors('Deletion of this instance is currently not possible as it is in an active state. Please deactivate it before attempting the deletion request again.');
-      for (const [rid, x] of s.cdn.rules) if (x.resourceId === id) s.cdn.rules.delete(rid);
-      s.cdn.resources.delete(id);
-      return { status: 204 };
-    } },
+    {
+      method: 'GET',
+      path: '/cdn/resources',
+      handler: (req, s) => {
+        const q = req.query;
+        return cdnList(
+          req,
+          [...s.cdn.resources.values()]
+            .filter(
+              (r) =>
+                (q.get('cname') === null || r.cname === q.get('cname')) &&
+                (q.get('name') === null ||
+                  ((r.name as string | undefined) ?? '').toLowerCase().includes(q.get('name')!.toLowerCase())) &&
+                (q.get('originGroup') === null || r.originGroup === Number(q.get('originGroup'))) &&
+                (q.get('active') === null || String(r.active) === q.get('active')),
+            )
+            .map((r) => resourceJson(s, r)),
+        );
+      },
+    },
+    {
+      method: 'POST',
+      path: '/cdn/resources',
+      body: resourceCreate,
+      handler: (req, s) => {
+        const b = req.body as z.output<typeof resourceCreate>;
+        if ([...s.cdn.resources.values()].some((r) => r.cname === b.cname))
+          return cdnFieldError('cname', 'Resource with this cname already exists.');
+        let group = b.originGroup;
+        if (group === undefined && b.origin === undefined)
+          return cdnFieldError('originGroup', 'Either origin or originGroup must be set.');
+        if (group !== undefined && !s.cdn.originGroups.has(group))
+          return cdnFieldError('originGroup', `Origin group ${group} does not exist.`);
+        if (group === undefined) {
+          group = s.nextCdnId();
+          s.cdn.originGroups.set(group, {
+            id: group,
+            name: `${b.cname}_origin`,
+            auth_type: 'none',
+            sources: [{ source: b.origin, backup: false, enabled: true, host_header_override: null }],
+            use_next: false,
+            proxy_next_upstream: ['error', 'timeout'],
+            path: '',
+          });
+        }
+        const id = s.nextCdnId();
+        const r: Wire = {
+          id,
+          cname: b.cname,
+          enabled: true,
+          status: 'active',
+          deleted: false,
+          client: s.clientId,
+          created: iso(),
+          shielded: false,
+          shield_dc: null,
+          shield_enabled: false,
+          shield_routing_map: null,
+          preset_applied: false,
+          vp_enabled: false,
+          full_custom_enabled: false,
+          can_purge_by_urls: true,
+          suspend_date: null,
+          suspended: false,
+          primary_resource: b.primary_resource ?? null,
+          is_primary: null,
+          waap_domain_id: null,
+        };
+        applySettings(r, { ...b, originGroup: group }, true);
+        s.cdn.resources.set(id, r);
+        return ok(resourceJson(s, r), 201);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/cdn/resources/:resource_id',
+      handler: (req, s) => {
+        const r = s.cdn.resources.get(num(req, 'resource_id'));
+        return r ? ok(resourceJson(s, r)) : cdnNotFound();
+      },
+    },
+    ...(['PUT', 'PATCH'] as const).map((method): Route<SimStore> => ({
+      method,
+      path: '/cdn/resources/:resource_id',
+      body: method === 'PUT' ? resourcePut : resourcePut.partial(),
+      handler: (req, s) => {
+        const r = s.cdn.resources.get(num(req, 'resource_id'));
+        if (!r) return cdnNotFound();
+        const b = req.body as Partial<z.output<typeof resourcePut>>;
+        if (b.originGroup !== undefined && !s.cdn.originGroups.has(b.originGroup))
+          return cdnFieldError('originGroup', `Origin group ${b.originGroup} does not exist.`);
+        applySettings(r, b, method === 'PUT');
+        return ok(resourceJson(s, r));
+      },
+    })),
+    {
+      method: 'DELETE',
+      path: '/cdn/resources/:resource_id',
+      handler: (req, s) => {
+        const id = num(req, 'resource_id');
+        const r = s.cdn.resources.get(id);
+        if (!r) return cdnNotFound();
+        if (r.active)
+          return cdnErrors(
+            'Deletion of this instance is currently not possible as it is in an active state. Please deactivate it before attempting the deletion request again.',
+          );
+        for (const [rid, x] of s.cdn.rules) if (x.resourceId === id) s.cdn.rules.delete(rid);
+        s.cdn.resources.delete(id);
+        return { status: 204 };
+      },
+    },
 
-    { method: 'GET', path: '/cdn/resources/:resource_id/rules', handler: (req, s) => {
-      if (!s.cdn.resources.has(num(req, 'resource_id'))) return cdnNotFound();
-      return cdnList(req, [...s.cdn.rules.values()].filter((x) => x.resourceId === num(req, 'resource_id')).map((x) => ruleJson(s, x)));
-    } },
-    { method: 'POST', path: '/cdn/resources/:resource_id/rules', body: ruleCreate, handler: (req, s) => {
-      const resourceId = num(req, 'resource_id');
-      if (!s.cdn.resources.has(resourceId)) return cdnNotFound();
-      const x = saveRule(s, resourceId, s.nextCdnId(), req.body as z.output<typeof ruleCreate>);
-      return isAnswer(x) ? x : ok(ruleJson(s, x), 201);
-    } },
-    { method: 'GET', path: '/cdn/resources/:resource_id/rules/:rule_id', handler: (req, s) => {
-      const x = s.cdn.rules.get(num(req, 'rule_id'));
-      return x && x.resourceId === num(req, 'resource_id') ? ok(ruleJson(s, x)) : { status: 404, body: { detail: 'Rule is not found.' } };
-    } },
-    ...(['PUT', 'PATCH'] as const).map((method): Route<SimStore> => ({ method, path: '/cdn/resources/:resource_id/rules/:rule_id', body: method === 'PUT' ? rulePut : rulePatch, handler: (req, s) => {
-      const x = s.cdn.rules.get(num(req, 'rule_id'));
-      if (!x || x.resourceId !== num(req, 'resource_id')) return { status: 404, body: { detail: 'Rule is not found.' } };
-      const base = method === 'PUT' ? { id: x.id, name: x.name } : x;
-      const saved = saveRule(s, x.resourceId, Number(x.id), req.body as Partial<z.output<typeof ruleCreate>>, base);
-      return isAnswer(saved) ? saved : ok(ruleJson(s, saved));
-    } })),
-    { method: 'DELETE', path: '/cdn/resources/:resource_id/rules/:rule_id', handler: (req, s) => {
-      const x = s.cdn.rules.get(num(req, 'rule_id'));
-      if (!x || x.resourceId !== num(req, 'resource_id')) return { status: 404, body: { detail: 'Rule is not found.' } };
-      if (x.active) return cdnErrors('Deletion of this instance is currently not possible as it is in an active state. Please deactivate it before attempting the deletion request again.');
-      s.cdn.rules.delete(Number(x.id));
-      return { status: 204 };
-    } },
+    {
+      method: 'GET',
+      path: '/cdn/resources/:resource_id/rules',
+      handler: (req, s) => {
+        if (!s.cdn.resources.has(num(req, 'resource_id'))) return cdnNotFound();
+        return cdnList(
+          req,
+          [...s.cdn.rules.values()].filter((x) => x.resourceId === num(req, 'resource_id')).map((x) => ruleJson(s, x)),
+        );
+      },
+    },
+    {
+      method: 'POST',
+      path: '/cdn/resources/:resource_id/rules',
+      body: ruleCreate,
+      handler: (req, s) => {
+        const resourceId = num(req, 'resource_id');
+        if (!s.cdn.resources.has(resourceId)) return cdnNotFound();
+        const x = saveRule(s, resourceId, s.nextCdnId(), req.body as z.output<typeof ruleCreate>);
+        return isAnswer(x) ? x : ok(ruleJson(s, x), 201);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/cdn/resources/:resource_id/rules/:rule_id',
+      handler: (req, s) => {
+        const x = s.cdn.rules.get(num(req, 'rule_id'));
+        return x && x.resourceId === num(req, 'resource_id')
+          ? ok(ruleJson(s, x))
+          : { status: 404, body: { detail: 'Rule is not found.' } };
+      },
+    },
+    ...(['PUT', 'PATCH'] as const).map((method): Route<SimStore> => ({
+      method,
+      path: '/cdn/resources/:resource_id/rules/:rule_id',
+      body: method === 'PUT' ? rulePut : rulePatch,
+      handler: (req, s) => {
+        const x = s.cdn.rules.get(num(req, 'rule_id'));
+        if (!x || x.resourceId !== num(req, 'resource_id'))
+          return { status: 404, body: { detail: 'Rule is not found.' } };
+        const base = method === 'PUT' ? { id: x.id, name: x.name } : x;
+        const saved = saveRule(s, x.resourceId, Number(x.id), req.body as Partial<z.output<typeof ruleCreate>>, base);
+        return isAnswer(saved) ? saved : ok(ruleJson(s, saved));
+      },
+    })),
+    {
+      method: 'DELETE',
+      path: '/cdn/resources/:resource_id/rules/:rule_id',
+      handler: (req, s) => {
+        const x = s.cdn.rules.get(num(req, 'rule_id'));
+        if (!x || x.resourceId !== num(req, 'resource_id'))
+          return { status: 404, body: { detail: 'Rule is not found.' } };
+        if (x.active)
+          return cdnErrors(
+            'Deletion of this instance is currently not possible as it is in an active state. Please deactivate it before attempting the deletion request again.',
+          );
+        s.cdn.rules.delete(Number(x.id));
+        return { status: 204 };
+      },
+    },
   ];
 }

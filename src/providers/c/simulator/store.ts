@@ -55,8 +55,17 @@ export class SimStore {
     this.taskDurationMs = options.taskDurationMs ?? 30;
     this.load(options.fixtures ?? defaultFixtures());
     this.cdn.ruleTemplates.set(1, {
-      id: 1, name: 'Cache images for a day', client: this.clientId, deleted: false, rule: '/*.(jpg|png|gif)$', ruleType: 0, weight: 1,
-      template: true, default: true, overrideOriginProtocol: null, options: {},
+      id: 1,
+      name: 'Cache images for a day',
+      client: this.clientId,
+      deleted: false,
+      rule: '/*.(jpg|png|gif)$',
+      ruleType: 0,
+      weight: 1,
+      template: true,
+      default: true,
+      overrideOriginProtocol: null,
+      options: {},
     });
   }
 
@@ -75,13 +84,28 @@ export class SimStore {
     this.#failures.push({ message, taskType });
   }
 
-  addTask(taskType: string, scope: { projectId: number; regionId: number } | null, data: unknown, effect: SimTask['effect']): string {
+  addTask(
+    taskType: string,
+    scope: { projectId: number; regionId: number } | null,
+    data: unknown,
+    effect: SimTask['effect'],
+  ): string {
     const id = randomUUID();
     const i = this.#failures.findIndex((f) => f.taskType === undefined || f.taskType === taskType);
     const failWith = i >= 0 ? this.#failures.splice(i, 1)[0]!.message : undefined;
     this.tasks.set(id, {
-      id, taskType, projectId: scope?.projectId ?? null, regionId: scope?.regionId ?? null, startedAt: Date.now(), data, effect,
-      state: 'NEW', error: null, createdResources: null, finishedAt: null, failWith,
+      id,
+      taskType,
+      projectId: scope?.projectId ?? null,
+      regionId: scope?.regionId ?? null,
+      startedAt: Date.now(),
+      data,
+      effect,
+      state: 'NEW',
+      error: null,
+      createdResources: null,
+      finishedAt: null,
+      failWith,
     });
     return id;
   }
@@ -91,9 +115,16 @@ export class SimStore {
     for (const t of this.tasks.values()) {
       if (t.state === 'FINISHED' || t.state === 'ERROR') continue;
       const elapsed = now - t.startedAt;
-      if (elapsed < this.taskDurationMs) { t.state = elapsed < this.taskDurationMs / 3 ? 'NEW' : 'RUNNING'; continue; }
+      if (elapsed < this.taskDurationMs) {
+        t.state = elapsed < this.taskDurationMs / 3 ? 'NEW' : 'RUNNING';
+        continue;
+      }
       t.finishedAt = now;
-      if (t.failWith !== undefined) { t.state = 'ERROR'; t.error = t.failWith; continue; }
+      if (t.failWith !== undefined) {
+        t.state = 'ERROR';
+        t.error = t.failWith;
+        continue;
+      }
       t.createdResources = t.effect() ?? {};
       t.state = 'FINISHED';
     }
@@ -101,18 +132,38 @@ export class SimStore {
 
   taskJson(t: SimTask): Wire {
     return {
-      id: t.id, task_type: t.taskType, state: t.state, error: t.error, created_on: naive(t.startedAt),
-      updated_on: t.finishedAt ? naive(t.finishedAt) : null, finished_on: t.finishedAt ? naive(t.finishedAt) : null,
-      created_resources: t.createdResources, detailed_state: t.state === 'FINISHED' ? 'FINISHED' : t.state === 'ERROR' ? 'ERROR' : null,
-      data: t.data, project_id: t.projectId, region_id: t.regionId, client_id: this.clientId, user_id: 7, user_client_id: this.clientId,
-      request_id: null, job_id: null, schedule_id: null, lifecycle_policy_id: null, acknowledged_at: null, acknowledged_by: null,
+      id: t.id,
+      task_type: t.taskType,
+      state: t.state,
+      error: t.error,
+      created_on: naive(t.startedAt),
+      updated_on: t.finishedAt ? naive(t.finishedAt) : null,
+      finished_on: t.finishedAt ? naive(t.finishedAt) : null,
+      created_resources: t.createdResources,
+      detailed_state: t.state === 'FINISHED' ? 'FINISHED' : t.state === 'ERROR' ? 'ERROR' : null,
+      data: t.data,
+      project_id: t.projectId,
+      region_id: t.regionId,
+      client_id: this.clientId,
+      user_id: 7,
+      user_client_id: this.clientId,
+      request_id: null,
+      job_id: null,
+      schedule_id: null,
+      lifecycle_policy_id: null,
+      acknowledged_at: null,
+      acknowledged_by: null,
     };
   }
 
-  nextCdnId(): number { return this.#nextCdnId++; }
+  nextCdnId(): number {
+    return this.#nextCdnId++;
+  }
 
   /** A public address from TEST-NET-3 for a new floating IP. */
-  nextPublicIp(): string { return `203.0.113.${this.#nextIp++ % 250}`; }
+  nextPublicIp(): string {
+    return `203.0.113.${this.#nextIp++ % 250}`;
+  }
 }
 
 /** Timestamps as the API writes them: '...Z' for objects, naive for tasks. */

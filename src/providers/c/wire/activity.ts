@@ -22,7 +22,8 @@ const stamp = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T
 
 function same(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => same(x, b[i]));
+  if (Array.isArray(a) || Array.isArray(b))
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => same(x, b[i]));
   if (!a || !b || typeof a !== 'object' || typeof b !== 'object') return false;
   const ka = Object.keys(a).filter((k) => (a as Wire)[k] !== undefined);
   const kb = Object.keys(b).filter((k) => (b as Wire)[k] !== undefined);
@@ -39,21 +40,40 @@ export function sentBody(data: Wire | undefined, body: Wire): boolean {
  * The id of the object a POST of `body` to `path` (relative to /cdn, e.g. '/origin_groups') made
  * since `hint.startedAt`; null when none made one; cannotTell when the log cannot say which.
  */
-export async function createdSince(ctx: Ctx, client: GcoreClient, path: string, body: Wire, hint: FindHint): Promise<{ id: number } | null | CannotTell> {
+export async function createdSince(
+  ctx: Ctx,
+  client: GcoreClient,
+  path: string,
+  body: Wire,
+  hint: FindHint,
+): Promise<{ id: number } | null | CannotTell> {
   const since = Date.parse(hint.startedAt);
   if (!Number.isFinite(since)) return cannotTell(`the create's start time '${hint.startedAt}' is not a time`);
   const sent: CdnActivityEntry[] = [];
   for (let page = 0; ; page++) {
-    if (page === MAX_PAGES) return cannotTell(`more than ${PAGE * MAX_PAGES} CDN activity log entries for POST ${path} since the create started`);
-    const res = await client.listCdnActivity(ctx, { path, method: 'POST', min_requested_at: stamp(since), limit: PAGE, offset: page * PAGE });
+    if (page === MAX_PAGES)
+      return cannotTell(
+        `more than ${PAGE * MAX_PAGES} CDN activity log entries for POST ${path} since the create started`,
+      );
+    const res = await client.listCdnActivity(ctx, {
+      path,
+      method: 'POST',
+      min_requested_at: stamp(since),
+      limit: PAGE,
+      offset: page * PAGE,
+    });
     sent.push(...res.results.filter((e) => Date.parse(e.requested_at) >= since && sentBody(e.data, body)));
     if (res.results.length < PAGE || (page + 1) * PAGE >= res.count) break;
   }
-  if (sent.length > 1) return cannotTell(`${sent.length} creates with the same body were sent to /cdn${path} since this one started (activity log entries ${sent.map((e) => e.id).join(', ')})`);
+  if (sent.length > 1)
+    return cannotTell(
+      `${sent.length} creates with the same body were sent to /cdn${path} since this one started (activity log entries ${sent.map((e) => e.id).join(', ')})`,
+    );
   const e = sent[0];
   if (!e) return null;
   const made = e.actions?.find((a) => a.action_type === 'C')?.state_after_request?.id;
   if (typeof made === 'number') return { id: made };
-  if (e.status_code >= 200 && e.status_code < 300) return cannotTell(`the CDN activity log shows the create succeeded (entry ${e.id}) but not what it made`);
+  if (e.status_code >= 200 && e.status_code < 300)
+    return cannotTell(`the CDN activity log shows the create succeeded (entry ${e.id}) but not what it made`);
   return null;
 }

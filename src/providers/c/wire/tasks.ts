@@ -35,7 +35,11 @@ export async function waitForTask(ctx: TaskCtx, client: GcoreClient, taskId: str
 }
 
 /** Polls the first task of a write (the SDKs' rule for updates and deletes); no task means nothing to wait for. */
-export async function waitForFirst(ctx: TaskCtx, client: GcoreClient, ids: TaskIds | undefined): Promise<Task | undefined> {
+export async function waitForFirst(
+  ctx: TaskCtx,
+  client: GcoreClient,
+  ids: TaskIds | undefined,
+): Promise<Task | undefined> {
   const first = ids?.tasks?.[0];
   return first ? waitForTask(ctx, client, first) : undefined;
 }
@@ -43,12 +47,22 @@ export async function waitForFirst(ctx: TaskCtx, client: GcoreClient, ids: TaskI
 /** Polls a create's single task and returns the one id it made under `key` ('floatingips', 'clusters', ...). */
 export async function waitForCreated(ctx: TaskCtx, client: GcoreClient, ids: TaskIds, key: string): Promise<string> {
   if (ids.tasks?.length !== 1) {
-    throw new ProviderError({ provider: 'provc', operation: ctx.operation, retryable: false, detail: `expected exactly one task to be created, got ${ids.tasks?.length ?? 0}` });
+    throw new ProviderError({
+      provider: 'provc',
+      operation: ctx.operation,
+      retryable: false,
+      detail: `expected exactly one task to be created, got ${ids.tasks?.length ?? 0}`,
+    });
   }
   const task = await waitForTask(ctx, client, ids.tasks[0]!);
   const made = task.created_resources?.[key];
   if (!Array.isArray(made) || made.length !== 1) {
-    throw new ProviderError({ provider: 'provc', operation: ctx.operation, retryable: false, detail: `task ${task.id} finished but created ${Array.isArray(made) ? made.length : 0} ${key}, expected exactly one` });
+    throw new ProviderError({
+      provider: 'provc',
+      operation: ctx.operation,
+      retryable: false,
+      detail: `task ${task.id} finished but created ${Array.isArray(made) ? made.length : 0} ${key}, expected exactly one`,
+    });
   }
   return String(made[0]);
 }

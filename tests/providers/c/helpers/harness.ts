@@ -4,7 +4,13 @@
 import { afterEach, beforeEach, expect } from 'vitest';
 import { Engine, MemoryStateStore, standaloneContext, type Event, type Report } from 'converge';
 import { provc, type ProvcOptions } from 'converge/providers/c';
-import { startSimulator, SIM_PROJECT_ID, SIM_REGION_ID, type GcoreSimulator, type SimulatorOptions } from 'converge/providers/c/simulator';
+import {
+  startSimulator,
+  SIM_PROJECT_ID,
+  SIM_REGION_ID,
+  type GcoreSimulator,
+  type SimulatorOptions,
+} from 'converge/providers/c/simulator';
 import type { OperationKind } from '../../../../src/engine/provider/context.js';
 import { gcoreSpecs } from './spec.js';
 
@@ -16,7 +22,10 @@ export type Harness = {
   readonly reports: Report[];
   readonly events: Event[];
   /** A standalone context for calling handlers directly; create and find carry TEST_OPERATION as the engine's operation id. */
-  ctx(operation?: OperationKind, address?: string): ReturnType<typeof standaloneContext<ReturnType<typeof provc>['config']>>;
+  ctx(
+    operation?: OperationKind,
+    address?: string,
+  ): ReturnType<typeof standaloneContext<ReturnType<typeof provc>['config']>>;
   /** Secret strings that must never appear in an error, event or report. */
   readonly secrets: string[];
 };
@@ -24,12 +33,22 @@ export type Harness = {
 /** The operation id of creates made through Harness.ctx (the same as sinceEpoch's). */
 export const TEST_OPERATION = 'test-operation';
 
-export type HarnessOptions = { readonly sim?: SimulatorOptions; readonly provider?: Partial<ProvcOptions>; readonly skipConformance?: boolean };
+export type HarnessOptions = {
+  readonly sim?: SimulatorOptions;
+  readonly provider?: Partial<ProvcOptions>;
+  readonly skipConformance?: boolean;
+};
 
 export function makeProvider(sim: GcoreSimulator, extra: Partial<ProvcOptions> = {}) {
   return provc({
-    apiKey: sim.apiKey, baseUrl: sim.baseUrl, cloudProjectId: SIM_PROJECT_ID, cloudRegionId: SIM_REGION_ID,
-    pollingIntervalSeconds: 0.002, pollingTimeoutSeconds: 5, env: {}, ...extra,
+    apiKey: sim.apiKey,
+    baseUrl: sim.baseUrl,
+    cloudProjectId: SIM_PROJECT_ID,
+    cloudRegionId: SIM_REGION_ID,
+    pollingIntervalSeconds: 0.002,
+    pollingTimeoutSeconds: 5,
+    env: {},
+    ...extra,
   });
 }
 
@@ -43,13 +62,27 @@ export function useHarness(options: HarnessOptions | (() => HarnessOptions) = {}
     const provider = makeProvider(sim, opts.provider);
     const reports: Report[] = [];
     const events: Event[] = [];
-    const engine = new Engine({ providers: [provider], state: new MemoryStateStore(), retry: { retries: 3, minTimeoutMs: 1, maxTimeoutMs: 5 }, onEvent: (e) => events.push(e) });
+    const engine = new Engine({
+      providers: [provider],
+      state: new MemoryStateStore(),
+      retry: { retries: 3, minTimeoutMs: 1, maxTimeoutMs: 5 },
+      onEvent: (e) => events.push(e),
+    });
     current = {
-      sim, provider, engine, reports, events, secrets: [sim.apiKey],
-      ctx: (operation = 'read', address = 'test') => standaloneContext(provider.config, {
-        operation, address, report: (r) => reports.push(r), retry: { retries: 3, minTimeoutMs: 1, maxTimeoutMs: 5 },
-        ...(operation === 'create' || operation === 'find' ? { operationId: TEST_OPERATION } : {}),
-      }),
+      sim,
+      provider,
+      engine,
+      reports,
+      events,
+      secrets: [sim.apiKey],
+      ctx: (operation = 'read', address = 'test') =>
+        standaloneContext(provider.config, {
+          operation,
+          address,
+          report: (r) => reports.push(r),
+          retry: { retries: 3, minTimeoutMs: 1, maxTimeoutMs: 5 },
+          ...(operation === 'create' || operation === 'find' ? { operationId: TEST_OPERATION } : {}),
+        }),
     };
   });
   afterEach(async () => {
@@ -75,7 +108,10 @@ export function useHarness(options: HarnessOptions | (() => HarnessOptions) = {}
 
 /** Runs a promise that must fail and returns its error, checking no secret is in it. */
 export async function failure(h: Harness, p: Promise<unknown>): Promise<Error & Record<string, unknown>> {
-  const error = await p.then(() => undefined, (e: unknown) => e as Error & Record<string, unknown>);
+  const error = await p.then(
+    () => undefined,
+    (e: unknown) => e as Error & Record<string, unknown>,
+  );
   if (!error) throw new Error('expected a failure, but it succeeded');
   const text = `${error.message} ${JSON.stringify(error)} ${String((error as { cause?: unknown }).cause ?? '')}`;
   for (const s of h.secrets) expect(text).not.toContain(s);

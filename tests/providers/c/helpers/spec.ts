@@ -43,7 +43,8 @@ function adjust(node: unknown): unknown {
 }
 
 const FORMATS: Record<string, RegExp | ((s: string) => boolean)> = {
-  'date-time': (s) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:?\d\d)$/i.test(s) && !Number.isNaN(Date.parse(s)),
+  'date-time': (s) =>
+    /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:?\d\d)$/i.test(s) && !Number.isNaN(Date.parse(s)),
   uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
   uuid4: /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i,
   ipv4: /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/,
@@ -55,7 +56,10 @@ export type SpecCheck = { readonly check: (entries: readonly RequestLogEntry[], 
 
 async function backend(file: string): Promise<OpenAPIBackend> {
   const doc = adjust(loadDocument(file)) as { paths: Record<string, Record<string, unknown>> };
-  if (file === 'cdn_api.yaml') { delete doc.paths['/cdn/resources/{id}']; delete doc.paths['/cdn/resources/{res_id}']; }
+  if (file === 'cdn_api.yaml') {
+    delete doc.paths['/cdn/resources/{id}'];
+    delete doc.paths['/cdn/resources/{res_id}'];
+  }
   const api = new OpenAPIBackend({
     definition: doc as never,
     quick: true,
@@ -81,7 +85,14 @@ export function gcoreSpecs(): Promise<SpecCheck> {
   cached ??= (async () => {
     const [cdn, cloud] = await Promise.all([backend('cdn_api.yaml'), backend('cloud_api.yaml')]);
     return {
-      check: (entries, basePath = '') => entries.flatMap((e) => checkEntry(e.path.startsWith('/cloud/') || e.path.startsWith(`${basePath}/cloud/`) ? cloud : cdn, e, basePath)),
+      check: (entries, basePath = '') =>
+        entries.flatMap((e) =>
+          checkEntry(
+            e.path.startsWith('/cloud/') || e.path.startsWith(`${basePath}/cloud/`) ? cloud : cdn,
+            e,
+            basePath,
+          ),
+        ),
     };
   })();
   return cached;
@@ -91,7 +102,13 @@ function checkEntry(api: OpenAPIBackend, e: RequestLogEntry, basePath: string): 
   const path = basePath && e.path.startsWith(basePath) ? e.path.slice(basePath.length) : e.path;
   const where = `${e.method} ${path}${e.query}`;
   if (e.route === null && !e.fault) return []; // unmatched: asserted separately through sim.unmatched
-  const req = { method: e.method.toLowerCase(), path, query: e.query.replace(/^\?/, ''), headers: { 'content-type': 'application/json' }, body: e.body };
+  const req = {
+    method: e.method.toLowerCase(),
+    path,
+    query: e.query.replace(/^\?/, ''),
+    headers: { 'content-type': 'application/json' },
+    body: e.body,
+  };
   const op = api.router.matchOperation(req as never);
   if (!op) return [`${where}: no operation in the vendor's spec`];
   const problems: string[] = [];
@@ -109,6 +126,11 @@ function checkEntry(api: OpenAPIBackend, e: RequestLogEntry, basePath: string): 
   return problems;
 }
 
-function formatErrors(errors: readonly { instancePath?: string; message?: string; params?: unknown }[] | null | undefined): string {
-  return (errors ?? []).slice(0, 5).map((x) => `${x.instancePath || '/'} ${x.message} ${JSON.stringify(x.params)}`).join('; ');
+function formatErrors(
+  errors: readonly { instancePath?: string; message?: string; params?: unknown }[] | null | undefined,
+): string {
+  return (errors ?? [])
+    .slice(0, 5)
+    .map((x) => `${x.instancePath || '/'} ${x.message} ${JSON.stringify(x.params)}`)
+    .join('; ');
 }
