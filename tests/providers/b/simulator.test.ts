@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { harness } from './harness.js';
+import { manualClock } from '../../../src/kit/sim/clock.js';
 
 async function call(url: string, method: string, path: string, opts: { token?: string | null; body?: unknown } = {}) {
   const headers: Record<string, string> = { accept: 'application/json' };
@@ -100,16 +101,18 @@ describe('provb simulator', () => {
     expect(viaVpc.find((f: any) => f.id === fw.id)?.rules).toHaveLength(3);
   });
 
-  it('moves an instance from BUILDING to ACTIVE after the configured time', async () => {
-    const { sim } = await harness({ transitions: { instance: 250 } });
+  it('moves an instance from BUILDING to ACTIVE after the configured time (a manual clock: no sleep)', async () => {
+    const clock = manualClock();
+    const { sim } = await harness({ transitions: { instance: 250 }, clock });
     const inst = (
       await call(sim.url, 'POST', '/v2/instances?region=LON1', {
         body: { hostname: 'slow', template_id: 'ubuntu-jammy' },
       })
     ).body;
     expect(inst.status).toBe('BUILDING');
+    clock.advance(249);
     expect((await call(sim.url, 'GET', `/v2/instances/${inst.id}`)).body.status).toBe('BUILDING');
-    await new Promise((r) => setTimeout(r, 260));
+    clock.advance(1);
     expect((await call(sim.url, 'GET', `/v2/instances/${inst.id}`)).body.status).toBe('ACTIVE');
   });
 

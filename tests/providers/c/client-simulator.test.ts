@@ -4,6 +4,7 @@ import { provc } from 'converge/providers/c';
 import { startSimulator } from 'converge/providers/c/simulator';
 import type { SimRequest } from '../../../src/kit/sim/router.js';
 import { failure, makeProvider, useHarness } from './helpers/harness.js';
+import { manualClock } from '../../../src/kit/sim/clock.js';
 
 describe('the Gcore client', () => {
   const h = useHarness();
@@ -92,21 +93,25 @@ describe('a base URL with a path prefix', () => {
 });
 
 describe('the simulator', () => {
-  const h = useHarness();
+  const clock = manualClock();
+  const h = useHarness({ sim: { clock } });
 
-  it('moves a task NEW → RUNNING → FINISHED over taskDurationMs and sets created_resources only at the end', async () => {
+  it('moves a task NEW → RUNNING → FINISHED over taskDurationMs and sets created_resources only at the end (a manual clock: no sleep)', async () => {
     h().sim.store.taskDurationMs = 90;
     const c = h().provider.config.client;
     const { tasks } = await c.createFloatingIp(h().ctx(), { projectId: 1, regionId: 76 }, {});
-    const seen: string[] = [];
-    for (let i = 0; i < 60 && seen.at(-1) !== 'FINISHED'; i++) {
-      const t = await c.getTask(h().ctx(), tasks[0]!);
-      if (seen.at(-1) !== t.state) seen.push(t.state);
-      if (t.state !== 'FINISHED') expect(t.created_resources ?? null).toBeNull();
-      else expect(t.created_resources?.floatingips).toHaveLength(1);
-      await new Promise((r) => setTimeout(r, 5));
-    }
-    expect(seen).toEqual(['NEW', 'RUNNING', 'FINISHED']);
+    const at = async (ms: number) => {
+      clock.advance(ms);
+      return c.getTask(h().ctx(), tasks[0]!);
+    };
+    const fresh = await at(0);
+    expect([fresh.state, fresh.created_resources ?? null]).toEqual(['NEW', null]);
+    const running = await at(30);
+    expect([running.state, running.created_resources ?? null]).toEqual(['RUNNING', null]);
+    expect((await at(59)).state).toBe('RUNNING');
+    const done = await at(1);
+    expect(done.state).toBe('FINISHED');
+    expect(done.created_resources?.floatingips).toHaveLength(1);
   });
 
   it('lists tasks ten per page by default', async () => {

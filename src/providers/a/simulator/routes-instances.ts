@@ -93,7 +93,7 @@ export function instanceState(s: SimStore, i: Instance) {
       counters: {},
     },
   };
-  const up = Date.now() - i.startedAt >= s.options.networkDelayMs;
+  const up = s.clock() - i.startedAt >= s.options.networkDelayMs;
   for (const [dev, d] of Object.entries(expanded(s, i).devices)) {
     if (d.type !== 'nic') continue;
     const ifname = d.name || dev;
@@ -392,7 +392,7 @@ export const instanceRoutes: Route<SimStore>[] = [
             if (action === 'start') {
               if (i.running) throw new Error('The instance is already running');
               i.running = true;
-              i.startedAt = Date.now();
+              i.startedAt = s.clock();
               onStart(i, nicsOf(s, i));
             } else if (action === 'stop') {
               if (!i.running) throw new Error('The instance is already stopped');
@@ -402,7 +402,7 @@ export const instanceRoutes: Route<SimStore>[] = [
             } else if (action === 'restart') {
               onStop(i, nicsOf(s, i));
               i.running = true;
-              i.startedAt = Date.now();
+              i.startedAt = s.clock();
               onStart(i, nicsOf(s, i));
             }
             s.events.lifecycle(`instance-${lifecycleVerb[action]}`, `/1.0/instances/${i.name}`, i.project);

@@ -217,7 +217,7 @@ export const miscRoutes: Route<SimStore>[] = [
           Object.entries(expanded(s, i).devices)
             .filter(
               ([, d]) =>
-                d.type === 'nic' && d.network === n.name && Date.now() - i.startedAt >= s.options.networkDelayMs,
+                d.type === 'nic' && d.network === n.name && s.clock() - i.startedAt >= s.options.networkDelayMs,
             )
             .map(([dev]) => ({
               hostname: i.name,

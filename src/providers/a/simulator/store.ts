@@ -5,6 +5,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import { EventHub } from './events.js';
 import { LXD_VERSION, lxd521Extensions } from './extensions.js';
+import { systemClock, type Clock } from '../../../kit/sim/clock.js';
 
 export type SimOptions = {
   /** Server version reported in /1.0 ('5.21.0', the LTS whose API the fake serves, by default). */
@@ -17,6 +18,8 @@ export type SimOptions = {
   readonly operationMs?: number;
   /** Milliseconds after start before the instance's eth0 has its IPv4 address. */
   readonly networkDelayMs?: number;
+  /** The store's time (when a started instance gets its address); a test passes manualClock() to move it. */
+  readonly clock?: Clock;
   /** Trust password for POST /1.0/certificates (TLS mode). */
   readonly trustPassword?: string;
   /** Cluster member names: a non-empty list makes the server clustered (placement, ?target=, migration). */
@@ -65,7 +68,7 @@ export type Obj = Record<string, unknown> & { name: string };
 export const defaultExtensions = lxd521Extensions;
 
 export class SimStore {
-  readonly options: Required<Omit<SimOptions, 'extensions' | 'trustPassword' | 'members'>> & {
+  readonly options: Required<Omit<SimOptions, 'extensions' | 'trustPassword' | 'members' | 'clock'>> & {
     extensions: string[];
     trustPassword?: string;
     members: string[];
@@ -91,7 +94,11 @@ export class SimStore {
   serverCertificate: { pem: string; fingerprint: string } | undefined;
   #nextHost = 10;
 
+  /** The store's time. */
+  readonly clock: Clock;
+
   constructor(options: SimOptions = {}) {
+    this.clock = options.clock ?? systemClock;
     this.options = {
       version: options.version ?? LXD_VERSION,
       extensions: [...(options.extensions ?? defaultExtensions)],

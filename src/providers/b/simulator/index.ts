@@ -7,6 +7,7 @@ import type { RateLimitOptions } from '../../../kit/sim/rate-limit.js';
 import { civoRoutes } from './routes.js';
 import { SimStore, type SimTimings } from './store.js';
 import { withRateLimit } from './answers.js';
+import type { Clock } from '../../../kit/sim/clock.js';
 
 export type { SimTimings } from './store.js';
 export { SimStore } from './store.js';
@@ -24,6 +25,8 @@ export type SimulatorOptions = {
   readonly rateLimit?: RateLimitOptions;
   /** The API key requests must carry as `Authorization: bearer <token>`; default 'sim-token'. */
   readonly token?: string;
+  /** The store's time (status transitions, timestamps, rate windows); a test passes manualClock() to move it without sleeping. */
+  readonly clock?: Clock;
   /** How long asynchronous transitions take (instance BUILDING → ACTIVE, ...), in ms. */
   readonly transitions?: Partial<SimTimings>;
   readonly port?: number;
@@ -40,7 +43,7 @@ const TOO_MANY = { status: 429, body: { reason: 'Too many requests, slow down', 
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<CivoSimulator> {
   const token = options.token ?? 'sim-token';
-  const store = new SimStore(options.transitions);
+  const store = new SimStore(options.transitions, options.clock);
   const server = await startRouter<SimStore>({
     routes: civoRoutes(),
     state: store,

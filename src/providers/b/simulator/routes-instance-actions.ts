@@ -52,7 +52,7 @@ export function instanceActionRoutes(): Route<SimStore>[] {
       const ms = hours ? Number(hours) * 3_600_000 : minutes ? Number(minutes) * 60_000 : 3_600_000;
       const vnc = {
         uri: `https://vnc.${r.toLowerCase()}.civo.com/${i.id}?token=${s.secret(8)}`,
-        expiration: new Date(Date.now() + ms).toISOString(),
+        expiration: new Date(s.clock() + ms).toISOString(),
       };
       s.vnc.set(i.id, vnc);
       return ok({ uri: vnc.uri, duration });

@@ -4,6 +4,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Wire } from '../client.js';
 import { regions } from './catalogue.js';
+import { systemClock, type Clock } from '../../../kit/sim/clock.js';
 
 /** How long each asynchronous transition takes, in ms (0: done by the next request). */
 export type SimTimings = {
@@ -65,8 +66,12 @@ export class SimStore {
   #rateWindow = { start: 0, used: 0 };
   #counter = 10;
 
-  constructor(timings: Partial<SimTimings> = {}) {
+  /** The store's time: every transition and timestamp reads it, so a test can move it (manualClock). */
+  readonly clock: Clock;
+
+  constructor(timings: Partial<SimTimings> = {}, clock: Clock = systemClock) {
     this.timings = { ...defaultTimings, ...timings };
+    this.clock = clock;
     for (const r of regions) this.#seedRegion(r.code as string);
   }
 
@@ -76,12 +81,12 @@ export class SimStore {
       run();
       return;
     }
-    this.#due.push({ at: Date.now() + ms, run });
+    this.#due.push({ at: this.clock() + ms, run });
   }
 
   /** Applies every transition that is due (called before each request is handled). */
   tick(): void {
-    const now = Date.now();
+    const now = this.clock();
     const ready = this.#due.filter((d) => d.at <= now);
     this.#due = this.#due.filter((d) => d.at > now);
     for (const d of ready) d.run();
@@ -95,7 +100,7 @@ export class SimStore {
   }
 
   /** `x-ratelimit-limit/remaining/reset` for one answer: a fixed window per minute, counted, never enforced. */
-  rateLimitHeaders(now = Date.now()): Record<string, string> {
+  rateLimitHeaders(now = this.clock()): Record<string, string> {
     const w = this.#rateWindow;
     if (now - w.start >= RATE_WINDOW_MS) {
       w.start = now - (now % RATE_WINDOW_MS);
@@ -113,7 +118,7 @@ export class SimStore {
     return randomUUID();
   }
   now(): string {
-    return new Date().toISOString();
+    return new Date(this.clock()).toISOString();
   }
   /** A fresh address: 'public' from a documentation range, 'private' inside 192.168.x. */
   address(kind: 'public' | 'private'): string {

@@ -8,6 +8,7 @@ import { cloudError, cdnFieldError, cdnServerError, cdnThrottled } from './answe
 import { gcoreRoutes } from './routes.js';
 import { SimStore } from './store.js';
 import type { Fixtures } from './fixtures.js';
+import type { Clock } from '../../../kit/sim/clock.js';
 
 export { SimStore, type SimTask, type TaskState } from './store.js';
 export {
@@ -24,6 +25,8 @@ export {
 export const DEFAULT_SIM_API_KEY = '123$sim0123456789abcdef';
 
 export type SimulatorOptions = {
+  /** The store's time (tasks' progress, the activity log); a test passes manualClock() to move it without sleeping. */
+  readonly clock?: Clock;
   /** Delay before every answer, in ms. */
   readonly latencyMs?: number;
   /** Injected 429 / 500 / dropped connections, drawn from `seed`. */
@@ -57,7 +60,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Gc
   const prefix = (options.basePath ?? '').replace(/\/+$/, '');
   const isCloud = (req: SimRequest) => req.path.slice(prefix.length).startsWith('/cloud/');
   const apiKey = options.apiKey ?? DEFAULT_SIM_API_KEY;
-  const store = new SimStore({ taskDurationMs: options.taskDurationMs, fixtures: options.fixtures });
+  const store = new SimStore({
+    taskDurationMs: options.taskDurationMs,
+    fixtures: options.fixtures,
+    clock: options.clock,
+  });
   const server = await startRouter<SimStore>({
     routes: gcoreRoutes(options.basePath),
     state: store,

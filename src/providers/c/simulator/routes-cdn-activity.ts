@@ -22,7 +22,7 @@ const KEEP = 10_000;
 /** Records one CDN request (path relative to /cdn) and its answer. */
 export function recordActivity(s: SimStore, req: SimRequest, path: string, res: SimResponse): void {
   if (req.method === 'HEAD' || req.method === 'OPTIONS') return;
-  const now = Date.now();
+  const now = s.clock();
   const ok2xx = res.status >= 200 && res.status < 300;
   const after = res.body && typeof res.body === 'object' && !Array.isArray(res.body) ? (res.body as Wire) : undefined;
   const type = !ok2xx

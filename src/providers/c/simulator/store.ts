@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { defaultFixtures, type Fixtures, type Wire } from './fixtures.js';
 import type { ActivityEntry } from './routes-cdn-activity.js';
+import { systemClock, type Clock } from '../../../kit/sim/clock.js';
 
 export type TaskState = 'NEW' | 'RUNNING' | 'FINISHED' | 'ERROR';
 
@@ -51,8 +52,12 @@ export class SimStore {
   #nextCdnId = 100;
   #nextIp = 10;
 
-  constructor(options: { taskDurationMs?: number; fixtures?: Fixtures } = {}) {
+  /** The store's time: tasks' progress and the activity log read it, so a test can move it (manualClock). */
+  readonly clock: Clock;
+
+  constructor(options: { taskDurationMs?: number; fixtures?: Fixtures; clock?: Clock } = {}) {
     this.taskDurationMs = options.taskDurationMs ?? 30;
+    this.clock = options.clock ?? systemClock;
     this.load(options.fixtures ?? defaultFixtures());
     this.cdn.ruleTemplates.set(1, {
       id: 1,
@@ -98,7 +103,7 @@ export class SimStore {
       taskType,
       projectId: scope?.projectId ?? null,
       regionId: scope?.regionId ?? null,
-      startedAt: Date.now(),
+      startedAt: this.clock(),
       data,
       effect,
       state: 'NEW',
@@ -111,7 +116,7 @@ export class SimStore {
   }
 
   /** Moves every task along its timeline; a task that reaches its end applies its effect once. */
-  settle(now = Date.now()): void {
+  settle(now = this.clock()): void {
     for (const t of this.tasks.values()) {
       if (t.state === 'FINISHED' || t.state === 'ERROR') continue;
       const elapsed = now - t.startedAt;
