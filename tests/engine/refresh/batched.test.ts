@@ -2,7 +2,8 @@
 // states: drift, objects deleted outside, unchanged ones, and objects of other stacks in the same
 // listings (never claimed). Against the Civo simulator, where instances and networks list whole.
 import { afterEach, describe, expect, it } from 'vitest';
-import { Engine, MemoryStateStore, MemoryLocation, defineProvider, type Provider } from 'converge';
+import { planBothWays } from '../../helpers/read-many.js';
+import { Engine, MemoryStateStore, MemoryLocation } from 'converge';
 import { provb } from 'converge/providers/b';
 import { startSimulator, type CivoSimulator } from 'converge/providers/b/simulator';
 
@@ -11,16 +12,6 @@ afterEach(async () => {
   await sim?.close();
   sim = undefined;
 });
-
-/** The same provider with its batched reads taken away. */
-function oneByOne(p: Provider<unknown>): Provider<unknown> {
-  return defineProvider({
-    name: p.name,
-    config: p.config,
-    resources: [...p.resources.values()].map((d) => ({ ...d, readMany: undefined })),
-    lookups: [...p.lookups.values()],
-  });
-}
 
 const stack = () => [
   ...Array.from({ length: 3 }, (_, i) =>
@@ -58,17 +49,11 @@ describe('refresh by the page', () => {
     sim.store.sshkeys.delete(state.resources.key1!.id);
     sim.store.domains.get(state.resources.zone2!.id)!.name = 'renamed.example.com';
 
-    const single = new Engine({ providers: [oneByOne(provider)], state: new MemoryStateStore(location) });
-    sim.clearLog();
-    const viaPages = await batched.plan(stack());
-    const pageRequests = sim.requests.filter((r) => r.method === 'GET').length;
-    sim.clearLog();
-    const viaReads = await single.plan(stack());
-    const readRequests = sim.requests.filter((r) => r.method === 'GET').length;
-
-    const view = (p: typeof viaPages) =>
-      p.steps.map((s) => ({ address: s.address, action: s.action, cause: s.cause, changes: s.changes }));
-    expect(view(viaPages)).toEqual(view(viaReads));
+    const {
+      plan: viaPages,
+      listRequests: pageRequests,
+      readRequests,
+    } = await planBothWays(provider, location, stack(), sim);
     expect(
       Object.fromEntries(
         viaPages.steps.filter((s) => s.action !== 'noop').map((s) => [s.address, [s.action, s.cause]]),

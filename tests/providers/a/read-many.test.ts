@@ -3,14 +3,8 @@
 // same state: changed outside (drift), deleted outside (gone), unchanged, and another stack's
 // objects in the same listings (never claimed). Against the fake LXD.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  Engine,
-  MemoryStateStore,
-  MemoryLocation,
-  defineProvider,
-  type Provider,
-  type ResourceDecl,
-} from '../../../src/index.js';
+import { planBothWays } from '../../helpers/read-many.js';
+import { Engine, MemoryStateStore, MemoryLocation, type ResourceDecl } from '../../../src/index.js';
 import { prova } from '../../../src/providers/a/index.js';
 import { simEnv, type SimEnv } from './sim-env.js';
 
@@ -22,16 +16,6 @@ afterEach(async () => {
   expect(env.sim.unmatched).toEqual([]);
   await env.close();
 });
-
-/** The same provider with its batched reads taken away. */
-function oneByOne(p: Provider<unknown>): Provider<unknown> {
-  return defineProvider({
-    name: p.name,
-    config: p.config,
-    resources: [...p.resources.values()].map((d) => ({ ...d, readMany: undefined })),
-    lookups: [...p.lookups.values()],
-  });
-}
 
 const three = <T>(make: (i: number) => T): T[] => [0, 1, 2].map(make);
 const stack = (p: string): ResourceDecl[] => [
@@ -66,20 +50,12 @@ describe('prova refresh by the listing', () => {
     (store.volumes.get(volumeKey('cvt-avol1'))!.config as Record<string, string>)['user.n'] = 'changed';
     expect(store.volumes.delete(volumeKey('cvt-avol2'))).toBe(true);
 
-    const single = new Engine({ providers: [oneByOne(env.provider)], state: new MemoryStateStore(location) });
-    env.sim.clearLog();
-    const viaLists = await batched.plan(stack('a'));
-    const listRequests = env.sim.requests.filter((r) => r.method === 'GET' && r.path !== '/1.0').length;
-    env.sim.clearLog();
-    const viaReads = await single.plan(stack('a'));
-    const readRequests = env.sim.requests.filter((r) => r.method === 'GET' && r.path !== '/1.0').length;
-
-    const view = (p: typeof viaLists) =>
-      p.steps.map((s) => ({ address: s.address, action: s.action, cause: s.cause, changes: s.changes }));
-    expect(view(viaLists)).toEqual(view(viaReads));
-    const changed = Object.fromEntries(
-      viaLists.steps.filter((s) => s.action !== 'noop').map((s) => [s.address, s.cause]),
-    );
+    const {
+      plan: viaLists,
+      listRequests,
+      readRequests,
+      changed,
+    } = await planBothWays(env.provider, location, stack('a'), env.sim, (path) => path === '/1.0');
     expect(changed).toEqual({
       avm1: 'drift',
       avm2: 'gone',

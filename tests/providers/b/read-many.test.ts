@@ -2,8 +2,9 @@
 // does, on the same state: objects changed outside (drift), deleted outside (gone), unchanged, and
 // another stack's objects of the same types in the same listings (never claimed). One table over the
 // types; the request log shows listings instead of one GET per object.
+import { planBothWays } from '../../helpers/read-many.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Engine, MemoryStateStore, MemoryLocation, defineProvider, type Provider, type ResourceDecl } from 'converge';
+import { Engine, MemoryStateStore, MemoryLocation, type ResourceDecl } from 'converge';
 import { provb } from 'converge/providers/b';
 import { startSimulator, type CivoSimulator } from 'converge/providers/b/simulator';
 import { fastTransitions } from './harness.js';
@@ -13,16 +14,6 @@ afterEach(async () => {
   await sim?.close();
   sim = undefined;
 });
-
-/** The same provider with its batched reads taken away. */
-function oneByOne(p: Provider<unknown>): Provider<unknown> {
-  return defineProvider({
-    name: p.name,
-    config: p.config,
-    resources: [...p.resources.values()].map((d) => ({ ...d, readMany: undefined })),
-    lookups: [...p.lookups.values()],
-  });
-}
 
 /** Three of every batched type (prefix `p`), their parents once. */
 function stack(p: string): ResourceDecl[] {
@@ -128,24 +119,12 @@ describe('provb refresh by the listing, every batched type', () => {
     if (cluster.required_pools)
       cluster.required_pools = cluster.required_pools.filter((p: { id: string }) => p.id !== poolId);
 
-    const single = new Engine({
-      providers: [oneByOne(provider)],
-      state: new MemoryStateStore(location),
-      parallelism: 20,
-    });
-    sim.clearLog();
-    const viaLists = await batched.plan(stack('a'));
-    const listRequests = sim.requests.filter((r) => r.method === 'GET').length;
-    sim.clearLog();
-    const viaReads = await single.plan(stack('a'));
-    const readRequests = sim.requests.filter((r) => r.method === 'GET').length;
-
-    const view = (p: typeof viaLists) =>
-      p.steps.map((s) => ({ address: s.address, action: s.action, cause: s.cause, changes: s.changes }));
-    expect(view(viaLists)).toEqual(view(viaReads));
-    const changed = Object.fromEntries(
-      viaLists.steps.filter((s) => s.action !== 'noop').map((s) => [s.address, s.cause]),
-    );
+    const {
+      plan: viaLists,
+      listRequests,
+      readRequests,
+      changed,
+    } = await planBothWays(provider, location, stack('a'), sim);
     for (const o of outside) {
       // A changed field the API cannot update in place forces a replacement; either way the drift is seen.
       expect(['drift', 'replace_forced'], `${o.type} changed outside`).toContain(changed[`a${o.type}1`]);

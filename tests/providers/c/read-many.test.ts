@@ -4,21 +4,12 @@
 // harness checks every request (limit/offset paging included) against Gcore's OpenAPI specs.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { Engine, MemoryStateStore, MemoryLocation, defineProvider, type Provider, type ResourceDecl } from 'converge';
+import { planBothWays } from '../../helpers/read-many.js';
+import { Engine, MemoryStateStore, MemoryLocation, type ResourceDecl } from 'converge';
 import { provc } from 'converge/providers/c';
 import { useHarness } from './helpers/harness.js';
 
 const pem = (f: string) => readFileSync(new URL(`./fixtures/${f}`, import.meta.url), 'utf8');
-
-/** The same provider with its batched reads taken away. */
-function oneByOne(p: Provider<unknown>): Provider<unknown> {
-  return defineProvider({
-    name: p.name,
-    config: p.config,
-    resources: [...p.resources.values()].map((d) => ({ ...d, readMany: undefined })),
-    lookups: [...p.lookups.values()],
-  });
-}
 
 const three = <T>(make: (i: number) => T): T[] => [0, 1, 2].map(make);
 
@@ -151,24 +142,12 @@ describe('provc refresh by the listing, every batched type', () => {
       expect(map.delete(key(`a${t.type}2`)), `${t.type}: the object to delete`).toBe(true);
     }
 
-    const single = new Engine({
-      providers: [oneByOne(provider)],
-      state: new MemoryStateStore(location),
-      parallelism: 20,
-    });
-    sim.clearLog();
-    const viaLists = await batched.plan(stack('a'));
-    const listRequests = sim.requests.filter((r) => r.method === 'GET').length;
-    sim.clearLog();
-    const viaReads = await single.plan(stack('a'));
-    const readRequests = sim.requests.filter((r) => r.method === 'GET').length;
-
-    const view = (p: typeof viaLists) =>
-      p.steps.map((s) => ({ address: s.address, action: s.action, cause: s.cause, changes: s.changes }));
-    expect(view(viaLists)).toEqual(view(viaReads));
-    const changed = Object.fromEntries(
-      viaLists.steps.filter((s) => s.action !== 'noop').map((s) => [s.address, s.cause]),
-    );
+    const {
+      plan: viaLists,
+      listRequests,
+      readRequests,
+      changed,
+    } = await planBothWays(provider, location, stack('a'), sim);
     for (const t of types) {
       expect(['drift', 'replace_forced'], `${t.type} changed outside`).toContain(changed[`a${t.type}1`]);
       expect(changed[`a${t.type}2`], `${t.type} deleted outside`).toBe('gone');
