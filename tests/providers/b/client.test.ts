@@ -12,6 +12,14 @@ describe('provb client', () => {
         region: 'LON1',
         status: 'ACTIVE',
         tags: [],
+        size: 'g3.xsmall',
+        network_id: 'n',
+        firewall_id: 'f',
+        initial_user: 'civo',
+        cpu_cores: 1,
+        ram_mb: 1024,
+        disk_gb: 25,
+        created_at: '2024-01-01T00:00:00Z',
       });
     const all = await h.provider.config.client.listInstances(h.ctx(), 'LON1');
     expect(all).toHaveLength(130);

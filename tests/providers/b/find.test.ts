@@ -3,7 +3,7 @@
 // or attachment), answering null or cannotTell instead. One case per resource class.
 import { describe, expect, it } from 'vitest';
 import { isCannotTell, type FindHint } from '../../../src/engine/provider/define.js';
-import type { Wire } from '../../../src/providers/b/client.js';
+import type { Listed } from '../../../src/providers/b/wire/objects.js';
 import { Engine, MemoryStateStore } from 'converge';
 import { provb } from 'converge/providers/b';
 import { created, harness, type Harness } from './harness.js';
@@ -219,7 +219,7 @@ describe('provb find: keys without a name', () => {
     const inputs = { diskImage: IMAGE, firewallId: '' };
     await api(h).createInstance(ctx(h), R, { template_id: IMAGE });
     const made = await created(h, 'instance:Instance', inputs);
-    expect(((await findWith(h, 'instance:Instance', inputs, made.hint)) as Wire | null)?.id).toBe(made.id);
+    expect(((await findWith(h, 'instance:Instance', inputs, made.hint)) as Listed | null)?.id).toBe(made.id);
     expect(await findWith(h, 'instance:Instance', inputs, freshHint())).toBeNull();
   });
 
@@ -239,7 +239,7 @@ describe('provb find: keys without a name', () => {
       ['kubernetesCluster:KubernetesCluster', { firewallId: fwOf(h), pools: { nodeCount: 1, size: 'g4s.kube.small' } }],
     ] as const) {
       const made = await created(h, token, inputs);
-      expect(((await findWith(h, token, inputs, made.hint)) as Wire | null)?.id, token).toBe(made.id);
+      expect(((await findWith(h, token, inputs, made.hint)) as Listed | null)?.id, token).toBe(made.id);
       expect(await findWith(h, token, inputs, freshHint()), token).toBeNull();
     }
   });

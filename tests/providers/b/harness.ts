@@ -6,6 +6,8 @@ import { provb } from '../../../src/providers/b/index.js';
 import type { ProvbConfig, ProvbOptions } from '../../../src/providers/b/config.js';
 import { standaloneContext, type OperationContext, type Report } from '../../../src/engine/provider/context.js';
 import type { AnyResource, FindHint, Prior } from '../../../src/engine/provider/define.js';
+import { answers } from '../../../src/providers/b/wire/answers.js';
+import type { CivoClient } from '../../../src/providers/b/client.js';
 
 export const fastTransitions = {
   instance: 3,
@@ -44,6 +46,7 @@ export async function harness(simOptions: SimulatorOptions = {}, providerOptions
     pollIntervalMs: 1,
     ...providerOptions,
   });
+  checkAnswers(provider.config.client);
   const reports: Report[] = [];
   return {
     sim,
@@ -76,4 +79,22 @@ export async function created(h: Harness, token: string, raw: Record<string, unk
   const { id, outputs } = await def.create(h.ctx({ operation: 'create', operationId: hint.operationId }), inputs);
   const prior: Prior = { inputs, outputs };
   return { def, id, inputs, outputs, prior, hint };
+}
+
+/**
+ * Makes every endpoint of `client` parse its answer with the endpoint's schema (src/providers/b/wire/answers.ts):
+ * an answer of the simulator that breaks the shape the code relies on fails the test that got it.
+ */
+export function checkAnswers(client: CivoClient): void {
+  const endpoints = client as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  for (const [name, schema] of Object.entries(answers)) {
+    const call = endpoints[name]!;
+    endpoints[name] = async (...args) => {
+      const answer = await call(...args);
+      const parsed = schema.safeParse(answer);
+      if (!parsed.success)
+        throw new Error(`the answer of ${name} breaks its schema: ${JSON.stringify(parsed.error.issues.slice(0, 3))}`);
+      return answer;
+    };
+  }
 }

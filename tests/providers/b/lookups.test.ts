@@ -86,6 +86,11 @@ describe('provb single lookups', () => {
       nodes: 1,
       port: 3306,
       status: 'Ready',
+      size: 'g3.db.small',
+      network_id: 'n',
+      firewall_id: 'f',
+      username: 'root',
+      password: 'pw',
     });
     expect(await run(h, 'getDatabase', { name: 'orders' })).toMatchObject({
       id: 'd1',
@@ -101,6 +106,11 @@ describe('provb single lookups', () => {
       nodes: 1,
       port: 3306,
       status: 'Ready',
+      size: 'g3.db.small',
+      network_id: 'n',
+      firewall_id: 'f',
+      username: 'root',
+      password: 'pw',
     });
     expect(await run(h, 'getDatabase', { name: 'ORDERS' }).catch((e) => e)).toMatchObject({
       reason: 'ambiguous',
@@ -116,6 +126,8 @@ describe('provb single lookups', () => {
         installed_applications: [],
         status: 'ACTIVE',
         ready: true,
+        network_id: 'n',
+        firewall_id: 'f',
         tags: [],
       });
     expect(await run(h, 'getKubernetesCluster', { name: 'prod' }).catch((e) => e)).toMatchObject({
@@ -223,6 +235,8 @@ describe('provb single lookups', () => {
       state: 'available',
       algorithm: 'round_robin',
       backends: [],
+      network_id: 'n',
+      firewall_id: 'f',
     });
     expect(await run(h, 'getLoadbalancer', { name: 'front', id: 'other' })).toMatchObject({
       id: 'lb1',

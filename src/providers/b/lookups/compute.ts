@@ -5,7 +5,7 @@ import { isOperationTag } from '../resources/claim.js';
 import { z } from 'zod';
 import { defineLookup } from '../../../engine/provider/define.js';
 import { LookupError } from '../../../engine/errors.js';
-import type { Wire } from '../client.js';
+import type * as W from '../wire/objects.js';
 import { regionOf, type ProvbContext } from '../wire/region.js';
 import { atLeastOne, criteria, exactlyOne, idNameArgs, regional, regionArg } from './args.js';
 import { findOne } from './find.js';
@@ -211,7 +211,7 @@ export const getSshKey = defineLookup({
   },
 });
 
-const lbOutputs = (lb: Wire, region: string) => ({
+const lbOutputs = (lb: W.LoadBalancer, region: string) => ({
   id: lb.id,
   name: lb.name,
   region,

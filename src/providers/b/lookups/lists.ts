@@ -4,7 +4,6 @@ import { isOperationTag } from '../resources/claim.js';
 import { z } from 'zod';
 import { defineLookup } from '../../../engine/provider/define.js';
 import type { ProvbConfig } from '../config.js';
-import type { Wire } from '../client.js';
 import { checkRegion, regionOf, type ProvbContext } from '../wire/region.js';
 import {
   applyListArgs,
@@ -100,7 +99,7 @@ export const getInstances = listLookup({
     createdAt: 'string',
   },
   rows: async (ctx, region) =>
-    (await ctx.config.client.listInstances(ctx, region!)).map((i: Wire) => ({
+    (await ctx.config.client.listInstances(ctx, region!)).map((i) => ({
       id: i.id,
       hostname: i.hostname,
       region: region!,
@@ -144,8 +143,8 @@ export const getSize = listLookup({
   },
   rows: async (ctx) =>
     (await ctx.config.client.sizes(ctx))
-      .filter((s: Wire) => s.selectable)
-      .map((s: Wire) => ({
+      .filter((s) => s.selectable)
+      .map((s) => ({
         name: s.name,
         type: String(s.type).toLowerCase(),
         cpu: s.cpu_cores,
@@ -166,8 +165,8 @@ export const getDiskImage = listLookup({
   fields: { id: 'string', name: 'string', version: 'string', label: 'string' },
   rows: async (ctx, region) =>
     (await ctx.config.client.diskImages(ctx, region))
-      .filter((i: Wire) => !/k3s|talos/.test(String(i.name)))
-      .map((i: Wire) => ({ id: i.id, name: i.name, version: i.version ?? '', label: i.label ?? '' })),
+      .filter((i) => !/k3s|talos/.test(String(i.name)))
+      .map((i) => ({ id: i.id, name: i.name, version: i.version ?? '', label: i.label ?? '' })),
 });
 
 export const getKubernetesVersion = listLookup({
@@ -177,7 +176,7 @@ export const getKubernetesVersion = listLookup({
   regional: false,
   fields: { version: 'string', label: 'string', type: 'string', default: 'bool' },
   rows: async (ctx) =>
-    (await ctx.config.client.kubernetesVersions(ctx)).map((v: Wire) => ({
+    (await ctx.config.client.kubernetesVersions(ctx)).map((v) => ({
       version: v.version,
       label: v.label ?? '',
       type: v.clusterType ?? v.type ?? '',
@@ -192,7 +191,7 @@ export const getRegion = listLookup({
   regional: false,
   fields: { code: 'string', name: 'string', country: 'string', default: 'bool' },
   rows: async (ctx) =>
-    (await ctx.config.client.regions(ctx)).map((r: Wire) => ({
+    (await ctx.config.client.regions(ctx)).map((r) => ({
       code: r.code,
       name: r.name,
       country: r.country ?? '',
@@ -208,6 +207,6 @@ export const getDatabaseVersion = listLookup({
   fields: { engine: 'string', version: 'string', default: 'bool' },
   rows: async (ctx) =>
     Object.entries(await ctx.config.client.databaseVersions(ctx)).flatMap(([engine, versions]) =>
-      (versions ?? []).map((v: Wire) => ({ engine, version: String(v.software_version), default: v.default === true })),
+      (versions ?? []).map((v) => ({ engine, version: String(v.software_version), default: v.default === true })),
     ),
 });

@@ -3,7 +3,6 @@
 import { z } from 'zod';
 import { defineLookup } from '../../../engine/provider/define.js';
 import { LookupError } from '../../../engine/errors.js';
-import type { Wire } from '../client.js';
 import { orNull } from '../../../kit/gone.js';
 import { regionOf, type ProvbContext } from '../wire/region.js';
 import { atLeastOne, criteria, exactlyOne, regional, idNameArgs, regionArg } from './args.js';
@@ -72,8 +71,8 @@ export const getKubernetesCluster = defineLookup({
       cni: c.cni_plugin ?? '',
       createdAt: c.created_at ?? '',
       dnsEntry: c.dns_entry ?? '',
-      applications: (c.installed_applications ?? []).map((a: Wire) => a.application ?? a.name).join(','),
-      installedApplications: (c.installed_applications ?? []).map((a: Wire) => ({
+      applications: (c.installed_applications ?? []).map((a) => a.application ?? a.name).join(','),
+      installedApplications: (c.installed_applications ?? []).map((a) => ({
         application: a.application ?? a.name,
         version: a.version ?? '',
         installed: a.installed === true,
@@ -83,7 +82,7 @@ export const getKubernetesCluster = defineLookup({
       kubernetesVersion: c.kubernetes_version ?? '',
       masterIp: c.master_ip ?? '',
       numTargetNodes: c.num_target_nodes ?? 0,
-      pools: (c.pools ?? []).map((p: Wire) => ({
+      pools: (c.pools ?? []).map((p) => ({
         label: p.id,
         nodeCount: p.count,
         size: p.size,

@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import { cannotTell, type CannotTell, type FindHint } from '../../../engine/provider/define.js';
 import type { OperationContext } from '../../../engine/provider/context.js';
-import type { Wire } from '../client.js';
+import type { Listed } from '../wire/objects.js';
 
 /** How far the API's clock may lag ours: objects made this long before the start cannot be told apart. */
 export const CLOCK_SKEW_MS = 60_000;
@@ -59,7 +59,7 @@ export type ClaimOptions<T> = {
 };
 
 /** Which of `candidates` (the objects matching the create's key) this create made: it, null (none), or cannotTell. */
-export function claim<T extends Wire>(
+export function claim<T extends Listed>(
   hint: FindHint,
   candidates: readonly T[],
   options: ClaimOptions<T>,

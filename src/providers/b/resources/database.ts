@@ -7,7 +7,7 @@ import { defineResource } from '../../../engine/provider/define.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
 import { claim, derivedId, noteExisting } from './claim.js';
 import type { ProvbConfig } from '../config.js';
-import { type Wire } from '../client.js';
+import type * as W from '../wire/objects.js';
 import { orNull } from '../../../kit/gone.js';
 import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../wire/region.js';
 import { afterCreated, waitUntil } from '../wire/wait.js';
@@ -73,7 +73,7 @@ export const databaseOutputs = z.object({
   firewallId: z.string().describe('Id of the firewall applied to the database.'),
 });
 
-const outputsOf = (d: Wire): z.output<typeof databaseOutputs> => ({
+const outputsOf = (d: W.Database): z.output<typeof databaseOutputs> => ({
   databaseId: d.id,
   name: d.name,
   dnsEndpoint: `${d.id}.db.civo.com`,
@@ -104,7 +104,7 @@ const nameOf = (name: string | undefined, operationId: string | undefined) =>
   name ?? `db-${(operationId ? derivedId(operationId) : randomUUID()).slice(0, 8)}`;
 
 /** What read answers for a listed or fetched object. */
-function databaseResult(d: Wire, prior: Prior): ReadResult {
+function databaseResult(d: W.Database, prior: Prior): ReadResult {
   const r = reporter(prior);
   const inputs: DatabaseInputs = defined({
     engine: same(r.kept('engine'), d.software) ? r.kept<string>('engine')! : d.software,

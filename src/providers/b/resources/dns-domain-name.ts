@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
 import { claim, noteExisting } from './claim.js';
-import { type Wire } from '../client.js';
+import type * as W from '../wire/objects.js';
 import { orNull } from '../../../kit/gone.js';
 import type { ProvbContext } from '../wire/region.js';
 
@@ -24,15 +24,15 @@ export const dnsDomainNameOutputs = z.object({
   accountId: z.string().describe('Id of the Civo account that owns the domain.'),
 });
 
-const outputsOf = (d: Wire) => ({ dnsDomainNameId: d.id, accountId: d.account_id ?? '' });
+const outputsOf = (d: W.DnsDomain) => ({ dnsDomainNameId: d.id, accountId: d.account_id ?? '' });
 
 /** The domain with this id, or (for imports) this name. */
-async function lookup(ctx: ProvbContext, idOrName: string): Promise<Wire | null> {
+async function lookup(ctx: ProvbContext, idOrName: string): Promise<W.DnsDomain | null> {
   const all = await ctx.config.client.listDomains(ctx);
   return all.find((d) => d.id === idOrName) ?? all.find((d) => d.name === idOrName) ?? null;
 }
 
-const readResult = (d: Wire) => ({ id: d.id as string, inputs: { name: d.name }, outputs: outputsOf(d) });
+const readResult = (d: W.DnsDomain) => ({ id: d.id as string, inputs: { name: d.name }, outputs: outputsOf(d) });
 
 export const dnsDomainName = defineResource({
   token: 'provb:index/dnsDomainName:DnsDomainName',

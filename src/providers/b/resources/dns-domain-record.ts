@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { defineResource, type CheckIssue } from '../../../engine/provider/define.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
 import { claim } from './claim.js';
-import { type Wire } from '../client.js';
+import type * as W from '../wire/objects.js';
 import { orNull } from '../../../kit/gone.js';
 import type { ProvbContext } from '../wire/region.js';
 import { reporter } from './reported.js';
@@ -55,7 +55,7 @@ export const dnsDomainRecordOutputs = z.object({
   priority: z.number().describe('MX priority as stored (0 for other types).'),
 });
 
-const outputsOf = (r: Wire) => ({
+const outputsOf = (r: W.DnsRecord) => ({
   dnsDomainRecordId: r.id,
   accountId: r.account_id ?? '',
   createdAt: r.created_at ?? '',
@@ -106,14 +106,14 @@ function split(id: string): [string, string] {
   return parts as [string, string];
 }
 
-async function fetchRecord(ctx: ProvbContext, id: string): Promise<Wire | null> {
+async function fetchRecord(ctx: ProvbContext, id: string): Promise<W.DnsRecord | null> {
   const [dom, rec] = split(id);
   const records = await orNull(() => ctx.config.client.listRecords(ctx, dom));
   return records?.find((r) => r.id === rec) ?? null;
 }
 
 /** What read answers for a listed record. */
-function recordResult(r: Wire, prior: Prior): ReadResult {
+function recordResult(r: W.DnsRecord, prior: Prior): ReadResult {
   const rep = reporter(prior);
   const inputs: RecordInputs = defined({
     domainId: r.domain_id,

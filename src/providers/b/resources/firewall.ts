@@ -5,7 +5,7 @@ import { defineResource, type CheckIssue } from '../../../engine/provider/define
 import { isCannotTell, type Prior, type ReadResult } from '../../../engine/provider/define.js';
 import { claim, noteExisting } from './claim.js';
 import type { ProvbConfig } from '../config.js';
-import { type Wire } from '../client.js';
+import type * as W from '../wire/objects.js';
 import { orNull } from '../../../kit/gone.js';
 import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../wire/region.js';
 import { reporter } from './reported.js';
@@ -73,12 +73,12 @@ export const firewallOutputs = z.object({
 });
 
 const DEFAULTS = new Set(['22', '80', '443'].map((p) => `ingress|tcp|${p}|0.0.0.0/0|allow`));
-const isDefaultRule = (r: Wire) =>
+const isDefaultRule = (r: W.FirewallRule) =>
   DEFAULTS.has(`${r.direction}|${r.protocol}|${r.ports || r.start_port}|${(r.cidr ?? []).join(',')}|${r.action}`);
 const keyOf = (d: Direction, r: Rule) =>
   [d, r.protocol, r.portRange ?? '', [...r.cidrs].sort().join(','), r.action, r.label ?? ''].join('|');
 
-function ruleOf(r: Wire): Rule {
+function ruleOf(r: W.FirewallRule): Rule {
   const ports =
     r.ports ||
     (r.start_port
@@ -95,7 +95,7 @@ function ruleOf(r: Wire): Rule {
   }) as Rule;
 }
 
-const wireRule = (d: Direction, r: Rule): Wire => ({
+const wireRule = (d: Direction, r: Rule): W.Body => ({
   protocol: r.protocol,
   ports: r.portRange ?? '',
   start_port: r.portRange?.split('-')[0] ?? '',
@@ -135,7 +135,7 @@ function checkRules(inputs: FirewallInputs): CheckIssue[] {
 }
 
 /** The server's rules of one direction, in the order the prior inputs listed them (the API keeps creation order). */
-function inPriorOrder(d: Direction, rules: readonly Wire[], prior: readonly Rule[] | undefined): Rule[] {
+function inPriorOrder(d: Direction, rules: readonly W.FirewallRule[], prior: readonly Rule[] | undefined): Rule[] {
   const order = (prior ?? []).map((r) => keyOf(d, r));
   const rank = (r: Rule) => {
     const i = order.indexOf(keyOf(d, r));
@@ -149,16 +149,16 @@ function inPriorOrder(d: Direction, rules: readonly Wire[], prior: readonly Rule
     .map((x) => x.r);
 }
 
-async function fetchFirewall(ctx: ProvbContext, region: string, id: string): Promise<Wire | null> {
+async function fetchFirewall(ctx: ProvbContext, region: string, id: string): Promise<W.Firewall | null> {
   return (await ctx.config.client.listFirewalls(ctx, region)).find((f) => f.id === id) ?? null;
 }
 
-const outputsOf = (f: Wire) => ({ firewallId: f.id, networkId: f.network_id });
+const outputsOf = (f: W.Firewall) => ({ firewallId: f.id, networkId: f.network_id });
 
 /** What read answers for a listed firewall. */
-function firewallResult(f: Wire, prior: Prior): ReadResult {
+function firewallResult(f: W.Firewall, prior: Prior): ReadResult {
   const r = reporter(prior);
-  const rules: Wire[] = f.rules ?? [];
+  const rules: W.FirewallRule[] = f.rules ?? [];
   const usesDefaults = r.kept<boolean>('createDefaultRules') ?? rules.filter(isDefaultRule).length === 3;
   const own = usesDefaults ? rules.filter((x) => !isDefaultRule(x)) : rules;
   const inputs: FirewallInputs = defined({

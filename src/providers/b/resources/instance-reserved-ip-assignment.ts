@@ -6,7 +6,6 @@ import { defineResource } from '../../../engine/provider/define.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
 import { claim, noteExisting } from './claim.js';
 import type { ProvbConfig } from '../config.js';
-import { type Wire } from '../client.js';
 import { orNull } from '../../../kit/gone.js';
 import { ProviderError } from '../../../engine/errors.js';
 import { checkRegion, priorRegion, regionOf } from '../wire/region.js';
@@ -106,7 +105,7 @@ export const instanceReservedIpAssignment = defineResource({
   find: async (ctx, inputs, hint) => {
     const ip = await orNull(() => ctx.config.client.getIp(ctx, regionOf(ctx, inputs), inputs.reservedIpId));
     const id = `${inputs.reservedIpId}:${inputs.instanceId}`;
-    const a = claim(hint, ip && ip.assigned_to?.id === inputs.instanceId ? [{ ...ip, id } as Wire] : [], {
+    const a = claim(hint, ip && ip.assigned_to?.id === inputs.instanceId ? [{ ...ip, id }] : [], {
       what: `the assignment of reserved IP ${inputs.reservedIpId} to instance ${inputs.instanceId}`,
     });
     return !a || isCannotTell(a) ? a : { id, outputs: { ip: a.ip } };

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { defineResource, type Prior } from '../../../engine/provider/define.js';
 import type { ProvbConfig } from '../config.js';
-import { type Wire } from '../client.js';
+import type * as W from '../wire/objects.js';
 import { orNull } from '../../../kit/gone.js';
 import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../wire/region.js';
 import { afterCreated, waitGone, waitUntil } from '../wire/wait.js';
@@ -134,7 +134,7 @@ export const instanceOutputs = z.object({
     .describe('Generated password of the initial user (secret); present only with `writePassword` and no SSH key.'),
 });
 
-function outputsOf(i: Wire, writePassword: boolean): z.output<typeof instanceOutputs> {
+function outputsOf(i: W.Instance, writePassword: boolean): z.output<typeof instanceOutputs> {
   return {
     instanceId: i.id,
     hostname: i.hostname,
@@ -148,8 +148,8 @@ function outputsOf(i: Wire, writePassword: boolean): z.output<typeof instanceOut
     createdAt: i.created_at,
     privateIp: i.private_ip ?? '',
     publicIp: i.public_ip ?? '',
-    sourceId: i.source_id,
-    sourceType: i.source_type,
+    sourceId: i.source_id ?? '',
+    sourceType: i.source_type ?? '',
     status: i.status,
     ...(writePassword && i.initial_password ? { initialPassword: i.initial_password } : {}),
   };
@@ -177,17 +177,17 @@ async function defaultFirewall(ctx: ProvbContext, region: string, networkId: str
   return fws.find((f) => f.network_id === networkId && f.default)?.id;
 }
 
-async function findIp(ctx: ProvbContext, region: string, ref: string): Promise<Wire | undefined> {
+async function findIp(ctx: ProvbContext, region: string, ref: string): Promise<W.ReservedIp | undefined> {
   const ips = await ctx.config.client.listIps(ctx, region);
   return ips.find((x) => x.id === ref) ?? ips.find((x) => x.name === ref) ?? ips.find((x) => x.ip === ref);
 }
 
-function readResult(inst: Wire, prior: Prior) {
+function readResult(inst: W.Instance, prior: Prior) {
   const inputs = reportInputs(inst, prior);
   return { inputs, outputs: outputsOf(inst, inputs.writePassword) };
 }
 
-function reportInputs(i: Wire, prior: Prior): InstanceInputs {
+function reportInputs(i: W.Instance, prior: Prior): InstanceInputs {
   const r = reporter(prior);
   const script = i.script ? Buffer.from(String(i.script), 'base64').toString('utf8') : undefined;
   const priorImage = r.kept<string>('diskImage');

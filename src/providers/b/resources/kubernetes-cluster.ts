@@ -7,7 +7,7 @@ import { defineResource, type CheckIssue } from '../../../engine/provider/define
 import { isCannotTell } from '../../../engine/provider/define.js';
 import { claim, derivedId } from './claim.js';
 import type { ProvbConfig } from '../config.js';
-import { type Wire } from '../client.js';
+import type * as W from '../wire/objects.js';
 import { orNull } from '../../../kit/gone.js';
 import { checkRegion, priorRegion, regionOf } from '../wire/region.js';
 import { afterCreated, waitGone } from '../wire/wait.js';
@@ -148,11 +148,11 @@ function checkCluster(i: ClusterInputs): CheckIssue[] {
   return issues;
 }
 
-const firstPool = (c: Wire, label?: string): Wire | undefined =>
-  (c.pools ?? []).find((p: Wire) => p.id === label) ?? c.pools?.[0];
+const firstPool = (c: W.KubernetesCluster, label?: string): W.KubernetesPool | undefined =>
+  (c.pools ?? []).find((p) => p.id === label) ?? c.pools?.[0];
 
 function outputsOf(
-  c: Wire,
+  c: W.KubernetesCluster,
   inputs: { pools: { label?: string }; writeKubeconfig: boolean },
 ): z.output<typeof clusterOutputs> {
   const pool = firstPool(c, inputs.pools.label);
@@ -169,8 +169,8 @@ function outputsOf(
     networkId: c.network_id ?? '',
     poolId: pool?.id ?? '',
     instanceNames: pool?.instance_names ?? [],
-    installedApplications: (c.installed_applications ?? []).map((a: Wire) => ({
-      application: a.application ?? a.name,
+    installedApplications: (c.installed_applications ?? []).map((a) => ({
+      application: a.application ?? a.name ?? '',
       version: a.version ?? '',
       installed: a.installed === true,
       category: a.category ?? '',
@@ -179,14 +179,14 @@ function outputsOf(
   };
 }
 
-const sameVersion = (a: string | undefined, b: string | undefined) =>
+const sameVersion = (a: string | undefined, b: string | null | undefined) =>
   !!a && !!b && a.replace(/^v/, '') === b.replace(/^v/, '');
 
-function reportInputs(c: Wire, prior: Parameters<typeof reporter>[0]): ClusterInputs {
+function reportInputs(c: W.KubernetesCluster, prior: Parameters<typeof reporter>[0]): ClusterInputs {
   const r = reporter(prior);
   const priorPool = (r.kept<ClusterInputs['pools']>('pools') ?? {}) as Partial<ClusterInputs['pools']>;
-  const pool = firstPool(c, priorPool.label) ?? {};
-  const req = (c.required_pools ?? []).find((p: Wire) => p.id === pool.id) ?? pool;
+  const pool: Partial<W.KubernetesPool> = firstPool(c, priorPool.label) ?? {};
+  const req: Partial<W.KubernetesPool> = (c.required_pools ?? []).find((p) => p.id === pool.id) ?? pool;
   const labels = userLabels(req.labels ?? pool.labels);
   const taints = wireTaints(req.taints ?? pool.taints);
   const priorVersion = r.kept<string>('kubernetesVersion');
@@ -223,7 +223,7 @@ const nameOf = (name: string | undefined, operationId: string | undefined) =>
   name ?? (operationId ? `cluster-${derivedId(operationId).slice(0, 8)}` : undefined);
 
 /** What read answers for a cluster. */
-function clusterResult(c: Wire, prior: Prior): ReadResult {
+function clusterResult(c: W.KubernetesCluster, prior: Prior): ReadResult {
   const inputs = reportInputs(c, prior);
   return { inputs, outputs: outputsOf(c, inputs) };
 }
@@ -305,7 +305,7 @@ export const kubernetesCluster = defineResource({
     const region = regionOf(ctx, news);
     const c = ctx.config.client;
     const o = olds.inputs as ClusterInputs;
-    const changed: Wire = defined({
+    const changed: W.Body = defined({
       name: o.name !== news.name ? news.name : undefined,
       tags: (o.tags ?? '') !== (news.tags ?? '') ? (news.tags ?? '') : undefined,
       kubernetes_version:

@@ -7,7 +7,7 @@ import { defineResource } from '../../../engine/provider/define.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
 import { claim, derivedId, noteExisting } from './claim.js';
 import type { ProvbConfig } from '../config.js';
-import { type Wire } from '../client.js';
+import type * as W from '../wire/objects.js';
 import { orNull } from '../../../kit/gone.js';
 import { checkRegion, priorRegion, regionOf, scanRegions } from '../wire/region.js';
 import { afterCreated, waitGone } from '../wire/wait.js';
@@ -50,7 +50,10 @@ export const nodePoolOutputs = z.object({
   instanceNames: z.array(z.string()).describe("Names of the pool's nodes."),
 });
 
-const outputsOf = (p: Wire) => ({ poolId: p.id, instanceNames: p.instance_names ?? [] });
+const outputsOf = (p: W.KubernetesPool) => ({ poolId: p.id, instanceNames: p.instance_names ?? [] });
+/** The outputs of pool `poolId` of cluster `c` (a cluster waited on until the pool is ready has it). */
+const outputsIn = (c: W.KubernetesCluster, poolId: string) =>
+  outputsOf((c.pools ?? []).find((p) => p.id === poolId) ?? { id: poolId, count: 0, size: '' });
 
 function split(id: string): [string, string] {
   const i = id.indexOf(':');
@@ -61,15 +64,15 @@ function split(id: string): [string, string] {
 
 /** What read answers for pool `poolId` of cluster `c` (null when the cluster has no such pool). */
 function poolResult(
-  c: Wire,
+  c: W.KubernetesCluster,
   poolId: string,
   prior: Prior,
   elsewhere: string | undefined,
   clusterId: string,
 ): ReadResult | null {
-  const pool = c?.pools?.find((p: Wire) => p.id === poolId);
+  const pool = c?.pools?.find((p) => p.id === poolId);
   if (!pool) return null;
-  const req = (c.required_pools ?? []).find((p: Wire) => p.id === poolId) ?? pool;
+  const req = (c.required_pools ?? []).find((p) => p.id === poolId) ?? pool;
   const r = reporter(prior);
   const labels = userLabels(req.labels ?? pool.labels);
   const taints = wireTaints(req.taints ?? pool.taints);
@@ -112,8 +115,8 @@ export const kubernetesNodePool = defineResource({
     if (inputs.label)
       await noteExisting(ctx, async () =>
         ((await orNull(() => ctx.config.client.getCluster(ctx, region, inputs.clusterId)))?.pools ?? [])
-          .filter((p: Wire) => p.id === poolId)
-          .map((p: Wire) => p.id),
+          .filter((p) => p.id === poolId)
+          .map((p) => p.id),
       );
     await ctx.config.client.createPool(
       ctx,
@@ -131,7 +134,7 @@ export const kubernetesNodePool = defineResource({
     const c = await afterCreated(ctx, `${inputs.clusterId}:${poolId}`, () =>
       waitPool(ctx, region, inputs.clusterId, poolId),
     );
-    return { id: `${inputs.clusterId}:${poolId}`, outputs: outputsOf(c.pools.find((p: Wire) => p.id === poolId)) };
+    return { id: `${inputs.clusterId}:${poolId}`, outputs: outputsIn(c, poolId) };
   },
   read: readPool,
   // One cluster listing per region; a pool whose cluster is missing there is read as read does (other regions).
@@ -151,7 +154,7 @@ export const kubernetesNodePool = defineResource({
       taints: news.taints ?? [],
     });
     const c = await waitPool(ctx, region, clusterId, poolId);
-    return { outputs: outputsOf(c.pools.find((p: Wire) => p.id === poolId)) };
+    return { outputs: outputsIn(c, poolId) };
   },
   delete: async (ctx, id, prior) => {
     const [clusterId, poolId] = split(id);
@@ -165,13 +168,13 @@ export const kubernetesNodePool = defineResource({
     const region = regionOf(ctx, inputs);
     const poolId = inputs.label ?? derivedId(hint.operationId);
     const c = await orNull(() => ctx.config.client.getCluster(ctx, region, inputs.clusterId));
-    const matches = (c?.pools ?? []).filter((p: Wire) => p.id === poolId);
+    const matches = (c?.pools ?? []).filter((p) => p.id === poolId);
     const pool = inputs.label ? claim(hint, matches, { what: `node pool '${poolId}'` }) : (matches[0] ?? null);
     if (!pool || isCannotTell(pool)) return pool;
     const settled = await waitPool(ctx, region, inputs.clusterId, pool.id);
     return {
       id: `${inputs.clusterId}:${pool.id}`,
-      outputs: outputsOf(settled.pools.find((p: Wire) => p.id === pool.id)),
+      outputs: outputsIn(settled, pool.id),
     };
   },
   importId: (id) => {

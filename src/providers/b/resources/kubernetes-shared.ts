@@ -1,7 +1,7 @@
 // What the cluster and node-pool resources share: the pool and taint schemas, label filtering, and
 // the wait for a pool to reach its node count with every node ACTIVE.
 import { z } from 'zod';
-import type { Wire } from '../client.js';
+import type * as W from '../wire/objects.js';
 import type { ProvbContext } from '../wire/region.js';
 import { waitUntil } from '../wire/wait.js';
 
@@ -18,28 +18,33 @@ export type Taint = z.output<typeof taint>;
 export const poolLabel = z.string().regex(/^[a-zA-Z0-9-_.]+$/, 'may hold only letters, digits, "-", "_" and "."');
 
 /** Labels without the ones the server adds (`kubernetes.civo.com/...`). */
-export function userLabels(labels: Record<string, string> | undefined): Record<string, string> {
+export function userLabels(labels: Record<string, string> | null | undefined): Record<string, string> {
   return Object.fromEntries(Object.entries(labels ?? {}).filter(([k]) => !k.startsWith('kubernetes.civo.com/')));
 }
 
-export const wireTaints = (t: readonly Wire[] | undefined): Taint[] =>
+export const wireTaints = (t: readonly W.Taint[] | null | undefined): Taint[] =>
   (t ?? []).map((x) => ({ key: x.key, value: x.value ?? '', effect: x.effect }));
 
 /** Waits until the pool's desired count is met and every node is ACTIVE (and the cluster is ACTIVE). */
-export function waitPool(ctx: ProvbContext, region: string, clusterId: string, poolId: string): Promise<Wire> {
+export function waitPool(
+  ctx: ProvbContext,
+  region: string,
+  clusterId: string,
+  poolId: string,
+): Promise<W.KubernetesCluster> {
   return waitUntil(
     ctx,
     'pool',
     `node pool ${poolId} to be ready`,
     () => ctx.config.client.getCluster(ctx, region, clusterId),
     (c) => {
-      const pool = (c.pools ?? []).find((p: Wire) => p.id === poolId);
-      const want = (c.required_pools ?? []).find((p: Wire) => p.id === poolId)?.count ?? pool?.count ?? 0;
+      const pool = (c.pools ?? []).find((p) => p.id === poolId);
+      const want = (c.required_pools ?? []).find((p) => p.id === poolId)?.count ?? pool?.count ?? 0;
       return (
         c.status === 'ACTIVE' &&
         !!pool &&
-        pool.instances.length === want &&
-        pool.instances.every((i: Wire) => i.status === 'ACTIVE')
+        (pool.instances ?? []).length === want &&
+        (pool.instances ?? []).every((i) => i.status === 'ACTIVE')
       );
     },
     (c) => c.status,
@@ -47,7 +52,7 @@ export function waitPool(ctx: ProvbContext, region: string, clusterId: string, p
 }
 
 /** Waits until the cluster is ACTIVE and ready. */
-export function waitCluster(ctx: ProvbContext, region: string, clusterId: string): Promise<Wire> {
+export function waitCluster(ctx: ProvbContext, region: string, clusterId: string): Promise<W.KubernetesCluster> {
   return waitUntil(
     ctx,
     'cluster',

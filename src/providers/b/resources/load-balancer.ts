@@ -6,7 +6,7 @@ import { defineResource } from '../../../engine/provider/define.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
 import { claim, noteExisting } from './claim.js';
 import type { ProvbConfig } from '../config.js';
-import { type Wire } from '../client.js';
+import type * as W from '../wire/objects.js';
 import { orNull } from '../../../kit/gone.js';
 import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../wire/region.js';
 import { afterCreated, waitUntil } from '../wire/wait.js';
@@ -91,7 +91,7 @@ export const loadBalancerOutputs = z.object({
   networkId: z.string().describe("Id of the load balancer's network."),
 });
 
-const outputsOf = (lb: Wire) => ({
+const outputsOf = (lb: W.LoadBalancer) => ({
   loadBalancerId: lb.id,
   publicIp: lb.public_ip ?? '',
   privateIp: lb.private_ip ?? '',
@@ -100,7 +100,7 @@ const outputsOf = (lb: Wire) => ({
   networkId: lb.network_id ?? '',
 });
 
-const body = (i: LoadBalancerInputs): Wire =>
+const body = (i: LoadBalancerInputs): W.Body =>
   defined({
     name: i.name,
     network_id: i.networkId,
@@ -131,7 +131,7 @@ const waitAvailable = (ctx: ProvbContext, region: string, id: string) =>
   );
 
 /** What read answers for a listed or fetched object. */
-function loadBalancerResult(lb: Wire, prior: Prior): ReadResult {
+function loadBalancerResult(lb: W.LoadBalancer, prior: Prior): ReadResult {
   const r = reporter(prior);
   const inputs: LoadBalancerInputs = defined({
     name: lb.name,
@@ -143,13 +143,13 @@ function loadBalancerResult(lb: Wire, prior: Prior): ReadResult {
     sessionAffinityConfigTimeout: r.computed('sessionAffinityConfigTimeout', lb.session_affinity_config_timeout),
     enableProxyProtocol: r.optional('enableProxyProtocol', lb.enable_proxy_protocol ?? ''),
     maxConcurrentRequests: r.computed('maxConcurrentRequests', lb.max_concurrent_requests),
-    backends: (lb.backends ?? []).map((b: Wire) =>
+    backends: (lb.backends ?? []).map((b) =>
       defined({
         ip: b.ip,
-        protocol: b.protocol,
+        protocol: b.protocol ?? 'TCP',
         sourcePort: b.source_port,
         targetPort: b.target_port,
-        healthCheckPort: r.importing || b.health_check_port ? b.health_check_port : undefined,
+        healthCheckPort: r.importing || b.health_check_port ? (b.health_check_port ?? undefined) : undefined,
       }),
     ),
     region: r.kept<string>('region'),

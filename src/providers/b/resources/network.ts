@@ -6,7 +6,7 @@ import { defineResource, type Prior } from '../../../engine/provider/define.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
 import { claim, noteExisting } from './claim.js';
 import type { ProvbConfig } from '../config.js';
-import { type Wire } from '../client.js';
+import type * as W from '../wire/objects.js';
 import { orNull } from '../../../kit/gone.js';
 import { checkRegion, priorRegion, regionOf } from '../wire/region.js';
 import { waitGone } from '../wire/wait.js';
@@ -70,7 +70,7 @@ export const networkOutputs = z.object({
   cidrV4: z.string().describe('IPv4 CIDR of the network.'),
 });
 
-const outputsOf = (n: Wire) => ({
+const outputsOf = (n: W.Network) => ({
   networkId: n.id,
   name: n.name ?? n.label,
   default: n.default === true,
@@ -86,7 +86,7 @@ const VLAN = [
   'vlanPhysicalInterface',
 ] as const;
 
-function readResult(n: Wire, prior: Prior) {
+function readResult(n: W.Network, prior: Prior) {
   const r = reporter(prior);
   const inputs: NetworkInputs = defined({
     label: n.label,

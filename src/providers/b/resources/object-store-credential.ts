@@ -6,7 +6,7 @@ import { defineResource } from '../../../engine/provider/define.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
 import { claim, noteExisting } from './claim.js';
 import type { ProvbConfig } from '../config.js';
-import { type Wire } from '../client.js';
+import type * as W from '../wire/objects.js';
 import { orNull } from '../../../kit/gone.js';
 import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../wire/region.js';
 import { afterCreated, waitUntil } from '../wire/wait.js';
@@ -38,7 +38,7 @@ export const credentialOutputs = z.object({
   status: z.string().describe('Credential status, e.g. `ready`.'),
 });
 
-const outputsOf = (c: Wire) => ({
+const outputsOf = (c: W.ObjectStoreCredential) => ({
   objectStoreCredentialId: c.id,
   accessKeyId: c.access_key_id ?? '',
   secretAccessKey: c.secret_access_key_id ?? '',
@@ -56,7 +56,7 @@ const waitReady = (ctx: ProvbContext, region: string, id: string) =>
   );
 
 /** What read answers for a listed or fetched object. */
-function credentialResult(c: Wire, prior: Prior): ReadResult {
+function credentialResult(c: W.ObjectStoreCredential, prior: Prior): ReadResult {
   const r = reporter(prior);
   const inputs: CredentialInputs = defined({
     name: c.name,

@@ -5,7 +5,7 @@ import { defineResource } from '../../../engine/provider/define.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
 import { claim, noteExisting } from './claim.js';
 import type { ProvbConfig } from '../config.js';
-import { type Wire } from '../client.js';
+import type * as W from '../wire/objects.js';
 import { orNull } from '../../../kit/gone.js';
 import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../wire/region.js';
 import { afterCreated, waitUntil } from '../wire/wait.js';
@@ -47,7 +47,7 @@ export const objectStoreOutputs = z.object({
   status: z.string().describe('Object store status, e.g. `ready`.'),
 });
 
-const outputsOf = (o: Wire) => ({
+const outputsOf = (o: W.ObjectStore) => ({
   objectStoreId: o.id,
   accessKeyId: o.owner_info?.access_key_id ?? '',
   bucketUrl: o.objectstore_endpoint ?? '',
@@ -65,7 +65,7 @@ const waitReady = (ctx: ProvbContext, region: string, id: string) =>
   );
 
 /** What read answers for a listed or fetched object. */
-function objectStoreResult(o: Wire, prior: Prior): ReadResult {
+function objectStoreResult(o: W.ObjectStore, prior: Prior): ReadResult {
   const r = reporter(prior);
   const inputs: ObjectStoreInputs = defined({
     name: o.name,

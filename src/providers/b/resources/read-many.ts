@@ -2,35 +2,35 @@
 // page by page, the rest in one answer) and per parent (a domain's records, a cluster's pools), so a
 // refresh reads a group's objects of one type with one listing instead of one GET each.
 import type { Prior, ReadItem, ReadResult } from '../../../engine/provider/define.js';
-import type { Wire } from '../client.js';
+import type { Listed } from '../wire/objects.js';
 import { priorRegion, type ProvbContext } from '../wire/region.js';
 import { readByGroup as readByGroupIn, type GroupedRead } from '../../../kit/read-many.js';
 
 type Read = (ctx: ProvbContext, id: string, prior: Prior) => Promise<ReadResult | null>;
 type ReadMany = (ctx: ProvbContext, items: readonly ReadItem[]) => Promise<ReadonlyMap<string, ReadResult | null>>;
-type Grouped = Omit<GroupedRead<ProvbContext, Wire>, 'idOf'>;
+type Grouped<T extends Listed> = Omit<GroupedRead<ProvbContext, T>, 'idOf'>;
 
 /** Civo objects are listed with their `id`. */
-export function readByGroup(g: Grouped): ReadMany {
-  return readByGroupIn({ idOf: (w) => String(w.id), ...g });
+export function readByGroup<T extends Listed>(g: Grouped<T>): ReadMany {
+  return readByGroupIn<ProvbContext, T>({ idOf: (w) => String(w.id), ...g });
 }
 
 /** One listing per region (the region the object was recorded in). */
-export function readByRegion(
-  list: (ctx: ProvbContext, region: string) => Promise<readonly Wire[]>,
-  toResult: (w: Wire, prior: Prior) => ReadResult | null,
+export function readByRegion<T extends Listed>(
+  list: (ctx: ProvbContext, region: string) => Promise<readonly T[]>,
+  toResult: (w: T, prior: Prior) => ReadResult | null,
   fallback?: Read,
 ): ReadMany {
   return readByGroup({ groupOf: (ctx, it) => priorRegion(ctx, it.prior), list, toResult, fallback });
 }
 
 /** The same for account-wide lists (SSH keys, DNS domains): one listing for every object asked for. */
-export function readByList(
-  list: (ctx: ProvbContext) => Promise<readonly Wire[]>,
-  toResult: (w: Wire, prior: Prior) => ReadResult,
-  matches: (w: Wire, id: string) => boolean = (w, id) => String(w.id) === id,
+export function readByList<T extends Listed>(
+  list: (ctx: ProvbContext) => Promise<readonly T[]>,
+  toResult: (w: T, prior: Prior) => ReadResult,
+  matches: (w: T, id: string) => boolean = (w, id) => String(w.id) === id,
 ): ReadMany {
-  return readByGroup({
+  return readByGroup<T>({
     groupOf: () => '',
     list: (ctx) => list(ctx),
     pick: (listed, all, id) => listed.get(id) ?? all.find((x) => matches(x, id)),

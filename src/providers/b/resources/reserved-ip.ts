@@ -5,7 +5,7 @@ import { defineResource } from '../../../engine/provider/define.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
 import { claim, noteExisting } from './claim.js';
 import type { ProvbConfig } from '../config.js';
-import { type Wire } from '../client.js';
+import type * as W from '../wire/objects.js';
 import { orNull } from '../../../kit/gone.js';
 import { checkRegion, priorRegion, regionOf } from '../wire/region.js';
 import { afterCreated, waitUntil } from '../wire/wait.js';
@@ -34,7 +34,7 @@ export const reservedIpOutputs = z.object({
   instanceName: z.string().describe('Name of the instance the address is assigned to; empty when unassigned.'),
 });
 
-const outputsOf = (ip: Wire) => ({
+const outputsOf = (ip: W.ReservedIp) => ({
   reservedIpId: ip.id,
   ip: ip.ip ?? '',
   instanceId: ip.assigned_to?.id ?? '',
@@ -42,7 +42,7 @@ const outputsOf = (ip: Wire) => ({
 });
 
 /** What read answers for a reserved IP. */
-const ipResult = (ip: Wire, prior: Prior): ReadResult => ({
+const ipResult = (ip: W.ReservedIp, prior: Prior): ReadResult => ({
   inputs: defined({ name: ip.name, region: prior.inputs.region as string | undefined }),
   outputs: outputsOf(ip),
 });

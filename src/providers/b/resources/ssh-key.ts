@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
 import { claim } from './claim.js';
-import { type Wire } from '../client.js';
+import type * as W from '../wire/objects.js';
 import { orNull } from '../../../kit/gone.js';
 import type { ProvbContext } from '../wire/region.js';
 
@@ -28,11 +28,11 @@ export const sshKeyOutputs = z.object({
   fingerprint: z.string().describe('Fingerprint of the public key as the API reports it.'),
 });
 
-const outputsOf = (k: Wire) => ({ sshKeyId: k.id, fingerprint: k.fingerprint ?? '' });
+const outputsOf = (k: W.SshKey) => ({ sshKeyId: k.id, fingerprint: k.fingerprint ?? '' });
 const byId = async (ctx: ProvbContext, id: string) =>
   (await ctx.config.client.listSshKeys(ctx)).find((k) => k.id === id) ?? null;
 
-const readResult = (k: Wire) => ({ inputs: { name: k.name, publicKey: k.public_key }, outputs: outputsOf(k) });
+const readResult = (k: W.SshKey) => ({ inputs: { name: k.name, publicKey: k.public_key }, outputs: outputsOf(k) });
 
 export const sshKey = defineResource({
   token: 'provb:index/sshKey:SshKey',

@@ -5,7 +5,6 @@ import { defineResource } from '../../../engine/provider/define.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
 import { claim, noteExisting } from './claim.js';
 import type { ProvbConfig } from '../config.js';
-import { type Wire } from '../client.js';
 import { orNull } from '../../../kit/gone.js';
 import { tolerate } from './tolerate.js';
 import { checkRegion, priorRegion, regionOf } from '../wire/region.js';
@@ -102,11 +101,9 @@ export const volumeAttachment = defineResource({
   // find: the attachment if the volume was not already attached to the instance when the create began (claim.ts).
   find: async (ctx, inputs, hint) => {
     const v = await orNull(() => ctx.config.client.getVolume(ctx, regionOf(ctx, inputs), inputs.volumeId));
-    const a = claim(
-      hint,
-      v && v.instance_id === inputs.instanceId ? [{ ...v, id: attachmentId(inputs) } as Wire] : [],
-      { what: `the attachment of volume ${inputs.volumeId} to instance ${inputs.instanceId}` },
-    );
+    const a = claim(hint, v && v.instance_id === inputs.instanceId ? [{ ...v, id: attachmentId(inputs) }] : [], {
+      what: `the attachment of volume ${inputs.volumeId} to instance ${inputs.instanceId}`,
+    });
     return !a || isCannotTell(a) ? a : { id: a.id, outputs: { mountPoint: a.mountpoint ?? '', status: a.status } };
   },
   importId: (id) => {

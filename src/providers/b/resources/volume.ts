@@ -5,7 +5,7 @@ import { defineResource } from '../../../engine/provider/define.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
 import { claim } from './claim.js';
 import type { ProvbConfig } from '../config.js';
-import { type Wire } from '../client.js';
+import type * as W from '../wire/objects.js';
 import { orNull } from '../../../kit/gone.js';
 import { checkRegion, priorRegion, regionOf, scanRegions, type ProvbContext } from '../wire/region.js';
 import { afterCreated, waitUntil } from '../wire/wait.js';
@@ -55,7 +55,7 @@ export const volumeOutputs = z.object({
   createdAt: z.string().describe('When the volume was created (timestamp).'),
 });
 
-const outputsOf = (v: Wire) => ({
+const outputsOf = (v: W.Volume) => ({
   volumeId: v.id,
   mountPoint: v.mountpoint && v.mountpoint !== 'null' ? v.mountpoint : '',
   networkId: v.network_id,
@@ -103,7 +103,7 @@ export function rememberAttachAtBoot(volumeId: string, atBoot: boolean): void {
 }
 
 /** What read answers for a volume; `elsewhere`: the region it was found in when not the recorded one. */
-function volumeResult(v: Wire, prior: Prior, elsewhere?: string): ReadResult {
+function volumeResult(v: W.Volume, prior: Prior, elsewhere?: string): ReadResult {
   const r = reporter(prior);
   const inputs: VolumeInputs = defined({
     name: v.name,

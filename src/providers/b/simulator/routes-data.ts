@@ -1,7 +1,7 @@
 // Simulated catalogue reads, databases (Pending → Ready), account-global DNS and SSH keys, and
 // object stores (creating → ready) with their credentials (pending → ready).
 import type { Route } from '../../../kit/sim/router.js';
-import type { Wire } from '../client.js';
+import type { Wire } from './answers.js';
 import type { SimStore } from './store.js';
 import { byId, bodyOf, fail, given, missing, ok, page, success, view } from './answers.js';
 import { databaseVersions, diskImages, regions, sizes } from './catalogue.js';

@@ -1,7 +1,7 @@
 // Simulated networks (+ subnets), firewalls (+ rules), reserved IPs and load balancers, each under
 // its classic path and the /v2/vpc alias, and volumes (creating → available, attaching → attached).
 import type { Route } from '../../../kit/sim/router.js';
-import type { Wire } from '../client.js';
+import type { Wire } from './answers.js';
 import type { SimStore } from './store.js';
 import { byId, bodyOf, fail, given, missing, ok, page, success } from './answers.js';
 import { aliased, route } from './endpoint.js';
