@@ -93,6 +93,23 @@ describe('architecture', () => {
     expect(bad).toEqual([]);
   });
 
+  it('fills vendor URL paths one way: from a template, by name (kit fillPath), never by splicing values in', () => {
+    // A path literal of a vendor API (LXD /1.0, Civo /v2, Gcore /cdn, /cloud, /iam) with a ${...} in it
+    // is a path built by hand; the simulators are left out (they route, they do not build requests).
+    const spliced = /`\/(?:1\.0|v2|cdn|cloud|iam)\b[^`]*\$\{/;
+    const bad = all
+      .filter((f) => relative(root, f).startsWith('providers/') && !relative(root, f).includes('/simulator/'))
+      .flatMap((f) =>
+        readFileSync(f, 'utf8')
+          .split('\n')
+          .map((line, i) => ({ line, at: `${relative(root, f)}:${i + 1}` }))
+          .filter(({ line }) => spliced.test(line) || /encodeURIComponent\(/.test(line))
+          .map(({ at, line }) => `${at} ${line.trim()}`),
+      );
+    // The one escape kept: the target query of an auth entity URL (a query value, not a path).
+    expect(bad.filter((b) => !b.includes('target=${encodeURIComponent(args.location)}'))).toEqual([]);
+  });
+
   it('opens each folder index with a comment saying what it is', () => {
     const indexes = all.filter((f) => f.endsWith('/index.ts'));
     expect(indexes.length).toBeGreaterThan(0);

@@ -3,6 +3,7 @@
 // failure rules of the wire notes, and the server's api_extensions read once.
 import type { Dispatcher } from 'undici';
 import { HttpClient, type HttpMethod } from '../../kit/http.js';
+import { fillPath, type PathParams } from '../../kit/wire.js';
 
 const PROVIDER = 'prova';
 import { envelopeError, notClustered, operationError, parseLxdError } from './errors.js';
@@ -52,9 +53,12 @@ export type ServerInfo = {
 
 export type Call = {
   readonly method: HttpMethod;
-  readonly path: string;
-  /** The path with placeholders, for errors ('/1.0/instances/{name}'). */
+  /** The path with placeholders ('/1.0/instances/{name}'), filled from `params`; errors show it as is. */
   readonly pathTemplate: string;
+  /** The template's placeholders by name, each URL-escaped when filled. */
+  readonly params?: PathParams;
+  /** A path the server gave (an exec's output log), requested as is instead of the filled template. */
+  readonly serverPath?: string;
   readonly operation: string;
   readonly project?: string;
   /** Cluster member; sent only to clustered servers. */
@@ -77,6 +81,9 @@ export type CallResult<T> = {
   readonly headers: Readonly<Record<string, string>>;
   readonly operation?: Operation;
 };
+
+/** The path a call requests: the server's own, else the template filled from the params. */
+const pathOf = (call: Call): string => call.serverPath ?? fillPath(call.pathTemplate, call.params);
 
 export class LxdClient {
   readonly remote: string;
@@ -108,7 +115,6 @@ export class LxdClient {
     if (fresh || !this.#server) {
       this.#server = this.request<ServerInfo>(ctx, {
         method: 'GET',
-        path: '/1.0',
         pathTemplate: '/1.0',
         operation: 'read server',
       }).then((r) => (this.#known = r.metadata));
@@ -146,7 +152,7 @@ export class LxdClient {
   async request<T>(ctx: Ctx, call: Call): Promise<CallResult<T>> {
     const query: Record<string, string | undefined> = { ...(call.query ?? {}) };
     if (call.project && call.project !== 'default') query.project = call.project;
-    if (call.target && call.path !== '/1.0') {
+    if (call.target && call.pathTemplate !== '/1.0') {
       // A standalone server answers 400 "Target only allowed when clustered" for instances but
       // 404 "Cluster member not found" for networks and pools: say the first, for every object.
       if (!(await this.isClustered(ctx))) throw notClustered(this.remote, call);
@@ -156,7 +162,7 @@ export class LxdClient {
     if (call.etag) headers['if-match'] = call.etag;
     const res = await this.#http.request<Envelope>(ctx, {
       method: call.method,
-      path: call.path,
+      path: pathOf(call),
       pathTemplate: call.pathTemplate,
       operation: call.operation,
       query,
@@ -190,7 +196,7 @@ export class LxdClient {
     if (call.project && call.project !== 'default') query.project = call.project;
     const res = await this.#http.request<string>(ctx, {
       method: 'GET',
-      path: call.path,
+      path: pathOf(call),
       pathTemplate: call.pathTemplate,
       operation: call.operation,
       query,
@@ -232,7 +238,7 @@ export class LxdClient {
       try {
         const res = await this.#http.request<Envelope>(ctx, {
           method: 'GET',
-          path: `/1.0/operations/${id}/wait`,
+          path: fillPath('/1.0/operations/{id}/wait', { id }),
           pathTemplate: '/1.0/operations/{id}/wait',
           operation: `wait for ${operation}`,
           query: { timeout: String(Math.max(1, Math.min(this.#waitSeconds, Math.ceil(leftMs / 1000)))) },
@@ -253,8 +259,8 @@ export class LxdClient {
         op = (
           await this.request<Operation>(ctx, {
             method: 'GET',
-            path: `/1.0/operations/${id}`,
             pathTemplate: '/1.0/operations/{id}',
+            params: { id },
             operation: `read ${operation}`,
           })
         ).metadata;

@@ -24,6 +24,20 @@ export type Task = Wire & {
 type Query = Readonly<Record<string, QueryValue>>;
 type Params = Readonly<Record<string, string | number>>;
 
+/** The GPU endpoints of each kind: the spec has one set of paths for bare metal, one for virtual. */
+const GPU_PATHS = {
+  baremetal: {
+    clusters: '/cloud/v3/gpu/baremetal/{project_id}/{region_id}/clusters',
+    cluster: '/cloud/v3/gpu/baremetal/{project_id}/{region_id}/clusters/{cluster_id}',
+    image: '/cloud/v3/gpu/baremetal/{project_id}/{region_id}/images/{image_id}',
+  },
+  virtual: {
+    clusters: '/cloud/v3/gpu/virtual/{project_id}/{region_id}/clusters',
+    cluster: '/cloud/v3/gpu/virtual/{project_id}/{region_id}/clusters/{cluster_id}',
+    image: '/cloud/v3/gpu/virtual/{project_id}/{region_id}/images/{image_id}',
+  },
+} as const;
+
 export class GcoreClient {
   readonly #http: HttpClient;
   readonly #settings: ProvcSettings;
@@ -163,30 +177,11 @@ export class GcoreClient {
 
   // Cloud: GPU clusters and images ('baremetal' or 'virtual')
   listGpuClusters = (ctx: Ctx, kind: GpuKind, s: Scope, query: Query) =>
-    this.call<CloudPage>(
-      ctx,
-      'GET',
-      `/cloud/v3/gpu/${kind}/{project_id}/{region_id}/clusters`,
-      sp(s),
-      `list GPU ${kind} clusters`,
-      { query },
-    );
+    this.call<CloudPage>(ctx, 'GET', GPU_PATHS[kind].clusters, sp(s), `list GPU ${kind} clusters`, { query });
   getGpuCluster = (ctx: Ctx, kind: GpuKind, s: Scope, id: string) =>
-    this.call<Wire>(
-      ctx,
-      'GET',
-      `/cloud/v3/gpu/${kind}/{project_id}/{region_id}/clusters/{cluster_id}`,
-      { ...sp(s), cluster_id: id },
-      `read GPU ${kind} cluster`,
-    );
+    this.call<Wire>(ctx, 'GET', GPU_PATHS[kind].cluster, { ...sp(s), cluster_id: id }, `read GPU ${kind} cluster`);
   getGpuImage = (ctx: Ctx, kind: GpuKind, s: Scope, id: string) =>
-    this.call<Wire>(
-      ctx,
-      'GET',
-      `/cloud/v3/gpu/${kind}/{project_id}/{region_id}/images/{image_id}`,
-      { ...sp(s), image_id: id },
-      `read GPU ${kind} image`,
-    );
+    this.call<Wire>(ctx, 'GET', GPU_PATHS[kind].image, { ...sp(s), image_id: id }, `read GPU ${kind} image`);
 
   // Cloud: inference flavors (global)
   listInferenceFlavors = (ctx: Ctx, query: Query) =>

@@ -25,8 +25,8 @@ function clientFor(e: SimEnv, secrets: string[] = []): LxdClient {
 const start = (c: LxdClient) =>
   c.request(ctx, {
     method: 'PUT',
-    path: '/1.0/instances/c1/state',
     pathTemplate: '/1.0/instances/{name}/state',
+    params: { name: 'c1' },
     operation: 'start instance',
     body: { action: 'start' },
   });
@@ -43,8 +43,8 @@ describe('LxdClient', () => {
     env = await simEnv();
     const r = await clientFor(env).request<{ name: string }>(ctx, {
       method: 'GET',
-      path: '/1.0/profiles/default',
       pathTemplate: '/1.0/profiles/{name}',
+      params: { name: 'default' },
       operation: 'read profile',
     });
     expect(r.metadata.name).toBe('default');
@@ -76,7 +76,6 @@ describe('LxdClient', () => {
     const c = clientFor(env);
     const r = await c.request(ctx, {
       method: 'POST',
-      path: '/1.0/instances',
       pathTemplate: '/1.0/instances',
       operation: 'create instance',
       body: { name: 'w1', source: { type: 'image', alias: 'busybox' } },
@@ -101,7 +100,6 @@ describe('LxdClient', () => {
     );
     const r = await clientFor(env).request(ctx, {
       method: 'POST',
-      path: '/1.0/instances',
       pathTemplate: '/1.0/instances',
       operation: 'create instance',
       body: { name: 'w2', source: { type: 'image', alias: 'busybox' } },
@@ -114,8 +112,8 @@ describe('LxdClient', () => {
     const err = await clientFor(env)
       .request(ctx, {
         method: 'GET',
-        path: '/1.0/instances/nope',
         pathTemplate: '/1.0/instances/{name}',
+        params: { name: 'nope' },
         operation: 'read instance',
       })
       .catch((e: unknown) => e);
@@ -133,7 +131,6 @@ describe('LxdClient', () => {
     const c = clientFor(env);
     await c.request(ctx, {
       method: 'GET',
-      path: '/1.0/instances',
       pathTemplate: '/1.0/instances',
       operation: 'list',
       project: 'p1',
@@ -147,7 +144,6 @@ describe('LxdClient', () => {
     const err = await c
       .request(ctx, {
         method: 'POST',
-        path: '/1.0/instances',
         pathTemplate: '/1.0/instances',
         operation: 'create instance',
         target: 'm1',
@@ -179,8 +175,8 @@ describe('LxdClient', () => {
     const err = await clientFor(env, ['hunter2-secret'])
       .request(ctx, {
         method: 'GET',
-        path: '/1.0/profiles/x',
         pathTemplate: '/1.0/profiles/{name}',
+        params: { name: 'x' },
         operation: 'read profile',
       })
       .catch((e: unknown) => e);

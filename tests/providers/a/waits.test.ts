@@ -42,7 +42,6 @@ async function stub(): Promise<LxdClient> {
 
 const call = {
   method: 'POST',
-  path: '/1.0/instances',
   pathTemplate: '/1.0/instances',
   operation: 'create instance',
   body: {},

@@ -9,7 +9,7 @@ import type { ProvaConfig } from '../wire/connections.js';
 import { fromWire } from '../wire/devices.js';
 import { formatId } from '../wire/ids.js';
 import { findImage } from '../wire/images.js';
-import { enc, getObject, projectOf } from '../wire/objects.js';
+import { getObject, projectOf } from '../wire/objects.js';
 import { authClient, fromWirePermission, type WireGroup } from '../resources/auth-group.js';
 import { getInstance as fetchInstance, instanceOutputs, splitConfig } from '../resources/instance.js';
 import { networkAddresses, type WireNetwork } from '../resources/network.js';
@@ -43,8 +43,8 @@ export const getAuthGroup = defineLookup({
   async run(ctx: Ctx, a) {
     const client = await authClient(ctx, ctx.config, a.remote, 'auth group lookups');
     const got = await getObject<WireGroup>(ctx, client, {
-      path: `/1.0/auth/groups/${enc(a.name)}`,
       template: '/1.0/auth/groups/{name}',
+      params: { name: a.name },
       what: 'auth group',
     });
     if (!got) throw notFound('prova:index/getAuthGroup:getAuthGroup', `name=${a.name}`);
@@ -84,8 +84,8 @@ export const getAuthIdentity = defineLookup({
   async run(ctx: Ctx, a) {
     const client = await authClient(ctx, ctx.config, a.remote, 'auth identity lookups');
     const got = await getObject<WireIdentity>(ctx, client, {
-      path: `/1.0/auth/identities/${a.authMethod}/${enc(a.name)}`,
       template: '/1.0/auth/identities/{method}/{name}',
+      params: { method: a.authMethod, name: a.name },
       what: 'auth identity',
     });
     if (!got)
@@ -145,8 +145,8 @@ export const getImage = defineLookup({
       candidates = found
         ? [
             (await getObject<WireImage>(ctx, client, {
-              path: `/1.0/images/${found.fingerprint}`,
               template: '/1.0/images/{fingerprint}',
+              params: { fingerprint: found.fingerprint },
               what: 'image',
               project: p,
             }))!.obj,
@@ -157,7 +157,6 @@ export const getImage = defineLookup({
         (
           await client.request<WireImage[]>(ctx, {
             method: 'GET',
-            path: '/1.0/images',
             pathTemplate: '/1.0/images',
             operation: 'list images',
             project: p,
@@ -223,7 +222,6 @@ export const getInfo = defineLookup({
         (
           await client.request<WireMember[]>(ctx, {
             method: 'GET',
-            path: '/1.0/cluster/members',
             pathTemplate: '/1.0/cluster/members',
             operation: 'list cluster members',
             query: { recursion: '1' },
@@ -303,8 +301,8 @@ export const getNetwork = defineLookup({
   async run(ctx: Ctx, a) {
     const client = await ctx.config.client(ctx, a.remote);
     const got = await getObject<WireNetwork>(ctx, client, {
-      path: `/1.0/networks/${enc(a.name)}`,
       template: '/1.0/networks/{name}',
+      params: { name: a.name },
       what: 'network',
       project: projectOf(a.project),
     });
@@ -343,8 +341,8 @@ export const getProfile = defineLookup({
   async run(ctx: Ctx, a) {
     const client = await ctx.config.client(ctx, a.remote);
     const got = await getObject<WireProfile>(ctx, client, {
-      path: `/1.0/profiles/${enc(a.name)}`,
       template: '/1.0/profiles/{name}',
+      params: { name: a.name },
       what: 'profile',
       project: projectOf(a.project),
     });
@@ -371,8 +369,8 @@ export const getProject = defineLookup({
   async run(ctx: Ctx, a) {
     const client = await ctx.config.client(ctx, a.remote);
     const got = await getObject<WireProject>(ctx, client, {
-      path: `/1.0/projects/${enc(a.name)}`,
       template: '/1.0/projects/{name}',
+      params: { name: a.name },
       what: 'project',
     });
     if (!got) throw notFound('prova:index/getProject:getProject', `name=${a.name}`);
@@ -395,8 +393,8 @@ export const getStoragePool = defineLookup({
   async run(ctx: Ctx, a) {
     const client = await ctx.config.client(ctx, a.remote);
     const got = await getObject<WirePool>(ctx, client, {
-      path: `/1.0/storage-pools/${enc(a.name)}`,
       template: '/1.0/storage-pools/{name}',
+      params: { name: a.name },
       what: 'storage pool',
     });
     if (!got) throw notFound('prova:index/getStoragePool:getStoragePool', `name=${a.name}`);

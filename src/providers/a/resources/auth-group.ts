@@ -8,7 +8,7 @@ import type { LxdClient, Ctx as ClientCtx } from '../client.js';
 import type { ProvaConfig } from '../wire/connections.js';
 import { entityArgs, entityUrl } from '../wire/entities.js';
 import { formatId, parseId, scopeInputs } from '../wire/ids.js';
-import { createObject, deleteObject, enc, getObject, replaceObject, type Where } from '../wire/objects.js';
+import { createObject, deleteObject, getObject, replaceObject, type Where } from '../wire/objects.js';
 
 export const permissionSchema = z.object({
   entitlement: z
@@ -58,8 +58,8 @@ const inputs = z
 
 type Ctx = OperationContext<ProvaConfig>;
 const where = (name: string): Where => ({
-  path: `/1.0/auth/groups/${enc(name)}`,
   template: '/1.0/auth/groups/{name}',
+  params: { name },
   what: `auth group ${name}`,
 });
 const idOf = (id: string, config: ProvaConfig) => parseId(id, 1, config.settings.defaultRemote, 'auth group');
@@ -107,7 +107,7 @@ export const authGroup = defineResource({
     await createObject(
       ctx,
       client,
-      { path: '/1.0/auth/groups', template: '/1.0/auth/groups', what: 'auth group' },
+      { template: '/1.0/auth/groups', what: 'auth group' },
       { name: i.name, description: i.description, permissions: i.permissions.map(toWirePermission) },
     );
     return { id: formatId(client.remote, undefined, [i.name]), outputs: {} };

@@ -11,7 +11,7 @@ import { isOurs } from '../wire/find.js';
 import { OPERATION_KEY } from '../wire/keys.js';
 import { deviceTypes, fromWire, MARKER, STANDALONE, type WireDevices } from '../wire/devices.js';
 import { formatId, parseId, scopeInputs } from '../wire/ids.js';
-import { enc, getObject, projectOf, replaceObject, type Where } from '../wire/objects.js';
+import { getObject, projectOf, replaceObject, type Where } from '../wire/objects.js';
 import type { WireInstance } from '../wire/runtime.js';
 
 const inputs = z
@@ -56,8 +56,8 @@ const inputs = z
 
 type Ctx = OperationContext<ProvaConfig>;
 const where = (instance: string, project?: string): Where => ({
-  path: `/1.0/instances/${enc(instance)}`,
   template: '/1.0/instances/{name}',
+  params: { name: instance },
   what: `instance ${instance}`,
   project: projectOf(project),
 });

@@ -218,7 +218,6 @@ const outputs = z.object({
 
 type Ctx = OperationContext<ProvaConfig>;
 const isComputed = computedKeys(['volatile.', 'image.']);
-const base = (name: string) => `/1.0/instances/${encodeURIComponent(name)}`;
 
 /**
  * The waits of one operation: the instance's own `timeouts` entry, cut short to end before the
@@ -268,8 +267,8 @@ export async function getInstance(
   try {
     const r = await client.request<WireInstance>(ctx, {
       method: 'GET',
-      path: base(name),
       pathTemplate: '/1.0/instances/{name}',
+      params: { name },
       operation: 'read instance',
       project,
     });
@@ -454,7 +453,6 @@ export const instance = defineResource({
     const waits = waitsFor(ctx, i, 'create', startedAt);
     await client.request(ctx, {
       method: 'POST',
-      path: '/1.0/instances',
       pathTemplate: '/1.0/instances',
       operation: 'create instance',
       project: i.project,
@@ -524,7 +522,6 @@ export const instance = defineResource({
       return (
         await client.request<(WireInstance & { state?: InstanceState | null })[]>(ctx, {
           method: 'GET',
-          path: '/1.0/instances',
           pathTemplate: '/1.0/instances',
           operation: 'list instances',
           project: project ?? undefined,
@@ -577,8 +574,8 @@ export const instance = defineResource({
     const kept = Object.fromEntries(Object.entries(fresh.instance.devices).filter(([, d]) => d[MARKER] === STANDALONE));
     await client.request(ctx, {
       method: 'PUT',
-      path: base(o.name),
       pathTemplate: '/1.0/instances/{name}',
+      params: { name: o.name },
       operation: 'update instance',
       project: news.project,
       etag: fresh.etag,
@@ -595,8 +592,8 @@ export const instance = defineResource({
     if (rename)
       await client.request(ctx, {
         method: 'POST',
-        path: base(o.name),
         pathTemplate: '/1.0/instances/{name}',
+        params: { name: o.name },
         operation: 'rename instance',
         project: news.project,
         body: { name: news.name },
@@ -604,8 +601,8 @@ export const instance = defineResource({
     if (migrate)
       await client.request(ctx, {
         method: 'POST',
-        path: base(news.name),
         pathTemplate: '/1.0/instances/{name}',
+        params: { name: news.name },
         operation: 'migrate instance',
         project: news.project,
         target: news.target,
@@ -637,8 +634,8 @@ export const instance = defineResource({
     try {
       await client.request(ctx, {
         method: 'DELETE',
-        path: base(name),
         pathTemplate: '/1.0/instances/{name}',
+        params: { name },
         operation: 'delete instance',
         project,
       });

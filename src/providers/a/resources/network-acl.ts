@@ -9,7 +9,7 @@ import { formatId, parseId, scopeInputs } from '../wire/ids.js';
 import { checkScope } from './checks.js';
 import { findTagged } from '../wire/find.js';
 import { computedKeys, desiredConfig, observedConfigFor, taggedConfig } from '../wire/keys.js';
-import { createObject, deleteObject, enc, getObject, projectOf, replaceObject, type Where } from '../wire/objects.js';
+import { createObject, deleteObject, getObject, projectOf, replaceObject, type Where } from '../wire/objects.js';
 
 export const ruleSchema = z.object({
   action: z
@@ -85,8 +85,8 @@ const inputs = z
 type Ctx = OperationContext<ProvaConfig>;
 const isComputed = computedKeys(['volatile.']);
 const where = (name: string, project?: string): Where => ({
-  path: `/1.0/network-acls/${enc(name)}`,
   template: '/1.0/network-acls/{name}',
+  params: { name },
   what: `network ACL ${name}`,
   project: projectOf(project),
 });
@@ -135,7 +135,7 @@ export const networkAcl = defineResource({
     await createObject(
       ctx,
       client,
-      { path: '/1.0/network-acls', template: '/1.0/network-acls', what: 'network ACL', project: projectOf(i.project) },
+      { template: '/1.0/network-acls', what: 'network ACL', project: projectOf(i.project) },
       {
         name: i.name,
         description: i.description,

@@ -10,7 +10,7 @@ import { formatId, parseId, scopeInputs } from '../wire/ids.js';
 import { checkScope } from './checks.js';
 import { findTagged } from '../wire/find.js';
 import { computedKeys, desiredConfig, observedConfigFor, taggedConfig } from '../wire/keys.js';
-import { createObject, deleteObject, enc, getObject, projectOf, replaceObject, type Where } from '../wire/objects.js';
+import { createObject, deleteObject, getObject, projectOf, replaceObject, type Where } from '../wire/objects.js';
 
 const portSchema = z.object({
   protocol: z.enum(['tcp', 'udp']).describe('Protocol forwarded: `tcp` or `udp`.'),
@@ -84,8 +84,8 @@ const inputs = z
 type Ctx = OperationContext<ProvaConfig>;
 const isComputed = computedKeys(['volatile.']);
 const where = (network: string, listen: string, project?: string): Where => ({
-  path: `/1.0/networks/${enc(network)}/forwards/${enc(listen)}`,
   template: '/1.0/networks/{network}/forwards/{listenAddress}',
+  params: { network, listenAddress: listen },
   what: `network forward ${listen} on ${network}`,
   project: projectOf(project),
 });
@@ -127,8 +127,8 @@ export const networkForward = defineResource({
       ctx,
       client,
       {
-        path: `/1.0/networks/${enc(i.network)}/forwards`,
         template: '/1.0/networks/{network}/forwards',
+        params: { network: i.network },
         what: 'network forward',
         project: projectOf(i.project),
       },

@@ -9,7 +9,7 @@ import { formatId, parseId, scopeInputs } from '../wire/ids.js';
 import { checkScope } from './checks.js';
 import { findTagged } from '../wire/find.js';
 import { computedKeys, desiredConfig, observedConfigFor, taggedConfig } from '../wire/keys.js';
-import { createObject, deleteObject, enc, getObject, projectOf, replaceObject, type Where } from '../wire/objects.js';
+import { createObject, deleteObject, getObject, projectOf, replaceObject, type Where } from '../wire/objects.js';
 
 const inputs = z
   .object({
@@ -75,8 +75,8 @@ export const isNetworkComputed = computedKeys(
   ['bridge.mtu', 'ipv4.address', 'ipv4.nat', 'ipv6.address', 'ipv6.nat'],
 );
 const where = (name: string, project?: string, target?: string): Where => ({
-  path: `/1.0/networks/${enc(name)}`,
   template: '/1.0/networks/{name}',
+  params: { name },
   what: `network ${name}`,
   project: projectOf(project),
   target,
@@ -96,8 +96,8 @@ export async function networkAddresses(
     client,
     {
       ...where(net.name, project),
-      path: `/1.0/networks/${enc(net.name)}/state`,
       template: '/1.0/networks/{name}/state',
+      params: { name: net.name },
     },
   ).catch(() => null);
   for (const a of st?.obj.addresses ?? []) {
@@ -129,7 +129,7 @@ export const network = defineResource({
     await createObject(
       ctx,
       client,
-      { path: '/1.0/networks', template: '/1.0/networks', what: 'network', project: projectOf(i.project) },
+      { template: '/1.0/networks', what: 'network', project: projectOf(i.project) },
       { name: i.name, type: i.type, description: i.description, config: taggedConfig(i.config, ctx.operationId) },
     );
     const got = (await outputsOf(ctx, client, i.name, i.project))!;

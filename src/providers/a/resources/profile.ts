@@ -9,7 +9,7 @@ import { formatId, parseId, scopeInputs } from '../wire/ids.js';
 import { checkScope } from './checks.js';
 import { findTagged } from '../wire/find.js';
 import { computedKeys, desiredConfig, observedConfigFor, taggedConfig } from '../wire/keys.js';
-import { createObject, deleteObject, enc, getObject, projectOf, replaceObject, type Where } from '../wire/objects.js';
+import { createObject, deleteObject, getObject, projectOf, replaceObject, type Where } from '../wire/objects.js';
 import { readByGroup } from '../../../kit/read-many.js';
 import type { Prior, ReadResult } from '../../../engine/provider/define.js';
 
@@ -53,8 +53,8 @@ export type WireProfile = {
 type Ctx = OperationContext<ProvaConfig>;
 const isComputed = computedKeys(['volatile.']);
 const where = (name: string, project?: string): Where => ({
-  path: `/1.0/profiles/${enc(name)}`,
   template: '/1.0/profiles/{name}',
+  params: { name },
   what: `profile ${name}`,
   project: projectOf(project),
 });
@@ -94,7 +94,7 @@ export const profile = defineResource({
       await createObject(
         ctx,
         client,
-        { path: '/1.0/profiles', template: '/1.0/profiles', what: 'profile', project: projectOf(i.project) },
+        { template: '/1.0/profiles', what: 'profile', project: projectOf(i.project) },
         { name: i.name, ...body },
       );
     return { id: formatId(client.remote, i.project, [i.name]), outputs: {} };
@@ -120,7 +120,6 @@ export const profile = defineResource({
       return (
         await client.request<WireProfile[]>(ctx, {
           method: 'GET',
-          path: '/1.0/profiles',
           pathTemplate: '/1.0/profiles',
           operation: 'list profiles',
           project: projectOf(project),

@@ -8,7 +8,7 @@ import { formatId, parseId, scopeInputs } from '../wire/ids.js';
 import { checkScope } from './checks.js';
 import { findTagged } from '../wire/find.js';
 import { computedKeys, desiredConfig, observedConfigFor, taggedConfig } from '../wire/keys.js';
-import { createObject, deleteObject, enc, getObject, replaceObject, type Where } from '../wire/objects.js';
+import { createObject, deleteObject, getObject, replaceObject, type Where } from '../wire/objects.js';
 
 const inputs = z
   .object({
@@ -43,8 +43,8 @@ export const isProjectComputed = computedKeys(
   ],
 );
 const where = (name: string): Where => ({
-  path: `/1.0/projects/${enc(name)}`,
   template: '/1.0/projects/{name}',
+  params: { name },
   what: `project ${name}`,
 });
 const idOf = (id: string, config: ProvaConfig) => parseId(id, 1, config.settings.defaultRemote, 'project');
@@ -60,7 +60,7 @@ export const project = defineResource({
     await createObject(
       ctx,
       client,
-      { path: '/1.0/projects', template: '/1.0/projects', what: 'project' },
+      { template: '/1.0/projects', what: 'project' },
       { name: i.name, description: i.description, config: taggedConfig(i.config, ctx.operationId) },
     );
     return { id: formatId(client.remote, undefined, [i.name]), outputs: {} };

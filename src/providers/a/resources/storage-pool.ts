@@ -8,7 +8,7 @@ import { formatId, parseId, scopeInputs } from '../wire/ids.js';
 import { checkScope } from './checks.js';
 import { findTagged } from '../wire/find.js';
 import { computedKeys, desiredConfig, observedConfigFor, taggedConfig, type KeyPolicy } from '../wire/keys.js';
-import { createObject, deleteObject, enc, getObject, projectOf, replaceObject, type Where } from '../wire/objects.js';
+import { createObject, deleteObject, getObject, projectOf, replaceObject, type Where } from '../wire/objects.js';
 
 const inputs = z
   .object({
@@ -70,8 +70,8 @@ const driverKeys: Record<string, string[]> = {
 };
 export const poolComputed = (driver: string): KeyPolicy => computedKeys(['volatile.'], driverKeys[driver] ?? []);
 const where = (name: string, project?: string, target?: string): Where => ({
-  path: `/1.0/storage-pools/${enc(name)}`,
   template: '/1.0/storage-pools/{name}',
+  params: { name },
   what: `storage pool ${name}`,
   project: projectOf(project),
   target,
@@ -99,7 +99,6 @@ export const storagePool = defineResource({
       ctx,
       client,
       {
-        path: '/1.0/storage-pools',
         template: '/1.0/storage-pools',
         what: 'storage pool',
         project: projectOf(i.project),

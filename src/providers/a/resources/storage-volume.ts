@@ -8,7 +8,7 @@ import { formatId, parseId, scopeInputs } from '../wire/ids.js';
 import { checkScope } from './checks.js';
 import { findTagged } from '../wire/find.js';
 import { computedKeys, desiredConfig, observedConfigFor, taggedConfig } from '../wire/keys.js';
-import { createObject, deleteObject, enc, getObject, projectOf, replaceObject, type Where } from '../wire/objects.js';
+import { createObject, deleteObject, getObject, projectOf, replaceObject, type Where } from '../wire/objects.js';
 import { readByGroup } from '../../../kit/read-many.js';
 import type { Prior, ReadResult } from '../../../engine/provider/define.js';
 import { orNull } from '../../../kit/gone.js';
@@ -68,8 +68,8 @@ type WireVolume = {
 type Ctx = OperationContext<ProvaConfig>;
 const isComputed = computedKeys(['volatile.', 'block.', 'zfs.', 'lvm.', 'btrfs.'], ['size']);
 const where = (pool: string, name: string, project?: string, target?: string): Where => ({
-  path: `/1.0/storage-pools/${enc(pool)}/volumes/custom/${enc(name)}`,
   template: '/1.0/storage-pools/{pool}/volumes/custom/{name}',
+  params: { pool, name },
   what: `storage volume ${name} in pool ${pool}`,
   project: projectOf(project),
   target,
@@ -107,8 +107,8 @@ export const storageVolume = defineResource({
       ctx,
       client,
       {
-        path: `/1.0/storage-pools/${enc(i.pool)}/volumes`,
         template: '/1.0/storage-pools/{pool}/volumes',
+        params: { pool: i.pool },
         what: 'storage volume',
         project: projectOf(i.project),
         target: i.target,
@@ -148,8 +148,8 @@ export const storageVolume = defineResource({
           (
             await client.request<WireVolume[]>(ctx, {
               method: 'GET',
-              path: `/1.0/storage-pools/${enc(pool)}/volumes/custom`,
               pathTemplate: '/1.0/storage-pools/{pool}/volumes/custom',
+              params: { pool },
               operation: 'list storage volumes',
               project: projectOf(project),
               query: { recursion: '1' },

@@ -70,8 +70,8 @@ export async function runExec(
     op = (
       await client.request(ctx, {
         method: 'POST',
-        path: `/1.0/instances/${encodeURIComponent(instance)}/exec`,
         pathTemplate: '/1.0/instances/{name}/exec',
+        params: { name: instance },
         operation: `exec ${key}`,
         project,
         body,
@@ -89,8 +89,8 @@ export async function runExec(
     const text = (
       await client.download(ctx, {
         method: 'GET',
-        path: logPath,
         pathTemplate: '/1.0/instances/{name}/logs/{file}',
+        serverPath: logPath,
         operation: 'read exec output',
         project,
       })
@@ -100,8 +100,8 @@ export async function runExec(
     await client
       .request(ctx, {
         method: 'DELETE',
-        path: logPath,
         pathTemplate: '/1.0/instances/{name}/logs/{file}',
+        serverPath: logPath,
         operation: 'delete exec output',
         project,
       })

@@ -28,7 +28,6 @@ export type FileStat = {
 };
 
 const T = '/1.0/instances/{name}/files';
-const path = (instance: string) => `/1.0/instances/${encodeURIComponent(instance)}/files`;
 
 /** '755' / '0755' / '0o755' → '0755'. */
 export function octalMode(mode: string): string {
@@ -63,8 +62,8 @@ export async function statFile(
   try {
     const r = await client.download(ctx, {
       method: 'GET',
-      path: path(instance),
       pathTemplate: T,
+      params: { name: instance },
       operation: 'read instance file',
       project,
       query: { path: target },
@@ -92,8 +91,8 @@ export async function deleteFile(
   try {
     await client.request(ctx, {
       method: 'DELETE',
-      path: path(instance),
       pathTemplate: T,
+      params: { name: instance },
       operation: 'delete instance file',
       project,
       query: { path: target },
@@ -128,8 +127,8 @@ export async function uploadFile(
     for (const dir of missing) {
       await client.request(ctx, {
         method: 'POST',
-        path: path(instance),
         pathTemplate: T,
+        params: { name: instance },
         operation: 'create instance directory',
         project,
         query: { path: dir },
@@ -140,8 +139,8 @@ export async function uploadFile(
   }
   await client.request(ctx, {
     method: 'POST',
-    path: path(instance),
     pathTemplate: T,
+    params: { name: instance },
     operation: 'upload instance file',
     project,
     query: { path: target },

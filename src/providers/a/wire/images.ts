@@ -26,8 +26,8 @@ export async function findImage(
   try {
     const alias = await client.request<{ target: string }>(ctx, {
       method: 'GET',
-      path: `/1.0/images/aliases/${encodeURIComponent(image)}`,
       pathTemplate: '/1.0/images/aliases/{name}',
+      params: { name: image },
       operation: 'read image alias',
       project,
     });
@@ -39,8 +39,8 @@ export async function findImage(
     return (
       await client.request<WireImage>(ctx, {
         method: 'GET',
-        path: `/1.0/images/${encodeURIComponent(fingerprint)}`,
         pathTemplate: '/1.0/images/{fingerprint}',
+        params: { fingerprint },
         operation: 'read image',
         project,
       })
@@ -85,8 +85,8 @@ export async function imageSource(
     return { type: 'image', mode: 'pull', server: spec.address, protocol: 'lxd', alias: image, certificate };
   const op = await source.request<{ secret?: string }>(ctx, {
     method: 'POST',
-    path: `/1.0/images/${found.fingerprint}/secret`,
     pathTemplate: '/1.0/images/{fingerprint}/secret',
+    params: { fingerprint: found.fingerprint },
     operation: 'create image secret',
     body: {},
     noWait: true,

@@ -3,12 +3,13 @@
 import { ProviderError } from '../../../engine/errors.js';
 import { type Ctx, type LxdClient } from '../client.js';
 import { isNotFound } from '../../../kit/gone.js';
+import type { PathParams } from '../../../kit/wire.js';
 
 export type Where = {
-  /** '/1.0/networks/br0' */
-  readonly path: string;
   /** '/1.0/networks/{name}' */
   readonly template: string;
+  /** The template's placeholders by name: { name: 'br0' }. */
+  readonly params?: PathParams;
   /** 'network', for errors */
   readonly what: string;
   readonly project?: string;
@@ -19,8 +20,8 @@ export async function getObject<T>(ctx: Ctx, client: LxdClient, w: Where): Promi
   try {
     const r = await client.request<T>(ctx, {
       method: 'GET',
-      path: w.path,
       pathTemplate: w.template,
+      params: w.params,
       operation: `read ${w.what}`,
       project: w.project,
       target: w.target,
@@ -51,8 +52,8 @@ export async function mustGet<T>(ctx: Ctx, client: LxdClient, w: Where): Promise
 export async function createObject(ctx: Ctx, client: LxdClient, collection: Where, body: unknown): Promise<void> {
   await client.request(ctx, {
     method: 'POST',
-    path: collection.path,
     pathTemplate: collection.template,
+    params: collection.params,
     operation: `create ${collection.what}`,
     project: collection.project,
     target: collection.target,
@@ -70,8 +71,8 @@ export async function replaceObject<T>(
   const { obj, etag } = await mustGet<T>(ctx, client, w);
   await client.request(ctx, {
     method: 'PUT',
-    path: w.path,
     pathTemplate: w.template,
+    params: w.params,
     operation: `update ${w.what}`,
     project: w.project,
     target: w.target,
@@ -85,8 +86,8 @@ export async function deleteObject(ctx: Ctx, client: LxdClient, w: Where): Promi
   try {
     await client.request(ctx, {
       method: 'DELETE',
-      path: w.path,
       pathTemplate: w.template,
+      params: w.params,
       operation: `delete ${w.what}`,
       project: w.project,
       target: w.target,
@@ -95,8 +96,6 @@ export async function deleteObject(ctx: Ctx, client: LxdClient, w: Where): Promi
     if (!isNotFound(error)) throw error;
   }
 }
-
-export const enc = encodeURIComponent;
 
 /** The project to send: undefined for the default project. */
 export function projectOf(p: string | undefined): string | undefined {

@@ -56,7 +56,6 @@ export type NetworkOutputs = {
 type Ctx = Pick<OperationContext, 'signal' | 'retry' | 'report' | 'address' | 'operation'>;
 export type Waits = { readonly intervalMs: number; readonly timeoutMs: number; readonly stopTimeoutSeconds?: number };
 
-const base = (name: string) => `/1.0/instances/${encodeURIComponent(name)}`;
 const RUNNING = new Set([103, 113]);
 /** The first interval of the run-and-address wait; it grows by half each poll up to `Waits.intervalMs`. */
 const FIRST_POLL_MS = 40;
@@ -71,8 +70,8 @@ export async function readState(
     return (
       await client.request<InstanceState>(ctx, {
         method: 'GET',
-        path: `${base(name)}/state`,
         pathTemplate: '/1.0/instances/{name}/state',
+        params: { name },
         operation: 'read instance state',
         project,
       })
@@ -96,8 +95,8 @@ async function changeState(
 ): Promise<void> {
   await client.request(ctx, {
     method: 'PUT',
-    path: `${base(name)}/state`,
     pathTemplate: '/1.0/instances/{name}/state',
+    params: { name },
     operation: `${String(body.action)} instance`,
     project,
     body,

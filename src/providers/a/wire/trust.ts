@@ -219,7 +219,6 @@ export async function joinHttpsRemote(
       try {
         await client.request(ctx, {
           method: 'POST',
-          path: '/1.0/certificates',
           pathTemplate: '/1.0/certificates',
           operation: 'add client certificate to trust store',
           body,
