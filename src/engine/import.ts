@@ -11,9 +11,81 @@ import { isUnknown, unknown } from './values/unknown.js';
 import { parsePath } from './values/path.js';
 import { secretPathsOf } from './plan/secrets.js';
 import { storedOptions } from './plan/options.js';
+import type { EngineCore } from './core.js';
+import type { ImportResult } from './engine-options.js';
+import type { Issue } from './validate/issue.js';
+import { validateStack } from './validate/validate.js';
+import { LookupError, ValidationError } from './errors.js';
+import { Ledger } from './apply/ledger.js';
+import { recordResource } from '../state/ops.js';
+import { redactPaths } from './values/redact.js';
+import { strip } from './plan/secrets.js';
+import { publicOutputs } from './apply/result.js';
+
+/** Adopts the object `id` as `decl`; see Engine.import. */
+export async function runImport(core: EngineCore, decl: ResourceDecl, id: string): Promise<ImportResult> {
+  const issues: Issue[] = validateStack([decl], core.resolve).issues.filter(
+    (i) => i.code !== 'missing_reference' && i.code !== 'missing_output',
+  );
+  if (typeof id !== 'string' || !id)
+    issues.push({
+      resource: decl?.name ?? '',
+      path: ['id'],
+      code: 'invalid_type',
+      message: 'the import id must be a non-empty string',
+    });
+  if (issues.length) throw new ValidationError(issues);
+  const { def, provider } = core.resolve(decl.type)!;
+  const lock = await core.lock('import');
+  try {
+    const state = await core.store.read();
+    const { declared, secrets } = importDeclared(decl, def, state);
+    const existing = own(state.resources, decl.name);
+    if (existing)
+      throw new ValidationError([
+        {
+          resource: decl.name,
+          path: [],
+          code: 'duplicate_name',
+          message: `'${decl.name}' is already in the state (id ${existing.id}); remove it from the state or import under another name`,
+        },
+      ]);
+    let realId = id;
+    if (def.importId) {
+      try {
+        realId = def.importId(id, provider.config);
+      } catch (error) {
+        throw new ValidationError([
+          { resource: decl.name, path: ['id'], code: 'invalid_value', message: (error as Error).message },
+        ]);
+      }
+    }
+    const read = await def.read(core.context(provider, decl.name, decl.type, 'import'), realId, {
+      inputs: declared,
+      outputs: {},
+    });
+    if (!read) throw new LookupError(decl.type, 'not_found', [], `import id '${id}'`);
+    const at = new Date(core.now()).toISOString();
+    const inputs = { ...declared, ...read.inputs };
+    const resource = importedRecord(decl, provider.name, read.id ?? realId, inputs, read.outputs, secrets, at);
+    const ledger = new Ledger(state, core.store);
+    // An unresolved create of this name is resolved by the import.
+    const pendingCreate = Object.values(state.pending).find((p) => p.kind === 'create' && p.name === decl.name);
+    await ledger.commit((s) => recordResource(s, resource, pendingCreate?.id));
+    await core.store.compact();
+    return {
+      address: decl.name,
+      id: resource.id,
+      inputs: redactPaths(resource.inputs, strip('inputs.', resource.secrets)) as Record<string, unknown>,
+      outputs: publicOutputs({ resources: { [decl.name]: resource } } as unknown as State)[decl.name]!,
+    };
+  } finally {
+    await lock.release();
+  }
+}
 
 /** The declaration's inputs as far as the state can resolve them (unknowns left out), and its secret paths. */
-export function importDeclared(
+function importDeclared(
   decl: ResourceDecl,
   def: AnyResource,
   state: State,
@@ -35,7 +107,7 @@ export function importDeclared(
  * The record of an adopted object, with the declaration's options and dependencies, so a destroy
  * after the import deletes in the right order and honours protect.
  */
-export function importedRecord(
+function importedRecord(
   decl: ResourceDecl,
   provider: string,
   id: string,

@@ -1,0 +1,130 @@
+// What every operation of an engine shares: its providers' handlers by token, the state store, the
+// options, and the few services built on them (the lock, the event emitter, a provider call's
+// context, the refresh of every resource). Engine builds one; plan, apply and import run on it.
+import type { Provider, AnyLookup } from './provider/define.js';
+import type { OperationContext, OperationKind } from './provider/context.js';
+import type { EventListener, Event } from './events.js';
+import type { StateStore, Lock } from '../state/store.js';
+import type { ResourceState, State } from '../state/model.js';
+import type { Resolved } from './plan/planner.js';
+import type { StepWork } from './plan/work.js';
+import type { RetryPolicy } from './provider/retry-policy.js';
+import { FileStateStore } from '../state/stores/file.js';
+import { emitReport } from './apply/apply.js';
+import { readAll, refreshFailure } from './refresh/read-all.js';
+import { recordSecrets } from './apply/result.js';
+import { checkedOptions, type EngineOptions } from './engine-options.js';
+
+export type EngineCore = {
+  readonly providers: readonly Provider<unknown>[];
+  readonly resources: ReadonlyMap<string, Resolved>;
+  readonly lookups: ReadonlyMap<string, { def: AnyLookup; provider: Provider<unknown> }>;
+  readonly store: StateStore;
+  readonly parallelism: number;
+  readonly retry: RetryPolicy;
+  /** True when the engine was given an event listener. */
+  readonly listening: boolean;
+  readonly now: () => number;
+  readonly resolve: (token: string) => Resolved | undefined;
+  readonly lock: (operation: string, signal?: AbortSignal) => Promise<Lock>;
+  /** The engine's listener, and `extra` after it. */
+  readonly emitter: (extra: EventListener | undefined) => (e: Event) => void;
+  /** The context of one provider call. */
+  readonly context: (
+    provider: Provider<unknown>,
+    address: string,
+    token: string,
+    operation: OperationKind,
+    signal?: AbortSignal,
+    secrets?: readonly string[],
+  ) => OperationContext;
+  /** Reads the resources of `state` (those in `scope`, else all); throws when a read fails. */
+  readonly readAll: (
+    state: State,
+    signal: AbortSignal,
+    scope?: Set<string>,
+  ) => Promise<Map<string, ResourceState | null>>;
+  /** The store's warning that secrets would be written in clear, when `work` records any. */
+  readonly clearTextWarning: (work: readonly StepWork[]) => string | undefined;
+};
+
+/** @throws TypeError when the options are malformed (see Engine's constructor). */
+export function createCore(options: EngineOptions): EngineCore {
+  const { parallelism, lockTimeoutMs, retry } = checkedOptions(options);
+  const resources = new Map<string, Resolved>();
+  const lookups = new Map<string, { def: AnyLookup; provider: Provider<unknown> }>();
+  for (const p of options.providers) {
+    for (const [token, def] of p.resources) {
+      if (resources.has(token)) throw new TypeError(`Resource type ${token} is served by two providers`);
+      resources.set(token, { def, provider: p });
+    }
+    for (const [token, def] of p.lookups) lookups.set(token, { def, provider: p });
+  }
+  const store = options.state ?? new FileStateStore('.converge/state.json');
+  const onEvent = options.onEvent;
+  const now = options.now ?? Date.now;
+  const emitter = (extra: EventListener | undefined): ((e: Event) => void) => {
+    if (onEvent && extra)
+      return (e) => {
+        onEvent(e);
+        extra(e);
+      };
+    return onEvent ?? extra ?? (() => {});
+  };
+  const context: EngineCore['context'] = (
+    provider,
+    address,
+    token,
+    operation,
+    signal = new AbortController().signal,
+    secrets,
+  ) => {
+    const started = now();
+    const emit = emitter(undefined);
+    return {
+      config: provider.config,
+      provider: provider.name,
+      address,
+      token,
+      operation,
+      signal,
+      ...(secrets?.length ? { secrets } : {}),
+      retry,
+      report: (r) => emitReport({ emit, now }, address, operation, started, r),
+    };
+  };
+  return {
+    providers: options.providers,
+    resources,
+    lookups,
+    store,
+    parallelism,
+    retry,
+    listening: !!onEvent,
+    now,
+    resolve: (token) => resources.get(token),
+    lock: (operation, signal) => store.lock({ operation, timeoutMs: lockTimeoutMs, signal }),
+    emitter,
+    context,
+    readAll: async (state, signal, scope) => {
+      const { out, failures } = await readAll({
+        state,
+        names: Object.keys(state.resources).filter((n) => !scope || scope.has(n)),
+        resolve: (t) => resources.get(t),
+        parallelism,
+        context: (r, address, token, prior) =>
+          context(r.provider, address, token, 'read', signal, prior ? recordSecrets(prior) : undefined),
+        emit: emitter(undefined),
+        now,
+      });
+      if (failures.length) throw refreshFailure(failures);
+      return out;
+    },
+    clearTextWarning: (work) => {
+      const records = work.some(
+        (w) => w.secrets.length > 0 && w.step.action !== 'delete' && w.step.action !== 'forget',
+      );
+      return records ? store.secretsWarning?.() : undefined;
+    },
+  };
+}

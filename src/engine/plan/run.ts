@@ -1,0 +1,170 @@
+// engine.plan() and engine.planDestroy(): the plan's options checked with the declarations before
+// anything is read, then under the lock (when anything is read or pending) the pending operations
+// resolved, the state refreshed (all of it, or what the targets need) and the steps planned.
+import type { ResourceDecl } from '../decl/resource-decl.js';
+import type { ResourceState, State } from '../../state/model.js';
+import type { Issue } from '../validate/issue.js';
+import type { EngineCore } from '../core.js';
+import type { PlanOptions } from '../engine-options.js';
+import { validateStack } from '../validate/validate.js';
+import { ValidationError } from '../errors.js';
+import { ownSignal } from '../apply/signal.js';
+import { Ledger } from '../apply/ledger.js';
+import { recoverPending } from '../apply/recover.js';
+import { planSteps } from './planner.js';
+import { Plan } from './plan.js';
+import { findDrift, markDriftRepairs } from './drift.js';
+import { refreshOnlyWork } from './refresh-only.js';
+import { TARGETING_WARNING, targetsExcluding, unknownNames } from './targets.js';
+import { declarationsDigest, providerPrints } from './saved.js';
+
+/** Plans `decls` (none, for a destroy plan) against the refreshed state. */
+export async function runPlan(
+  core: EngineCore,
+  decls: readonly ResourceDecl[],
+  options: PlanOptions,
+  destroy: boolean,
+): Promise<Plan> {
+  const resolve = core.resolve;
+  // Everything that needs no remote data is checked before the lock, the state and any request.
+  const { issues, graph, order, parsed } = validateStack(decls as unknown[], resolve, {
+    tokens: core.resources.keys(),
+  });
+  issues.push(...planOptionIssues(options));
+  if (issues.length) throw new ValidationError(issues);
+  const refreshOnly = options.mode === 'refresh-only';
+  const refresh = refreshOnly || (options.refresh ?? true);
+  let state = await core.store.read();
+  checkNames(decls, state, options, destroy);
+  const needsLock = refresh || Object.keys(state.pending).length > 0;
+  const lock = needsLock ? await core.lock(destroy ? 'destroy' : 'plan', options.signal) : undefined;
+  const signal = ownSignal(options.signal);
+  try {
+    const warnings = [...(lock?.warnings ?? [])];
+    if (lock) state = await core.store.read();
+    if (Object.keys(state.pending).length) {
+      const ledger = new Ledger(state, core.store);
+      warnings.push(
+        ...(await recoverPending(state, ledger, {
+          resolve,
+          context: (r, a, op) => core.context(r.provider, a, '', op, signal.signal),
+          now: () => new Date(core.now()).toISOString(),
+        })),
+      );
+      await core.store.compact();
+      state = await core.store.read();
+    }
+    const targeting = !!(options.targets?.length || options.exclude?.length);
+    const targets = options.exclude?.length
+      ? targetsExcluding(options.exclude, options.targets, decls, state, graph, destroy)
+      : options.targets;
+    const refreshed = refresh
+      ? await core.readAll(state, signal.signal, targeting ? refreshScope(state, decls, targets ?? []) : undefined)
+      : new Map<string, ResourceState | null>();
+    const drift = findDrift(state, refreshed);
+    const fields = {
+      lineage: state.lineage,
+      serial: state.serial,
+      refresh,
+      targets: options.targets,
+      exclude: options.exclude,
+      destroy,
+      drift,
+    };
+    // The declarations' digest is needed only when the plan is saved or checked: computed on first use.
+    let digest: string | undefined;
+    const origin = {
+      providers: providerPrints(core.providers),
+      get declarations() {
+        return (digest ??= declarationsDigest(decls));
+      },
+    };
+    if (targeting) warnings.push(TARGETING_WARNING);
+    if (refreshOnly) {
+      warnings.push(...(core.store.takeWarnings?.() ?? []));
+      const work = refreshOnlyWork(state, refreshed, resolve);
+      return new Plan({ ...fields, work, warnings, mode: 'refresh-only', origin });
+    }
+    if (targets !== undefined && targets.length === 0 && targeting)
+      return new Plan({ ...fields, work: [], warnings, origin });
+    const planned = planSteps({
+      decls,
+      state,
+      refreshed,
+      resolve,
+      targets,
+      replace: options.replace,
+      destroy,
+      graph,
+      order,
+      parsed,
+    });
+    warnings.push(...planned.warnings, ...(core.store.takeWarnings?.() ?? []));
+    const clear = core.clearTextWarning(planned.work);
+    if (clear && !warnings.includes(clear)) warnings.push(clear);
+    return new Plan({ ...fields, work: markDriftRepairs(planned.work, drift), warnings, origin });
+  } finally {
+    signal.dispose();
+    await lock?.release();
+  }
+}
+
+/** The plan options' own problems: targets that are not names, an unknown mode, a refresh-only plan that may not refresh. */
+function planOptionIssues(options: PlanOptions): Issue[] {
+  const issue = (path: (string | number)[], code: Issue['code'], message: string): Issue => ({
+    resource: '',
+    field: 'plan',
+    path,
+    code,
+    message,
+  });
+  const issues: Issue[] = [];
+  if (options.targets !== undefined && !Array.isArray(options.targets))
+    issues.push(issue(['targets'], 'invalid_type', 'targets must be a list of resource names'));
+  else
+    (options.targets ?? []).forEach((t, i) => {
+      if (typeof t !== 'string' || !t)
+        issues.push(issue(['targets', i], 'invalid_type', 'targets must be resource names'));
+    });
+  const refreshOnly = options.mode === 'refresh-only';
+  if (options.mode !== undefined && options.mode !== 'normal' && !refreshOnly)
+    issues.push(issue(['mode'], 'invalid_value', "mode must be 'normal' or 'refresh-only'"));
+  if (refreshOnly && options.refresh === false)
+    issues.push(issue(['refresh'], 'invalid_value', 'a refresh-only plan must refresh'));
+  return issues;
+}
+
+/** Targets, excludes and replacements must name something: a typo is a ValidationError with a suggestion. */
+function checkNames(decls: readonly ResourceDecl[], state: State, options: PlanOptions, destroy: boolean): void {
+  if (!options.targets?.length && !options.exclude?.length && !options.replace?.length) return;
+  const everything = new Set([...decls.map((d) => d.name), ...Object.keys(state.resources)]);
+  const issues = [
+    ...unknownNames('targets', options.targets, everything, 'in the stack or the state'),
+    ...unknownNames('exclude', options.exclude, everything, 'in the stack or the state'),
+    ...(destroy ? [] : unknownNames('replace', options.replace, new Set(decls.map((d) => d.name)), 'in the stack')),
+  ];
+  if (issues.length) throw new ValidationError(issues);
+}
+
+/** What a targeted plan reads: the targets, what they depend on (declared or recorded), and their aliases. */
+function refreshScope(
+  state: State,
+  decls: readonly ResourceDecl[],
+  targets: readonly string[],
+): Set<string> | undefined {
+  if (!targets.length) return undefined;
+  const scope = new Set(targets);
+  const byName = new Map(decls.map((d) => [d.name, d]));
+  const stack = [...targets];
+  while (stack.length) {
+    const n = stack.pop()!;
+    const d = byName.get(n);
+    for (const dep of [...(d?.options?.dependsOn ?? []), ...(state.resources[n]?.dependencies ?? [])])
+      if (!scope.has(dep)) {
+        scope.add(dep);
+        stack.push(dep);
+      }
+    for (const a of d?.options?.aliases ?? []) scope.add(a);
+  }
+  return scope;
+}
