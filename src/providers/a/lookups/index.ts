@@ -11,7 +11,7 @@ import { formatId } from '../wire/ids.js';
 import { findImage } from '../wire/images.js';
 import { getObject, projectOf } from '../wire/objects.js';
 import { authClient, fromWirePermission, type WireGroup } from '../resources/auth-group.js';
-import { getInstance as fetchInstance, instanceOutputs, splitConfig } from '../resources/instance.js';
+import { getInstance as fetchInstance, readOutputs, splitConfig } from '../wire/instances.js';
 import { networkAddresses, type WireNetwork } from '../resources/network.js';
 import type { WireProfile } from '../resources/profile.js';
 import type { WireProject } from '../resources/project.js';
@@ -266,7 +266,7 @@ export const getInstance = defineLookup({
     if (!got) throw notFound('prova:index/getInstance:getInstance', `name=${a.name}`);
     const w = got.instance;
     const state = await readState(ctx, client, w.name, projectOf(a.project));
-    const out = await instanceOutputs(ctx, client, w, projectOf(a.project));
+    const out = await readOutputs(ctx, client, w, projectOf(a.project));
     const split = splitConfig(w.config);
     const devices = Object.fromEntries(fromWire(w.devices).map((d) => [d.name, d]));
     return {

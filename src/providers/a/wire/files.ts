@@ -176,3 +176,18 @@ export function fileIssues(
     });
   return issues;
 }
+
+/** Deletes the files an instance had (`previous`), then uploads `files` whole (no append). */
+export async function replaceFiles(
+  ctx: Ctx,
+  client: LxdClient,
+  instance: string,
+  project: string | undefined,
+  previous: readonly { readonly targetPath: string }[],
+  files: readonly Omit<FileSpec, 'append'>[],
+): Promise<void> {
+  // A recorded path is deleted as recorded (made absolute), never refused.
+  for (const f of previous)
+    await deleteFile(ctx, client, instance, project, f.targetPath.startsWith('/') ? f.targetPath : `/${f.targetPath}`);
+  for (const f of files) await uploadFile(ctx, client, instance, project, { ...f, append: false });
+}
