@@ -8,19 +8,13 @@ import { ConfigError } from '../../engine/errors.js';
 import { parseGcoreError } from './errors.js';
 import type { ProvcSettings, Scope } from './config.js';
 import { fillPath } from '../../kit/wire.js';
+import { cdnItems, collectCdnPages, collectPages, type CdnList } from './wire/query.js';
+import type { Task, TaskIds } from './wire/tasks.js';
+import type { CdnActivityPage } from './wire/activity.js';
 
 export type Ctx = Pick<OperationContext, 'signal' | 'retry' | 'report'>;
 export type Wire = Record<string, unknown>;
 export type CloudPage<T = Wire> = { readonly count: number; readonly results: T[] };
-export type TaskIds = { readonly tasks: string[] };
-export type TaskState = 'NEW' | 'RUNNING' | 'FINISHED' | 'ERROR';
-export type Task = Wire & {
-  id: string;
-  task_type: string;
-  state: TaskState;
-  error?: string | null;
-  created_resources?: Record<string, unknown[]> | null;
-};
 type Query = Readonly<Record<string, QueryValue>>;
 type Params = Readonly<Record<string, string | number>>;
 
@@ -83,21 +77,9 @@ export class GcoreClient {
     return res.body;
   }
 
-  /**
-   * Every item of a CDN list, by pages of 1,000 (the spec's `limit` maximum): the first page says the
-   * count, the other pages are fetched at once. A server that ignores `limit` answers a bare array: all of it.
-   */
-  async cdnAll(ctx: Ctx, template: string, params: Params, operation: string): Promise<Wire[]> {
-    const page = (offset: number) =>
-      this.call<CdnList>(ctx, 'GET', template, params, operation, { query: { limit: CDN_PAGE, offset } });
-    const first = await page(0);
-    if (Array.isArray(first)) return first;
-    const offsets: number[] = [];
-    for (let offset = first.results.length; offset < first.count && first.results.length > 0; offset += CDN_PAGE)
-      offsets.push(offset);
-    const rest = await Promise.all(offsets.map((offset) => page(offset).then(cdnItems)));
-    return [...first.results, ...rest.flat()];
-  }
+  /** Every item of a CDN list (see collectCdnPages). */
+  cdnAll = (ctx: Ctx, template: string, params: Params, operation: string): Promise<Wire[]> =>
+    collectCdnPages((query) => this.call<CdnList>(ctx, 'GET', template, params, operation, { query }));
   allCdnResources = (ctx: Ctx) => this.cdnAll(ctx, '/cdn/resources', {}, 'list CDN resources');
   allCdnOriginGroups = (ctx: Ctx) => this.cdnAll(ctx, '/cdn/origin_groups', {}, 'list CDN origin groups');
   allCdnCertificates = (ctx: Ctx) => this.cdnAll(ctx, '/cdn/sslData', {}, 'list CDN certificates');
@@ -349,126 +331,8 @@ export class GcoreClient {
 
 export type GpuKind = 'baremetal' | 'virtual';
 
-export type CdnActivityEntry = {
-  readonly id: number;
-  readonly path: string;
-  readonly method: string;
-  readonly requested_at: string;
-  readonly data?: Wire;
-  readonly status_code: number;
-  readonly actions?: readonly { action_type?: string; state_after_request?: Wire }[];
-};
-export type CdnActivityPage = {
-  readonly count: number;
-  readonly next?: string | null;
-  readonly results: CdnActivityEntry[];
-};
-/** The largest page a CDN list gives (its `limit` maximum). */
-const CDN_PAGE = 1000;
-
-type CdnList = Wire[] | { count: number; next: string | null; previous: string | null; results: Wire[] };
-
 function sp(s: Scope): Params {
   return { project_id: s.projectId, region_id: s.regionId };
-}
-
-/** CDN lists come as a bare array, or as {count, next, previous, results} when `limit` was sent. */
-export function cdnItems(body: CdnList | undefined): Wire[] {
-  if (Array.isArray(body)) return body;
-  return body?.results ?? [];
-}
-
-/**
- * Cloud paging (the SDKs' rule): the first request sends neither limit nor offset, so the server's
- * default page applies; next offset = offset + results; stop at the total, an empty page, or maxItems.
- */
-export async function collectPages<T>(
-  fetch: (offset: number | undefined) => Promise<CloudPage<T>>,
-  maxItems: number,
-): Promise<T[]> {
-  const items: T[] = [];
-  let offset: number | undefined;
-  for (;;) {
-    const page = await fetch(offset);
-    items.push(...page.results);
-    if (items.length >= maxItems || page.results.length === 0) break;
-    const next = (offset ?? 0) + page.results.length;
-    if (next >= page.count || next === 0) break;
-    offset = next;
-  }
-  return items.slice(0, maxItems);
-}
-
-/** `tag_key_value` travels as one JSON-encoded object in a string. */
-export function encodeTagKeyValue(tags: Readonly<Record<string, string>> | undefined): string | undefined {
-  return tags && Object.keys(tags).length ? JSON.stringify(tags) : undefined;
-}
-
-export type TagKeyValue = Readonly<Record<string, string>> | string;
-
-export type BaremetalFilters = {
-  readonly changesBefore?: string;
-  readonly changesSince?: string;
-  readonly flavorId?: string;
-  readonly flavorPrefix?: string;
-  readonly includeK8s?: boolean;
-  readonly ip?: string;
-  readonly name?: string;
-  readonly onlyIsolated?: boolean;
-  readonly onlyWithFixedExternalIp?: boolean;
-  readonly orderBy?: string;
-  readonly profileName?: string;
-  readonly protectionStatus?: string;
-  readonly status?: string;
-  readonly tagKeyValue?: TagKeyValue;
-  readonly tagValues?: readonly string[];
-  readonly uuid?: string;
-  readonly withInterfacesName?: boolean;
-  readonly withDdos?: boolean;
-  readonly typeDdosProfile?: string;
-};
-
-/** Bare metal list query: hyphenated change filters, JSON tag_key_value, repeated tag_value. */
-export function baremetalQuery(f: BaremetalFilters): Record<string, QueryValue> {
-  return {
-    'changes-before': f.changesBefore,
-    'changes-since': f.changesSince,
-    flavor_id: f.flavorId,
-    flavor_prefix: f.flavorPrefix,
-    include_k8s: f.includeK8s,
-    ip: f.ip,
-    name: f.name,
-    only_isolated: f.onlyIsolated,
-    only_with_fixed_external_ip: f.onlyWithFixedExternalIp,
-    order_by: f.orderBy,
-    profile_name: f.profileName,
-    protection_status: f.protectionStatus,
-    status: f.status,
-    tag_key_value: tagKeyValueParam(f.tagKeyValue),
-    tag_value: f.tagValues?.length ? f.tagValues : undefined,
-    uuid: f.uuid,
-    with_interfaces_name: f.withInterfacesName,
-    with_ddos: f.withDdos,
-    type_ddos_profile: f.typeDdosProfile,
-  };
-}
-
-export type FloatingIpFilters = {
-  readonly status?: string;
-  readonly tagKeys?: readonly string[];
-  readonly tagKeyValue?: TagKeyValue;
-};
-
-export function floatingIpQuery(f: FloatingIpFilters): Record<string, QueryValue> {
-  return {
-    status: f.status,
-    tag_key: f.tagKeys?.length ? f.tagKeys : undefined,
-    tag_key_value: tagKeyValueParam(f.tagKeyValue),
-  };
-}
-
-function tagKeyValueParam(v: TagKeyValue | undefined): string | undefined {
-  return typeof v === 'string' ? v || undefined : encodeTagKeyValue(v);
 }
 
 /** What every provc handler receives as `ctx.config`: the resolved settings and the one client. */

@@ -2,7 +2,8 @@
 // lookup reads by floatingIpId, or by findOneBy (status, tagKeys, tagKeyValue): one list call whose
 // first page must hold exactly one floating IP, which is then read by id (the smaller basic shape).
 import { z } from 'zod';
-import { collectPages, floatingIpQuery, type Wire } from '../client.js';
+import { type Wire } from '../client.js';
+import { collectPages, floatingIpQuery } from '../wire/query.js';
 import { camelize, SEED_FIELDS, withSeedFields } from '../wire/shape.js';
 import { tagKeyValueArg } from './baremetal.js';
 import {

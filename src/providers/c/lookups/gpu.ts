@@ -2,7 +2,8 @@
 // Cluster lists default to 10 per page on the server; the list lookups page until maxItems. The API
 // does not return project and region on these objects, so the resolved ones are added.
 import { z } from 'zod';
-import { collectPages, type GpuKind, type Wire } from '../client.js';
+import { type GpuKind, type Wire } from '../client.js';
+import { collectPages } from '../wire/query.js';
 import type { Scope } from '../config.js';
 import { camelize, SEED_FIELDS, withSeedFields } from '../wire/shape.js';
 import {

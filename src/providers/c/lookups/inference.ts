@@ -1,6 +1,7 @@
 // Inference flavor lookups: an account-wide catalog (no project or region), keyed by flavor name.
 import { z } from 'zod';
-import { collectPages, type Wire } from '../client.js';
+import type { Wire } from '../client.js';
+import { collectPages } from '../wire/query.js';
 import { camelize, SEED_FIELDS, withSeedFields } from '../wire/shape.js';
 import { effectiveMax, getOne, listId, maxItemsArg, provcLookup } from './shared.js';
 

@@ -14,7 +14,8 @@ import {
   type FindResult,
 } from '../../../engine/provider/define.js';
 import type { OperationContext } from '../../../engine/provider/context.js';
-import type { ProvcConfig, Task, Wire } from '../client.js';
+import type { ProvcConfig, Wire } from '../client.js';
+import type { Task } from '../wire/tasks.js';
 import { resolveScope, scopeIssues, type Scope } from '../config.js';
 import { camelize, tagMap } from '../wire/shape.js';
 import { waitForCreated, waitForFirst, waitForTask } from '../wire/tasks.js';

@@ -10,7 +10,22 @@
 // An object made before the create started can never match. Residual: another run sending the very
 // same body after this create started while this request never arrived is taken for this one.
 import { cannotTell, type CannotTell, type FindHint } from '../../../engine/provider/define.js';
-import type { CdnActivityEntry, Ctx, GcoreClient, Wire } from '../client.js';
+import type { Ctx, GcoreClient, Wire } from '../client.js';
+
+export type CdnActivityEntry = {
+  readonly id: number;
+  readonly path: string;
+  readonly method: string;
+  readonly requested_at: string;
+  readonly data?: Wire;
+  readonly status_code: number;
+  readonly actions?: readonly { action_type?: string; state_after_request?: Wire }[];
+};
+export type CdnActivityPage = {
+  readonly count: number;
+  readonly next?: string | null;
+  readonly results: CdnActivityEntry[];
+};
 
 const PAGE = 100;
 const MAX_PAGES = 20;
