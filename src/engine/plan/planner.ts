@@ -13,17 +13,16 @@ import type { Issue } from '../validate/issue.js';
 import { buildGraph, topoOrder, type Graph } from '../graph/graph.js';
 import { parseWithUnknowns, schemaKeys } from '../validate/schema.js';
 import type { Change } from '../diff/diff.js';
-import { formatPath, formatPathExact, getPath, mapPath, parsePath, pathCovers } from '../values/path.js';
-import { containsUnknown, isUnknown, unknown } from '../values/unknown.js';
-import { redactPaths, redactText, secretStrings } from '../values/redact.js';
-import { isSensitive, sensitive } from '../values/secret.js';
+import { formatPath, getPath, parsePath } from '../values/path.js';
+import { containsUnknown, unknown } from '../values/unknown.js';
+import { redactPaths } from '../values/redact.js';
 import type { Step, StepChange } from './step.js';
 import type { StepWork } from './work.js';
 import { chooseAction, type Choice } from './choose.js';
 import { storedOptions } from './options.js';
 import { planOrphans } from './orphans.js';
 import { buildExecution, type Draft } from './execution.js';
-import { secretPathsOf, strip } from './secrets.js';
+import { redactChanges, scrubMessages, secretPathsOf, strip, withNewSecrets, withPropagated } from './secrets.js';
 import { ProtectedResourceError, ValidationError } from '../errors.js';
 
 export type { Resolved } from './work.js';
@@ -223,47 +222,6 @@ export function planSteps(input: PlanInput): PlanOutput {
   return { work: execution.work, warnings: [...warnings, ...execution.warnings] };
 }
 
-/** The definition's secret paths and the input paths a secret() or a secret reference lands on. */
-function withPropagated(own: readonly string[], landed: readonly string[]): string[] {
-  const out = [...own];
-  for (const p of landed) if (p && !out.includes(`inputs.${p}`)) out.push(`inputs.${p}`);
-  return out;
-}
-
-/**
- * A resource whose values stay as they are but whose secret paths grow (a value newly wrapped in
- * secret(), a reference newly pointing at a secret) is recorded again, so the state seals it.
- */
-function withNewSecrets(choice: Choice, prior: ResourceState | undefined, secrets: readonly string[]): Choice {
-  if (!prior || choice.action !== 'noop' || secrets.every((p) => prior.secrets.includes(p))) return choice;
-  return {
-    ...choice,
-    action: 'update',
-    cause: 'options_changed',
-    stateChanges: [{ path: ['secrets'], before: [...prior.secrets], after: [...secrets] }],
-  };
-}
-
-function scrubMessages(
-  raw: Record<string, unknown>,
-  secrets: readonly string[],
-  issues: Issue[],
-  fromIssue: number,
-  warnings: string[],
-  fromWarning: number,
-): void {
-  const values = new Set<string>();
-  for (const p of strip('inputs.', secrets))
-    mapPath(raw, parsePath(p), (v) => {
-      secretStrings(v, values);
-      return v;
-    });
-  if (!values.size) return;
-  for (let i = fromIssue; i < issues.length; i++)
-    issues[i] = { ...issues[i]!, message: redactText(issues[i]!.message, values) };
-  for (let i = fromWarning; i < warnings.length; i++) warnings[i] = redactText(warnings[i]!, values);
-}
-
 /** Which record each declaration takes over: its own name, else its first alias in the state. */
 function claimRecords(
   decls: readonly ResourceDecl[],
@@ -334,32 +292,4 @@ function runChecks(
 
 function stateChange(c: Change): StepChange {
   return { path: formatPath(c.path), before: c.before, after: c.after, forcesReplacement: false, scope: 'state' };
-}
-
-function redactChanges(
-  changes: readonly Change[],
-  secretInputs: string[],
-  forced: Set<string>,
-  forcing: ReturnType<typeof parsePath>[],
-): StepChange[] {
-  const secretPatterns = secretInputs.map(parsePath);
-  return changes.map((c) => {
-    const secret = secretPatterns.some((p) => pathCovers(p, c.path));
-    const path = formatPath(c.path);
-    // Secret paths below this change's path (the change holds a whole object or list).
-    const below = secretPatterns
-      .filter((p) => p.length > c.path.length && pathCovers(c.path, p))
-      .map((p) => formatPathExact(p.slice(c.path.length)));
-    return {
-      path,
-      before: secret && c.before !== undefined ? sensitive : redactPaths(redactNested(c.before), below),
-      after:
-        secret && c.after !== undefined && !isUnknown(c.after) ? sensitive : redactPaths(redactNested(c.after), below),
-      forcesReplacement: forced.has(path) || (forced.size > 0 && forcing.some((f) => pathCovers(f, c.path))),
-    };
-  });
-}
-
-function redactNested(v: unknown): unknown {
-  return isSensitive(v) ? sensitive : v;
 }

@@ -1,6 +1,16 @@
-// Secret paths as a resource's record keeps them: 'inputs.x' and 'outputs.x' for each path the
-// resource's definition marks secret.
+// Secrets in a plan: the paths a resource's record keeps secret ('inputs.x', 'outputs.x'), the paths a
+// secret() or a secret reference adds, and what a plan shows of them: changes with markers for secret
+// values, messages with the secret strings taken out.
 import type { AnyResource } from '../provider/define.js';
+import type { ResourceState } from '../../state/model.js';
+import type { Issue } from '../validate/issue.js';
+import type { Change } from '../diff/diff.js';
+import type { StepChange } from './step.js';
+import type { Choice } from './choose.js';
+import { formatPath, formatPathExact, mapPath, parsePath, pathCovers } from '../values/path.js';
+import { isUnknown } from '../values/unknown.js';
+import { redactPaths, redactText, secretStrings } from '../values/redact.js';
+import { isSensitive, sensitive } from '../values/secret.js';
 
 /** Secret paths of a resource, as stored: 'inputs.x' and 'outputs.x' for each schema secret. */
 export function secretPathsOf(def: AnyResource): string[] {
@@ -12,4 +22,73 @@ export function secretPathsOf(def: AnyResource): string[] {
 /** The paths under `prefix` ('inputs.'), with the prefix taken off. */
 export function strip(prefix: string, paths: readonly string[]): string[] {
   return paths.filter((p) => p.startsWith(prefix)).map((p) => p.slice(prefix.length));
+}
+
+/** The definition's secret paths and the input paths a secret() or a secret reference lands on. */
+export function withPropagated(own: readonly string[], landed: readonly string[]): string[] {
+  const out = [...own];
+  for (const p of landed) if (p && !out.includes(`inputs.${p}`)) out.push(`inputs.${p}`);
+  return out;
+}
+
+/**
+ * A resource whose values stay as they are but whose secret paths grow (a value newly wrapped in
+ * secret(), a reference newly pointing at a secret) is recorded again, so the state seals it.
+ */
+export function withNewSecrets(choice: Choice, prior: ResourceState | undefined, secrets: readonly string[]): Choice {
+  if (!prior || choice.action !== 'noop' || secrets.every((p) => prior.secrets.includes(p))) return choice;
+  return {
+    ...choice,
+    action: 'update',
+    cause: 'options_changed',
+    stateChanges: [{ path: ['secrets'], before: [...prior.secrets], after: [...secrets] }],
+  };
+}
+
+export function scrubMessages(
+  raw: Record<string, unknown>,
+  secrets: readonly string[],
+  issues: Issue[],
+  fromIssue: number,
+  warnings: string[],
+  fromWarning: number,
+): void {
+  const values = new Set<string>();
+  for (const p of strip('inputs.', secrets))
+    mapPath(raw, parsePath(p), (v) => {
+      secretStrings(v, values);
+      return v;
+    });
+  if (!values.size) return;
+  for (let i = fromIssue; i < issues.length; i++)
+    issues[i] = { ...issues[i]!, message: redactText(issues[i]!.message, values) };
+  for (let i = fromWarning; i < warnings.length; i++) warnings[i] = redactText(warnings[i]!, values);
+}
+
+export function redactChanges(
+  changes: readonly Change[],
+  secretInputs: string[],
+  forced: Set<string>,
+  forcing: ReturnType<typeof parsePath>[],
+): StepChange[] {
+  const secretPatterns = secretInputs.map(parsePath);
+  return changes.map((c) => {
+    const secret = secretPatterns.some((p) => pathCovers(p, c.path));
+    const path = formatPath(c.path);
+    // Secret paths below this change's path (the change holds a whole object or list).
+    const below = secretPatterns
+      .filter((p) => p.length > c.path.length && pathCovers(c.path, p))
+      .map((p) => formatPathExact(p.slice(c.path.length)));
+    return {
+      path,
+      before: secret && c.before !== undefined ? sensitive : redactPaths(redactNested(c.before), below),
+      after:
+        secret && c.after !== undefined && !isUnknown(c.after) ? sensitive : redactPaths(redactNested(c.after), below),
+      forcesReplacement: forced.has(path) || (forced.size > 0 && forcing.some((f) => pathCovers(f, c.path))),
+    };
+  });
+}
+
+function redactNested(v: unknown): unknown {
+  return isSensitive(v) ? sensitive : v;
 }
