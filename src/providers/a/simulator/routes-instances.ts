@@ -1,12 +1,11 @@
 // The fake LXD's instances: create from an image (async), whole PUT with If-Match that must carry
 // volatile.idmap.*, rename only when stopped, start/stop transitions with a fake IPv4 on eth0 after
 // a delay, the files API (octal modes, append, one directory level at a time) and exec.
-import { posix } from 'node:path';
 import type { Route, SimRequest } from '../../../kit/sim/router.js';
 import { etagOf, scoped, type File, type Instance, type SimStore } from './store.js';
 import { asyncOp, error, etagMismatch, map, projectOf, recursion, str, sync, type Body } from './wire.js';
-import { execRoute } from './exec.js';
-import { onCreate, onStart, onStop } from './volatile.js';
+import { onCreate } from './volatile.js';
+import { instanceState, nicsOf } from './routes-instance-state.js';
 
 const knownLimits = new Set([
   'cpu',
@@ -68,81 +67,8 @@ const etagView = (i: Instance) => ({
   description: i.description,
 });
 
-export function instanceState(s: SimStore, i: Instance) {
-  if (!i.running)
-    return {
-      status: 'Stopped',
-      status_code: 102,
-      pid: 0,
-      processes: 0,
-      network: null,
-      cpu: { usage: 0 },
-      memory: { usage: 0 },
-      disk: {},
-    };
-  const network: Record<string, unknown> = {
-    lo: {
-      addresses: [
-        { family: 'inet', address: '127.0.0.1', netmask: '8', scope: 'local' },
-        { family: 'inet6', address: '::1', netmask: '128', scope: 'local' },
-      ],
-      hwaddr: '',
-      state: 'up',
-      type: 'loopback',
-      mtu: 65536,
-      counters: {},
-    },
-  };
-  const up = s.clock() - i.startedAt >= s.options.networkDelayMs;
-  for (const [dev, d] of Object.entries(expanded(s, i).devices)) {
-    if (d.type !== 'nic') continue;
-    const ifname = d.name || dev;
-    const hw = i.config[`volatile.${dev}.hwaddr`] ?? '00:16:3e:00:00:00';
-    const ll = {
-      family: 'inet6',
-      address: `fe80::216:3eff:fe00:${i.hostIndex.toString(16)}`,
-      netmask: '64',
-      scope: 'link',
-    };
-    const v4 = { family: 'inet', address: `198.18.0.${i.hostIndex}`, netmask: '24', scope: 'global' };
-    network[ifname] = {
-      addresses: up ? [v4, ll] : [ll],
-      hwaddr: hw,
-      state: 'up',
-      type: 'broadcast',
-      mtu: 1500,
-      host_name: `veth${i.hostIndex}`,
-      counters: {},
-    };
-  }
-  return {
-    status: 'Running',
-    status_code: 103,
-    pid: 1000 + i.hostIndex,
-    processes: 2,
-    network,
-    cpu: { usage: 0 },
-    memory: { usage: 0 },
-    disk: {},
-  };
-}
-
-const lifecycleVerb: Record<string, string> = {
-  start: 'started',
-  stop: 'stopped',
-  restart: 'restarted',
-  freeze: 'paused',
-  unfreeze: 'resumed',
-};
-
-/** The files API's path: LXD takes a relative `path=` as relative to the instance's root. */
-function filePath(req: SimRequest): string {
-  const raw = req.query.get('path') ?? '';
-  const p = posix.normalize(`/${raw}`);
-  return p.length > 1 ? p.replace(/\/+$/, '') : '/';
-}
-
-function find(s: SimStore, req: SimRequest): Instance | undefined {
+/** The instance a request's `:name` names, in the request's project. */
+export function find(s: SimStore, req: SimRequest): Instance | undefined {
   return s.instances.get(scoped(projectOf(req), req.params.name!));
 }
 
@@ -160,17 +86,6 @@ function newFiles(): Map<string, File> {
     ['/tmp', { ...dir(), mode: 0o1777 }],
     ['/root', { ...dir(), mode: 0o700 }],
   ]);
-}
-
-/** Names of the instance's nic devices (its own and its profiles'). */
-const nicsOf = (s: SimStore, i: Instance) =>
-  Object.entries(expanded(s, i).devices)
-    .filter(([, d]) => d.type === 'nic')
-    .map(([dev]) => dev);
-
-function parseMode(v: string | undefined, dflt: number): number {
-  if (!v) return dflt;
-  return v.startsWith('0') ? parseInt(v, 8) : parseInt(v, 10);
 }
 
 export const instanceRoutes: Route<SimStore>[] = [
@@ -365,151 +280,6 @@ export const instanceRoutes: Route<SimStore>[] = [
           { project: i.project },
         ),
       );
-    },
-  },
-  {
-    method: 'GET',
-    path: '/1.0/instances/:name/state',
-    handler: (req, s) => {
-      const i = find(s, req);
-      return i ? sync(instanceState(s, i)) : error(404, 'Instance not found');
-    },
-  },
-  {
-    method: 'PUT',
-    path: '/1.0/instances/:name/state',
-    handler: (req, s) => {
-      const i = find(s, req);
-      if (!i) return error(404, 'Instance not found');
-      const action = str((req.body as Body | undefined)?.action);
-      if (!['start', 'stop', 'restart', 'freeze', 'unfreeze'].includes(action))
-        return error(400, `Unknown action: '${action}'`);
-      return asyncOp(
-        s.operation(
-          `${action[0]!.toUpperCase()}${action.slice(1)}ing instance`,
-          { instances: [`/1.0/instances/${i.name}`] },
-          () => {
-            if (action === 'start') {
-              if (i.running) throw new Error('The instance is already running');
-              i.running = true;
-              i.startedAt = s.clock();
-              onStart(i, nicsOf(s, i));
-            } else if (action === 'stop') {
-              if (!i.running) throw new Error('The instance is already stopped');
-              i.running = false;
-              onStop(i, nicsOf(s, i));
-              if (i.ephemeral) s.instances.delete(scoped(i.project, i.name));
-            } else if (action === 'restart') {
-              onStop(i, nicsOf(s, i));
-              i.running = true;
-              i.startedAt = s.clock();
-              onStart(i, nicsOf(s, i));
-            }
-            s.events.lifecycle(`instance-${lifecycleVerb[action]}`, `/1.0/instances/${i.name}`, i.project);
-          },
-          { project: i.project },
-        ),
-      );
-    },
-  },
-  {
-    method: 'GET',
-    path: '/1.0/instances/:name/files',
-    handler: (req, s) => {
-      const i = find(s, req);
-      const path = filePath(req);
-      const f = i?.files.get(path);
-      if (!i || !f) return error(404, 'Not Found');
-      const headers = {
-        'x-lxd-uid': String(f.uid),
-        'x-lxd-gid': String(f.gid),
-        'x-lxd-mode': `0${(f.mode & 0o7777).toString(8).padStart(3, '0')}`.slice(-4),
-        'x-lxd-type': f.type,
-      };
-      if (f.type === 'directory') {
-        const base = path === '/' ? '/' : `${path}/`;
-        const entries = [...i.files.keys()]
-          .filter((k) => k !== '/' && k.startsWith(base) && !k.slice(base.length).includes('/'))
-          .map((k) => k.slice(base.length));
-        const r = sync(entries);
-        return { ...r, headers: { ...r.headers, ...headers } };
-      }
-      return { status: 200, raw: f.content, headers: { ...headers, 'content-type': 'application/octet-stream' } };
-    },
-  },
-  {
-    method: 'POST',
-    path: '/1.0/instances/:name/files',
-    handler: (req, s) => {
-      const i = find(s, req);
-      if (!i) return error(404, 'Instance not found');
-      const path = filePath(req);
-      const parent = path.slice(0, path.lastIndexOf('/')) || '/';
-      if (i.files.get(parent)?.type !== 'directory') return error(404, 'Not Found');
-      const h = req.headers;
-      const type = String(h['x-lxd-type'] ?? 'file');
-      const write = String(h['x-lxd-write'] ?? 'overwrite');
-      if (write !== 'overwrite' && write !== 'append') return error(400, `Bad file write mode: ${write}`);
-      const existing = i.files.get(path);
-      const formEncoded = String(h['content-type'] ?? '').includes('x-www-form-urlencoded');
-      const content = formEncoded ? '' : req.rawBody.toString('utf8');
-      if (type === 'directory') {
-        if (!existing)
-          i.files.set(path, {
-            type: 'directory',
-            content: '',
-            mode: parseMode(h['x-lxd-mode'] as string, 0o750),
-            uid: Number(h['x-lxd-uid'] ?? 0),
-            gid: Number(h['x-lxd-gid'] ?? 0),
-          });
-        return sync({});
-      }
-      if (write === 'append') {
-        if (!existing) return error(404, 'Not Found');
-        existing.content += content;
-        return sync({});
-      }
-      if (existing) existing.content = content;
-      else
-        i.files.set(path, {
-          type: 'file',
-          content,
-          mode: parseMode(h['x-lxd-mode'] as string, 0o644),
-          uid: Number(h['x-lxd-uid'] ?? 0),
-          gid: Number(h['x-lxd-gid'] ?? 0),
-        });
-      return sync({});
-    },
-  },
-  {
-    method: 'DELETE',
-    path: '/1.0/instances/:name/files',
-    handler: (req, s) => {
-      const i = find(s, req);
-      const path = filePath(req);
-      if (!i || !i.files.has(path)) return error(404, 'Not Found');
-      i.files.delete(path);
-      return sync({});
-    },
-  },
-  execRoute,
-  {
-    method: 'GET',
-    path: '/1.0/instances/:name/logs/:file',
-    handler: (req, s) => {
-      const text = s.logs.get(`/1.0/instances/${req.params.name}/logs/${req.params.file}`);
-      return text === undefined
-        ? error(404, 'Not Found')
-        : { status: 200, raw: text, headers: { 'content-type': 'application/octet-stream' } };
-    },
-  },
-  {
-    method: 'DELETE',
-    path: '/1.0/instances/:name/logs/:file',
-    handler: (req, s) => {
-      const key = `/1.0/instances/${req.params.name}/logs/${req.params.file}`;
-      if (!s.logs.delete(key)) return error(404, 'Not Found');
-      return sync({});
     },
   },
 ];

@@ -3,6 +3,8 @@
 import type { Route } from '../../../kit/sim/router.js';
 import type { SimStore } from './store.js';
 import { instanceRoutes } from './routes-instances.js';
+import { instanceFileRoutes } from './routes-instance-files.js';
+import { instanceStateRoutes } from './routes-instance-state.js';
 import { miscRoutes } from './routes-misc.js';
 import { serverRoutes } from './routes-server.js';
 import { aclRoutes, groupRoutes, networkRoutes, poolRoutes, profileRoutes, projectRoutes } from './routes-objects.js';
@@ -11,6 +13,8 @@ export const routes: readonly Route<SimStore>[] = [
   ...serverRoutes,
   ...miscRoutes,
   ...instanceRoutes,
+  ...instanceStateRoutes,
+  ...instanceFileRoutes,
   ...networkRoutes,
   ...aclRoutes,
   ...profileRoutes,
