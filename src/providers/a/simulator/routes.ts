@@ -6,12 +6,16 @@ import { instanceRoutes } from './routes-instances.js';
 import { instanceFileRoutes } from './routes-instance-files.js';
 import { instanceStateRoutes } from './routes-instance-state.js';
 import { miscRoutes } from './routes-misc.js';
+import { networkExtraRoutes } from './routes-network-extras.js';
+import { volumeRoutes } from './routes-volumes.js';
 import { serverRoutes } from './routes-server.js';
 import { aclRoutes, groupRoutes, networkRoutes, poolRoutes, profileRoutes, projectRoutes } from './routes-objects.js';
 
 export const routes: readonly Route<SimStore>[] = [
   ...serverRoutes,
   ...miscRoutes,
+  ...networkExtraRoutes,
+  ...volumeRoutes,
   ...instanceRoutes,
   ...instanceStateRoutes,
   ...instanceFileRoutes,
