@@ -1,17 +1,16 @@
-// Simulated networks (+ subnets), firewalls (+ rules), reserved IPs and load balancers, each under
-// its classic path and the /v2/vpc alias, and volumes (creating → available, attaching → attached).
+// Simulated networks (+ subnets) and firewalls (+ rules), each under its classic path and the /v2/vpc
+// alias; the family's route list gathers them with volumes, reserved IPs and load balancers.
 import type { Route } from '../../../kit/sim/router.js';
 import type { Wire } from './answers.js';
 import type { SimStore } from './store.js';
-import { byId, bodyOf, fail, given, missing, ok, page, success } from './answers.js';
-import { aliased, route } from './endpoint.js';
-import { assignIp, unassignIp } from './routes-instances.js';
+import { byId, bodyOf, fail, given, missing, ok, success } from './answers.js';
+import { aliased } from './endpoint.js';
 import { loadBalancerRoutes } from './routes-loadbalancer.js';
+import { volumeRoutes } from './routes-volumes.js';
+import { ipRoutes } from './routes-ips.js';
 
 const noNetwork = () => missing('database_network_not_found', 'network');
 const noFirewall = () => missing('database_firewall_not_found', 'firewall');
-const noVolume = () => missing('database_volume_not_found', 'volume');
-const noIp = () => missing('database_ip_find', 'IP');
 
 /** A rule in wire shape; `ports` and start/end each derived from the other. */
 export function makeRule(s: SimStore, firewallId: string, b: Wire): Wire | string {
@@ -257,143 +256,6 @@ function firewallRoutes(): Route<SimStore>[] {
       const before = f.rules.length;
       f.rules = f.rules.filter((x: Wire) => x.id !== q.params.rid);
       return before === f.rules.length ? missing('database_firewall_rules_find', 'firewall rule') : success();
-    }),
-  ];
-}
-
-function volumeRoutes(): Route<SimStore>[] {
-  const get = (s: SimStore, id: string, r: string) => byId(s.volumes, id, r);
-  return [
-    route('GET', '/v2/volumes', (_q, s, r) => ok(s.inRegion(s.volumes, r))),
-    route('GET', '/v2/volumes/:id', (q, s, r) => {
-      const v = get(s, q.params.id!, r);
-      return v ? ok(v) : noVolume();
-    }),
-    route('POST', '/v2/volumes', (q, s, r) => {
-      const b = bodyOf(q);
-      if (!given(b.name)) return fail('parameter_name_invalid', 'The name supplied was empty');
-      if (s.inRegion(s.volumes, r).some((v) => v.name === b.name))
-        return fail('database_volume_duplicate_name', `A volume named ${b.name} already exists`);
-      if (!(Number(b.size_gb) > 0))
-        return fail('parameter_volume_size_incorrect', 'The volume size must be at least 1 GB');
-      const net = given(b.network_id) ? byId(s.networks, b.network_id, r) : s.defaultNetwork(r);
-      if (!net) return noNetwork();
-      const v: Wire = {
-        id: s.id(),
-        name: b.name,
-        instance_id: null,
-        cluster_id: given(b.cluster_id) ?? null,
-        network_id: net.id,
-        mountpoint: null,
-        openstack_id: s.id(),
-        status: 'creating',
-        volume_type: given(b.volume_type) ?? 'standard',
-        size_gb: Number(b.size_gb),
-        bootable: !!b.bootable,
-        created_at: s.now(),
-        region: r,
-      };
-      s.volumes.set(v.id, v);
-      s.schedule(s.timings.volume, () => {
-        if (v.status === 'creating') v.status = 'available';
-      });
-      return success({ id: v.id, name: v.name });
-    }),
-    route('PUT', '/v2/volumes/:id/resize', (q, s, r) => {
-      const v = get(s, q.params.id!, r);
-      if (!v) return noVolume();
-      const size = Number(bodyOf(q).size_gb);
-      if (v.instance_id)
-        return fail(
-          'database_volume_still_attached_cannot_resize',
-          'The volume is attached; detach it before resizing',
-        );
-      if (!(size > v.size_gb))
-        return fail('parameter_volume_size_must_increase', 'The new size must be larger than the current size');
-      v.size_gb = size;
-      return success();
-    }),
-    route('PUT', '/v2/volumes/:id/attach', (q, s, r) => {
-      const v = get(s, q.params.id!, r);
-      if (!v) return noVolume();
-      const b = bodyOf(q);
-      const inst = byId(s.instances, String(b.instance_id ?? ''), r);
-      if (!inst) return missing('database_instance_find', 'instance');
-      if (v.instance_id) return fail('database_volume_cannot_multiple_attach', 'The volume is already attached');
-      if (v.status !== 'available') return fail('database_volume_cannot_multiple_attach', `The volume is ${v.status}`);
-      Object.assign(v, { instance_id: inst.id, mountpoint: '/dev/vdb', status: 'attaching' });
-      inst.attached_volumes = [...(inst.attached_volumes ?? []), { id: v.id }];
-      s.schedule(s.timings.volume, () => {
-        if (v.status === 'attaching') v.status = 'attached';
-      });
-      return success();
-    }),
-    route('PUT', '/v2/volumes/:id/detach', (q, s, r) => {
-      const v = get(s, q.params.id!, r);
-      if (!v) return noVolume();
-      if (!v.instance_id) return fail('database_volume_not_attached', 'The volume is not attached');
-      const inst = s.instances.get(v.instance_id);
-      if (inst) inst.attached_volumes = (inst.attached_volumes ?? []).filter((a: Wire) => a.id !== v.id);
-      Object.assign(v, { instance_id: null, mountpoint: null, status: 'available' });
-      return success();
-    }),
-    route('DELETE', '/v2/volumes/:id', (q, s, r) => {
-      const v = get(s, q.params.id!, r);
-      if (!v) return noVolume();
-      if (v.instance_id) return fail('database_volume_delete_failed', 'The volume is attached; detach it first');
-      s.volumes.delete(v.id);
-      return success();
-    }),
-  ];
-}
-
-function ipRoutes(): Route<SimStore>[] {
-  return [
-    ...aliased('GET', '/v2/ips', (q, s, r) => page(q, s.inRegion(s.ips, r))),
-    ...aliased('GET', '/v2/ips/:id', (q, s, r) => {
-      const ip = byId(s.ips, q.params.id!, r);
-      return ip ? ok(ip) : noIp();
-    }),
-    ...aliased('POST', '/v2/ips', (q, s, r) => {
-      const name = given<string>(bodyOf(q).name) ?? `ip-${s.id().slice(0, 8)}`;
-      if (/\s/.test(name)) return fail('parameter_name_invalid', 'The name must not contain whitespace');
-      const ip: Wire = { id: s.id(), name, ip: '', assigned_to: { id: '', type: '', name: '' }, region: r };
-      s.ips.set(ip.id, ip);
-      s.schedule(s.timings.ip, () => {
-        if (!ip.ip) ip.ip = s.address('public');
-      });
-      return ok(ip);
-    }),
-    ...aliased('PUT', '/v2/ips/:id', (q, s, r) => {
-      const ip = byId(s.ips, q.params.id!, r);
-      if (!ip) return noIp();
-      const name = given<string>(bodyOf(q).name);
-      if (name) ip.name = name;
-      return ok(ip);
-    }),
-    ...aliased('POST', '/v2/ips/:id/actions', (q, s, r) => {
-      const ip = byId(s.ips, q.params.id!, r);
-      if (!ip) return noIp();
-      const b = bodyOf(q);
-      if (b.action === 'unassign') {
-        unassignIp(s, ip);
-        return success();
-      }
-      if (b.action !== 'assign') return fail('parameter_value_missing', 'action must be assign or unassign');
-      const inst = byId(s.instances, String(b.assign_to_id ?? ''), r);
-      if (!inst) return missing('database_instance_find', 'instance');
-      if (!ip.ip) return fail('database_cannot_move_ip', 'The IP has not been allocated yet');
-      if (ip.assigned_to?.id && ip.assigned_to.id !== inst.id)
-        return fail('database_cannot_move_ip', `The IP is assigned to ${ip.assigned_to.type} ${ip.assigned_to.id}`);
-      assignIp(s, ip, inst);
-      return success();
-    }),
-    ...aliased('DELETE', '/v2/ips/:id', (q, s, r) => {
-      const ip = byId(s.ips, q.params.id!, r);
-      if (!ip) return noIp();
-      unassignIp(s, ip);
-      s.ips.delete(ip.id);
-      return success();
     }),
   ];
 }
