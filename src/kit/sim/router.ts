@@ -9,6 +9,7 @@ import { rmSync } from 'node:fs';
 import type { z } from 'zod';
 import { FaultPlan, type FaultKind, type FaultOptions } from './faults.js';
 import { RateLimiter, type RateLimitFacts, type RateLimitOptions } from './rate-limit.js';
+import { compile, matchRoute, parseBody, requestOf, type Compiled } from './request.js';
 
 export type SimRequest = {
   readonly method: string;
@@ -106,35 +107,6 @@ export type SimServer = {
   close(): Promise<void>;
 };
 
-type Compiled<S> = { route: Route<S>; re: RegExp; keys: string[] };
-
-function compile<S>(route: Route<S>): Compiled<S> {
-  const keys: string[] = [];
-  let pattern = route.path.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
-  pattern = pattern.replace(/\/\*$/, () => {
-    keys.push('*');
-    return '(?:/(.*))?';
-  });
-  pattern = pattern.replace(/:(\w+)/g, (_m, k: string) => {
-    keys.splice(keys.length - (keys.at(-1) === '*' ? 1 : 0), 0, k);
-    return '([^/]+)';
-  });
-  return { route, re: new RegExp(`^${pattern}/?$`), keys };
-}
-
-/** Method, path, query, headers and the TLS peer certificate of an incoming request. */
-function requestOf(req: IncomingMessage, url: URL, method: string): Omit<SimRequest, 'params' | 'body' | 'rawBody'> {
-  const tlsSocket = req.socket as Socket & { getPeerCertificate?: () => { fingerprint256?: string; raw?: Buffer } };
-  const peer = tlsSocket.getPeerCertificate ? tlsSocket.getPeerCertificate() : undefined;
-  return {
-    method,
-    path: decodeURI(url.pathname),
-    query: url.searchParams,
-    headers: req.headers,
-    peerCertificate: peer && Object.keys(peer).length ? peer : undefined,
-  };
-}
-
 export async function startRouter<S>(options: RouterOptions<S>): Promise<SimServer> {
   const table = options.routes.map(compile);
   let overrides: Compiled<unknown>[] = [];
@@ -151,19 +123,7 @@ export async function startRouter<S>(options: RouterOptions<S>): Promise<SimServ
     const rawBody = Buffer.concat(chunks);
     const url = new URL(req.url ?? '/', 'http://sim');
     const method = (req.method ?? 'GET').toUpperCase();
-    let body: unknown;
-    const ctype = String(req.headers['content-type'] ?? '');
-    if (rawBody.length) {
-      if (ctype.includes('application/x-www-form-urlencoded'))
-        body = Object.fromEntries(new URLSearchParams(rawBody.toString('utf8')));
-      else {
-        try {
-          body = JSON.parse(rawBody.toString('utf8'));
-        } catch {
-          body = rawBody.toString('utf8');
-        }
-      }
-    }
+    const body = parseBody(rawBody, String(req.headers['content-type'] ?? ''));
     const base: Omit<SimRequest, 'params'> = { ...requestOf(req, url, method), body, rawBody };
     const log = (entry: Omit<RequestLogEntry, 'method' | 'path' | 'query' | 'body' | 'at'>) => {
       const e: RequestLogEntry = { method, path: base.path, query: url.search, body, at: Date.now(), ...entry };
@@ -250,21 +210,8 @@ export async function startRouter<S>(options: RouterOptions<S>): Promise<SimServ
     send(response);
   };
 
-  const findRoute = (path: string, method: string, upgrade = false) => {
-    let pathMatched = false;
-    for (const c of [...overrides, ...table] as Compiled<S>[]) {
-      const m = c.re.exec(path);
-      if (!m) continue;
-      pathMatched = true;
-      if (c.route.method !== method || (upgrade && !c.route.upgrade)) continue;
-      const params: Record<string, string> = {};
-      c.keys.forEach((k, i) => {
-        params[k] = m[i + 1] !== undefined ? decodeURIComponent(m[i + 1]!) : '';
-      });
-      return { match: { c, params }, pathMatched };
-    }
-    return { match: undefined, pathMatched };
-  };
+  const findRoute = (path: string, method: string, upgrade = false) =>
+    matchRoute([...overrides, ...table] as Compiled<S>[], path, method, upgrade);
 
   /** A websocket upgrade: matched against routes that have `upgrade`, authenticated, then handed over. */
   const onUpgrade = (raw: IncomingMessage, socket: Duplex, head: Buffer) => {
