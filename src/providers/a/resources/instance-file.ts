@@ -7,7 +7,7 @@ import { defineResource, type CheckIssue } from '../../../engine/provider/define
 import type { OperationContext } from '../../../engine/provider/context.js';
 import { scopeIssues } from './checks.js';
 import type { ProvaConfig } from '../wire/connections.js';
-import { absoluteTarget, canonicalMode, deleteFile, fileIssues, statFile, uploadFile } from '../wire/files.js';
+import { absoluteTarget, deleteFile, fileIssues, fileOwnership, statFile, uploadFile } from '../wire/files.js';
 import { projectOf } from '../wire/objects.js';
 
 const inputs = z
@@ -29,23 +29,7 @@ const inputs = z
       .boolean()
       .default(false)
       .describe('Create missing directories leading to `targetPath`; default `false`.'),
-    uid: z
-      .number()
-      .int()
-      .nonnegative()
-      .default(0)
-      .describe('Numeric owner user id of the file (an unquoted integer); default `0`.'),
-    gid: z
-      .number()
-      .int()
-      .nonnegative()
-      .default(0)
-      .describe('Numeric owner group id of the file (an unquoted integer); default `0`.'),
-    mode: z
-      .string()
-      .default('0755')
-      .transform(canonicalMode)
-      .describe('Octal permissions as a quoted string, such as `0644`; default `0755`.'),
+    ...fileOwnership,
     project: z
       .string()
       .optional()

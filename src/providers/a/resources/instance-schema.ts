@@ -5,7 +5,7 @@ import type { CheckIssue } from '../../../engine/provider/define.js';
 import type { ProvaConfig } from '../wire/connections.js';
 import { deviceSchema, sortDevices } from '../wire/devices.js';
 import { execSchema } from '../wire/execs.js';
-import { canonicalMode, fileIssues } from '../wire/files.js';
+import { fileIssues, fileOwnership } from '../wire/files.js';
 import { splitImage } from '../wire/images.js';
 import { durationMs } from '../wire/runtime.js';
 import { scopeIssues } from './checks.js';
@@ -19,23 +19,7 @@ export const fileSchema = z.object({
     .describe(
       'Path of a local file whose contents are uploaded; exactly one of `content` and `sourcePath` must be set.',
     ),
-  uid: z
-    .number()
-    .int()
-    .nonnegative()
-    .default(0)
-    .describe('Numeric owner user id of the file (an unquoted integer); default `0`.'),
-  gid: z
-    .number()
-    .int()
-    .nonnegative()
-    .default(0)
-    .describe('Numeric owner group id of the file (an unquoted integer); default `0`.'),
-  mode: z
-    .string()
-    .default('0755')
-    .transform(canonicalMode)
-    .describe('Octal permissions as a quoted string, such as `0644`; default `0755`.'),
+  ...fileOwnership,
   createDirectories: z
     .boolean()
     .default(false)

@@ -1,5 +1,6 @@
 // Files inside an instance (the files API): upload with octet-stream bodies and leading-zero octal
 // modes, parent directories one level at a time, stat through the download headers, delete.
+import { z } from 'zod';
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { posix } from 'node:path';
@@ -191,3 +192,24 @@ export async function replaceFiles(
     await deleteFile(ctx, client, instance, project, f.targetPath.startsWith('/') ? f.targetPath : `/${f.targetPath}`);
   for (const f of files) await uploadFile(ctx, client, instance, project, { ...f, append: false });
 }
+
+/** Owner, group and mode of a file written into an instance: the fields the instance's `files` and the InstanceFile resource share. */
+export const fileOwnership = {
+  uid: z
+    .number()
+    .int()
+    .nonnegative()
+    .default(0)
+    .describe('Numeric owner user id of the file (an unquoted integer); default `0`.'),
+  gid: z
+    .number()
+    .int()
+    .nonnegative()
+    .default(0)
+    .describe('Numeric owner group id of the file (an unquoted integer); default `0`.'),
+  mode: z
+    .string()
+    .default('0755')
+    .transform(canonicalMode)
+    .describe('Octal permissions as a quoted string, such as `0644`; default `0755`.'),
+};
