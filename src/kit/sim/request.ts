@@ -3,11 +3,23 @@
 // request's method, path, query, headers and TLS peer, and its body (JSON, form, or text).
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Route, SimRequest } from './router.js';
 
-export type Compiled<S> = { route: Route<S>; re: RegExp; keys: string[] };
+/** What matching needs of a route: its method, its path pattern, whether it takes upgrades. */
+type Matchable = { readonly method: string; readonly path: string; readonly upgrade?: unknown };
 
-export function compile<S>(route: Route<S>): Compiled<S> {
+/** A route with its path pattern compiled: the expression and the names of its parameters in order. */
+export type Compiled<R extends Matchable> = { route: R; re: RegExp; keys: string[] };
+
+/** The parts of an incoming request the router reads before routing it. */
+export type RequestParts = {
+  readonly method: string;
+  readonly path: string;
+  readonly query: URLSearchParams;
+  readonly headers: IncomingMessage['headers'];
+  readonly peerCertificate?: { readonly fingerprint256?: string; readonly raw?: Buffer } | undefined;
+};
+
+export function compile<R extends Matchable>(route: R): Compiled<R> {
   const keys: string[] = [];
   let pattern = route.path.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
   pattern = pattern.replace(/\/\*$/, () => {
@@ -22,11 +34,7 @@ export function compile<S>(route: Route<S>): Compiled<S> {
 }
 
 /** Method, path, query, headers and the TLS peer certificate of an incoming request. */
-export function requestOf(
-  req: IncomingMessage,
-  url: URL,
-  method: string,
-): Omit<SimRequest, 'params' | 'body' | 'rawBody'> {
+export function requestOf(req: IncomingMessage, url: URL, method: string): RequestParts {
   const tlsSocket = req.socket as Socket & { getPeerCertificate?: () => { fingerprint256?: string; raw?: Buffer } };
   const peer = tlsSocket.getPeerCertificate ? tlsSocket.getPeerCertificate() : undefined;
   return {
@@ -39,7 +47,12 @@ export function requestOf(
 }
 
 /** The route of `path` and `method` among `routes` (the first match wins), and whether any route matched the path at all. */
-export function matchRoute<S>(routes: readonly Compiled<S>[], path: string, method: string, upgrade = false) {
+export function matchRoute<R extends Matchable>(
+  routes: readonly Compiled<R>[],
+  path: string,
+  method: string,
+  upgrade = false,
+) {
   let pathMatched = false;
   for (const c of routes) {
     const m = c.re.exec(path);

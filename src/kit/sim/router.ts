@@ -9,19 +9,14 @@ import { rmSync } from 'node:fs';
 import type { z } from 'zod';
 import { FaultPlan, type FaultKind, type FaultOptions } from './faults.js';
 import { RateLimiter, type RateLimitFacts, type RateLimitOptions } from './rate-limit.js';
-import { compile, matchRoute, parseBody, requestOf, type Compiled } from './request.js';
+import { compile, matchRoute, parseBody, requestOf, type Compiled, type RequestParts } from './request.js';
 
-export type SimRequest = {
-  readonly method: string;
-  readonly path: string;
+/** A request as a handler gets it: method, path, query, headers, the TLS peer's certificate (when served over TLS with client certificates), and: */
+export type SimRequest = RequestParts & {
   readonly params: Readonly<Record<string, string>>;
-  readonly query: URLSearchParams;
-  readonly headers: IncomingMessage['headers'];
   /** Parsed JSON (or form fields as an object); undefined when there is no body. */
   readonly body: unknown;
   readonly rawBody: Buffer;
-  /** The peer's TLS certificate, when served over TLS with client certificates. */
-  readonly peerCertificate?: { readonly fingerprint256?: string; readonly raw?: Buffer } | undefined;
 };
 
 export type SimResponse = {
@@ -109,7 +104,7 @@ export type SimServer = {
 
 export async function startRouter<S>(options: RouterOptions<S>): Promise<SimServer> {
   const table = options.routes.map(compile);
-  let overrides: Compiled<unknown>[] = [];
+  let overrides: Compiled<Route<unknown>>[] = [];
   const faults = new FaultPlan(options.faults, options.seed ?? 1);
   let latencyMs = options.latencyMs ?? 0;
   let limiter = options.rateLimit ? new RateLimiter(options.rateLimit) : undefined;
@@ -211,7 +206,7 @@ export async function startRouter<S>(options: RouterOptions<S>): Promise<SimServ
   };
 
   const findRoute = (path: string, method: string, upgrade = false) =>
-    matchRoute([...overrides, ...table] as Compiled<S>[], path, method, upgrade);
+    matchRoute([...overrides, ...table] as Compiled<Route<S>>[], path, method, upgrade);
 
   /** A websocket upgrade: matched against routes that have `upgrade`, authenticated, then handed over. */
   const onUpgrade = (raw: IncomingMessage, socket: Duplex, head: Buffer) => {

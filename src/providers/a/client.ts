@@ -2,8 +2,9 @@
 // pinned HTTPS), one request() that branches on the envelope's `type`, operation waits with the
 // failure rules of the wire notes, and the server's api_extensions read once.
 import type { Dispatcher } from 'undici';
-import { HttpClient, type HttpMethod } from '../../kit/http.js';
-import { fillPath, type PathParams } from '../../kit/wire.js';
+import { HttpClient } from '../../kit/http.js';
+import { fillPath } from '../../kit/wire.js';
+import type { Call, Envelope, Operation } from './wire/envelope.js';
 
 const PROVIDER = 'prova';
 import { envelopeError, notClustered, operationError, parseLxdError } from './errors.js';
@@ -15,25 +16,6 @@ export type Ctx = Pick<OperationContext, 'signal' | 'retry' | 'report'> &
 
 /** Default deadline of one operation wait when neither the call nor the step sets one. */
 export const OPERATION_DEADLINE_MS = 300_000;
-
-export type Envelope = {
-  readonly type?: 'sync' | 'async' | 'error';
-  readonly status_code?: number;
-  readonly error_code?: number;
-  readonly error?: string;
-  readonly operation?: string;
-  readonly metadata?: unknown;
-};
-
-export type Operation = {
-  readonly id: string;
-  readonly class?: string;
-  readonly status: string;
-  readonly status_code: number;
-  readonly err?: string;
-  readonly metadata?: Record<string, unknown> | null;
-  readonly resources?: Record<string, string[]> | null;
-};
 
 export type ServerInfo = {
   readonly api_extensions: string[];
@@ -49,30 +31,6 @@ export type ServerInfo = {
     readonly [key: string]: unknown;
   };
   readonly [key: string]: unknown;
-};
-
-export type Call = {
-  readonly method: HttpMethod;
-  /** The path with placeholders ('/1.0/instances/{name}'), filled from `params`; errors show it as is. */
-  readonly pathTemplate: string;
-  /** The template's placeholders by name, each URL-escaped when filled. */
-  readonly params?: PathParams;
-  /** A path the server gave (an exec's output log), requested as is instead of the filled template. */
-  readonly serverPath?: string;
-  readonly operation: string;
-  readonly project?: string;
-  /** Cluster member; sent only to clustered servers. */
-  readonly target?: string;
-  readonly query?: Readonly<Record<string, string | undefined>>;
-  readonly body?: unknown;
-  /** The ETag to send as If-Match. */
-  readonly etag?: string;
-  readonly headers?: Readonly<Record<string, string>>;
-  readonly rawBody?: string | Uint8Array;
-  /** Return an async answer's operation at once instead of waiting (token operations never finish). */
-  readonly noWait?: boolean;
-  /** How long an async answer's operation may take (default: the step's limit, else 5 minutes). */
-  readonly waitMs?: number;
 };
 
 export type CallResult<T> = {

@@ -2,7 +2,7 @@
 // the refusal of a cluster target on a standalone server.
 import { describeBody, type VendorError } from '../../kit/http.js';
 import { ProviderError } from '../../engine/errors.js';
-import type { Call, Envelope, Operation } from './client.js';
+import type { Call, Envelope, Operation } from './wire/envelope.js';
 
 const PROVIDER = 'prova';
 

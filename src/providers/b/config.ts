@@ -6,7 +6,21 @@ import { homedir } from 'node:os';
 import { sensitive } from '../../engine/values/secret.js';
 import { ConfigError } from '../../engine/errors.js';
 import { CivoClient } from './client.js';
-import { WAIT_LIMITS_MS, type WaitKind } from './wire/wait.js';
+
+/** How long each kind of wait may take by default (wire/wait.ts); `waitLimitsMs` overrides any. */
+export const WAIT_LIMITS_MS = Object.freeze({
+  instance: 20 * 60_000,
+  cluster: 30 * 60_000,
+  pool: 30 * 60_000,
+  database: 30 * 60_000,
+  volume: 10 * 60_000,
+  ip: 5 * 60_000,
+  loadBalancer: 15 * 60_000,
+  objectStore: 10 * 60_000,
+  credential: 5 * 60_000,
+  delete: 15 * 60_000,
+});
+export type WaitKind = keyof typeof WAIT_LIMITS_MS;
 import type { RequestRate } from '../../kit/budget.js';
 
 export type ProvbOptions = {

@@ -9,12 +9,10 @@ import { parseGcoreError } from './errors.js';
 import type { ProvcSettings, Scope } from './config.js';
 import { fillPath } from '../../kit/wire.js';
 import { cdnItems, collectCdnPages, collectPages, type CdnList } from './wire/query.js';
-import type { Task, TaskIds } from './wire/tasks.js';
-import type { CdnActivityPage } from './wire/activity.js';
+import type { CdnActivityPage, CloudPage, Task, TaskIds } from './wire/answers.js';
 
 export type Ctx = Pick<OperationContext, 'signal' | 'retry' | 'report'>;
 export type Wire = Record<string, unknown>;
-export type CloudPage<T = Wire> = { readonly count: number; readonly results: T[] };
 type Query = Readonly<Record<string, QueryValue>>;
 type Params = Readonly<Record<string, string | number>>;
 

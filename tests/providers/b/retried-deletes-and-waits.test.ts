@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { ProviderError } from '../../../src/engine/errors.js';
 import type { CivoClient } from '../../../src/providers/b/client.js';
-import { WAIT_LIMITS_MS } from '../../../src/providers/b/wire/wait.js';
+import { WAIT_LIMITS_MS } from '../../../src/providers/b/config.js';
 import { created, harness, type Harness } from './harness.js';
 
 const IMAGE = '9b3bda31-8c63-4c3f-9d8e-3c6b2a1d0002';

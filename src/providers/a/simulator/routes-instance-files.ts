@@ -5,7 +5,7 @@ import type { Route, SimRequest } from '../../../kit/sim/router.js';
 import type { SimStore } from './store.js';
 import { error, sync } from './wire.js';
 import { execRoute } from './exec.js';
-import { find } from './routes-instances.js';
+import { find } from './instance.js';
 
 /** The files API's path: LXD takes a relative `path=` as relative to the instance's root. */
 function filePath(req: SimRequest): string {

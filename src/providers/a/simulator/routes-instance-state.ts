@@ -4,7 +4,7 @@ import type { Route } from '../../../kit/sim/router.js';
 import { scoped, type Instance, type SimStore } from './store.js';
 import { asyncOp, error, str, sync, type Body } from './wire.js';
 import { onStart, onStop } from './volatile.js';
-import { expanded, find } from './routes-instances.js';
+import { expanded, find } from './instance.js';
 
 export function instanceState(s: SimStore, i: Instance) {
   if (!i.running)

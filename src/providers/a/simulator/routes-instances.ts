@@ -1,11 +1,12 @@
 // The fake LXD's instances: create from an image (async), whole PUT with If-Match that must carry
 // volatile.idmap.*, rename only when stopped, start/stop transitions with a fake IPv4 on eth0 after
 // a delay, the files API (octal modes, append, one directory level at a time) and exec.
-import type { Route, SimRequest } from '../../../kit/sim/router.js';
+import type { Route } from '../../../kit/sim/router.js';
 import { etagOf, scoped, type File, type Instance, type SimStore } from './store.js';
 import { asyncOp, error, etagMismatch, map, projectOf, recursion, str, sync, type Body } from './wire.js';
 import { onCreate } from './volatile.js';
 import { instanceState, nicsOf } from './routes-instance-state.js';
+import { expanded, find } from './instance.js';
 
 const knownLimits = new Set([
   'cpu',
@@ -18,20 +19,6 @@ const knownLimits = new Set([
   'disk.priority',
   'network.priority',
 ]);
-
-export function expanded(
-  s: SimStore,
-  i: Instance,
-): { config: Record<string, string>; devices: Record<string, Record<string, string>> } {
-  const config: Record<string, string> = {};
-  const devices: Record<string, Record<string, string>> = {};
-  for (const p of i.profiles) {
-    const prof = s.profiles.get(scoped(i.project, p)) ?? s.profiles.get(scoped('default', p));
-    Object.assign(config, prof?.config ?? {});
-    Object.assign(devices, prof?.devices ?? {});
-  }
-  return { config: { ...config, ...i.config }, devices: { ...devices, ...i.devices } };
-}
 
 export function instanceView(s: SimStore, i: Instance) {
   const e = expanded(s, i);
@@ -66,11 +53,6 @@ const etagView = (i: Instance) => ({
   stateful: i.stateful,
   description: i.description,
 });
-
-/** The instance a request's `:name` names, in the request's project. */
-export function find(s: SimStore, req: SimRequest): Instance | undefined {
-  return s.instances.get(scoped(projectOf(req), req.params.name!));
-}
 
 function validateConfig(config: Record<string, string>): string | null {
   for (const k of Object.keys(config))

@@ -1,7 +1,7 @@
 // The fake LXD's network extras: a network's state and DHCP leases, and its forwards.
 import type { Route, SimRequest } from '../../../kit/sim/router.js';
 import { scoped, sha256, type SimStore } from './store.js';
-import { expanded } from './routes-instances.js';
+import { expanded } from './instance.js';
 import { created, error, etagMismatch, map, projectOf, recursion, str, sync, type Body } from './wire.js';
 
 const forwardKey = (req: SimRequest, addr: string) => `${projectOf(req)}/${req.params.network}/${addr}`;

@@ -2,7 +2,8 @@
 // code from the operation's `return` (also on a failed operation), output fetched then deleted.
 import { z } from 'zod';
 import { ProviderError } from '../../../engine/errors.js';
-import { type Ctx, type LxdClient, type Operation } from '../client.js';
+import type { Ctx, LxdClient } from '../client.js';
+import type { Operation } from './envelope.js';
 import { failedOperation } from '../errors.js';
 
 export const execSchema = z.object({

@@ -2,10 +2,7 @@
 // clients rely on, the page envelope, the region of a request, and "not supplied" for "" and null.
 import type { SimRequest, SimResponse } from '../../../kit/sim/router.js';
 import { regions } from './catalogue.js';
-
-/** An object as the simulator keeps and answers it (snake_case keys, the vendor's JSON). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Wire = Record<string, any>;
+import type { Wire } from './object.js';
 
 export const ok = (body: unknown = { result: 'success' }, status = 200): SimResponse => ({ status, body });
 export const success = (extra: Wire = {}): SimResponse => ok({ ...extra, result: 'success' });

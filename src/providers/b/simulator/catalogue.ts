@@ -1,6 +1,6 @@
 // The simulator's read-only catalogue: regions, sizes, disk images, Kubernetes versions and
 // marketplace, database versions. Shapes follow the Civo API v2 (wire notes §2.1, §2.8, §2.9).
-import type { Wire } from './answers.js';
+import type { Wire } from './object.js';
 
 const features = (extra: Partial<Record<string, boolean>> = {}) => ({
   iaas: true,

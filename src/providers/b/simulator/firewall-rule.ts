@@ -4,7 +4,7 @@
 // otherwise the object joins the network's default firewall. A firewall made this way is removed with
 // the object it was made for when nothing else uses it.
 import type { SimResponse } from '../../../kit/sim/router.js';
-import type { Wire } from './answers.js';
+import type { Wire } from './object.js';
 import type { SimStore } from './store.js';
 import { byId, fail, given, missing } from './answers.js';
 

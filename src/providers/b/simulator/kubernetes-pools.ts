@@ -1,7 +1,7 @@
 // The simulated cluster's pools and nodes: a node as the API shows it, scaling a pool up and down,
 // adding a pool (`pools` and `required_pools` kept in sync), applying label and taint changes, the
 // marketplace applications, and a cluster turning ACTIVE with its nodes.
-import type { Wire } from './answers.js';
+import type { Wire } from './object.js';
 import type { SimStore } from './store.js';
 import { marketplace, sizes } from './catalogue.js';
 

@@ -1,6 +1,6 @@
 // The account's quota (GET /v2/quota, civogo's Quota): fixed limits, usage counted from the objects
 // the simulator holds across regions, as the real API reports it per account.
-import type { Wire } from './answers.js';
+import type { Wire } from './object.js';
 import type { SimStore } from './store.js';
 
 const limits = {

@@ -2,7 +2,7 @@
 // of this family adds the object stores and credentials (routes-object-stores.ts).
 import { objectStoreRoutes } from './routes-object-stores.js';
 import type { Route } from '../../../kit/sim/router.js';
-import type { Wire } from './answers.js';
+import type { Wire } from './object.js';
 import type { SimStore } from './store.js';
 import { byId, bodyOf, fail, given, missing, ok, page, success } from './answers.js';
 import { databaseVersions, diskImages, regions, sizes } from './catalogue.js';

@@ -2,7 +2,7 @@
 // hard and soft reboot, with STOPPING → SHUTOFF, STARTING → ACTIVE, REBOOTING → ACTIVE), VNC console,
 // recovery (rescue) mode, allowed IPs and bandwidth limit. A power action is refused while BUILDING.
 import type { Route } from '../../../kit/sim/router.js';
-import type { Wire } from './answers.js';
+import type { Wire } from './object.js';
 import type { SimStore } from './store.js';
 import { byId, bodyOf, fail, missing, ok, success } from './answers.js';
 import { route } from './endpoint.js';

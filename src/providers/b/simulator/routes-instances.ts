@@ -1,7 +1,7 @@
 // Simulated instances: create (BUILDING → ACTIVE), get, paginated list, update, tags, firewall,
 // resize (up only) and delete, with the irregular not-found code `database_instance_find`.
 import type { Route } from '../../../kit/sim/router.js';
-import type { Wire } from './answers.js';
+import type { Wire } from './object.js';
 import type { SimStore } from './store.js';
 import { byId, bodyOf, fail, given, missing, ok, page, success } from './answers.js';
 import { diskImages, sizes } from './catalogue.js';

@@ -1,7 +1,7 @@
 // Simulated reserved IPs under /v2/ips and the /v2/vpc alias: allocation after a delay, assign and
 // unassign actions.
 import type { Route } from '../../../kit/sim/router.js';
-import type { Wire } from './answers.js';
+import type { Wire } from './object.js';
 import type { SimStore } from './store.js';
 import { byId, bodyOf, fail, given, missing, ok, page, success } from './answers.js';
 import { aliased } from './endpoint.js';

@@ -1,7 +1,7 @@
 // Simulated Kubernetes clusters and node pools: BUILDING → ACTIVE with `ready`, client-chosen pool
 // ids kept in creation order, `pools` and `required_pools` in sync, nodes BUILDING → ACTIVE.
 import type { Route } from '../../../kit/sim/router.js';
-import type { Wire } from './answers.js';
+import type { Wire } from './object.js';
 import type { SimStore } from './store.js';
 import { byId, bodyOf, fail, given, missing, ok, page, success } from './answers.js';
 import { kubernetesVersions, marketplace, sizes } from './catalogue.js';

@@ -1,7 +1,7 @@
 // Simulated load balancers under the classic path and the /v2/vpc alias. A create that names no
 // firewall gets one made from its `firewall_rule` (see firewall-rule.ts).
 import type { Route } from '../../../kit/sim/router.js';
-import type { Wire } from './answers.js';
+import type { Wire } from './object.js';
 import type { SimStore } from './store.js';
 import { byId, bodyOf, fail, given, missing, ok, success } from './answers.js';
 import { aliased } from './endpoint.js';

@@ -1,7 +1,7 @@
 // Simulated networks (+ subnets) and firewalls (+ rules), each under its classic path and the /v2/vpc
 // alias; the family's route list gathers them with volumes, reserved IPs and load balancers.
 import type { Route } from '../../../kit/sim/router.js';
-import type { Wire } from './answers.js';
+import type { Wire } from './object.js';
 import type { SimStore } from './store.js';
 import { byId, bodyOf, fail, given, missing, ok, success } from './answers.js';
 import { aliased } from './endpoint.js';

@@ -1,7 +1,7 @@
 // Simulated object stores and their credentials (creating → ready, a credential made with a store
 // unless one is named), under /v2/objectstores and /v2/objectstore/credentials.
 import type { Route } from '../../../kit/sim/router.js';
-import type { Wire } from './answers.js';
+import type { Wire } from './object.js';
 import type { SimStore } from './store.js';
 import { byId, bodyOf, fail, given, missing, ok, page, success, view } from './answers.js';
 import { route } from './endpoint.js';

@@ -1,6 +1,6 @@
 // Simulated volumes: creating → available, attaching → attached, detaching, resizing, deleting.
 import type { Route } from '../../../kit/sim/router.js';
-import type { Wire } from './answers.js';
+import type { Wire } from './object.js';
 import type { SimStore } from './store.js';
 import { byId, bodyOf, fail, given, missing, ok, success } from './answers.js';
 import { route } from './endpoint.js';

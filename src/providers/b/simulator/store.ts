@@ -2,7 +2,7 @@
 // `region`), the default network and firewall of every region, and delayed status transitions that
 // run when the next request arrives (no timers: a test's clock is the requests it makes).
 import { createHash, randomUUID } from 'node:crypto';
-import type { Wire } from './answers.js';
+import type { Wire } from './object.js';
 import { regions } from './catalogue.js';
 import { systemClock, type Clock } from '../../../kit/sim/clock.js';
 

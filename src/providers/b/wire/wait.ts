@@ -7,22 +7,9 @@
 // A step timeout shorter than these wins (the step's signal aborts the poll).
 import { poll, type PollOutcome } from '../../../kit/poll.js';
 import type { ProvbContext } from './region.js';
+import { WAIT_LIMITS_MS, type WaitKind } from '../config.js';
 import { orNull } from '../../../kit/gone.js';
 import { PartialCreateError } from '../../../engine/errors.js';
-
-export const WAIT_LIMITS_MS = Object.freeze({
-  instance: 20 * 60_000,
-  cluster: 30 * 60_000,
-  pool: 30 * 60_000,
-  database: 30 * 60_000,
-  volume: 10 * 60_000,
-  ip: 5 * 60_000,
-  loadBalancer: 15 * 60_000,
-  objectStore: 10 * 60_000,
-  credential: 5 * 60_000,
-  delete: 15 * 60_000,
-});
-export type WaitKind = keyof typeof WAIT_LIMITS_MS;
 
 /**
  * Polls `get` until `ready(value)`; each miss reports `status(value)`. Fails with the engine's

@@ -15,7 +15,7 @@ import {
 } from '../../../engine/provider/define.js';
 import type { OperationContext } from '../../../engine/provider/context.js';
 import type { ProvcConfig, Wire } from '../client.js';
-import type { Task } from '../wire/tasks.js';
+import type { Task } from '../wire/answers.js';
 import { resolveScope, scopeIssues, type Scope } from '../config.js';
 import { camelize, tagMap } from '../wire/shape.js';
 import { waitForCreated, waitForFirst, waitForTask } from '../wire/tasks.js';

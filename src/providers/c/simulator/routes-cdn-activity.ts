@@ -5,16 +5,7 @@
 import type { Route, SimRequest, SimResponse } from '../../../kit/sim/router.js';
 import { cdnNotFound, ok } from './answers.js';
 import type { Wire } from './fixtures.js';
-import type { SimStore } from './store.js';
-
-export type ActivityEntry = Wire & {
-  id: number;
-  requested_at: string;
-  path: string;
-  method: string;
-  status_code: number;
-  at: number;
-};
+import type { ActivityEntry, SimStore } from './store.js';
 
 const SECRET = /private|secret|password|token/i;
 const KEEP = 10_000;

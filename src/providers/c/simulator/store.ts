@@ -3,8 +3,17 @@
 // and the CDN collections with integer ids. Tests change objects here to make drift.
 import { randomUUID } from 'node:crypto';
 import { defaultFixtures, type Fixtures, type Wire } from './fixtures.js';
-import type { ActivityEntry } from './routes-cdn-activity.js';
 import { systemClock, type Clock } from '../../../kit/sim/clock.js';
+
+/** One request in the account's CDN activity log (`at`: when, in the store's clock, for ordering). */
+export type ActivityEntry = Wire & {
+  id: number;
+  requested_at: string;
+  path: string;
+  method: string;
+  status_code: number;
+  at: number;
+};
 
 export type TaskState = 'NEW' | 'RUNNING' | 'FINISHED' | 'ERROR';
 

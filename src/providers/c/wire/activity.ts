@@ -11,21 +11,7 @@
 // same body after this create started while this request never arrived is taken for this one.
 import { cannotTell, type CannotTell, type FindHint } from '../../../engine/provider/define.js';
 import type { Ctx, GcoreClient, Wire } from '../client.js';
-
-export type CdnActivityEntry = {
-  readonly id: number;
-  readonly path: string;
-  readonly method: string;
-  readonly requested_at: string;
-  readonly data?: Wire;
-  readonly status_code: number;
-  readonly actions?: readonly { action_type?: string; state_after_request?: Wire }[];
-};
-export type CdnActivityPage = {
-  readonly count: number;
-  readonly next?: string | null;
-  readonly results: CdnActivityEntry[];
-};
+import type { CdnActivityEntry } from './answers.js';
 
 const PAGE = 100;
 const MAX_PAGES = 20;

@@ -1,7 +1,9 @@
 // Gcore Cloud list queries and paging: the offset paging of the SDKs, and the encodings the wire
 // notes give (hyphenated change filters, JSON-encoded tag_key_value, repeated tag_value).
 import type { QueryValue } from '../../../kit/http.js';
-import type { CloudPage, Wire } from '../client.js';
+import type { CloudPage } from './answers.js';
+
+type Wire = Record<string, unknown>;
 
 /** The largest page a CDN list gives (its `limit` maximum). */
 const CDN_PAGE = 1000;

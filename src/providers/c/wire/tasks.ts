@@ -4,18 +4,8 @@
 import { poll } from '../../../kit/poll.js';
 import { ProviderError } from '../../../engine/errors.js';
 import type { OperationContext } from '../../../engine/provider/context.js';
-import type { GcoreClient, Wire } from '../client.js';
-
-/** The Cloud API's answer to an asynchronous request: the ids of the tasks it started. */
-export type TaskIds = { readonly tasks: string[] };
-export type TaskState = 'NEW' | 'RUNNING' | 'FINISHED' | 'ERROR';
-export type Task = Wire & {
-  id: string;
-  task_type: string;
-  state: TaskState;
-  error?: string | null;
-  created_resources?: Record<string, unknown[]> | null;
-};
+import type { GcoreClient } from '../client.js';
+import type { Task, TaskIds } from './answers.js';
 
 type TaskCtx = Pick<OperationContext, 'signal' | 'retry' | 'report' | 'address' | 'operation'>;
 
