@@ -20,6 +20,7 @@ import {
   type RawState,
 } from '../journal.js';
 import { acquireFileLock, forceUnlockFile } from './file-lock.js';
+import { CommitQueue, type QueuedCommit } from '../commit-queue.js';
 import { migrateRaw } from '../migrate.js';
 import { mapValues, stampOf, writeAtomic } from './file-io.js';
 import { StateConflictError, StateCorruptError } from '../errors.js';
@@ -36,13 +37,6 @@ export type FileStateStoreOptions = {
 
 /** What this store knows the files hold: valid while the state file and journal are as it left them. */
 type Known = { stamp: string; offset: number; serial: number; lineage: string; codec: SecretCodec; torn: number };
-
-type Task =
-  | { kind: 'commit'; change: StateChange; done: Settle }
-  | { kind: 'write'; state: State; baseSerial: number; done: Settle }
-  | { kind: 'compact'; done: Settle }
-  | { kind: 'read'; done: Settle<State> };
-type Settle<T = void> = { resolve(v: T): void; reject(e: unknown): void };
 
 const CLEAR_WARNING = (where: string) =>
   `Secret values are stored in clear in ${where}. Pass secretsPassphrase or set CONVERGE_SECRETS_PASSPHRASE to encrypt them.`;
@@ -76,9 +70,11 @@ export class FileStateStore implements StateStore {
   readonly #passphrase: string | undefined;
   readonly #lockTimeoutMs: number | undefined;
   readonly #onFlush: ((records: number) => void) | undefined;
-  readonly #queue: Task[] = [];
+  readonly #queue = new CommitQueue({
+    commitGroup: (group) => this.#commitGroup(group),
+    onError: () => (this.#known = undefined),
+  });
   readonly #locks = new Set<Lock>();
-  #draining: Promise<void> | undefined;
   #journal: FileHandle | undefined;
   #known: Known | undefined;
   /** A state this store read or wrote, and the changes committed on it since: the current state without a load. */
@@ -102,19 +98,19 @@ export class FileStateStore implements StateStore {
   }
 
   read(): Promise<State> {
-    return this.#enqueue<State>((done) => ({ kind: 'read', done }));
+    return this.#queue.run(() => this.#read());
   }
 
   commit(change: StateChange): Promise<void> {
-    return this.#enqueue<void>((done) => ({ kind: 'commit', change, done }));
+    return this.#queue.commit(change);
   }
 
   write(state: State, baseSerial: number): Promise<void> {
-    return this.#enqueue<void>((done) => ({ kind: 'write', state, baseSerial, done }));
+    return this.#queue.run(() => this.#write(state, baseSerial));
   }
 
   compact(): Promise<void> {
-    return this.#enqueue<void>((done) => ({ kind: 'compact', done }));
+    return this.#queue.run(() => this.#compact());
   }
 
   async forceUnlock(lockId: string): Promise<boolean> {
@@ -147,7 +143,7 @@ export class FileStateStore implements StateStore {
   }
 
   async close(): Promise<void> {
-    await this.#draining;
+    await this.#queue.drained();
     for (const l of [...this.#locks]) await l.release();
     this.#locks.clear();
     await this.#journal?.close();
@@ -155,37 +151,8 @@ export class FileStateStore implements StateStore {
     this.#known = undefined;
   }
 
-  #enqueue<T = void>(make: (done: Settle<T>) => Task): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.#queue.push(make({ resolve, reject } as Settle<T>));
-      this.#draining ??= this.#drain();
-    });
-  }
-
-  /** Runs queued tasks in call order; consecutive commits go out as one write and one fsync. */
-  async #drain(): Promise<void> {
-    while (this.#queue.length > 0) {
-      const head = this.#queue[0];
-      if (head.kind === 'commit') {
-        let n = 1;
-        while (n < this.#queue.length && this.#queue[n].kind === 'commit') n++;
-        await this.#commitGroup(this.#queue.splice(0, n) as Extract<Task, { kind: 'commit' }>[]);
-        continue;
-      }
-      this.#queue.shift();
-      try {
-        if (head.kind === 'read') head.done.resolve(await this.#read());
-        else if (head.kind === 'write') head.done.resolve(await this.#write(head.state, head.baseSerial));
-        else head.done.resolve(await this.#compact());
-      } catch (e) {
-        this.#known = undefined;
-        head.done.reject(e);
-      }
-    }
-    this.#draining = undefined;
-  }
-
-  async #commitGroup(group: Extract<Task, { kind: 'commit' }>[]): Promise<void> {
+  /** Consecutive commits: one journal write and one fsync for all of them (group commit). */
+  async #commitGroup(group: QueuedCommit[]): Promise<void> {
     const accepted: typeof group = [];
     const chunks: Buffer[] = [];
     try {

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { freeze } from 'immer';
 import { STATE_VERSION, type DeposedObject, type PendingOperation, type ResourceState, type State } from '../model.js';
 import { setOwn } from '../keys.js';
+import { CommitQueue, type QueuedCommit } from '../commit-queue.js';
 import { migrateRaw } from '../migrate.js';
 import type { StateChange } from '../patch.js';
 import { emptyState } from '../ops.js';
@@ -45,9 +46,6 @@ export type PostgresStateStoreOptions = {
 type StackRow = { serial: number; lineage: string; encryption: EncryptionHeader | null };
 /** The stack's serial and codec as this store last left or saw them: lets a group commit go out as one statement. */
 type Known = { serial: number; codec: SecretCodec };
-type Settle<T = void> = { resolve(v: T): void; reject(e: unknown): void };
-type CommitTask = { kind: 'commit'; change: StateChange; done: Settle };
-type Task = CommitTask | { kind: 'other'; run: () => Promise<unknown>; done: Settle<unknown> };
 
 const CLEAR_WARNING = (where: string) =>
   `Secret values are stored in clear in ${where}. Pass secretsPassphrase or set CONVERGE_SECRETS_PASSPHRASE to encrypt them.`;
@@ -88,9 +86,7 @@ export class PostgresStateStore implements StateStore {
   readonly #pool: pg.Pool;
   readonly #lockClients = new Set<pg.Client>();
   readonly #codecs = new Map<string, Promise<SecretCodec>>();
-  readonly #queue: Task[] = [];
-  readonly #maxGroup: number;
-  #draining: Promise<void> | undefined;
+  readonly #queue: CommitQueue;
   #known: Known | undefined;
   #schemaReady: Promise<void> | undefined;
   #emptyLineage: string | undefined;
@@ -108,29 +104,34 @@ export class PostgresStateStore implements StateStore {
     this.#tables = tablesOf(options.schema ?? 'public');
     this.location = `postgres:${options.schema ? `${options.schema}.` : ''}${options.stack}`;
     this.#passphrase = passphraseFrom(options.secretsPassphrase);
-    this.#maxGroup = options.maxCommitGroup ?? 1000;
-    if (!Number.isInteger(this.#maxGroup) || this.#maxGroup < 1)
+    const maxGroup = options.maxCommitGroup ?? 1000;
+    if (!Number.isInteger(maxGroup) || maxGroup < 1)
       throw new TypeError('Expected `maxCommitGroup` to be an integer from 1 and up');
+    this.#queue = new CommitQueue({
+      commitGroup: (group) => this.#commitGroup(group),
+      onError: () => (this.#known = undefined),
+      maxGroup,
+    });
     this.#pool = new pg.Pool({ connectionString: options.connectionString, max: 4, application_name: 'converge' });
     this.#pool.on('error', () => {}); // an idle connection dropped by the server; the next query reconnects
   }
 
   read(): Promise<State> {
-    return this.#inOrder(() => this.#read());
+    return this.#queue.run(() => this.#read());
   }
 
   /** Queued commits go out together: those arriving while a group is being written form the next group. */
   commit(change: StateChange): Promise<void> {
-    return this.#enqueue<void>((done) => ({ kind: 'commit', change, done }));
+    return this.#queue.commit(change);
   }
 
   write(state: State, baseSerial: number): Promise<void> {
-    return this.#inOrder(() => this.#write(state, baseSerial));
+    return this.#queue.run(() => this.#write(state, baseSerial));
   }
 
   /** Nothing to fold: every commit already is a row change. Waits for queued commits. */
   compact(): Promise<void> {
-    return this.#inOrder(async () => {});
+    return this.#queue.run(async () => {});
   }
 
   async lock(request: LockRequest): Promise<Lock> {
@@ -175,52 +176,20 @@ export class PostgresStateStore implements StateStore {
   }
 
   async close(): Promise<void> {
-    await this.#draining;
+    await this.#queue.drained();
     for (const c of this.#lockClients) await c.end().catch(() => {});
     this.#lockClients.clear();
     await this.#pool.end();
   }
 
   /** Runs store operations one after another in call order (commits are issued without awaiting). */
-  #inOrder<T>(fn: () => Promise<T>): Promise<T> {
-    return this.#enqueue<T>((done) => ({ kind: 'other', run: fn, done: done as Settle<unknown> }));
-  }
-
-  #enqueue<T>(make: (done: Settle<T>) => Task): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.#queue.push(make({ resolve, reject }));
-      this.#draining ??= this.#drain();
-    });
-  }
-
-  async #drain(): Promise<void> {
-    while (this.#queue.length > 0) {
-      const head = this.#queue[0];
-      if (head.kind === 'commit') {
-        let n = 1;
-        while (n < this.#queue.length && n < this.#maxGroup && this.#queue[n].kind === 'commit') n++;
-        await this.#commitGroup(this.#queue.splice(0, n) as CommitTask[]);
-        continue;
-      }
-      this.#queue.shift();
-      await head.run().then(
-        (v) => head.done.resolve(v),
-        (e) => {
-          this.#known = undefined;
-          head.done.reject(e);
-        },
-      );
-    }
-    this.#draining = undefined;
-  }
-
   /**
    * Writes a group of consecutive commits as one statement when this store knows the stack's serial
    * (one round trip), else in a transaction holding the stack row. Each commit resolves only once
    * the group is durable; a commit whose base serial is stale is refused alone.
    */
-  async #commitGroup(group: CommitTask[]): Promise<void> {
-    const valid: CommitTask[] = [];
+  async #commitGroup(group: QueuedCommit[]): Promise<void> {
+    const valid: QueuedCommit[] = [];
     for (const t of group) {
       try {
         checkGranular(t.change);
@@ -230,7 +199,7 @@ export class PostgresStateStore implements StateStore {
       }
     }
     if (valid.length === 0) return;
-    let outcome: { from: number; accepted: CommitTask[] } | undefined;
+    let outcome: { from: number; accepted: QueuedCommit[] } | undefined;
     try {
       await this.#ready();
       const k = this.#known;
@@ -263,7 +232,7 @@ export class PostgresStateStore implements StateStore {
   }
 
   /** One statement writing `tasks` on top of `from.serial`; false when the stored serial is not that. */
-  async #writeBatch(c: pg.Pool | pg.PoolClient, from: Known, tasks: readonly CommitTask[]): Promise<boolean> {
+  async #writeBatch(c: pg.Pool | pg.PoolClient, from: Known, tasks: readonly QueuedCommit[]): Promise<boolean> {
     if (tasks.length === 0) {
       this.#known = from;
       return true;
