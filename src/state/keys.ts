@@ -16,3 +16,10 @@ export function setOwn<T>(record: Record<string, T>, key: string, value: T): voi
     Object.defineProperty(record, key, { value, writable: true, enumerable: true, configurable: true });
   else record[key] = value;
 }
+
+/** A record with `fn` applied to each own value, under the same keys (setOwn: any name is safe). */
+export function mapValues<T, U>(o: Readonly<Record<string, T>>, fn: (v: T) => U): Record<string, U> {
+  const out: Record<string, U> = {};
+  for (const k of Object.keys(o)) setOwn(out, k, fn(o[k]!));
+  return out;
+}

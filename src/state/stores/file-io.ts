@@ -3,13 +3,6 @@
 import { mkdir, open, rename, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { setOwn } from '../keys.js';
-
-export function mapValues<T, U>(o: Readonly<Record<string, T>>, fn: (v: T) => U): Record<string, U> {
-  const out: Record<string, U> = {};
-  for (const k of Object.keys(o)) setOwn(out, k, fn(o[k]!));
-  return out;
-}
 
 export async function stampOf(path: string): Promise<string> {
   try {

@@ -4,25 +4,18 @@
 // (group commit); `compact()` folds the journal into the file. `<path>.lock` is the lock.
 import { mkdir, open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { freeze } from 'immer';
 import type { State } from '../model.js';
-import { replayAll, type StateChange } from '../patch.js';
+import { type StateChange } from '../patch.js';
 import { emptyState } from '../ops.js';
 import type { Lock, LockRequest, StateStore } from '../store.js';
 import { SecretCodec, hasSecretValues, passphraseFrom, stateHasSecrets, type EncryptionHeader } from '../crypto.js';
-import {
-  applyRecord,
-  decodeJournal,
-  encodeRecord,
-  mapWrittenItems,
-  recordOf,
-  tornTailWarning,
-  type RawState,
-} from '../journal.js';
+import { decodeJournal, encodeRecord, mapWrittenItems, recordOf, tornTailWarning, type RawState } from '../journal.js';
 import { acquireFileLock, forceUnlockFile } from './file-lock.js';
 import { CommitQueue, type QueuedCommit } from '../commit-queue.js';
-import { migrateRaw } from '../migrate.js';
-import { mapValues, stampOf, writeAtomic } from './file-io.js';
+import { stampOf, writeAtomic } from './file-io.js';
+import { StateCache } from './file-cache.js';
+import { parseStateFile, replayJournal } from './file-format.js';
+import { mapValues } from '../keys.js';
 import { StateConflictError, StateCorruptError } from '../errors.js';
 
 /** Options of {@link FileStateStore}. */
@@ -77,9 +70,7 @@ export class FileStateStore implements StateStore {
   readonly #locks = new Set<Lock>();
   #journal: FileHandle | undefined;
   #known: Known | undefined;
-  /** A state this store read or wrote, and the changes committed on it since: the current state without a load. */
-  #base: State | undefined;
-  #tail: StateChange[] = [];
+  readonly #cache = new StateCache();
   #emptyLineage: string | undefined;
   #warnings: string[] = [];
   #warnedClear = false;
@@ -178,13 +169,13 @@ export class FileStateStore implements StateStore {
         await this.#journal!.datasync();
         known.offset += buf.length;
         known.serial = serial;
-        for (const t of accepted) this.#tail.push(t.change);
+        for (const t of accepted) this.#cache.append(t.change);
         this.#onFlush?.(accepted.length);
       }
       for (const t of accepted) t.done.resolve();
     } catch (e) {
       this.#known = undefined;
-      this.#base = undefined;
+      this.#cache.clear();
       for (const t of group) t.done.reject(e); // a no-op for those already refused
     }
   }
@@ -218,8 +209,8 @@ export class FileStateStore implements StateStore {
 
   async #read(): Promise<State> {
     const k = this.#known;
-    if (k && this.#base && (await this.#isFresh(k))) {
-      const cached = this.#current(k);
+    if (k && this.#cache.holds && (await this.#isFresh(k))) {
+      const cached = this.#cache.current(k.serial, k.lineage);
       if (cached) return cached;
     }
     const loaded = await this.#load();
@@ -227,7 +218,7 @@ export class FileStateStore implements StateStore {
       this.#emptyLineage ??= emptyState().lineage;
       return emptyState(this.#emptyLineage);
     }
-    const state = this.#adopt(loaded.raw);
+    const state = this.#cache.adopt(loaded.raw);
     if (loaded.torn === 0 && (loaded.headerOnDisk || this.#passphrase === undefined)) {
       this.#known = {
         stamp: loaded.stamp,
@@ -250,34 +241,8 @@ export class FileStateStore implements StateStore {
   async #compact(): Promise<void> {
     const known = await this.#prepare(false);
     if (known.offset === 0) return;
-    const state = this.#current(known) ?? this.#adopt((await this.#load())!.raw);
+    const state = this.#cache.current(known.serial, known.lineage) ?? this.#cache.adopt((await this.#load())!.raw);
     await this.#replaceFile(state, known.codec);
-  }
-
-  /** The state at `known.serial` from what this store holds in memory, or undefined. */
-  #current(known: Known): State | undefined {
-    const base = this.#base;
-    if (!base || base.lineage !== known.lineage) return undefined;
-    const tail = this.#tail;
-    const last = tail.length ? tail[tail.length - 1].serial : base.serial;
-    if (last !== known.serial || (tail.length > 0 && tail[0].baseSerial !== base.serial)) return undefined;
-    if (tail.length === 0) return base;
-    if (tail.some((c) => c.patches.some((p) => p.path.length > 2))) return this.#adopt(replayAll(base, tail));
-    // resource-granular patches: one shallow copy and O(1) per patch (immer's applyPatches costs ~75 µs a patch)
-    const raw: RawState = {
-      ...base,
-      resources: { ...base.resources },
-      pending: { ...base.pending },
-      deposed: { ...base.deposed },
-    };
-    for (const c of tail) applyRecord(raw, c);
-    return this.#adopt(raw);
-  }
-
-  #adopt(state: State | RawState): State {
-    this.#base = Object.isFrozen(state) ? (state as State) : freeze(state as State, true);
-    this.#tail = [];
-    return this.#base;
   }
 
   async #isFresh(k: Known): Promise<boolean> {
@@ -314,7 +279,7 @@ export class FileStateStore implements StateStore {
       codec,
       torn: 0,
     };
-    this.#adopt(state);
+    this.#cache.adopt(state);
   }
 
   async #openJournal(): Promise<FileHandle> {
@@ -354,7 +319,7 @@ export class FileStateStore implements StateStore {
       codec: loaded.codec,
       torn: 0,
     };
-    const state = this.#adopt(loaded.raw);
+    const state = this.#cache.adopt(loaded.raw);
     if (this.#passphrase !== undefined && !loaded.headerOnDisk) {
       // first passphrase on a clear state: rewrite it once, sealing what is there, with the new salt on disk
       await this.#replaceFile(state, loaded.codec);
@@ -386,42 +351,12 @@ export class FileStateStore implements StateStore {
       }
       return undefined;
     }
-    let parsed: RawState & { encryption?: EncryptionHeader };
-    try {
-      parsed = JSON.parse(text);
-    } catch (cause) {
-      throw new StateCorruptError(this.location, 'the state file is not valid JSON', { cause });
-    }
-    if (
-      typeof parsed?.serial !== 'number' ||
-      typeof parsed.lineage !== 'string' ||
-      typeof parsed.resources !== 'object'
-    ) {
-      throw new StateCorruptError(this.location, 'the state file lacks lineage, serial or resources');
-    }
-    const { encryption, ...rest } = parsed;
-    const raw: RawState = { ...rest, pending: rest.pending ?? {}, deposed: rest.deposed ?? {} };
-    migrateRaw(raw);
+    const { encryption, raw } = parseStateFile(text, this.location);
     const buf = await readFile(this.journalPath).catch((e) => {
       if (e.code === 'ENOENT') return Buffer.alloc(0);
       throw e;
     });
-    const d = decodeJournal(buf);
-    if ('corruptAt' in d)
-      throw new StateCorruptError(
-        this.location,
-        `the journal ${this.journalPath} has a corrupt record at byte ${d.corruptAt} followed by valid ones`,
-      );
-    for (const rec of d.records) {
-      if (rec.serial <= raw.serial) continue;
-      if (rec.baseSerial !== raw.serial) {
-        throw new StateCorruptError(
-          this.location,
-          `the journal jumps from serial ${raw.serial} to a record based on serial ${rec.baseSerial}`,
-        );
-      }
-      applyRecord(raw, rec);
-    }
+    const d = replayJournal(raw, buf, this.location, this.journalPath);
     if (d.tornBytes > 0) this.#noteTornTail(d.validLength, buf.subarray(d.validLength));
     const codec = await this.#codec(encryption);
     codec.openStateInPlace(raw);

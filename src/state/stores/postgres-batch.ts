@@ -7,7 +7,6 @@ import type { StateChange } from '../patch.js';
 import type pg from 'pg';
 import type { State } from '../model.js';
 import type { Tables } from './postgres-schema.js';
-import { setOwn } from '../keys.js';
 
 /** What a group of changes leaves behind, row by row. */
 type Batch = {
@@ -134,12 +133,6 @@ export function chainFrom<T extends { change: StateChange }>(
     } else refused.push(t);
   }
   return { from, accepted, refused };
-}
-
-export function mapValues<T, U>(o: Readonly<Record<string, T>>, fn: (v: T) => U): Record<string, U> {
-  const out: Record<string, U> = {};
-  for (const k of Object.keys(o)) setOwn(out, k, fn(o[k]!));
-  return out;
 }
 
 /** Replaces every row of the stack with a whole (sealed) state, inside the caller's transaction. */

@@ -5,7 +5,7 @@
 import pg from 'pg';
 import { freeze } from 'immer';
 import { STATE_VERSION, type DeposedObject, type PendingOperation, type ResourceState, type State } from '../model.js';
-import { setOwn } from '../keys.js';
+import { mapValues, setOwn } from '../keys.js';
 import { CommitQueue, type QueuedCommit } from '../commit-queue.js';
 import { migrateRaw } from '../migrate.js';
 import type { StateChange } from '../patch.js';
@@ -15,15 +15,7 @@ import { SecretCodec, hasSecretValues, passphraseFrom, type EncryptionHeader } f
 import { StateConflictError } from '../errors.js';
 import { tablesOf, ensureSchema, type Tables } from './postgres-schema.js';
 import { acquirePgLock, forcePgUnlock } from './postgres-lock.js';
-import {
-  batchOf,
-  batchParams,
-  batchStatement,
-  chainFrom,
-  checkGranular,
-  mapValues,
-  replaceRows,
-} from './postgres-batch.js';
+import { batchOf, batchParams, batchStatement, chainFrom, checkGranular, replaceRows } from './postgres-batch.js';
 
 /** Options of {@link PostgresStateStore}. */
 export type PostgresStateStoreOptions = {
