@@ -4,7 +4,7 @@
 import type { StateChange } from './patch.js';
 
 /** How a queued call's promise is settled. */
-export type Settle<T = void> = { resolve(v: T): void; reject(e: unknown): void };
+type Settle<T = void> = { resolve(v: T): void; reject(e: unknown): void };
 
 /** A commit waiting in the queue: the store settles `done` once the change is durable, or refused. */
 export type QueuedCommit = { readonly change: StateChange; readonly done: Settle };

@@ -1,7 +1,10 @@
 // The PostgreSQL store's tables, created on first use (under a transaction-scoped advisory lock, so
 // two processes starting at once do not race on CREATE TABLE): a stack row, a row per resource and
-// per pending operation and per deposed object, and a row naming the holder of the stack's lock.
+// per pending operation and per deposed object, and a row naming the holder of the stack's lock; and
+// a stack's rows read back as stored.
 import type pg from 'pg';
+import type { EncryptionHeader } from '../crypto.js';
+import type { DeposedObject, PendingOperation, ResourceState } from '../model.js';
 
 export type Tables = {
   readonly schema: string;
@@ -57,4 +60,25 @@ export async function ensureSchema(pool: pg.Pool, t: Tables): Promise<void> {
   } finally {
     c.release();
   }
+}
+
+/** A stack's rows as stored (sealed), read inside the caller's transaction; undefined when the stack has no row yet. */
+export async function readStackRows(c: pg.PoolClient, t: Tables, stack: string) {
+  const s = await c.query<{ lineage: string; serial: string; version: number; encryption: EncryptionHeader | null }>(
+    `SELECT lineage, serial, version, encryption FROM ${t.stacks} WHERE stack = $1`,
+    [stack],
+  );
+  if (!s.rows[0]) return undefined;
+  const res = await c.query<{ name: string; data: ResourceState }>(
+    `SELECT name, data FROM ${t.resources} WHERE stack = $1`,
+    [stack],
+  );
+  const pen = await c.query<{ id: string; data: PendingOperation }>(
+    `SELECT id, data FROM ${t.pending} WHERE stack = $1`,
+    [stack],
+  );
+  const dep = await c.query<{ id: string; data: DeposedObject }>(`SELECT id, data FROM ${t.deposed} WHERE stack = $1`, [
+    stack,
+  ]);
+  return { stack: s.rows[0], resources: res.rows, pending: pen.rows, deposed: dep.rows };
 }

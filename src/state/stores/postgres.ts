@@ -13,7 +13,7 @@ import { emptyState } from '../ops.js';
 import type { Lock, LockRequest, StateStore } from '../store.js';
 import { SecretCodec, hasSecretValues, passphraseFrom, type EncryptionHeader } from '../crypto.js';
 import { StateConflictError } from '../errors.js';
-import { tablesOf, ensureSchema, type Tables } from './postgres-schema.js';
+import { tablesOf, ensureSchema, readStackRows, type Tables } from './postgres-schema.js';
 import { acquirePgLock, forcePgUnlock } from './postgres-lock.js';
 import { batchOf, batchParams, batchStatement, chainFrom, checkGranular, replaceRows } from './postgres-batch.js';
 
@@ -267,42 +267,22 @@ export class PostgresStateStore implements StateStore {
     const c = await this.#pool.connect();
     try {
       await c.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      const t = this.#tables;
-      const s = await c.query<{
-        lineage: string;
-        serial: string;
-        version: number;
-        encryption: EncryptionHeader | null;
-      }>(`SELECT lineage, serial, version, encryption FROM ${t.stacks} WHERE stack = $1`, [this.stack]);
-      if (!s.rows[0]) {
-        await c.query('COMMIT');
+      const rows = await readStackRows(c, this.#tables, this.stack);
+      await c.query('COMMIT');
+      if (!rows) {
         this.#emptyLineage ??= emptyState().lineage;
         return emptyState(this.#emptyLineage);
       }
-      const res = await c.query<{ name: string; data: ResourceState }>(
-        `SELECT name, data FROM ${t.resources} WHERE stack = $1`,
-        [this.stack],
-      );
-      const pen = await c.query<{ id: string; data: PendingOperation }>(
-        `SELECT id, data FROM ${t.pending} WHERE stack = $1`,
-        [this.stack],
-      );
-      const dep = await c.query<{ id: string; data: DeposedObject }>(
-        `SELECT id, data FROM ${t.deposed} WHERE stack = $1`,
-        [this.stack],
-      );
-      await c.query('COMMIT');
-      const codec = await this.#codec(s.rows[0].encryption);
+      const row = rows.stack;
+      const codec = await this.#codec(row.encryption);
       // a clear stack read with a passphrase is sealed by the next commit's transaction: no shortcut until then
-      if (s.rows[0].encryption || this.#passphrase === undefined)
-        this.#known = { serial: Number(s.rows[0].serial), codec };
+      if (row.encryption || this.#passphrase === undefined) this.#known = { serial: Number(row.serial), codec };
       const resources: Record<string, ResourceState> = {};
-      for (const r of res.rows) setOwn(resources, r.name, codec.openResource(r.data));
+      for (const r of rows.resources) setOwn(resources, r.name, codec.openResource(r.data));
       const pending: Record<string, PendingOperation> = {};
-      for (const p of pen.rows) setOwn(pending, p.id, codec.openResource(p.data));
+      for (const x of rows.pending) setOwn(pending, x.id, codec.openResource(x.data));
       const deposed: Record<string, DeposedObject> = {};
-      for (const d of dep.rows) setOwn(deposed, d.id, codec.openResource(d.data));
-      const row = s.rows[0];
+      for (const d of rows.deposed) setOwn(deposed, d.id, codec.openResource(d.data));
       const raw = {
         version: row.version,
         lineage: row.lineage,
