@@ -55,7 +55,7 @@ export default tseslint.config(
         'error',
         { object: 'process', property: 'exit', message: 'src/ never exits the process: throw an error.' },
       ],
-      'max-lines': ['warn', { max: 300, skipBlankLines: true, skipComments: true }],
+      'max-lines': ['error', { max: 300, skipBlankLines: true, skipComments: true }],
     },
   },
   {
