@@ -98,6 +98,14 @@ export type PendingOperation = {
   readonly secrets: readonly string[];
   /** When the operation began, ISO 8601 (`find` never answers with an older object). */
   readonly startedAt: string;
+  /**
+   * A create of a type whose `find` needs it: the ids matching the create's key that existed just
+   * before the request, written (with `requestAt`) before the request is sent. `null`: not yet
+   * written, so the request was never sent. Absent: the type does not use it (or an older record).
+   */
+  readonly existing?: readonly string[] | null;
+  /** When `existing` was taken, just before the request, ISO 8601. */
+  readonly requestAt?: string;
 };
 
 /**

@@ -53,6 +53,11 @@ export function markPending(
   return { change: change(baseSerial, [{ op: 'add', path: ['pending', pending.id], value: pending }]), pending };
 }
 
+/** Rewrites a pending record whole (a create's evidence for `find`, noted before its request). */
+export function updatePending(baseSerial: number, pending: PendingOperation): StateChange {
+  return change(baseSerial, [{ op: 'add', path: ['pending', pending.id], value: { ...pending } }]);
+}
+
 export function clearPending(baseSerial: number, pendingId: string): StateChange {
   return change(baseSerial, [{ op: 'remove', path: ['pending', pendingId] }]);
 }

@@ -30,10 +30,11 @@ type Handlers = {
   read?: (id: string) => Promise<unknown>;
 };
 
-function deps(h: Handlers, known = true): RecoverDeps & { finds: unknown[][] } {
+function deps(h: Handlers, known = true, existing = false): RecoverDeps & { finds: unknown[][] } {
   const finds: unknown[][] = [];
   const def = {
     secrets: ['password'],
+    ...(existing ? { existing: async () => [] } : {}),
     read: vi.fn(async (_ctx: unknown, id: string) => (h.read ? h.read(id) : null)),
     ...(h.find
       ? {
@@ -133,6 +134,28 @@ describe('recoverPending: an interrupted create', () => {
     expect(Object.keys(ledger.materialize().pending)).toEqual([pending.id]);
     expect(commits).toHaveLength(0);
     expect(warnings).toHaveLength(1);
+  });
+
+  it('drops the record without asking find when the note of what existed was never written (the request was never sent)', async () => {
+    const { state, ledger } = withPending({ ...pendingCreate, existing: null });
+    const d = deps({ find: async () => ({ id: 'someone-elses', outputs: {} }) }, true, true);
+    const warnings = await recoverPending(state, ledger, d);
+    expect(d.finds).toEqual([]);
+    expect(ledger.materialize()).toMatchObject({ pending: {}, resources: {} });
+    expect(warnings).toEqual([expect.stringContaining('never sent its request')]);
+  });
+
+  it('hands find the ids the record noted before the request, in a later process', async () => {
+    const { state, ledger, pending } = withPending({ ...pendingCreate, existing: ['a', 'b'] });
+    const d = deps({ find: async () => null }, true, true);
+    await recoverPending(state, ledger, d);
+    expect(d.finds).toEqual([
+      [
+        pending.id,
+        { name: 'web' },
+        { startedAt: '2026-01-01T00:00:00.000Z', operationId: pending.id, existing: ['a', 'b'] },
+      ],
+    ]);
   });
 
   it('keeps the record when the type has no find', async () => {

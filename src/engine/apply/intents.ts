@@ -63,6 +63,7 @@ export class CreateIntents {
             secrets: w.secrets.filter((s) => s.startsWith('inputs.')),
             dependencies: [...w.deps],
             options: storedOptions(w.decl?.options),
+            ...(w.def.existing ? { existing: null } : {}),
           }
         : {
             id: randomUUID(),

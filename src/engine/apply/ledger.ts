@@ -41,6 +41,12 @@ export class Ledger {
     return own(this.#base.deposed, key);
   }
 
+  getPending(id: string): PendingOperation | undefined {
+    const o = this.#pending.get(id);
+    if (o !== undefined) return o ?? undefined;
+    return own(this.#base.pending, id);
+  }
+
   /** Applies the change to the view at once and hands it to the store; resolves when it is durable. */
   commit(make: (baseSerial: number) => StateChange): Promise<void> {
     const change = make(this.#serial);

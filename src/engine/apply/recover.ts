@@ -1,7 +1,9 @@
 // Recovery of operations an earlier run started but never confirmed (a crash, a kill, a timeout),
 // at the start of the next plan. What it does, per pending operation:
 //
-//   pending create    find(inputs, {startedAt, operationId}):
+//   pending create    a type that notes what existed before the request (`existing`) and whose
+//                     record holds no note yet: the request was never sent, the record is dropped;
+//                     otherwise find(inputs, {startedAt, operationId, existing}):
 //                       found      → adopted under its name; for a create-first replacement the
 //                                    current (old) object moves to `deposed` first, so the next
 //                                    plan deletes it, as the uninterrupted path would have
@@ -45,9 +47,16 @@ export async function recoverPending(state: State, ledger: Ledger, deps: Recover
         );
         continue;
       }
+      if (def.existing && op.existing === null) {
+        // The evidence is written before the request: without it, the request was never sent.
+        await ledger.commit((s) => clearPending(s, op.id));
+        warnings.push(`${op.name}: an interrupted create never sent its request; its pending record was dropped.`);
+        continue;
+      }
       const found = await def.find({ ...deps.context(resolved, op.name, 'find'), operationId: op.id }, op.inputs, {
         startedAt: op.startedAt,
         operationId: op.id,
+        ...(op.existing ? { existing: op.existing } : {}),
       });
       if (isCannotTell(found)) {
         warnings.push(

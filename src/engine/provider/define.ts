@@ -56,6 +56,13 @@ export type FindHint = {
   readonly startedAt: string;
   /** The create's `ctx.operationId`, which the provider may have written on the object. */
   readonly operationId: string;
+  /**
+   * For a type that declares {@link ResourceDef.existing}: the ids of the objects matching the
+   * create's key that existed just before its request was sent, as recorded durably in the pending
+   * record ahead of the request (so a `find` in any later process is as exact as one in the same
+   * process). Undefined for other types, and for a record written by an earlier release.
+   */
+  readonly existing?: readonly string[];
 };
 /** `find` cannot tell whether the create made an object (no key to search by): the engine keeps the pending record. */
 export type CannotTell = {
@@ -131,6 +138,14 @@ export type ResourceDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodT
   readonly update?: (ctx: OperationContext<C>, id: string, olds: Prior, news: z.output<I>) => Promise<UpdateResult>;
   /** Deletes the object; an object already gone is not an error. */
   readonly delete: (ctx: OperationContext<C>, id: string, prior: Prior) => Promise<void>;
+  /**
+   * The ids of the objects that already match the create's key (what `find` would look at), for a
+   * type whose API offers no exact key for `find`. The engine calls it before each create request
+   * and records the answer durably in the create's pending record before the request is sent; `find`
+   * receives it as `hint.existing`, in this process or any later one (an id not in it is new, so this
+   * create's). A pending record without it proves the request was never sent.
+   */
+  readonly existing?: (ctx: OperationContext<C>, inputs: z.output<I>) => Promise<Iterable<string>>;
   /**
    * Finds the object an interrupted or outcome-unknown create made with these inputs. It must never
    * answer with an object that existed before `hint.startedAt` (someone else's, or another stack's)

@@ -244,11 +244,21 @@ describe('provb find: keys without a name', () => {
     }
   });
 
-  it('answers cannotTell, not null, when an object of that name exists and nothing tells whose it is (a crash lost the note)', async () => {
+  it('answers cannotTell naming the candidates when a record holds no note of what existed (written by an earlier release)', async () => {
     const h = await harness();
-    await api(h).createNetwork(ctx(h), R, { label: 'orphan' });
-    expect(isCannotTell(await findWith(h, 'network:Network', { label: 'orphan' }, freshHint()))).toBe(true);
+    const n = await api(h).createNetwork(ctx(h), R, { label: 'orphan' });
+    const answer = await findWith(h, 'network:Network', { label: 'orphan' }, freshHint());
+    expect(isCannotTell(answer) && answer.cannotTell).toContain(n.id);
     expect(await findWith(h, 'network:Network', { label: 'nothing-here' }, freshHint())).toBeNull();
+  });
+
+  it('is exact in any process with the note recorded before the request: ids in it are not ours, a new one is', async () => {
+    const h = await harness();
+    const n = await api(h).createNetwork(ctx(h), R, { label: 'noted' });
+    const noted = { ...freshHint(), existing: [n.id] };
+    expect(await findWith(h, 'network:Network', { label: 'noted' }, noted)).toBeNull();
+    const notThere = { ...freshHint(), existing: [] };
+    expect(((await findWith(h, 'network:Network', { label: 'noted' }, notThere)) as Listed | null)?.id).toBe(n.id);
   });
 
   it('tells objects made long before the start (null) from ones made just before it (cannotTell) by created_at', async () => {

@@ -75,8 +75,13 @@ let operations = 0;
 export async function created(h: Harness, token: string, raw: Record<string, unknown>) {
   const def = h.res(token);
   const inputs = def.inputs.parse(raw) as Record<string, unknown>;
-  const hint: FindHint = { startedAt: new Date().toISOString(), operationId: `test-op-${++operations}-${Date.now()}` };
-  const { id, outputs } = await def.create(h.ctx({ operation: 'create', operationId: hint.operationId }), inputs);
+  const operationId = `test-op-${++operations}-${Date.now()}`;
+  // What the engine does: note what exists before the request (recorded in the pending record), then create.
+  const existing = def.existing
+    ? [...(await def.existing(h.ctx({ operation: 'read', operationId }), inputs))]
+    : undefined;
+  const hint: FindHint = { startedAt: new Date().toISOString(), operationId, ...(existing ? { existing } : {}) };
+  const { id, outputs } = await def.create(h.ctx({ operation: 'create', operationId }), inputs);
   const prior: Prior = { inputs, outputs };
   return { def, id, inputs, outputs, prior, hint };
 }

@@ -17,7 +17,14 @@
 //   as tainted, so nothing is lost and the next plan replaces it.
 import type { StepRun } from './context.js';
 import type { DeposedObject, ResourceState } from '../../../state/model.js';
-import { clearPending, markPending, recordDeposed, recordRename, recordResource } from '../../../state/ops.js';
+import {
+  clearPending,
+  markPending,
+  recordDeposed,
+  recordRename,
+  recordResource,
+  updatePending,
+} from '../../../state/ops.js';
 import { isCannotTell, type CreateResult, type FindHint, type FindResult } from '../../provider/define.js';
 import { PartialCreateError, ProviderError } from '../../errors.js';
 import { isTransient, sleep, backoffFor } from '../retry.js';
@@ -56,13 +63,14 @@ export async function runCreate(run: StepRun, replacingRecord?: ResourceState): 
         secrets: run.secrets.filter((s) => s.startsWith('inputs.')),
         dependencies: [...w.deps],
         options: storedOptions(w.decl?.options),
+        ...(w.def.existing ? { existing: null } : {}),
         ...(replacing ? { resourceId: replacing.id, deposedKey } : {}),
       });
       pendingId = m.pending.id;
       return m.change;
     });
   }
-  const hint: FindHint = { startedAt: run.stamp, operationId: pendingId };
+  const hint: Hint = { startedAt: run.stamp, operationId: pendingId };
   const commitObject = (made: ResourceState) =>
     ctx.ledger.commit((serial) =>
       replacing
@@ -74,13 +82,13 @@ export async function runCreate(run: StepRun, replacingRecord?: ResourceState): 
   try {
     result = await createOrAdopt(run, inputs, hint);
   } catch (error) {
-    const partial = await partialObject(run, error, inputs, hint);
+    const partial = error instanceof BeforeRequest ? null : await partialObject(run, error, inputs, hint);
     if (partial) {
       await commitObject({ ...run.record(name, partial.id, inputs, { ...partial.outputs }, replacing), tainted: true });
     } else if (partial === null) {
       await ctx.ledger.commit((serial) => clearPending(serial, pendingId));
     }
-    throw explainRefusal(error);
+    throw explainRefusal(error instanceof BeforeRequest ? error.cause : error);
   }
   const made = run.record(name, result.id, inputs, result.outputs, replacing);
   const final = commitObject(made);
@@ -94,10 +102,11 @@ export async function runCreate(run: StepRun, replacingRecord?: ResourceState): 
  * create that surely made nothing is tried again (the HTTP kit never repeats a request that may
  * have acted), and one find cannot tell about fails with its pending record kept.
  */
-async function createOrAdopt(run: StepRun, inputs: Record<string, unknown>, hint: FindHint): Promise<CreateResult> {
+async function createOrAdopt(run: StepRun, inputs: Record<string, unknown>, hint: Hint): Promise<CreateResult> {
   const { def } = run.w;
   const policy = run.ctx.retry;
   for (let attempt = 1; ; attempt++) {
+    if (def.existing) await noteExisting(run, inputs, hint);
     try {
       return await run.operate('create', 'create', (octx) => def.create(octx, inputs), {
         operationId: hint.operationId,
@@ -111,6 +120,38 @@ async function createOrAdopt(run: StepRun, inputs: Record<string, unknown>, hint
       if (found || attempt > policy.retries || !isTransient(error)) throw error;
       await sleep(backoffFor(policy, attempt), run.ctx.signal);
     }
+  }
+}
+
+/** A create's hint for `find`, with the evidence noted before the latest request. */
+type Hint = { -readonly [K in keyof FindHint]: FindHint[K] };
+
+/** A failure before the create's request was sent (noting the evidence): nothing was made. */
+class BeforeRequest extends Error {
+  constructor(override readonly cause: unknown) {
+    super('failed before the create request was sent');
+  }
+}
+
+/**
+ * Lists the objects matching the create's key and records them in its pending record, durably,
+ * before the request is sent: a `find` in any later process then knows which are not this create's.
+ */
+async function noteExisting(run: StepRun, inputs: Record<string, unknown>, hint: Hint): Promise<void> {
+  const { def } = run.w;
+  const ledger = run.ctx.ledger;
+  try {
+    const ids = await run.operate('read', 'create', async (octx) => [...(await def.existing!(octx, inputs))], {
+      operationId: hint.operationId,
+    });
+    const pending = ledger.getPending(hint.operationId);
+    if (pending) {
+      const requestAt = new Date(run.ctx.now()).toISOString();
+      await ledger.commit((serial) => updatePending(serial, { ...pending, existing: ids, requestAt }));
+    }
+    hint.existing = ids;
+  } catch (error) {
+    throw new BeforeRequest(error);
   }
 }
 

@@ -3,22 +3,21 @@
 // when it cannot tell, it says so (cannotTell) and the engine keeps the pending record. Per resource,
 // the strongest key the Civo API offers is used:
 //   - a tag carrying the operation id, written in the create request itself (instances): exact;
-//   - the objects matching the create's key that existed just before it sent its request, noted by
-//     `noteExisting` in the same process (networks, firewalls, reserved IPs, load balancers, databases,
-//     DNS domains, object stores, credentials, named node pools, attachments): any new one is ours;
+//   - the objects matching the create's key that existed just before it sent its request, which the
+//     resource's `existing` lists and the engine records in the pending record before the request
+//     (`hint.existing`, in any process: networks, firewalls, reserved IPs, load balancers, databases,
+//     DNS domains, object stores, credentials, node pools, attachments): any new one is ours;
 //   - `created_at` against the create's start (volumes, SSH keys, clusters, DNS records): an object
 //     made after the start is ours, one made well before is not, one made just before (within the
 //     clock-skew allowance, which also covers whole-second timestamps) cannot be told;
-//   - none of these (a crash lost the note): an existing match cannot be told apart; no match = none.
+//   - none of these (a record written by an earlier release): an existing match cannot be told
+//     apart (the candidates' ids are named, for an import); no match = none.
 import { createHash } from 'node:crypto';
 import { cannotTell, type CannotTell, type FindHint } from '../../../engine/provider/define.js';
-import type { OperationContext } from '../../../engine/provider/context.js';
 import type { Listed } from '../wire/objects.js';
 
 /** How far the API's clock may lag ours: objects made this long before the start cannot be told apart. */
 export const CLOCK_SKEW_MS = 60_000;
-const NOTES_LIMIT = 10_000;
-const notes = new Map<string, ReadonlySet<string>>();
 
 /** The tag an instance carries so that `find` can recognise it (hidden from `read`). */
 export const OPERATION_TAG_PREFIX = 'converge-op-';
@@ -29,22 +28,6 @@ export const isOperationTag = (tag: unknown) => typeof tag === 'string' && tag.s
 export function derivedId(operationId: string): string {
   const h = createHash('sha256').update(`converge:${operationId}`).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
-
-/**
- * Notes, before a create sends its request, the ids of the objects matching its key that exist now.
- * Without an operation id (a direct call, not the engine) nothing is noted. Notes are kept (at most
- * NOTES_LIMIT, oldest dropped first) so a find in this process can use them after any outcome.
- */
-export async function noteExisting(
-  ctx: Pick<OperationContext, 'operationId'>,
-  ids: () => Promise<Iterable<string>>,
-): Promise<void> {
-  if (!ctx.operationId) return;
-  const set = new Set(await ids());
-  notes.delete(ctx.operationId);
-  notes.set(ctx.operationId, set);
-  if (notes.size > NOTES_LIMIT) notes.delete(notes.keys().next().value!);
 }
 
 export type ClaimOptions<T> = {
@@ -71,18 +54,19 @@ export function claim<T extends Listed>(
       ? xs[0]!
       : xs.length === 0
         ? null
-        : cannotTell(`${xs.length} objects match ${options.what} (${why})`);
+        : cannotTell(`${xs.length} objects match ${options.what} (${why}): ${xs.map(idOf).join(', ')}`);
   if (options.tagged)
     return one(
       candidates.filter((c) => options.tagged!(c, hint.operationId)),
       "each carries this operation's tag",
     );
-  const noted = notes.get(hint.operationId);
-  if (noted)
+  if (hint.existing) {
+    const before = new Set(hint.existing);
     return one(
-      candidates.filter((c) => !noted.has(idOf(c))),
-      'made since the create started',
+      candidates.filter((c) => !before.has(idOf(c))),
+      'each is new since the create sent its request',
     );
+  }
   if (options.createdAt) {
     const start = Date.parse(hint.startedAt);
     const ours: T[] = [];
@@ -99,11 +83,11 @@ export function claim<T extends Listed>(
     }
     if (unsure)
       return cannotTell(
-        `${options.what} exists, created too close to the create's start (${hint.startedAt}) to tell whose it is`,
+        `${options.what} exists, created too close to the create's start (${hint.startedAt}) to tell whose it is (candidates: ${candidates.map(idOf).join(', ')})`,
       );
     return one(ours, 'created since the create started');
   }
   return cannotTell(
-    `${options.what} exists and the Civo API records nothing (no tag, no creation time) that tells whether this create made it`,
+    `${options.what} exists and the Civo API records nothing (no tag, no creation time) that tells whether this create made it (candidates: ${candidates.map(idOf).join(', ')})`,
   );
 }

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
-import { claim, derivedId, noteExisting } from './claim.js';
+import { claim, derivedId } from './claim.js';
 import type { ProvbConfig } from '../config.js';
 import type * as W from '../wire/objects.js';
 import { orNull } from '../../../kit/gone.js';
@@ -127,12 +127,14 @@ export const database = defineResource({
   secrets: ['password'],
   computedOnUpdate: ['name', 'status', 'firewallId'],
   check: (inputs, config: ProvbConfig) => checkRegion(inputs, config),
+  existing: async (ctx, inputs) => {
+    const region = regionOf(ctx, inputs);
+    const name = nameOf(inputs.name, ctx.operationId);
+    return (await ctx.config.client.listDatabases(ctx, region)).filter((x) => x.name === name).map((x) => x.id);
+  },
   create: async (ctx, inputs) => {
     const region = regionOf(ctx, inputs);
     const name = nameOf(inputs.name, ctx.operationId);
-    await noteExisting(ctx, async () =>
-      (await ctx.config.client.listDatabases(ctx, region)).filter((x) => x.name === name).map((x) => x.id),
-    );
     const d = await ctx.config.client.createDatabase(ctx, region, {
       name,
       size: inputs.size,

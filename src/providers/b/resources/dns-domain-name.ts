@@ -4,7 +4,7 @@ import { readByList } from './read-many.js';
 import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
-import { claim, noteExisting } from './claim.js';
+import { claim } from './claim.js';
 import type * as W from '../wire/objects.js';
 import { orNull } from '../../../kit/gone.js';
 import type { ProvbContext } from '../wire/region.js';
@@ -38,10 +38,9 @@ export const dnsDomainName = defineResource({
   token: 'provb:index/dnsDomainName:DnsDomainName',
   inputs: dnsDomainNameInputs,
   outputs: dnsDomainNameOutputs,
+  existing: async (ctx: ProvbContext, inputs) =>
+    (await ctx.config.client.listDomains(ctx)).filter((x) => x.name === inputs.name).map((x) => x.id),
   create: async (ctx: ProvbContext, inputs) => {
-    await noteExisting(ctx, async () =>
-      (await ctx.config.client.listDomains(ctx)).filter((x) => x.name === inputs.name).map((x) => x.id),
-    );
     const d = await ctx.config.client.createDomain(ctx, inputs.name);
     return { id: d.id, outputs: outputsOf(d) };
   },

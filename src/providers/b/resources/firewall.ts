@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { defineResource, type CheckIssue } from '../../../engine/provider/define.js';
 import { isCannotTell, type Prior, type ReadResult } from '../../../engine/provider/define.js';
-import { claim, noteExisting } from './claim.js';
+import { claim } from './claim.js';
 import type { ProvbConfig } from '../config.js';
 import type * as W from '../wire/objects.js';
 import { orNull } from '../../../kit/gone.js';
@@ -178,15 +178,16 @@ export const firewall = defineResource({
   outputs: firewallOutputs,
   replaceOn: ['networkId', 'region', 'createDefaultRules'],
   check: (inputs, config: ProvbConfig) => [...checkRegion(inputs, config), ...checkRules(inputs)],
+  existing: async (ctx, inputs) => {
+    const region = regionOf(ctx, inputs);
+    return (await ctx.config.client.listFirewalls(ctx, region)).filter((x) => x.name === inputs.name).map((x) => x.id);
+  },
   create: async (ctx, inputs) => {
     const region = regionOf(ctx, inputs);
     const rules = [
       ...inputs.ingressRules.map((r) => wireRule('ingress', r)),
       ...inputs.egressRules.map((r) => wireRule('egress', r)),
     ];
-    await noteExisting(ctx, async () =>
-      (await ctx.config.client.listFirewalls(ctx, region)).filter((x) => x.name === inputs.name).map((x) => x.id),
-    );
     const res = await ctx.config.client.createFirewall(ctx, region, {
       name: inputs.name,
       network_id: inputs.networkId ?? '',

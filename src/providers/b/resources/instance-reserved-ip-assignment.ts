@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
-import { claim, noteExisting } from './claim.js';
+import { claim } from './claim.js';
 import type { ProvbConfig } from '../config.js';
 import { orNull } from '../../../kit/gone.js';
 import { ProviderError } from '../../../engine/errors.js';
@@ -46,13 +46,14 @@ export const instanceReservedIpAssignment = defineResource({
   outputs: assignmentOutputs,
   replaceOn: ['instanceId', 'reservedIpId', 'region'],
   check: (inputs, config: ProvbConfig) => checkRegion(inputs, config),
+  existing: async (ctx, inputs) => {
+    const ip = await ctx.config.client.getIp(ctx, regionOf(ctx, inputs), inputs.reservedIpId);
+    return ip.assigned_to?.id === inputs.instanceId ? [`${inputs.reservedIpId}:${inputs.instanceId}`] : [];
+  },
   create: async (ctx, inputs) => {
     const region = regionOf(ctx, inputs);
     const c = ctx.config.client;
     const ip = await c.getIp(ctx, region, inputs.reservedIpId);
-    await noteExisting(ctx, async () =>
-      ip.assigned_to?.id === inputs.instanceId ? [`${inputs.reservedIpId}:${inputs.instanceId}`] : [],
-    );
     if (ip.assigned_to?.id && ip.assigned_to.id !== inputs.instanceId) {
       throw new ProviderError({
         provider: 'provb',

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
-import { claim, derivedId, noteExisting } from './claim.js';
+import { claim, derivedId } from './claim.js';
 import type { ProvbConfig } from '../config.js';
 import type * as W from '../wire/objects.js';
 import { orNull } from '../../../kit/gone.js';
@@ -108,16 +108,18 @@ export const kubernetesNodePool = defineResource({
   replaceOn: ['clusterId', 'size', 'label', 'publicIpNodePool', 'region'],
   computedOnUpdate: ['instanceNames'],
   check: (inputs, config: ProvbConfig) => checkRegion(inputs, config),
+  // The pool of this id that existed before the request (a labelled pool's id is its label).
+  existing: async (ctx, inputs) => {
+    const region = regionOf(ctx, inputs);
+    const poolId = inputs.label ?? (ctx.operationId ? derivedId(ctx.operationId) : '');
+    return ((await orNull(() => ctx.config.client.getCluster(ctx, region, inputs.clusterId)))?.pools ?? [])
+      .filter((p) => p.id === poolId)
+      .map((p) => p.id);
+  },
   create: async (ctx, inputs) => {
     const region = regionOf(ctx, inputs);
     const poolId = inputs.label ?? (ctx.operationId ? derivedId(ctx.operationId) : randomUUID());
     await waitCluster(ctx, region, inputs.clusterId);
-    if (inputs.label)
-      await noteExisting(ctx, async () =>
-        ((await orNull(() => ctx.config.client.getCluster(ctx, region, inputs.clusterId)))?.pools ?? [])
-          .filter((p) => p.id === poolId)
-          .map((p) => p.id),
-      );
     await ctx.config.client.createPool(
       ctx,
       region,
@@ -143,7 +145,6 @@ export const kubernetesNodePool = defineResource({
     list: (ctx, region) => ctx.config.client.listClusters(ctx, region),
     pick: (listed, _all, id) => listed.get(split(id)[0]!),
     toResult: (c, prior, id) => poolResult(c, split(id)[1]!, prior, undefined, split(id)[0]!),
-    fallback: readPool,
   }),
   update: async (ctx, id, _olds, news) => {
     const [clusterId, poolId] = split(id);

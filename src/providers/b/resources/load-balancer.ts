@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
-import { claim, noteExisting } from './claim.js';
+import { claim } from './claim.js';
 import type { ProvbConfig } from '../config.js';
 import type * as W from '../wire/objects.js';
 import { orNull } from '../../../kit/gone.js';
@@ -164,11 +164,14 @@ export const loadBalancer = defineResource({
   replaceOn: ['networkId', 'region'],
   computedOnUpdate: ['state', 'firewallId'],
   check: (inputs, config: ProvbConfig) => checkRegion(inputs, config),
+  existing: async (ctx, inputs) => {
+    const region = regionOf(ctx, inputs);
+    return (await ctx.config.client.listLoadBalancers(ctx, region))
+      .filter((x) => x.name === inputs.name)
+      .map((x) => x.id);
+  },
   create: async (ctx, inputs) => {
     const region = regionOf(ctx, inputs);
-    await noteExisting(ctx, async () =>
-      (await ctx.config.client.listLoadBalancers(ctx, region)).filter((x) => x.name === inputs.name).map((x) => x.id),
-    );
     const lb = await ctx.config.client.createLoadBalancer(ctx, region, { ...body(inputs), firewall_rule: '' });
     return { id: lb.id, outputs: outputsOf(await afterCreated(ctx, lb.id, () => waitAvailable(ctx, region, lb.id))) };
   },

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { readByRegion } from './read-many.js';
 import { defineResource, type Prior } from '../../../engine/provider/define.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
-import { claim, noteExisting } from './claim.js';
+import { claim } from './claim.js';
 import type { ProvbConfig } from '../config.js';
 import type * as W from '../wire/objects.js';
 import { orNull } from '../../../kit/gone.js';
@@ -105,6 +105,10 @@ export const network = defineResource({
   replaceOn: ['region', 'cidrV4', ...VLAN],
   computedOnUpdate: ['name'],
   check: (inputs, config: ProvbConfig) => checkRegion(inputs, config),
+  existing: async (ctx, inputs) => {
+    const region = regionOf(ctx, inputs);
+    return (await ctx.config.client.listNetworks(ctx, region)).filter((x) => x.label === inputs.label).map((x) => x.id);
+  },
   create: async (ctx, inputs) => {
     const region = regionOf(ctx, inputs);
     const vlan =
@@ -120,9 +124,6 @@ export const network = defineResource({
             },
           }
         : {};
-    await noteExisting(ctx, async () =>
-      (await ctx.config.client.listNetworks(ctx, region)).filter((x) => x.label === inputs.label).map((x) => x.id),
-    );
     const res = await ctx.config.client.createNetwork(ctx, region, {
       label: inputs.label,
       default: '',

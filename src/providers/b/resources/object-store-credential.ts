@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
-import { claim, noteExisting } from './claim.js';
+import { claim } from './claim.js';
 import type { ProvbConfig } from '../config.js';
 import type * as W from '../wire/objects.js';
 import { orNull } from '../../../kit/gone.js';
@@ -75,11 +75,14 @@ export const objectStoreCredential = defineResource({
   secrets: ['secretAccessKey'],
   computedOnUpdate: ['accessKeyId', 'secretAccessKey', 'status'],
   check: (inputs, config: ProvbConfig) => checkRegion(inputs, config),
+  existing: async (ctx, inputs) => {
+    const region = regionOf(ctx, inputs);
+    return (await ctx.config.client.listCredentials(ctx, region))
+      .filter((x) => x.name === inputs.name)
+      .map((x) => x.id);
+  },
   create: async (ctx, inputs) => {
     const region = regionOf(ctx, inputs);
-    await noteExisting(ctx, async () =>
-      (await ctx.config.client.listCredentials(ctx, region)).filter((x) => x.name === inputs.name).map((x) => x.id),
-    );
     const c = await ctx.config.client.createCredential(ctx, region, {
       name: inputs.name,
       access_key_id: inputs.accessKeyId ?? null,

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
-import { claim, noteExisting } from './claim.js';
+import { claim } from './claim.js';
 import type { ProvbConfig } from '../config.js';
 import type * as W from '../wire/objects.js';
 import { orNull } from '../../../kit/gone.js';
@@ -83,11 +83,14 @@ export const objectStore = defineResource({
   replaceOn: ['name', 'region', 'accessKeyId'],
   computedOnUpdate: ['status'],
   check: (inputs, config: ProvbConfig) => checkRegion(inputs, config),
+  existing: async (ctx, inputs) => {
+    const region = regionOf(ctx, inputs);
+    return (await ctx.config.client.listObjectStores(ctx, region))
+      .filter((x) => x.name === inputs.name)
+      .map((x) => x.id);
+  },
   create: async (ctx, inputs) => {
     const region = regionOf(ctx, inputs);
-    await noteExisting(ctx, async () =>
-      (await ctx.config.client.listObjectStores(ctx, region)).filter((x) => x.name === inputs.name).map((x) => x.id),
-    );
     const o = await ctx.config.client.createObjectStore(
       ctx,
       region,

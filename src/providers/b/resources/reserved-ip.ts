@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
-import { claim, noteExisting } from './claim.js';
+import { claim } from './claim.js';
 import type { ProvbConfig } from '../config.js';
 import type * as W from '../wire/objects.js';
 import { orNull } from '../../../kit/gone.js';
@@ -54,11 +54,12 @@ export const reservedIp = defineResource({
   replaceOn: ['region'],
   computedOnUpdate: ['instanceId', 'instanceName'],
   check: (inputs, config: ProvbConfig) => checkRegion(inputs, config),
+  existing: async (ctx, inputs) => {
+    const region = regionOf(ctx, inputs);
+    return (await ctx.config.client.listIps(ctx, region)).filter((x) => x.name === inputs.name).map((x) => x.id);
+  },
   create: async (ctx, inputs) => {
     const region = regionOf(ctx, inputs);
-    await noteExisting(ctx, async () =>
-      (await ctx.config.client.listIps(ctx, region)).filter((x) => x.name === inputs.name).map((x) => x.id),
-    );
     const res = await ctx.config.client.createIp(ctx, region, inputs.name);
     const ip = await afterCreated(ctx, res.id, () =>
       waitUntil(

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
-import { claim, noteExisting } from './claim.js';
+import { claim } from './claim.js';
 import type { ProvbConfig } from '../config.js';
 import { orNull } from '../../../kit/gone.js';
 import { tolerate } from './tolerate.js';
@@ -53,10 +53,13 @@ export const volumeAttachment = defineResource({
   check: (inputs, config: ProvbConfig) => checkRegion(inputs, config),
   warnings: (inputs) =>
     inputs.attachAtBoot ? ['attachAtBoot: the instance must be rebooted before it sees the volume'] : [],
+  existing: async (ctx, inputs) => {
+    const v = await ctx.config.client.getVolume(ctx, regionOf(ctx, inputs), inputs.volumeId);
+    return v.instance_id === inputs.instanceId ? [attachmentId(inputs)] : [];
+  },
   create: async (ctx, inputs) => {
     const region = regionOf(ctx, inputs);
     const v = await ctx.config.client.getVolume(ctx, region, inputs.volumeId);
-    await noteExisting(ctx, async () => (v.instance_id === inputs.instanceId ? [attachmentId(inputs)] : []));
     if (v.instance_id !== inputs.instanceId) {
       if (v.status !== 'available') await waitVolume(ctx, region, inputs.volumeId, 'available');
       // A retried attach (its first answer lost) is refused as a second attach: that is success here.
