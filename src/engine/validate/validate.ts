@@ -17,6 +17,7 @@ import { inputIssues, replaceAt } from './inputs.js';
 import { optionIssues } from './options.js';
 import { closest, cut, didYouMean, preview } from './suggest.js';
 import { issueFacts, type Issue, type IssueFacts, type IssueField } from './issue.js';
+import { controlCharacterMessage, printableName } from './names.js';
 
 type ResourceResolver = (
   token: string,
@@ -70,7 +71,8 @@ export function validateStack(decls: readonly unknown[], resolve: ResourceResolv
   decls.forEach((raw, i) => {
     const d = raw as Record<string, unknown>;
     const hasName = isPlain(d) && typeof d.name === 'string' && d.name !== '';
-    const label = hasName ? (d.name as string) : `[${i}]`;
+    const name = hasName ? (d.name as string) : undefined;
+    const label = name !== undefined ? printableName(name) : `[${i}]`;
     const declIssue = (path: PathSegment[], code: string, message: string, facts?: IssueFacts) =>
       add(label, 'declaration', path, code, message, facts);
     if (!isPlain(d))
@@ -88,8 +90,9 @@ export function validateStack(decls: readonly unknown[], resolve: ResourceResolv
           `${preview(k)} is not part of a declaration.${didYouMean(k, DECL_KEYS)} Allowed: ${DECL_KEYS.join(', ')}.`,
           { suggestion: closest(k, DECL_KEYS) },
         );
-    if (!hasName) {
-      declIssue(['name'], 'invalid_type', 'name must be a non-empty string');
+    const badName = name === undefined ? undefined : controlCharacterMessage(name);
+    if (!hasName || badName) {
+      declIssue(['name'], hasName ? 'invalid_value' : 'invalid_type', badName ?? 'name must be a non-empty string');
       ok = false;
     }
     let def: AnyResource | undefined;
@@ -130,12 +133,12 @@ export function validateStack(decls: readonly unknown[], resolve: ResourceResolv
         }
       }
     }
-    if (hasName) {
-      if (seen.has(label)) {
+    if (name !== undefined) {
+      if (seen.has(name)) {
         declIssue([], 'duplicate_name', `the name '${cut(label)}' is declared more than once`);
         ok = false;
       }
-      seen.add(label);
+      seen.add(name);
     }
     const options = d.options;
     for (const v of optionIssues(options, {
