@@ -9,6 +9,10 @@ import type * as W from '../wire/objects.js';
 import { orNull } from '../../../kit/gone.js';
 import type { ProvbContext } from '../wire/region.js';
 
+/** The keys a create of this name could have made. */
+const matching = async (ctx: ProvbContext, name: string) =>
+  (await ctx.config.client.listSshKeys(ctx)).filter((x) => x.name === name);
+
 export const sshKeyInputs = z
   .strictObject({
     name: z
@@ -39,6 +43,7 @@ export const sshKey = defineResource({
   inputs: sshKeyInputs,
   outputs: sshKeyOutputs,
   replaceOn: ['publicKey'],
+  existing: async (ctx: ProvbContext, inputs) => (await matching(ctx, inputs.name)).map((x) => x.id),
   create: async (ctx: ProvbContext, inputs) => {
     const res = await ctx.config.client.createSshKey(ctx, inputs.name, inputs.publicKey);
     const k = await byId(ctx, res.id);
@@ -61,13 +66,13 @@ export const sshKey = defineResource({
     // A 404 (a retry after a lost answer, or deleted meanwhile) means done.
     if (await byId(ctx, id)) await orNull(() => ctx.config.client.deleteSshKey(ctx, id));
   },
-  // find: the key so named if its created_at is not before the create started (claim.ts).
+  // find: the key so named that was not there before the request (or, for a record without that
+  // note, whose created_at is not before the create started: claim.ts).
   find: async (ctx, inputs, hint) => {
-    const k = claim(
-      hint,
-      (await ctx.config.client.listSshKeys(ctx)).filter((x) => x.name === inputs.name),
-      { what: `SSH key '${inputs.name}'`, createdAt: (x) => x.created_at },
-    );
+    const k = claim(hint, await matching(ctx, inputs.name), {
+      what: `SSH key '${inputs.name}'`,
+      createdAt: (x) => x.created_at,
+    });
     return !k || isCannotTell(k) ? k : { id: k.id, outputs: outputsOf(k) };
   },
   importId: (id) => id,

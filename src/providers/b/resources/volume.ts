@@ -63,6 +63,10 @@ const outputsOf = (v: W.Volume) => ({
   createdAt: v.created_at ?? '',
 });
 
+/** The volumes a create of these inputs could have made (its key: the name, in the region). */
+const matching = async (ctx: ProvbContext, inputs: { name: string; region?: string }) =>
+  (await ctx.config.client.listVolumes(ctx, regionOf(ctx, inputs))).filter((x) => x.name === inputs.name);
+
 /**
  * Waits for the volume's status. Waiting to be attached to `instanceId` fails at once when that
  * instance no longer exists or the volume went to another one (it would never become attached).
@@ -129,6 +133,7 @@ export const volume = defineResource({
   replaceOn: ['name', 'networkId', 'region', 'volumeType'],
   computedOnUpdate: ['status', 'mountPoint'],
   check: (inputs, config: ProvbConfig) => checkRegion(inputs, config),
+  existing: async (ctx, inputs) => (await matching(ctx, inputs)).map((x) => x.id),
   create: async (ctx, inputs) => {
     const region = regionOf(ctx, inputs);
     const res = await ctx.config.client.createVolume(ctx, region, {
@@ -186,13 +191,13 @@ export const volume = defineResource({
   delete: async (ctx, id, prior) => {
     await orNull(() => ctx.config.client.deleteVolume(ctx, priorRegion(ctx, prior), id));
   },
-  // find: the volume so named if its created_at is not before the create started (claim.ts).
+  // find: the volume so named that was not there before the request (or, for a record without
+  // that note, whose created_at is not before the create started: claim.ts).
   find: async (ctx, inputs, hint) => {
-    const v = claim(
-      hint,
-      (await ctx.config.client.listVolumes(ctx, regionOf(ctx, inputs))).filter((x) => x.name === inputs.name),
-      { what: `volume '${inputs.name}'`, createdAt: (x) => x.created_at },
-    );
+    const v = claim(hint, await matching(ctx, inputs), {
+      what: `volume '${inputs.name}'`,
+      createdAt: (x) => x.created_at,
+    });
     return !v || isCannotTell(v) ? v : { id: v.id, outputs: outputsOf(v) };
   },
   importId: (id) => id,
