@@ -106,6 +106,17 @@ function split(id: string): [string, string] {
   return parts as [string, string];
 }
 
+/** The records a create of these inputs could have made (its key: name, type and value in the domain). */
+async function matching(
+  ctx: ProvbContext,
+  inputs: { domainId: string; name: string; type: string; value: string },
+): Promise<W.DnsRecord[]> {
+  const records = (await orNull(() => ctx.config.client.listRecords(ctx, inputs.domainId))) ?? [];
+  return records.filter(
+    (x) => x.name === inputs.name && String(x.type).toLowerCase() === inputs.type && x.value === inputs.value,
+  );
+}
+
 async function fetchRecord(ctx: ProvbContext, id: string): Promise<W.DnsRecord | null> {
   const [dom, rec] = split(id);
   const records = await orNull(() => ctx.config.client.listRecords(ctx, dom));
@@ -139,6 +150,7 @@ export const dnsDomainRecord = defineResource({
   replaceOn: ['domainId'],
   computedOnUpdate: ['updatedAt', 'priority'],
   check: (inputs) => checkRecord(inputs),
+  existing: async (ctx: ProvbContext, inputs) => (await matching(ctx, inputs)).map((x) => x.id),
   create: async (ctx: ProvbContext, inputs) => {
     const r = await ctx.config.client.createRecord(ctx, inputs.domainId, body(inputs));
     return { id: `${inputs.domainId}:${r.id}`, outputs: outputsOf(r) };
@@ -162,16 +174,13 @@ export const dnsDomainRecord = defineResource({
     const [dom, rec] = split(id);
     await orNull(() => ctx.config.client.deleteRecord(ctx, dom, rec));
   },
-  // find: the record of that name, type and value whose created_at is not before the create started (claim.ts).
+  // find: the record of that name, type and value that was not there before the request (or, for a
+  // record without that note, whose created_at is not before the create started: claim.ts).
   find: async (ctx, inputs, hint) => {
-    const records = (await orNull(() => ctx.config.client.listRecords(ctx, inputs.domainId))) ?? [];
-    const r = claim(
-      hint,
-      records.filter(
-        (x) => x.name === inputs.name && String(x.type).toLowerCase() === inputs.type && x.value === inputs.value,
-      ),
-      { what: `DNS record ${inputs.type} ${inputs.name}`, createdAt: (x) => x.created_at },
-    );
+    const r = claim(hint, await matching(ctx, inputs), {
+      what: `DNS record ${inputs.type} ${inputs.name}`,
+      createdAt: (x) => x.created_at,
+    });
     return !r || isCannotTell(r) ? r : { id: `${inputs.domainId}:${r.id}`, outputs: outputsOf(r) };
   },
   importId: (id) => {

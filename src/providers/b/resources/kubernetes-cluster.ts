@@ -9,7 +9,7 @@ import { claim, derivedId } from './claim.js';
 import type { ProvbConfig } from '../config.js';
 import type * as W from '../wire/objects.js';
 import { orNull } from '../../../kit/gone.js';
-import { checkRegion, priorRegion, regionOf } from '../wire/region.js';
+import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../wire/region.js';
 import { afterCreated, waitGone } from '../wire/wait.js';
 import { reporter } from './reported.js';
 import { checkCluster, clusterInputs, clusterOutputs, type ClusterInputs } from './kubernetes-cluster-schema.js';
@@ -92,6 +92,12 @@ function reportInputs(c: W.KubernetesCluster, prior: Parameters<typeof reporter>
 const nameOf = (name: string | undefined, operationId: string | undefined) =>
   name ?? (operationId ? `cluster-${derivedId(operationId).slice(0, 8)}` : undefined);
 
+/** The clusters a create of these inputs could have made (its key: the name, in the region). */
+const matching = async (ctx: ProvbContext, inputs: ClusterInputs, operationId: string | undefined) => {
+  const name = nameOf(inputs.name, operationId);
+  return (await ctx.config.client.listClusters(ctx, regionOf(ctx, inputs))).filter((x) => x.name === name);
+};
+
 /** What read answers for a cluster. */
 function clusterResult(c: W.KubernetesCluster, prior: Prior): ReadResult {
   const inputs = reportInputs(c, prior);
@@ -132,6 +138,7 @@ export const kubernetesCluster = defineResource({
       ? ['targetNodesSize is deprecated and not sent to the API; set pools.size instead']
       : []),
   ],
+  existing: async (ctx, inputs) => (await matching(ctx, inputs, ctx.operationId)).map((x) => x.id),
   create: async (ctx, inputs) => {
     const region = regionOf(ctx, inputs);
     const p = inputs.pools;
@@ -213,18 +220,16 @@ export const kubernetesCluster = defineResource({
     if ((await orNull(() => ctx.config.client.deleteCluster(ctx, region, id))) === null) return;
     await waitGone(ctx, `cluster ${id}`, () => ctx.config.client.getCluster(ctx, region, id));
   },
-  // find: the cluster so named (an undeclared name is derived from the operation id) whose created_at
-  // is not before the create started (claim.ts).
+  // find: the cluster so named (an undeclared name is derived from the operation id) that was not
+  // there before the request (or, for a record without that note, whose created_at is not before
+  // the create started: claim.ts).
   find: async (ctx, inputs, hint) => {
-    const region = regionOf(ctx, inputs);
-    const name = nameOf(inputs.name, hint.operationId);
-    const found = claim(
-      hint,
-      (await ctx.config.client.listClusters(ctx, region)).filter((x) => x.name === name),
-      { what: `Kubernetes cluster '${name}'`, createdAt: (x) => x.created_at },
-    );
+    const found = claim(hint, await matching(ctx, inputs, hint.operationId), {
+      what: `Kubernetes cluster '${nameOf(inputs.name, hint.operationId)}'`,
+      createdAt: (x) => x.created_at,
+    });
     if (!found || isCannotTell(found)) return found;
-    const c = await waitCluster(ctx, region, found.id);
+    const c = await waitCluster(ctx, regionOf(ctx, inputs), found.id);
     return { id: c.id, outputs: outputsOf(c, inputs) };
   },
   importId: (id) => id,
