@@ -93,6 +93,11 @@ export type SimServer = {
   readonly unmatched: readonly RequestLogEntry[];
   /** Prepends routes that win over the table until resetHandlers(). */
   use(...routes: Route<unknown>[]): void;
+  /**
+   * Runs `hook` before each routed request is handled, until resetHandlers(): a test changes the
+   * simulator's state between two requests (an object deleted between two page requests).
+   */
+  before(hook: (req: SimRequest) => void): void;
   resetHandlers(): void;
   setFaults(faults: FaultOptions | undefined): void;
   setLatency(ms: number): void;
@@ -105,6 +110,7 @@ export type SimServer = {
 export async function startRouter<S>(options: RouterOptions<S>): Promise<SimServer> {
   const table = options.routes.map(compile);
   let overrides: Compiled<Route<unknown>>[] = [];
+  let hooks: ((req: SimRequest) => void)[] = [];
   const faults = new FaultPlan(options.faults, options.seed ?? 1);
   let latencyMs = options.latencyMs ?? 0;
   let limiter = options.rateLimit ? new RateLimiter(options.rateLimit) : undefined;
@@ -182,6 +188,7 @@ export async function startRouter<S>(options: RouterOptions<S>): Promise<SimServ
       unmatched.push(entry);
       return send(r);
     }
+    for (const hook of hooks) hook(sreq);
     let response: SimResponse;
     const schema = match.c.route.body;
     const parsed = schema ? schema.safeParse(body ?? {}) : undefined;
@@ -290,8 +297,12 @@ export async function startRouter<S>(options: RouterOptions<S>): Promise<SimServ
     use: (...routes) => {
       overrides = [...routes.map((r) => compile(r)), ...overrides];
     },
+    before: (hook) => {
+      hooks = [...hooks, hook];
+    },
     resetHandlers: () => {
       overrides = [];
+      hooks = [];
     },
     setFaults: (f) => faults.set(f),
     setLatency: (ms) => {
