@@ -102,6 +102,11 @@ export const authGroup = defineResource({
     });
     return issues;
   },
+  /** The group of this name, if one exists before the create's request (LXD refuses a taken name). */
+  async existing(ctx: Ctx, i) {
+    const client = await authClient(ctx, ctx.config, i.remote, 'auth groups');
+    return (await getObject<WireGroup>(ctx, client, where(i.name))) ? [i.name] : [];
+  },
   async create(ctx: Ctx, i) {
     const client = await authClient(ctx, ctx.config, i.remote, 'auth groups');
     await createObject(
@@ -142,12 +147,16 @@ export const authGroup = defineResource({
     await deleteObject(ctx, await authClient(ctx, ctx.config, ref.remote, 'auth groups'), where(ref.fields[0]!));
   },
   /**
-   * A group has no config to carry the create's operation id: absent means the create made nothing;
-   * present, it may be this create's or one that existed before, so find cannot tell.
+   * A group has no config to carry the create's operation id. Absent: the create made nothing. Present:
+   * it is this create's when the pending record noted no group of that name before the request (LXD
+   * refuses a create of a taken name), someone else's when it noted one; a record without that note
+   * (an earlier release's) cannot tell.
    */
-  async find(ctx: Ctx, i) {
+  async find(ctx: Ctx, i, hint) {
     const client = await authClient(ctx, ctx.config, i.remote, 'auth groups');
     if (!(await getObject<WireGroup>(ctx, client, where(i.name)))) return null;
+    if (hint.existing)
+      return hint.existing.includes(i.name) ? null : { id: formatId(client.remote, undefined, [i.name]), outputs: {} };
     return cannotTell(
       `auth group ${i.name} exists, and a group carries no mark of the create that made it; import it if it is this stack's`,
     );
