@@ -1,11 +1,10 @@
 // The one batched-read mechanism providers build `readMany` on: the items asked for are grouped by
 // the listing that holds them (a region, a project, a parent object), each listing is fetched once
-// (the groups at the same time), and every item is answered from it. An item its listing lacks is
-// gone, unless the provider's `read` would look further (an import-style scan): then `fallback`
-// reads it alone, so a batched read always answers exactly what one read per item would.
+// (the groups at the same time), and every item found in it is answered from it. An item its
+// listing lacks is left out of the answer, never answered "gone": a listing is not proof of absence
+// (read page by page, it can skip an object another deletion shifted between two pages; it may not
+// hold what `read` finds elsewhere), so the engine reads each such item alone with `read`.
 import type { Prior, ReadItem, ReadResult } from '../engine/provider/define.js';
-
-type Read<C> = (ctx: C, id: string, prior: Prior) => Promise<ReadResult | null>;
 
 /** How one resource type reads in groups. `W` is the vendor's listed object. */
 export type GroupedRead<C, W> = {
@@ -19,11 +18,9 @@ export type GroupedRead<C, W> = {
   readonly pick?: (listed: ReadonlyMap<string, W>, all: readonly W[], id: string, prior: Prior) => W | undefined;
   /** What `read` answers for that object. */
   readonly toResult: (w: W, prior: Prior, id: string, ctx: C) => ReadResult | null;
-  /** Reads an item its listing lacks, when `read` looks beyond the listing; else absent = gone. */
-  readonly fallback?: Read<C>;
 };
 
-/** A `readMany` from one listing per group. */
+/** A `readMany` from one listing per group: an entry for each item its listing holds, none for the rest. */
 export function readByGroup<C, W>(
   g: GroupedRead<C, W>,
 ): (ctx: C, items: readonly ReadItem[]) => Promise<ReadonlyMap<string, ReadResult | null>> {
@@ -42,10 +39,7 @@ export function readByGroup<C, W>(
         const listed = new Map(all.map((w) => [g.idOf(w), w]));
         for (const it of group) {
           const w = g.pick ? g.pick(listed, all, it.id, it.prior) : listed.get(it.id);
-          out.set(
-            it.id,
-            w ? g.toResult(w, it.prior, it.id, ctx) : g.fallback ? await g.fallback(ctx, it.id, it.prior) : null,
-          );
+          if (w) out.set(it.id, g.toResult(w, it.prior, it.id, ctx));
         }
       }),
     );

@@ -127,8 +127,9 @@ export type ResourceDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodT
   readonly read: (ctx: OperationContext<C>, id: string, prior: Prior) => Promise<ReadResult | null>;
   /**
    * Reads many objects of this type at once (by the page, where the vendor lists whole objects):
-   * an entry per id it saw (null: gone). An id it leaves out is read with `read`. Same results as
-   * `read`; objects of other stacks in the same lists are simply not asked for.
+   * an entry per id it saw. An id it leaves out, or answers null for, is read with `read` before it
+   * is called gone: a listing is no proof of absence (one read page by page can skip an object that
+   * exists). Same results as `read`; objects of other stacks in the same lists are simply not asked for.
    */
   readonly readMany?: (
     ctx: OperationContext<C>,

@@ -1,8 +1,11 @@
 // Refresh: read every recorded object (or the ones in scope) and say which drifted or are gone.
 // A resource type with `readMany` is read by the page: one call for all of its objects (grouped
-// by the provider, by region or parent as its API lists them), the rest one `read` each. A
-// batched answer that leaves an id out falls back to `read` for that id, so both give the same
-// results (drift, gone, unchanged). Reads run concurrently up to `parallelism`.
+// by the provider, by region or parent as its API lists them), the rest one `read` each. Absence
+// from a listing is never proof: a list read page by page can skip an object that exists (another
+// object deleted between two page requests shifts the rest), so an id the batched answer leaves
+// out or answers null for is read alone before it is called gone (one GET per missing object;
+// nothing extra when nothing went). Both ways give the same results (drift, gone, unchanged).
+// Reads run concurrently up to `parallelism`.
 import type { ResourceState, State } from '../../state/model.js';
 import { own } from '../../state/keys.js';
 import type { AnyResource, ReadResult, Resolved } from '../provider/define.js';
@@ -102,6 +105,8 @@ export async function readAll(deps: ReadAllDeps): Promise<ReadAllResult> {
       failures.push({ address: name, error: error as Error });
     }
   };
+  /** Names a batched read did not find: read one by one after the listings. */
+  const unseen: string[] = [];
   const readBatch = async (def: AnyResource, names: readonly string[]) => {
     const first = own(deps.state.resources, names[0]!)!;
     const resolved = deps.resolve(first.type)!;
@@ -117,13 +122,12 @@ export async function readAll(deps: ReadAllDeps): Promise<ReadAllResult> {
       for (const n of names) failures.push({ address: n, error: error as Error });
       return;
     }
-    const missing: string[] = [];
     for (const n of names) {
-      const id = own(deps.state.resources, n)!.id;
-      if (answers.has(id)) settle(n, answers.get(id)!, started);
-      else missing.push(n);
+      const seen = answers.get(own(deps.state.resources, n)!.id);
+      // Not in the listing (left out, or null): its own read says whether it is gone.
+      if (seen) settle(n, seen, started);
+      else unseen.push(n);
     }
-    for (const n of missing) await readOne(n);
   };
 
   type Task = { id: string; waitFor: readonly string[]; run: () => Promise<void> };
@@ -141,6 +145,13 @@ export async function readAll(deps: ReadAllDeps): Promise<ReadAllResult> {
     (t) => t.run(),
     () => {},
   );
+  if (unseen.length)
+    await schedule(
+      unseen.map((n): Task => ({ id: n, waitFor: [], run: () => readOne(n) })),
+      deps.parallelism,
+      (t) => t.run(),
+      () => {},
+    );
   return { out, failures };
 }
 

@@ -65,8 +65,9 @@ describe('prova refresh by the listing', () => {
       avol2: 'gone',
     });
     expect(viaLists.steps.filter((s) => s.address.startsWith('z'))).toEqual([]);
-    // Three listings (instances, profiles, the pool's volumes) against a GET each, and a state GET per live instance.
-    expect(listRequests).toBe(3);
+    // Three listings (instances, profiles, the pool's volumes) and a GET for each object they lack (the
+    // three deleted: a listing is no proof of absence), against a GET each and a state GET per live instance.
+    expect(listRequests).toBe(3 + 3);
     expect(readRequests).toBe(9 + 2);
   });
 });

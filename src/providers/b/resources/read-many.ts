@@ -1,12 +1,12 @@
 // Batched reads for provider B (on src/kit/read-many.ts): Civo lists whole objects per region (some
 // page by page, the rest in one answer) and per parent (a domain's records, a cluster's pools), so a
-// refresh reads a group's objects of one type with one listing instead of one GET each.
+// refresh reads a group's objects of one type with one listing instead of one GET each. An object a
+// listing lacks is read alone by the engine (its `read` also looks in other regions).
 import type { Prior, ReadItem, ReadResult } from '../../../engine/provider/define.js';
 import type { Listed } from '../wire/objects.js';
 import { priorRegion, type ProvbContext } from '../wire/region.js';
 import { readByGroup as readByGroupIn, type GroupedRead } from '../../../kit/read-many.js';
 
-type Read = (ctx: ProvbContext, id: string, prior: Prior) => Promise<ReadResult | null>;
 type ReadMany = (ctx: ProvbContext, items: readonly ReadItem[]) => Promise<ReadonlyMap<string, ReadResult | null>>;
 type Grouped<T extends Listed> = Omit<GroupedRead<ProvbContext, T>, 'idOf'>;
 
@@ -19,9 +19,8 @@ export function readByGroup<T extends Listed>(g: Grouped<T>): ReadMany {
 export function readByRegion<T extends Listed>(
   list: (ctx: ProvbContext, region: string) => Promise<readonly T[]>,
   toResult: (w: T, prior: Prior) => ReadResult | null,
-  fallback?: Read,
 ): ReadMany {
-  return readByGroup({ groupOf: (ctx, it) => priorRegion(ctx, it.prior), list, toResult, fallback });
+  return readByGroup({ groupOf: (ctx, it) => priorRegion(ctx, it.prior), list, toResult });
 }
 
 /** The same for account-wide lists (SSH keys, DNS domains): one listing for every object asked for. */

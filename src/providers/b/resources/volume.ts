@@ -153,7 +153,6 @@ export const volume = defineResource({
   readMany: readByRegion(
     (ctx, region) => ctx.config.client.listVolumes(ctx, region),
     (v, prior) => volumeResult(v, prior),
-    readVolume,
   ),
   update: async (ctx, id, _olds, news) => {
     const region = regionOf(ctx, news);
