@@ -59,8 +59,12 @@ export async function recoverPending(state: State, ledger: Ledger, deps: Recover
         ...(op.existing ? { existing: op.existing } : {}),
       });
       if (isCannotTell(found)) {
+        const ids = found.candidates ?? [];
         warnings.push(
-          `${op.name}: an interrupted create of a ${op.type} could not be checked (${found.cannotTell}); the pending record is kept. If the object exists, import it; then drop the record.`,
+          `${op.name}: an interrupted create of a ${op.type} could not be checked (${found.cannotTell}); the pending record is kept. ` +
+            (ids.length
+              ? `If ${ids.length === 1 ? `${ids[0]} is` : `one of ${ids.join(', ')} is`} this stack's, adopt it with engine.import(decl, id) (the record then goes); otherwise drop the record with engine.forgetPending('${op.name}').`
+              : `If the object exists, import it; then drop the record with engine.forgetPending('${op.name}').`),
         );
         continue;
       }

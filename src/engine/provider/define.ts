@@ -68,13 +68,17 @@ export type FindHint = {
 export type CannotTell = {
   /** Why `find` cannot tell (shown in the plan's warnings). */
   readonly cannotTell: string;
+  /** The vendor's ids of the objects that may be this create's, for the operator's import. */
+  readonly candidates?: readonly string[];
 };
 /** What `find` answers: the object this create made, null when it surely made none, or that it cannot tell. */
 export type FindResult = CreateResult | null | CannotTell;
 
 /** `find`'s answer when it has no way to tell; `reason` says why (shown in the plan's warnings). */
-export function cannotTell(reason: string): CannotTell {
-  return Object.freeze({ cannotTell: reason });
+export function cannotTell(reason: string, candidates?: readonly string[]): CannotTell {
+  return Object.freeze(
+    candidates?.length ? { cannotTell: reason, candidates: [...candidates] } : { cannotTell: reason },
+  );
 }
 
 /** True when a find answer is `cannotTell(...)`. */

@@ -248,7 +248,7 @@ describe('provb find: keys without a name', () => {
     const h = await harness();
     const n = await api(h).createNetwork(ctx(h), R, { label: 'orphan' });
     const answer = await findWith(h, 'network:Network', { label: 'orphan' }, freshHint());
-    expect(isCannotTell(answer) && answer.cannotTell).toContain(n.id);
+    expect(isCannotTell(answer) && answer.candidates).toEqual([n.id]);
     expect(await findWith(h, 'network:Network', { label: 'nothing-here' }, freshHint())).toBeNull();
   });
 

@@ -54,7 +54,7 @@ export function claim<T extends Listed>(
       ? xs[0]!
       : xs.length === 0
         ? null
-        : cannotTell(`${xs.length} objects match ${options.what} (${why}): ${xs.map(idOf).join(', ')}`);
+        : cannotTell(`${xs.length} objects match ${options.what} (${why})`, xs.map(idOf));
   if (options.tagged)
     return one(
       candidates.filter((c) => options.tagged!(c, hint.operationId)),
@@ -83,11 +83,13 @@ export function claim<T extends Listed>(
     }
     if (unsure)
       return cannotTell(
-        `${options.what} exists, created too close to the create's start (${hint.startedAt}) to tell whose it is (candidates: ${candidates.map(idOf).join(', ')})`,
+        `${options.what} exists, created too close to the create's start (${hint.startedAt}) to tell whose it is`,
+        candidates.map(idOf),
       );
     return one(ours, 'created since the create started');
   }
   return cannotTell(
-    `${options.what} exists and the Civo API records nothing (no tag, no creation time) that tells whether this create made it (candidates: ${candidates.map(idOf).join(', ')})`,
+    `${options.what} exists and the Civo API records nothing (no tag, no creation time) that tells whether this create made it`,
+    candidates.map(idOf),
   );
 }
