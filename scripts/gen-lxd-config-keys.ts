@@ -77,8 +77,14 @@ const OBSERVED = {
     'dns.mode': ['dynamic', 'managed', 'none'],
     'restricted.*': ['block', 'allow'],
   } as Record<string, string[]>,
-  /** image.*: the image properties LXD copies onto an instance at create; accepted, never listed. */
-  extraInstanceKeys: { 'image.*': { type: 'string', shortdesc: 'Copy of an image property' } } as Record<string, Doc>,
+  /**
+   * image.*: the image properties LXD copies onto an instance at create, accepted and never listed;
+   * volatile.cloud-init.instance-id: the spelling LXD 5.0 writes (documented as volatile.cloud_init.instance-id).
+   */
+  extraInstanceKeys: {
+    'image.*': { type: 'string', shortdesc: 'Copy of an image property' },
+    'volatile.cloud-init.instance-id': { type: 'string', shortdesc: 'cloud-init instance ID as LXD 5.0 writes it' },
+  } as Record<string, Doc>,
 };
 
 type Format =

@@ -63,6 +63,8 @@ export type RouterOptions<S> = {
   readonly auth?: (req: SimRequest) => SimResponse | null;
   /** The vendor's answer for an unknown path. */
   readonly notFound: (req: SimRequest) => SimResponse;
+  /** The vendor's answer for a known path with a method it does not take; default `notFound`'s body with status 405. */
+  readonly methodNotAllowed?: (req: SimRequest) => SimResponse;
   /** The vendor's answer for a body that fails a route's schema. */
   readonly invalid: (
     req: SimRequest,
@@ -183,7 +185,9 @@ export async function startRouter<S>(options: RouterOptions<S>): Promise<SimServ
       return send(denied);
     }
     if (!match) {
-      const r = pathMatched ? { ...options.notFound(sreq), status: 405 } : options.notFound(sreq);
+      const r = !pathMatched
+        ? options.notFound(sreq)
+        : (options.methodNotAllowed?.(sreq) ?? { ...options.notFound(sreq), status: 405 });
       const entry = log({ route: null, status: r.status, response: r.body });
       unmatched.push(entry);
       return send(r);

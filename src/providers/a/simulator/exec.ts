@@ -1,5 +1,5 @@
 // The fake LXD's exec: a few commands interpreted against the instance's files (cat [file], echo,
-// true, false, env, sh -c "exit N" / "echo …"), with `return` in the operation's metadata and op Failure
+// true, false, env, pwd (in the request's cwd), sh -c "exit N" / "echo $VAR"), with `return` in the operation's metadata and op Failure
 // with return 127 for an unknown command, as the daemon does. Output goes either to log files
 // (record-output) or, with wait-for-websocket, to the operation's websockets the way `lxc exec`
 // reads them: fds 0/1/2 + control (or 0 + control when interactive), data as binary messages, each
@@ -15,9 +15,21 @@ type Result = { code: number; stdout: string; stderr: string } | 'not-found';
 /** How long the command waits for its websockets before the operation fails, as on the daemon. */
 const CONNECT_TIMEOUT_MS = 10_000;
 
-function interpret(i: Instance, argv: string[], env: Record<string, string>, stdin: string): Result {
+/** The working directory a command runs in: `cwd` when it is a directory of the instance, else `/` (as the daemon falls back); root's home when unset. */
+function workingDir(i: Instance, cwd: string): string {
+  const dir = cwd || '/root';
+  return i.files.get(dir)?.type === 'directory' ? dir : '/';
+}
+
+/** `$NAME` and `${NAME}` replaced by the command's environment (empty when unset), as sh expands them. */
+const expand = (text: string, env: Record<string, string>) =>
+  text.replace(/\$\{(\w+)\}|\$(\w+)/g, (_m, a: string | undefined, b: string | undefined) => env[(a ?? b)!] ?? '');
+
+function interpret(i: Instance, argv: string[], env: Record<string, string>, stdin: string, cwd = ''): Result {
   const [cmd, ...args] = argv;
   switch (cmd) {
+    case 'pwd':
+      return { code: 0, stdout: `${workingDir(i, cwd)}\n`, stderr: '' };
     case 'true':
       return { code: 0, stdout: '', stderr: '' };
     case 'false':
@@ -45,7 +57,11 @@ function interpret(i: Instance, argv: string[], env: Record<string, string>, std
       const exit = /^exit (\d+)$/.exec(script.trim());
       if (exit) return { code: Number(exit[1]), stdout: '', stderr: '' };
       const echo = /^echo (.*)$/.exec(script.trim());
-      if (echo) return { code: 0, stdout: `${echo[1]!.replace(/^["']|["']$/g, '')}\n`, stderr: '' };
+      if (echo) {
+        const text = echo[1]!.replace(/^["']|["']$/g, '');
+        return { code: 0, stdout: `${echo[1]!.startsWith("'") ? text : expand(text, env)}\n`, stderr: '' };
+      }
+      if (script.trim() === 'pwd') return { code: 0, stdout: `${workingDir(i, cwd)}\n`, stderr: '' };
       return { code: 0, stdout: '', stderr: '' };
     }
     default:
@@ -118,6 +134,7 @@ export const execRoute: Route<SimStore> = {
     const b = (req.body ?? {}) as Body;
     const argv = Array.isArray(b.command) ? (b.command as string[]) : [];
     const env = (b.environment ?? {}) as Record<string, string>;
+    const cwd = typeof b.cwd === 'string' ? b.cwd : '';
     const withSockets = b['wait-for-websocket'] === true;
     const interactive = b.interactive === true;
     const record = b['record-output'] === true && !withSockets;
@@ -128,7 +145,7 @@ export const execRoute: Route<SimStore> = {
       async (o) => {
         const streams = sockets ? await sockets.connected : undefined;
         const readsStdin = argv.length === 1 && argv[0] === 'cat';
-        const r = interpret(i, argv, env, readsStdin && sockets ? await sockets.stdin : '');
+        const r = interpret(i, argv, env, readsStdin && sockets ? await sockets.stdin : '', cwd);
         const code = r === 'not-found' ? 127 : r.code;
         if (streams) {
           const out = r === 'not-found' ? { stdout: '', stderr: '' } : r;

@@ -46,6 +46,8 @@ export async function startSimulator(options: LxdSimulatorOptions = {}): Promise
     routes,
     state: store,
     notFound: () => error(404, 'not found'),
+    // The daemon answers a method a known endpoint lacks with 501, e.g. DELETE /1.0/profiles.
+    methodNotAllowed: () => error(501, 'not implemented'),
     invalid: (_req, issues) => error(400, issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')),
     faultResponse: (kind) => (kind === '429' ? error(429, 'Too many requests') : error(500, 'Internal server error')),
     latencyMs: options.latencyMs,

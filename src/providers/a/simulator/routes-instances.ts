@@ -7,18 +7,9 @@ import { asyncOp, error, etagMismatch, map, projectOf, recursion, str, sync, typ
 import { onCreate } from './volatile.js';
 import { instanceState, nicsOf } from './routes-instance-state.js';
 import { expanded, find } from './instance.js';
-
-const knownLimits = new Set([
-  'cpu',
-  'cpu.allowance',
-  'cpu.priority',
-  'memory',
-  'memory.swap',
-  'memory.enforce',
-  'processes',
-  'disk.priority',
-  'network.priority',
-]);
+import { instanceConfigRefusal } from './config.js';
+import { copiedParts, copySource, type CopySource } from './copy.js';
+import { restore, snapshotNotFound, snapshotOf, snapshotView } from './routes-instance-snapshots.js';
 
 export function instanceView(s: SimStore, i: Instance) {
   const e = expanded(s, i);
@@ -54,12 +45,6 @@ const etagView = (i: Instance) => ({
   description: i.description,
 });
 
-function validateConfig(config: Record<string, string>): string | null {
-  for (const k of Object.keys(config))
-    if (k.startsWith('limits.') && !knownLimits.has(k.slice(7))) return `Unknown configuration key: ${k}`;
-  return null;
-}
-
 function newFiles(): Map<string, File> {
   const dir = (): File => ({ type: 'directory', content: '', mode: 0o755, uid: 0, gid: 0 });
   return new Map([
@@ -79,7 +64,7 @@ export const instanceRoutes: Route<SimStore>[] = [
       const full = (i: Instance) => ({
         ...instanceView(s, i),
         state: instanceState(s, i),
-        snapshots: null,
+        snapshots: i.snapshots.length ? i.snapshots.map((x) => snapshotView(s, i, x)) : null,
         backups: null,
       });
       return sync(
@@ -102,7 +87,12 @@ export const instanceRoutes: Route<SimStore>[] = [
       if (target && !s.options.members.includes(target)) return error(404, 'Cluster member not found');
       const source = (b.source ?? {}) as Record<string, string>;
       let fingerprint = '';
-      if (source.type === 'image') {
+      let copy: CopySource | undefined;
+      if (source.type === 'copy') {
+        const src = copySource(s, project, source);
+        if ('status' in src) return src;
+        copy = src;
+      } else if (source.type === 'image') {
         if (source.alias) {
           const alias = s.aliases.get(scoped(project, source.alias)) ?? s.aliases.get(scoped('default', source.alias));
           if (!alias) return error(404, 'Image alias not found');
@@ -123,31 +113,34 @@ export const instanceRoutes: Route<SimStore>[] = [
             throw new Error(
               `Failed creating instance record: Add instance info to the database: This "instances" entry already exists`,
             );
-          const config = map(b.config);
-          const bad = validateConfig(config);
+          const parts = copy ? copiedParts(copy, b) : undefined;
+          const config = parts?.config ?? map(b.config);
+          const bad = instanceConfigRefusal(config);
           if (bad) throw new Error(`Failed creating instance record: ${bad}`);
-          const profiles = Array.isArray(b.profiles) ? (b.profiles as string[]) : ['default'];
+          const profiles = parts?.profiles ?? (Array.isArray(b.profiles) ? (b.profiles as string[]) : ['default']);
           for (const p of profiles)
             if (!s.profiles.has(scoped(project, p)) && !s.profiles.has(scoped('default', p)))
               throw new Error(`Requested profile "${p}" doesn't exist`);
           const inst: Instance = {
             name,
             project,
-            type: str(b.type, 'container'),
+            type: copy ? copy.from.type : str(b.type, 'container'),
             description: str(b.description),
             ephemeral: b.ephemeral === true,
             stateful: false,
             architecture: 'x86_64',
             profiles,
             config,
-            devices: (b.devices ?? {}) as Instance['devices'],
+            devices: parts?.devices ?? ((b.devices ?? {}) as Instance['devices']),
             location: s.clustered ? (target ?? s.options.members[0]!) : 'none',
             createdAt: new Date().toISOString(),
             running: false,
             startedAt: 0,
             hostIndex,
-            files: newFiles(),
+            files: parts?.files ?? newFiles(),
+            snapshots: parts?.snapshots ?? [],
           };
+          if (parts) fingerprint = parts.baseImage;
           onCreate(inst, fingerprint ? s.images.get(fingerprint) : undefined, nicsOf(s, inst));
           s.instances.set(scoped(project, name), inst);
           s.events.lifecycle('instance-created', `/1.0/instances/${name}`, project, { type: inst.type });
@@ -164,7 +157,12 @@ export const instanceRoutes: Route<SimStore>[] = [
       const i = find(s, req);
       if (!i) return error(404, 'Instance not found');
       const view = recursion(req)
-        ? { ...instanceView(s, i), state: instanceState(s, i), snapshots: null, backups: null }
+        ? {
+            ...instanceView(s, i),
+            state: instanceState(s, i),
+            snapshots: i.snapshots.length ? i.snapshots.map((x) => snapshotView(s, i, x)) : null,
+            backups: null,
+          }
         : instanceView(s, i);
       return sync(view, { etag: etagView(i) });
     },
@@ -178,6 +176,15 @@ export const instanceRoutes: Route<SimStore>[] = [
       const mismatch = etagMismatch(req, etagView(i));
       if (mismatch) return mismatch;
       const b = (req.body ?? {}) as Body;
+      if (typeof b.restore === 'string' && b.restore) {
+        const snap = snapshotOf(i, b.restore);
+        if (!snap) return snapshotNotFound(i, b.restore);
+        return asyncOp(
+          s.operation('Restoring snapshot', { instances: [`/1.0/instances/${i.name}`] }, () => restore(i, snap), {
+            project: i.project,
+          }),
+        );
+      }
       const op = s.operation(
         'Updating instance',
         { instances: [`/1.0/instances/${i.name}`] },
@@ -186,8 +193,8 @@ export const instanceRoutes: Route<SimStore>[] = [
           for (const k of Object.keys(i.config))
             if (k.startsWith('volatile.idmap.') && !(k in config))
               throw new Error("Volatile idmap keys can't be deleted by the user");
-          const bad = validateConfig(config);
-          if (bad) throw new Error(bad);
+          const bad = instanceConfigRefusal(config);
+          if (bad) throw new Error(`Invalid config: ${bad}`);
           Object.assign(i, {
             config,
             devices: (b.devices ?? {}) as Instance['devices'],

@@ -4,6 +4,7 @@ import { scoped, type SimStore, type Obj } from './store.js';
 import { map, projectOf, str, type Body } from './wire.js';
 
 import { namedRoutes } from './named.js';
+import { instanceConfigRefusal, networkConfigRefusal, poolConfigRefusal, projectConfigRefusal } from './config.js';
 
 const configOnly = (body: Body) => ({ description: str(body.description), config: map(body.config) });
 const err = (code: number, message: string) => ({ code, message });
@@ -41,6 +42,8 @@ export const networkRoutes = namedRoutes({
   duplicate: { code: 400, message: 'The network already exists' },
   make: (b) => {
     const type = str(b.type) || 'bridge';
+    const bad = networkConfigRefusal(str(b.name), type, map(b.config));
+    if (bad) return err(500, bad);
     return {
       name: str(b.name),
       description: str(b.description),
@@ -51,7 +54,10 @@ export const networkRoutes = namedRoutes({
       locations: ['none'],
     };
   },
-  writable: (b) => configOnly(b),
+  writable: (b, cur) => {
+    const bad = networkConfigRefusal(cur.name, String(cur.type), map(b.config));
+    return bad ? err(400, bad) : configOnly(b);
+  },
   view: (o, s) => ({ ...o, used_by: networkUsers(s, o.name) }),
   canDelete: (o, s) => (networkUsers(s, o.name).length ? 'The network is currently in use' : null),
 });
@@ -97,13 +103,21 @@ export const profileRoutes = namedRoutes({
   map: (s) => s.profiles,
   scopedKey: true,
   duplicate: { code: 409, message: 'Error inserting profile into database: The profile already exists' },
-  make: (b) => ({
-    name: str(b.name),
-    description: str(b.description),
-    config: map(b.config),
-    devices: (b.devices ?? {}) as Obj,
-  }),
-  writable: (b) => ({ description: str(b.description), config: map(b.config), devices: (b.devices ?? {}) as Obj }),
+  make: (b) => {
+    const bad = instanceConfigRefusal(map(b.config));
+    if (bad) return err(400, bad);
+    return {
+      name: str(b.name),
+      description: str(b.description),
+      config: map(b.config),
+      devices: (b.devices ?? {}) as Obj,
+    };
+  },
+  writable: (b) => {
+    const bad = instanceConfigRefusal(map(b.config));
+    if (bad) return err(500, bad);
+    return { description: str(b.description), config: map(b.config), devices: (b.devices ?? {}) as Obj };
+  },
   view: (o, s, req) => ({
     ...o,
     used_by: [...s.instances.values()]
@@ -131,6 +145,18 @@ function projectUsers(s: SimStore, project: string): string[] {
   ];
 }
 
+/** A new project: the features LXD turns on by default, then the request's config. */
+const newProject = (b: Body): Obj => ({
+  name: str(b.name),
+  description: str(b.description),
+  config: {
+    'features.images': 'true',
+    'features.profiles': 'true',
+    'features.storage.volumes': 'true',
+    ...map(b.config),
+  },
+});
+
 export const projectRoutes = namedRoutes({
   base: '/1.0/projects',
   what: 'Project',
@@ -138,17 +164,16 @@ export const projectRoutes = namedRoutes({
   map: (s) => s.projects,
   scopedKey: false,
   duplicate: { code: 409, message: 'Error inserting project into database: The project already exists' },
-  make: (b) => ({
-    name: str(b.name),
-    description: str(b.description),
-    config: {
-      'features.images': 'true',
-      'features.profiles': 'true',
-      'features.storage.volumes': 'true',
-      ...map(b.config),
-    },
-  }),
-  writable: (b, cur) => ({ description: str(b.description), config: { ...map(b.config) }, name: cur.name }),
+  make: (b) => {
+    const bad = projectConfigRefusal(map(b.config));
+    if (bad) return err(400, bad);
+    return newProject(b);
+  },
+  writable: (b, cur) => {
+    const bad = projectConfigRefusal(map(b.config));
+    if (bad) return err(400, bad);
+    return { description: str(b.description), config: { ...map(b.config) }, name: cur.name };
+  },
   afterCreate: (o, s) =>
     s.profiles.set(scoped(o.name, 'default'), {
       name: 'default',
@@ -198,6 +223,17 @@ function expandedDevices(
   return { ...out, ...own };
 }
 
+/** What a pool's PUT replaces: description and config, keeping the pool's source. */
+const poolWritable = (b: Body, cur: Obj) => ({
+  description: str(b.description),
+  config: {
+    ...map(b.config),
+    ...(cur.config && 'source' in (cur.config as Obj) && !('source' in map(b.config))
+      ? { source: (cur.config as Record<string, string>).source }
+      : {}),
+  },
+});
+
 export const poolRoutes = namedRoutes({
   base: '/1.0/storage-pools',
   what: 'Storage pool',
@@ -207,25 +243,22 @@ export const poolRoutes = namedRoutes({
   etag: false,
   duplicate: { code: 400, message: 'Storage pool already exists' },
   make: (b) =>
-    ['dir', 'zfs', 'lvm', 'btrfs', 'ceph', 'cephfs', 'cephobject'].includes(str(b.driver))
-      ? {
-          name: str(b.name),
-          description: str(b.description),
-          driver: str(b.driver),
-          status: 'Created',
-          locations: ['none'],
-          config: { source: `/var/lib/lxd/storage-pools/${str(b.name)}`, ...map(b.config) },
-        }
-      : err(400, `Storage driver "${str(b.driver)}" is not supported`),
-  writable: (b, cur) => ({
-    description: str(b.description),
-    config: {
-      ...map(b.config),
-      ...(cur.config && 'source' in (cur.config as Obj) && !('source' in map(b.config))
-        ? { source: (cur.config as Record<string, string>).source }
-        : {}),
-    },
-  }),
+    !['dir', 'zfs', 'lvm', 'btrfs', 'ceph', 'cephfs', 'cephobject'].includes(str(b.driver))
+      ? err(400, `Storage driver "${str(b.driver)}" is not supported`)
+      : poolConfigRefusal(str(b.driver), map(b.config))
+        ? err(500, poolConfigRefusal(str(b.driver), map(b.config))!)
+        : {
+            name: str(b.name),
+            description: str(b.description),
+            driver: str(b.driver),
+            status: 'Created',
+            locations: ['none'],
+            config: { source: `/var/lib/lxd/storage-pools/${str(b.name)}`, ...map(b.config) },
+          },
+  writable: (b, cur) =>
+    poolConfigRefusal(String(cur.driver), map(b.config))
+      ? err(400, poolConfigRefusal(String(cur.driver), map(b.config))!)
+      : poolWritable(b, cur),
   view: (o, s) => ({ ...o, used_by: poolUsers(s, o.name) }),
   canDelete: (o, s) =>
     poolUsers(s, o.name).length || o.name === 'default' ? 'The storage pool is currently in use' : null,

@@ -1,6 +1,7 @@
 // The fake LXD's storage: a pool's resources and its custom volumes (create, read, update, delete).
 import type { Route, SimRequest, SimResponse } from '../../../kit/sim/router.js';
 import { type SimStore } from './store.js';
+import { volumeConfigRefusal } from './config.js';
 import { created, error, etagMismatch, map, projectOf, recursion, str, sync, type Body } from './wire.js';
 
 const volumeKey = (req: SimRequest, name: string) => `${req.params.pool}/${projectOf(req)}/${name}`;
@@ -11,6 +12,9 @@ function createVolume(req: SimRequest, s: SimStore): SimResponse {
   const name = str(b.name);
   if (s.volumes.has(volumeKey(req, name))) return error(409, 'Volume by that name already exists');
   const config = map(b.config);
+  const driver = str(s.pools.get(req.params.pool!)!.driver, 'dir');
+  const bad = volumeConfigRefusal(projectOf(req), name, driver, config);
+  if (bad) return error(500, bad);
   s.volumes.set(volumeKey(req, name), {
     name,
     type: 'custom',
@@ -82,6 +86,9 @@ export const volumeRoutes: Route<SimStore>[] = [
       const mismatch = etagMismatch(req, { description: v.description, config: v.config });
       if (mismatch) return mismatch;
       const b = (req.body ?? {}) as Body;
+      const driver = str(s.pools.get(req.params.pool!)?.driver, 'dir');
+      const bad = volumeConfigRefusal(projectOf(req), req.params.name!, driver, map(b.config));
+      if (bad) return error(500, bad);
       Object.assign(v, { description: str(b.description), config: map(b.config) });
       return sync({});
     },

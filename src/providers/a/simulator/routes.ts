@@ -5,6 +5,7 @@ import type { SimStore } from './store.js';
 import { instanceRoutes } from './routes-instances.js';
 import { instanceFileRoutes } from './routes-instance-files.js';
 import { instanceStateRoutes } from './routes-instance-state.js';
+import { snapshotRoutes } from './routes-instance-snapshots.js';
 import { miscRoutes } from './routes-misc.js';
 import { networkExtraRoutes } from './routes-network-extras.js';
 import { volumeRoutes } from './routes-volumes.js';
@@ -18,6 +19,7 @@ export const routes: readonly Route<SimStore>[] = [
   ...volumeRoutes,
   ...instanceRoutes,
   ...instanceStateRoutes,
+  ...snapshotRoutes,
   ...instanceFileRoutes,
   ...networkRoutes,
   ...aclRoutes,

@@ -44,6 +44,22 @@ export type Instance = {
   startedAt: number;
   hostIndex: number;
   files: Map<string, File>;
+  /** Snapshots, oldest first: the instance's config, devices, profiles and files when each was taken. */
+  snapshots: Snapshot[];
+};
+/** An instance snapshot: what a restore or a copy from it brings back. */
+export type Snapshot = {
+  name: string;
+  createdAt: string;
+  expiresAt: string;
+  stateful: boolean;
+  description: string;
+  architecture: string;
+  ephemeral: boolean;
+  profiles: string[];
+  config: Record<string, string>;
+  devices: Record<string, Record<string, string>>;
+  files: Map<string, File>;
 };
 export type Operation = {
   id: string;

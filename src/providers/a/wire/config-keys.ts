@@ -312,6 +312,7 @@ export const configKeys = {
     { key: 'volatile.apply_template', format: 'string' },
     { key: 'volatile.base_image', format: 'string' },
     { key: 'volatile.cloud_init.instance-id', format: 'string' },
+    { key: 'volatile.cloud-init.instance-id', format: 'string' },
     { key: 'volatile.evacuate.origin', format: 'string' },
     { key: 'volatile.idmap.base', format: 'integer' },
     { key: 'volatile.idmap.current', format: 'string' },
