@@ -1,13 +1,25 @@
 // prova:index/instanceFile:InstanceFile: a file in an existing instance. Every change replaces it
 // (no update); read refreshes uid, gid and mode from the file's headers (not when appending: then the
-// file is someone else's and only the appended text is ours); a missing file is gone. No find: a
-// file carries no mark of the create that wrote it.
+// file is someone else's and only the appended text is ours); a missing file is gone. A file carries
+// no mark of the create that wrote it, so before the request the engine records what was at the
+// path (`existing`: the digest of its content, or nothing) and find compares: the write landed when
+// the file now holds exactly what it wrote (overwrite) or what was there plus the appended text.
 import { z } from 'zod';
 import { defineResource, type CheckIssue } from '../../../engine/provider/define.js';
 import type { OperationContext } from '../../../engine/provider/context.js';
 import { scopeIssues } from './checks.js';
 import type { ProvaConfig } from '../wire/connections.js';
-import { absoluteTarget, deleteFile, fileIssues, fileOwnership, statFile, uploadFile } from '../wire/files.js';
+import { createHash } from 'node:crypto';
+import {
+  absoluteTarget,
+  contentOf,
+  deleteFile,
+  fileIssues,
+  fileOwnership,
+  statFile,
+  uploadFile,
+} from '../wire/files.js';
+import { cannotTell } from '../../../engine/provider/define.js';
 import { projectOf } from '../wire/objects.js';
 
 const inputs = z
@@ -59,6 +71,13 @@ function partsOf(id: string): { remote: string; instance: string; target: string
   return { remote, instance, target: rest.join(':') };
 }
 
+const digest = (content: string) => createHash('sha256').update(content).digest('hex');
+
+async function stat(ctx: Ctx, i: Inputs) {
+  const client = await ctx.config.client(ctx, i.remote);
+  return statFile(ctx, client, i.instance, projectOf(i.project), absoluteTarget(i.targetPath));
+}
+
 export const instanceFile = defineResource({
   token: 'prova:index/instanceFile:InstanceFile',
   inputs,
@@ -83,11 +102,32 @@ export const instanceFile = defineResource({
     issues.push(...fileIssues(i));
     return issues;
   },
+  /** The digest of what is at the path before the request, or nothing when no file is there. */
+  async existing(ctx: Ctx, i) {
+    const s = await stat(ctx, i);
+    return s ? [digest(s.content)] : [];
+  },
   async create(ctx: Ctx, i) {
     const client = await ctx.config.client(ctx, i.remote);
     const target = absoluteTarget(i.targetPath);
     await uploadFile(ctx, client, i.instance, projectOf(i.project), { ...i, targetPath: target });
     const id = `${client.remote}:${i.instance}:${target}`;
+    return { id, outputs: { resourceId: id } };
+  },
+  /** The write landed when the file holds what it wrote (see the header); otherwise nothing was done. */
+  async find(ctx: Ctx, i, hint) {
+    const s = await stat(ctx, i);
+    if (!s) return null;
+    if (!hint.existing)
+      return cannotTell(`a file is at ${i.targetPath} and carries no mark of the create that wrote it`);
+    const wrote = String(contentOf(i));
+    const landed = i.append
+      ? s.content.endsWith(wrote) &&
+        (hint.existing[0] ?? digest('')) === digest(s.content.slice(0, s.content.length - wrote.length))
+      : s.content === wrote;
+    if (!landed) return null;
+    const client = await ctx.config.client(ctx, i.remote);
+    const id = `${client.remote}:${i.instance}:${absoluteTarget(i.targetPath)}`;
     return { id, outputs: { resourceId: id } };
   },
   async read(ctx: Ctx, id, prior) {

@@ -103,6 +103,11 @@ export async function deleteFile(
   }
 }
 
+/** What a file spec writes: its `content`, or the local file at `sourcePath` (`~` is the home directory). */
+export function contentOf(spec: Pick<FileSpec, 'content' | 'sourcePath'>): string | Buffer {
+  return spec.content ?? readFileSync(spec.sourcePath!.replace(/^~(?=\/|$)/, homedir()));
+}
+
 export async function uploadFile(
   ctx: Ctx,
   client: LxdClient,
@@ -112,7 +117,7 @@ export async function uploadFile(
 ): Promise<void> {
   const target = absoluteTarget(spec.targetPath);
   const mode = octalMode(spec.mode);
-  const content = spec.content ?? readFileSync(spec.sourcePath!.replace(/^~(?=\/|$)/, homedir()));
+  const content = contentOf(spec);
   const owner = { 'x-lxd-uid': String(spec.uid), 'x-lxd-gid': String(spec.gid), 'x-lxd-mode': mode };
   if (spec.createDirectories) {
     const missing: string[] = [];
