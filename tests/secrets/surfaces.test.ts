@@ -125,12 +125,14 @@ const pgKind: StoreKind = {
       return String(r.rows[0].t);
     };
     const snaps: Promise<string>[] = [];
+    let last: Promise<unknown> = Promise.resolve();
     return {
       store,
-      // Queries queue on one connection, so each reads the rows as they are at that point of the apply.
+      // One query at a time on the connection (pg must never be handed a query while one runs), in
+      // event order, so each reads the rows as they are at that point of the apply.
       snapshot: () => {
-        const p = rows();
-        p.catch(() => {});
+        const p = last.then(rows);
+        last = p.catch(() => {});
         snaps.push(p);
       },
       raw: async () => [...(await Promise.all(snaps)), await rows()],

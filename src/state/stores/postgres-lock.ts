@@ -18,12 +18,11 @@ type PgLockTarget = {
   readonly location: string;
 };
 
-/** Takes the stack's lock; resolves with the lock and the connection holding it (closed on release). */
-export async function acquirePgLock(
-  target: PgLockTarget,
-  request: LockRequest,
-  onClose: (c: pg.Client) => void,
-): Promise<{ lock: Lock; client: pg.Client }> {
+/**
+ * Takes the stack's lock on a connection of its own, used one query at a time and ended on release.
+ * The lock is in `held` until released (the store's close() releases what is left there).
+ */
+export async function acquirePgLock(target: PgLockTarget, request: LockRequest, held: Set<Lock>): Promise<Lock> {
   const info = lockInfo(request.operation);
   const key = advisoryKey(target.tables.schema, target.stack);
   const locks = target.tables.locks;
@@ -74,7 +73,7 @@ export async function acquirePgLock(
     release: async () => {
       if (released) return;
       released = true;
-      onClose(client);
+      held.delete(lock);
       try {
         await client.query(`DELETE FROM ${locks} WHERE stack = $1 AND info->>'id' = $2`, [target.stack, info.id]);
         await client.query('SELECT pg_advisory_unlock($1::bigint)', [key]);
@@ -83,7 +82,8 @@ export async function acquirePgLock(
       }
     },
   };
-  return { lock, client };
+  held.add(lock);
+  return lock;
 }
 
 /** Who holds the advisory lock: its row, else what pg_stat_activity says of the session holding it. */

@@ -76,7 +76,8 @@ export class PostgresStateStore implements StateStore {
   readonly #passphrase: string | undefined;
   readonly #tables: Tables;
   readonly #pool: pg.Pool;
-  readonly #lockClients = new Set<pg.Client>();
+  /** The locks this store holds, each on its own connection. */
+  readonly #locks = new Set<Lock>();
   readonly #codecs = new Map<string, Promise<SecretCodec>>();
   readonly #queue: CommitQueue;
   #known: Known | undefined;
@@ -134,13 +135,11 @@ export class PostgresStateStore implements StateStore {
       stack: this.stack,
       location: this.location,
     };
-    const { lock, client } = await acquirePgLock(
+    return acquirePgLock(
       target,
       { ...request, timeoutMs: request.timeoutMs ?? this.#options.lockTimeoutMs },
-      (c) => this.#lockClients.delete(c),
+      this.#locks,
     );
-    this.#lockClients.add(client);
-    return lock;
   }
 
   /** Ends the holder's session (which frees its advisory lock) and drops its row; false when `lockId` holds nothing. */
@@ -167,14 +166,17 @@ export class PostgresStateStore implements StateStore {
     return w;
   }
 
+  /**
+   * Waits for queued operations, releases the locks this store holds (each on its own connection,
+   * one query at a time: a connection is never handed a query while one runs, nor ended under one)
+   * and ends the pool.
+   */
   async close(): Promise<void> {
     await this.#queue.drained();
-    for (const c of this.#lockClients) await c.end().catch(() => {});
-    this.#lockClients.clear();
+    for (const l of [...this.#locks]) await l.release().catch(() => {});
     await this.#pool.end();
   }
 
-  /** Runs store operations one after another in call order (commits are issued without awaiting). */
   /**
    * Writes a group of consecutive commits as one statement when this store knows the stack's serial
    * (one round trip), else in a transaction holding the stack row. Each commit resolves only once
