@@ -16,6 +16,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // every fork can collect garbage on demand: the warning guard surfaces handles left to the collector
+    poolOptions: { forks: { execArgv: ['--expose-gc'] } },
+    setupFiles: ['tests/setup/no-warnings.ts'],
     typecheck: { enabled: true, include: ['tests/**/*.test-d.ts'] },
   },
 });
