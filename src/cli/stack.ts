@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import type { ResourceDecl } from '../engine/decl/resource-decl.js';
 import type { EngineOptions } from '../engine/engine.js';
 import { ConvergeError } from '../engine/errors.js';
+import { describeSyntaxError, syntaxLocation, type SyntaxLocation } from './syntax-location.js';
 
 export type StackModule = EngineOptions & { readonly resources: readonly ResourceDecl[] };
 
@@ -15,13 +16,18 @@ class StackLoadError extends ConvergeError {
   constructor(
     readonly path: string,
     reason: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; syntax?: SyntaxLocation },
   ) {
     super(
-      `Cannot load the stack module ${path}: ${reason}.\nA stack module default-exports { providers, state?, resources } or a function returning it.`,
-      options,
+      options?.syntax
+        ? `Cannot load the stack module ${path}: ${describeSyntaxError(options.syntax)}\nFix the syntax error and run the command again.`
+        : `Cannot load the stack module ${path}: ${reason}.\nA stack module default-exports { providers, state?, resources } or a function returning it.`,
+      { cause: options?.cause },
     );
+    this.syntax = options?.syntax;
   }
+  /** Where the module (or one it imports) has a syntax error: file, 1-based line and column, reason. */
+  readonly syntax: SyntaxLocation | undefined;
 }
 
 export async function loadStack(file: string): Promise<StackModule> {
@@ -31,7 +37,14 @@ export async function loadStack(file: string): Promise<StackModule> {
   try {
     mod = (await import(pathToFileURL(path).href)) as { default?: unknown };
   } catch (error) {
-    throw new StackLoadError(path, `importing it failed: ${(error as Error).message.split('\n')[0]}`, { cause: error });
+    const syntax = syntaxLocation(error, path);
+    const first = String((error as Error)?.message ?? error).split('\n')[0];
+    // Node 20 gives an imported ES module's syntax error no location, and only the stack module itself can be checked
+    const reason =
+      (error as Error)?.name === 'SyntaxError' && !syntax
+        ? `a module it imports has a syntax error: ${first} (Node does not say where; \`node --check <file>\` on each module it imports shows the line)`
+        : `importing it failed: ${first}`;
+    throw new StackLoadError(path, reason, { cause: error, syntax });
   }
   let value = mod.default;
   // A CommonJS-compiled default export arrives wrapped once more.
