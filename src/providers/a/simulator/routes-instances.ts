@@ -9,7 +9,7 @@ import { instanceState, nicsOf } from './routes-instance-state.js';
 import { expanded, find } from './instance.js';
 import { instanceConfigRefusal } from './config.js';
 import { copiedParts, copySource, type CopySource } from './copy.js';
-import { restore, snapshotNotFound, snapshotOf, snapshotView } from './routes-instance-snapshots.js';
+import { restore, snapshotOf, snapshotView } from './routes-instance-snapshots.js';
 
 export function instanceView(s: SimStore, i: Instance) {
   const e = expanded(s, i);
@@ -177,13 +177,15 @@ export const instanceRoutes: Route<SimStore>[] = [
       if (mismatch) return mismatch;
       const b = (req.body ?? {}) as Body;
       if (typeof b.restore === 'string' && b.restore) {
-        const snap = snapshotOf(i, b.restore);
-        if (!snap) return snapshotNotFound(i, b.restore);
-        return asyncOp(
-          s.operation('Restoring snapshot', { instances: [`/1.0/instances/${i.name}`] }, () => restore(i, snap), {
-            project: i.project,
-          }),
-        );
+        // lxc sends the snapshot's full name (c1/snap0); the API also takes the bare one.
+        const wanted = b.restore.startsWith(`${i.name}/`) ? b.restore.slice(i.name.length + 1) : b.restore;
+        const run = () => {
+          const snap = snapshotOf(i, wanted);
+          if (!snap) throw new Error(`Snapshot ${i.name}/${wanted} does not exist`);
+          restore(i, snap);
+        };
+        const where = { instances: [`/1.0/instances/${i.name}`] };
+        return asyncOp(s.operation('Restoring snapshot', where, run, { project: i.project }));
       }
       const op = s.operation(
         'Updating instance',

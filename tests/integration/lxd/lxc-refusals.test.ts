@@ -1,0 +1,93 @@
+// The lxc refusal script (tests/providers/a/lxc-refusals.ts) against the fake LXD and the real
+// daemon at once, both over HTTPS from scratch LXD_CONFs: every command LXD refuses is refused by
+// the fake with the same exit code and the same first line of error, and the snapshot, copy and
+// exec commands exit the same and print the same.
+import { createHash, X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startSimulator, type LxdSimulator } from '../../../src/providers/a/simulator/index.js';
+import { normalizeLxc, runLxc, scratchConf } from '../../providers/a/lxc-script.js';
+import {
+  firstLine,
+  lxcEveryday,
+  lxcRefusals,
+  refusalLeftovers,
+  runRefusalScripts,
+  type RefusalRun,
+} from '../../providers/a/lxc-refusals.js';
+import { describeLxd, lxc } from './lxd-env.js';
+
+function cleanup(): void {
+  const l = refusalLeftovers;
+  for (const n of l.instances) lxc(['delete', '--force', n], true);
+  for (const n of l.profiles) lxc(['profile', 'delete', n], true);
+  for (const n of l.networks) lxc(['network', 'delete', n], true);
+  for (const n of l.volumes) lxc(['storage', 'volume', 'delete', 'default', n], true);
+  for (const n of l.projects) lxc(['project', 'delete', n], true);
+  for (const n of l.pools) lxc(['storage', 'delete', n], true);
+}
+
+type Run = RefusalRun & { code: number; fingerprint: string };
+
+async function runOn(remote: string, address: string, password: string): Promise<Run> {
+  const conf = scratchConf();
+  try {
+    const added = await runLxc(conf.env, [
+      'remote',
+      'add',
+      remote,
+      address,
+      '--password',
+      password,
+      '--accept-certificate',
+    ]);
+    const pem = readFileSync(join(conf.dir, 'conf', 'client.crt'), 'utf8');
+    const fingerprint = createHash('sha256').update(new X509Certificate(pem).raw).digest('hex');
+    if (added.code !== 0) return { code: added.code, fingerprint, setup: [], refusals: [], everyday: [] };
+    return { code: 0, fingerprint, ...(await runRefusalScripts(conf.env, remote)) };
+  } finally {
+    conf.close();
+  }
+}
+
+describeLxd('lxc refusals, snapshots, copies and exec: the fake LXD against the real daemon', (facts) => {
+  let sim: LxdSimulator;
+  let fake: Run;
+  let real: Run;
+
+  beforeAll(async () => {
+    cleanup();
+    sim = await startSimulator({ tls: true, trustPassword: 'lxcfake-pw' });
+    [fake, real] = await Promise.all([
+      runOn('fake', sim.url, 'lxcfake-pw'),
+      runOn('real', `https://${facts.https}`, facts.trustPassword),
+    ]);
+  }, 600_000);
+  afterAll(async () => {
+    cleanup();
+    if (real?.fingerprint) lxc(['config', 'trust', 'remove', real.fingerprint], true);
+    await sim?.close();
+  });
+
+  it('joins both and sets up the same objects', () => {
+    expect([fake.code, real.code]).toEqual([0, 0]);
+    expect(fake.setup.map((x) => x.code)).toEqual(real.setup.map((x) => x.code));
+  });
+
+  for (const [n, refusal] of lxcRefusals('R').entries())
+    it(`lxc ${refusal.argv.join(' ')}: refused by both, same exit code and first line`, () => {
+      const f = fake.refusals[n]!;
+      const r = real.refusals[n]!;
+      expect({ code: f.code, line: firstLine(f, 'fake') }).toEqual({ code: r.code, line: firstLine(r, 'real') });
+      expect(r.code).not.toBe(0);
+    });
+
+  for (const [n, step] of lxcEveryday('R').entries())
+    it(`lxc ${step.argv.join(' ')}: same exit code${step.compare ? ' and output' : ''}`, () => {
+      const f = fake.everyday[n]!;
+      const r = real.everyday[n]!;
+      expect({ code: f.code, line: firstLine(f, 'fake') }).toEqual({ code: r.code, line: firstLine(r, 'real') });
+      if (step.compare) expect(normalizeLxc(f.stdout, 'fake')).toBe(normalizeLxc(r.stdout, 'real'));
+    });
+});
