@@ -45,7 +45,7 @@ export type {
 export { standaloneContext } from './engine/provider/context.js';
 export type { OperationContext, OperationKind, Report } from './engine/provider/context.js';
 export type { RetryPolicy } from './engine/provider/retry-policy.js';
-export { withRetry } from './engine/apply/retry.js';
+export { withRetry } from './engine/run/retry.js';
 export { unknown, isUnknown } from './engine/values/unknown.js';
 export { sensitive, isSensitive } from './engine/values/secret.js';
 export { secret, type Secret } from './engine/values/secret.js';

@@ -6,7 +6,7 @@ import type { LookupCall } from './decl/helper.js';
 import type { StateStore } from '../state/store.js';
 import type { ResourceState, State } from '../state/model.js';
 import { clearPendingMany } from '../state/ops.js';
-import { ownSignal } from './apply/signal.js';
+import { ownSignal } from './run/signal.js';
 import type { Plan } from './plan/plan.js';
 import { runPlan } from './plan/run.js';
 import { runApply } from './apply/run.js';
@@ -21,7 +21,7 @@ import {
   type StateEntry,
   type StateOpsContext,
 } from './state-ops.js';
-import { Ledger } from './apply/ledger.js';
+import { Ledger } from './run/ledger.js';
 import type { ApplyResult } from './apply/result.js';
 import { checkedLookup } from './lookup.js';
 import { recordRefresh } from './refresh/record.js';

@@ -16,7 +16,7 @@ import type { ImportResult } from './engine-options.js';
 import type { Issue } from './validate/issue.js';
 import { validateStack } from './validate/validate.js';
 import { LookupError, ValidationError } from './errors.js';
-import { Ledger } from './apply/ledger.js';
+import { Ledger } from './run/ledger.js';
 import { recordResource } from '../state/ops.js';
 import { redactPaths } from './values/redact.js';
 import { strip } from './plan/secrets.js';

@@ -6,7 +6,7 @@ import type { ResourceState } from '../state/model.js';
 import type { Event } from './events.js';
 import { own } from '../state/keys.js';
 import { recordDelete, recordMove } from '../state/ops.js';
-import { Ledger } from './apply/ledger.js';
+import { Ledger } from './run/ledger.js';
 import { redactPaths } from './values/redact.js';
 import { strip } from './plan/secrets.js';
 import { closest } from './plan/targets.js';

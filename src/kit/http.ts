@@ -5,7 +5,7 @@
 // instance, so all the steps of a run share the vendor's rate limit.
 import { request as undiciRequest, type Dispatcher } from 'undici';
 import { ProviderError } from '../engine/errors.js';
-import { withRetry, isTransient, defaultRetryPolicy } from '../engine/apply/retry.js';
+import { withRetry, isTransient, defaultRetryPolicy } from '../engine/run/retry.js';
 import type { OperationContext } from '../engine/provider/context.js';
 import { redactBody, redactStrings, redactText } from '../engine/values/redact.js';
 import { RequestBudget, retryAfterMs, type RequestRate } from './budget.js';

@@ -1,7 +1,7 @@
 // The one polling loop: waits for an asynchronous object (an instance building, a task running) to
 // settle, reporting each poll as an event, honouring the step's signal and its own time limit.
 import { TimeoutError } from '../engine/errors.js';
-import { sleep } from '../engine/apply/retry.js';
+import { sleep } from '../engine/run/retry.js';
 import type { OperationContext } from '../engine/provider/context.js';
 
 export type PollOutcome<T> =

@@ -1,7 +1,7 @@
 // src/engine/apply/intents.ts: pending creates and deletes written ahead in chunks, cleared when unused.
 import { describe, expect, it } from 'vitest';
 import { CreateIntents } from '../../src/engine/apply/intents.js';
-import { Ledger } from '../../src/engine/apply/ledger.js';
+import { Ledger } from '../../src/engine/run/ledger.js';
 import { emptyState } from '../../src/state/ops.js';
 import type { StateChange } from '../../src/state/patch.js';
 import type { StateStore } from '../../src/state/store.js';

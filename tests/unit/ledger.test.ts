@@ -1,6 +1,6 @@
 // src/engine/apply/ledger.ts: the apply's working view of the state (base + overlay), committed as patches.
 import { describe, expect, it } from 'vitest';
-import { Ledger } from '../../src/engine/apply/ledger.js';
+import { Ledger } from '../../src/engine/run/ledger.js';
 import { MemoryStateStore } from '../../src/state/stores/memory.js';
 import {
   clearPending,

@@ -1,7 +1,7 @@
 // src/engine/apply/recover.ts: what becomes of each pending operation an earlier run left.
 import { describe, expect, it, vi } from 'vitest';
-import { recoverPending, type RecoverDeps } from '../../src/engine/apply/recover.js';
-import { Ledger } from '../../src/engine/apply/ledger.js';
+import { recoverPending, type RecoverDeps } from '../../src/engine/run/recover.js';
+import { Ledger } from '../../src/engine/run/ledger.js';
 import { cannotTell, type FindResult, type Resolved } from '../../src/engine/provider/define.js';
 import { emptyState, markPending, recordResource } from '../../src/state/ops.js';
 import { replay } from '../../src/state/patch.js';

@@ -9,7 +9,7 @@ import {
   sleep,
   withRetry,
   type RetryInfo,
-} from '../../src/engine/apply/retry.js';
+} from '../../src/engine/run/retry.js';
 import type { RetryPolicy } from '../../src/engine/provider/retry-policy.js';
 import { ProviderError } from '../../src/engine/errors.js';
 

@@ -1,7 +1,7 @@
 // src/engine/apply/scheduler.ts: runs a task graph, dependents after their dependencies, up to `parallelism` at once.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { schedule, STOPPED, type Task } from '../../src/engine/apply/scheduler.js';
+import { schedule, STOPPED, type Task } from '../../src/engine/run/scheduler.js';
 
 const task = (id: string, ...waitFor: string[]): Task => ({ id, waitFor });
 

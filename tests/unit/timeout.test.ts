@@ -1,7 +1,8 @@
 // src/engine/apply/timeout.ts: a step's signal with its own time limit, and racing work against a signal.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { getEventListeners } from 'node:events';
-import { parseDuration, raceSignal, stepSignal } from '../../src/engine/apply/timeout.js';
+import { raceSignal, stepSignal } from '../../src/engine/run/timeout.js';
+import { parseDuration } from '../../src/engine/values/duration.js';
 import { TimeoutError } from '../../src/engine/errors.js';
 
 afterEach(() => {

@@ -4,7 +4,7 @@
 // records before and after its provider call. A failed node's dependents are skipped; every
 // completed node's record is durable before apply returns.
 import type { StepWork, ExecNode } from '../plan/work.js';
-import { schedule, STOPPED } from './scheduler.js';
+import { schedule, STOPPED } from '../run/scheduler.js';
 import { StepRun, abortedPromise, type ApplyContext } from './steps/context.js';
 import { runCreate } from './steps/create.js';
 import { runUpdate } from './steps/update.js';

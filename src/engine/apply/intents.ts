@@ -6,7 +6,7 @@
 // cleared. Recovery after a crash looks at most at the marked chunks' operations (a marked delete
 // whose object still exists is simply planned again).
 import type { StepWork } from '../plan/work.js';
-import type { Ledger } from './ledger.js';
+import type { Ledger } from '../run/ledger.js';
 import { randomUUID } from 'node:crypto';
 import { storedOptions } from '../plan/options.js';
 import { clearPendingMany, markPendingMany, type NewPending } from '../../state/ops.js';

@@ -11,7 +11,7 @@ import { own } from '../../state/keys.js';
 import type { AnyResource, ReadResult, Resolved } from '../provider/define.js';
 import type { OperationContext } from '../provider/context.js';
 import type { Event } from '../events.js';
-import { schedule } from '../apply/scheduler.js';
+import { schedule } from '../run/scheduler.js';
 import { diffValues } from '../diff/diff.js';
 import { ConvergeError } from '../../state/errors.js';
 

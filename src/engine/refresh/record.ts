@@ -3,7 +3,7 @@
 import type { ResourceState, State } from '../../state/model.js';
 import type { StateStore } from '../../state/store.js';
 import type { RefreshResult } from '../engine-options.js';
-import { Ledger } from '../apply/ledger.js';
+import { Ledger } from '../run/ledger.js';
 import { recordDelete, recordResource } from '../../state/ops.js';
 import { own } from '../../state/keys.js';
 import { diffValues, type Change, type KeyedLists } from '../diff/diff.js';

@@ -2,7 +2,7 @@
 // ignoreChanges / replaceOnChanges paths that are well formed and name an input of the schema.
 // Cross-resource rules (dependsOn and aliases naming other resources) are in validate.ts.
 import type { z } from 'zod';
-import { parseDuration } from '../apply/timeout.js';
+import { parseDuration } from '../values/duration.js';
 import { formatMs } from '../errors.js';
 import { parsePath } from '../values/path.js';
 import { pathInSchema, objectView } from './keys.js';

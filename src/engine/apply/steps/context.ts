@@ -3,13 +3,13 @@
 // retries are the HTTP kit's, see STYLE.md 7b).
 import type { StepWork } from '../../plan/work.js';
 import type { ResourceState } from '../../../state/model.js';
-import type { Ledger } from '../ledger.js';
+import type { Ledger } from '../../run/ledger.js';
 import type { CreateIntents } from '../intents.js';
 import type { RetryPolicy } from '../../provider/retry-policy.js';
 import type { Event } from '../../events.js';
 import type { OperationContext, OperationKind, Report } from '../../provider/context.js';
 import type { AnyResource, Provider } from '../../provider/define.js';
-import { raceSignal, stepSignal } from '../timeout.js';
+import { raceSignal, stepSignal } from '../../run/timeout.js';
 import { parseDuration } from '../../values/duration.js';
 import { storedOptions } from '../../plan/options.js';
 import { refReadsSecret, resolveInputs, valueOfRecord } from '../../decl/resolve.js';

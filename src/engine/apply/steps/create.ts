@@ -27,10 +27,10 @@ import {
 } from '../../../state/ops.js';
 import { isCannotTell, type CreateResult, type FindHint, type FindResult } from '../../provider/define.js';
 import { PartialCreateError, ProviderError } from '../../errors.js';
-import { isTransient, sleep, backoffFor } from '../retry.js';
+import { isTransient, sleep, backoffFor } from '../../run/retry.js';
 import { MAX_TIMER_MS } from './context.js';
-import { stepSignal, raceSignal } from '../timeout.js';
-import { ownSignal } from '../signal.js';
+import { stepSignal, raceSignal } from '../../run/timeout.js';
+import { ownSignal } from '../../run/signal.js';
 import { storedOptions } from '../../plan/options.js';
 
 /** How long `find` may look after a failed create: the create's own limit again, at most this. */

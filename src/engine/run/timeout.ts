@@ -1,9 +1,7 @@
-// Per-step time limits: parsing '30s' / '5m' / '1h', and a signal that fires with a TimeoutError
-// naming the resource, the operation and the limit, combined with the caller's signal.
+// Per-step time limits: a signal that fires with a TimeoutError naming the resource, the operation
+// and the limit, combined with the caller's signal (durations are parsed in values/duration.ts).
 import { TimeoutError } from '../errors.js';
 import { abortReason } from '../abort.js';
-
-export { parseDuration } from '../values/duration.js';
 
 type StepSignal = { readonly signal: AbortSignal; dispose(): void };
 
