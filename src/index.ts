@@ -85,7 +85,7 @@ export type {
 } from './engine/events.js';
 export { progressReporter } from './engine/progress/index.js';
 export type { ProgressOptions, ProgressReporter, ProgressStream } from './engine/progress/index.js';
-export type { Action } from './engine/plan/action.js';
+export type { Action } from './engine/action.js';
 export type { ApplyResult, StepOutcome, FailedStep, SkippedStep } from './engine/apply/result.js';
 export { MemoryStateStore, MemoryLocation } from './state/stores/memory.js';
 export { FileStateStore } from './state/stores/file.js';

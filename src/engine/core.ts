@@ -6,7 +6,7 @@ import type { OperationContext, OperationKind } from './provider/context.js';
 import type { EventListener, Event } from './events.js';
 import type { StateStore, Lock } from '../state/store.js';
 import type { ResourceState, State } from '../state/model.js';
-import type { Resolved } from './plan/planner.js';
+import type { Resolved } from './provider/define.js';
 import type { StepWork } from './plan/work.js';
 import type { RetryPolicy } from './provider/retry-policy.js';
 import { FileStateStore } from '../state/stores/file.js';

@@ -1,6 +1,6 @@
 // The Event union: everything apply, refresh, plan and lookups report while they run. Events carry
 // no secret values: messages from providers pass through redaction before they are emitted.
-import type { Action } from './plan/action.js';
+import type { Action } from './action.js';
 
 /** Fields every event has. */
 type Base = {

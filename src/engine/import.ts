@@ -9,7 +9,7 @@ import { own } from '../state/keys.js';
 import { parseWithUnknowns } from './validate/schema.js';
 import { isUnknown, unknown } from './values/unknown.js';
 import { parsePath } from './values/path.js';
-import { secretPathsOf } from './plan/secrets.js';
+import { secretPathsOf } from './provider/secret-paths.js';
 import { storedOptions } from './plan/options.js';
 import type { EngineCore } from './core.js';
 import type { ImportResult } from './engine-options.js';

@@ -1,6 +1,6 @@
 // What apply returns (and ApplyError carries): every step that succeeded, failed (with its cause)
 // or was skipped because something it depends on failed.
-import type { Action } from '../plan/action.js';
+import type { Action } from '../action.js';
 import type { TypedDecl } from '../decl/helper.js';
 import type { ResourceDecl } from '../decl/resource-decl.js';
 import type { ResourceState, State } from '../../state/model.js';

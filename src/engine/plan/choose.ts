@@ -17,7 +17,7 @@
 // ignoreChanges hides changes from updates only: a replacement creates its new object from the
 // declaration as written (Terraform's rule), so `inputs` is then the unignored declaration.
 import type { ResourceState, StoredOptions } from '../../state/model.js';
-import type { Action } from './action.js';
+import type { Action } from '../action.js';
 import type { StepCause } from './reason.js';
 import { diffValues, type Change } from '../diff/diff.js';
 import type { KeyedLists } from '../diff/diff.js';

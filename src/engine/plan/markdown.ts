@@ -3,7 +3,7 @@
 // render() prints (no colours). Secrets are already the sensitive marker in every step.
 import type { PlanView } from './view.js';
 import type { Step } from './step.js';
-import { actionSymbols } from './action.js';
+import { actionSymbols } from '../action.js';
 import { driftLines, renderStepText, stepHeadline, summaryLine } from './render.js';
 
 /** Options of `plan.renderMarkdown()`. */

@@ -1,8 +1,8 @@
 // The plan's graph as a Mermaid flowchart: one node per step, styled by its action, an edge from
 // each step to the steps that wait for it. A reviewer sees the shape of a change at a glance.
 import type { PlanView } from './view.js';
-import type { Action } from './action.js';
-import { actionSymbols } from './action.js';
+import type { Action } from '../action.js';
+import { actionSymbols } from '../action.js';
 
 const STYLES: Readonly<Record<Action, string>> = {
   create: 'fill:#e6ffed,stroke:#22863a,color:#22863a',

@@ -5,7 +5,7 @@
 import { writeFile, rename, readFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import type { Step } from './step.js';
-import type { Action } from './action.js';
+import type { Action } from '../action.js';
 import type { StepWork } from './work.js';
 import type { DriftEntry } from './drift.js';
 import { renderPlan, type RenderOptions } from './render.js';

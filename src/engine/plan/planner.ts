@@ -22,11 +22,11 @@ import { chooseAction, type Choice } from './choose.js';
 import { storedOptions } from './options.js';
 import { planOrphans } from './orphans.js';
 import { buildExecution, type Draft } from './execution.js';
-import { redactChanges, scrubMessages, secretPathsOf, strip, withNewSecrets, withPropagated } from './secrets.js';
+import { redactChanges, scrubMessages, strip, withNewSecrets, withPropagated } from './secrets.js';
+import { secretPathsOf } from '../provider/secret-paths.js';
 import { ProtectedResourceError, ValidationError } from '../errors.js';
 
-export type { Resolved } from './work.js';
-import type { Resolved } from './work.js';
+import type { Resolved } from '../provider/define.js';
 
 type PlanInput = {
   readonly decls: readonly ResourceDecl[];

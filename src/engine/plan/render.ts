@@ -5,7 +5,7 @@
 import type { PlanView } from './view.js';
 import type { Step } from './step.js';
 import type { DriftEntry } from './drift.js';
-import { actionSymbols } from './action.js';
+import { actionSymbols } from '../action.js';
 import { parsePath, type PathSegment } from '../values/path.js';
 import {
   diffNode,

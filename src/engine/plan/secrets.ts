@@ -1,7 +1,6 @@
-// Secrets in a plan: the paths a resource's record keeps secret ('inputs.x', 'outputs.x'), the paths a
-// secret() or a secret reference adds, and what a plan shows of them: changes with markers for secret
+// Secrets in a plan: the paths a secret() or a secret reference adds (a definition's own are
+// provider/secret-paths.ts), and what a plan shows of them: changes with markers for secret
 // values, messages with the secret strings taken out.
-import type { AnyResource } from '../provider/define.js';
 import type { ResourceState } from '../../state/model.js';
 import type { Issue } from '../validate/issue.js';
 import type { Change } from '../diff/diff.js';
@@ -11,13 +10,6 @@ import { formatPath, formatPathExact, mapPath, parsePath, pathCovers } from '../
 import { isUnknown } from '../values/unknown.js';
 import { redactPaths, redactText, secretStrings } from '../values/redact.js';
 import { isSensitive, sensitive } from '../values/secret.js';
-
-/** Secret paths of a resource, as stored: 'inputs.x' and 'outputs.x' for each schema secret. */
-export function secretPathsOf(def: AnyResource): string[] {
-  const out: string[] = [];
-  for (const s of def.secrets ?? []) out.push(`inputs.${s}`, `outputs.${s}`);
-  return out;
-}
 
 /** The paths under `prefix` ('inputs.'), with the prefix taken off. */
 export function strip(prefix: string, paths: readonly string[]): string[] {

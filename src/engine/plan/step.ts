@@ -12,7 +12,7 @@
 //
 // Values in a Step are for people and machines reading the plan: secrets are the sensitive marker,
 // unknowns the unknown marker. Apply reads its own copy of the real values.
-import type { Action } from './action.js';
+import type { Action } from '../action.js';
 import type { StepCause } from './reason.js';
 
 /** One changed path of a step: the value before and after (secrets as the sensitive marker, unknowns as the unknown marker). */

@@ -1,6 +1,6 @@
 // Words and numbers the progress reporter shows: action verbs, elapsed times, the closing summary,
 // and fitting a line to the terminal's width.
-import type { Action } from '../plan/action.js';
+import type { Action } from '../action.js';
 
 /** What a step in flight is doing ('creating'), and what a finished one did ('created'). */
 export const actionVerbs: Readonly<Record<Action, { readonly doing: string; readonly done: string }>> = Object.freeze({

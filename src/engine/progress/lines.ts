@@ -1,7 +1,7 @@
 // Events → the lines a person reads: one per finished, failed or skipped step, retry, warning and
 // drift, and the live line of a step in flight (its action, address, elapsed time, last poll).
 import type { Event } from '../events.js';
-import type { Action } from '../plan/action.js';
+import type { Action } from '../action.js';
 import { actionVerbs, formatElapsed } from './format.js';
 import type { Line } from './tty.js';
 

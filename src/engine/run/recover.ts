@@ -17,8 +17,8 @@
 import type { State } from '../../state/model.js';
 import { clearPending, recordDelete, recordDeposed, recordDeposedDelete, recordResource } from '../../state/ops.js';
 import type { Ledger } from './ledger.js';
-import type { Resolved } from '../plan/planner.js';
-import { secretPathsOf } from '../plan/secrets.js';
+import type { Resolved } from '../provider/define.js';
+import { secretPathsOf } from '../provider/secret-paths.js';
 import type { OperationContext } from '../provider/context.js';
 import { isCannotTell } from '../provider/define.js';
 
