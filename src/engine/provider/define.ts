@@ -205,6 +205,12 @@ export type Provider<C = unknown> = {
   readonly lookups: ReadonlyMap<string, AnyLookup>;
   /** The configuration with the upstream Terraform provider's snake_case key names. */
   terraformConfig(): Record<string, unknown>;
+  /**
+   * The settings that decide where objects are made (endpoint, region, project, remote), never a
+   * credential: a saved plan records them, and applying it with other ones is refused. Without
+   * it, `terraformConfig()` minus its secrets is used.
+   */
+  planConfig?(): Record<string, unknown>;
   /** Releases connections and agents; the engine never calls it implicitly. */
   close(): Promise<void>;
 };
@@ -221,6 +227,8 @@ export type ProviderSpec<C> = {
   readonly lookups?: readonly AnyLookup[];
   /** The configuration with the upstream Terraform provider's key names; default: `config` as it is. */
   readonly terraformConfig?: () => Record<string, unknown>;
+  /** The non-secret settings a saved plan records and apply compares (see {@link Provider.planConfig}). */
+  readonly planConfig?: () => Record<string, unknown>;
   /** Releases connections; default: nothing to release. */
   readonly close?: () => Promise<void>;
 };
@@ -336,6 +344,7 @@ export function defineProvider<C = undefined>(spec: ProviderSpec<C>): Provider<C
     resources,
     lookups,
     terraformConfig,
+    ...(spec.planConfig ? { planConfig: spec.planConfig } : {}),
     close: spec.close ?? (async () => {}),
   };
   // JSON and util.inspect show the name and terraformConfig() (credentials as the sensitive

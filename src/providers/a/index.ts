@@ -43,6 +43,14 @@ function createProvider(config: ProvaArgs = {}): Provider<ProvaConfig> {
     resources,
     lookups: l.lookups,
     terraformConfig: () => terraformConfig(settings),
+    // Where objects are made (a saved plan is applied only with the same): the default remote and
+    // the address of every LXD remote (image servers excluded), never a password or token.
+    planConfig: () => ({
+      defaultRemote: settings.defaultRemote,
+      remote: Object.fromEntries(
+        [...settings.remotes.values()].filter((r) => r.protocol === 'lxd').map((r) => [r.name, r.address]),
+      ),
+    }),
     close: () => connections.close(),
   });
 }

@@ -67,6 +67,8 @@ function createProvider(options: ProvbOptions = {}): Provider<ProvbConfig> {
     resources,
     lookups,
     terraformConfig: () => terraformConfig(config),
+    // Where objects are made (a saved plan is applied only with the same): never the token.
+    planConfig: () => ({ apiEndpoint: config.apiEndpoint, region: config.region }),
   });
 }
 

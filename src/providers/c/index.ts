@@ -43,6 +43,12 @@ function createProvider(options: ProvcOptions = {}): Provider<ProvcConfig> {
     resources: [...resources],
     lookups: [...L.lookups],
     terraformConfig: () => terraformConfig(settings),
+    // Where objects are made (a saved plan is applied only with the same): never the API key.
+    planConfig: () => ({
+      baseUrl: settings.baseUrl,
+      cloudProjectId: settings.cloudProjectId,
+      cloudRegionId: settings.cloudRegionId,
+    }),
   });
 }
 
