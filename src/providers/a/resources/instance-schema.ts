@@ -9,6 +9,7 @@ import { fileIssues, fileOwnership } from '../wire/files.js';
 import { splitImage } from '../wire/images.js';
 import { durationMs } from '../wire/runtime.js';
 import { scopeIssues } from './checks.js';
+import { configIssues } from './config-checks.js';
 
 export const fileSchema = z.object({
   targetPath: z.string().min(1).describe('Absolute path of the file inside the instance, including the file name.'),
@@ -193,6 +194,16 @@ export function checkInstance(i: InstanceInputs, config: ProvaConfig): CheckIssu
         message: 'may not set limits.*, volatile.* or image.* keys (use `limits` for limits)',
       });
   }
+  const own = Object.fromEntries(Object.entries(i.config).filter(([k]) => !/^(limits|volatile|image)\./.test(k)));
+  issues.push(...configIssues(own, { kind: 'instance' }));
+  const limits = Object.fromEntries(Object.entries(i.limits).map(([k, v]) => [`limits.${k}`, v]));
+  issues.push(
+    ...configIssues(limits, {
+      kind: 'instance',
+      path: (k) => ['limits', k.replace(/^limits\./, '')],
+      shown: (k) => k.replace(/^limits\./, ''),
+    }),
+  );
   for (const k of Object.keys(i.execs))
     if (!/^[a-z0-9_]+$/.test(k)) issues.push({ path: ['execs', k], message: 'exec keys must match [a-z0-9_]+' });
   if (i.ephemeral && !i.running)

@@ -7,6 +7,7 @@ import type { Ctx as ClientCtx, LxdClient } from '../client.js';
 import type { ProvaConfig } from '../wire/connections.js';
 import { formatId, parseId, scopeInputs } from '../wire/ids.js';
 import { checkScope } from './checks.js';
+import { configIssues } from './config-checks.js';
 import { findTagged } from '../wire/find.js';
 import { computedKeys, desiredConfig, observedConfigFor, taggedConfig } from '../wire/keys.js';
 import { createObject, deleteObject, getObject, projectOf, replaceObject, type Where } from '../wire/objects.js';
@@ -123,7 +124,10 @@ export const network = defineResource({
   outputs,
   replaceOn: ['name', 'type', 'project', 'remote', 'target'],
   computedOnUpdate: ['ipv4Address', 'ipv6Address'],
-  check: checkScope,
+  check: (i, config: ProvaConfig) => [
+    ...checkScope(i, config),
+    ...configIssues(i.config, { kind: 'network', sub: i.type }),
+  ],
   async create(ctx: Ctx, i) {
     const client = await ctx.config.client(ctx, i.remote);
     await createObject(

@@ -7,6 +7,7 @@ import type { ProvaConfig } from '../wire/connections.js';
 import { deviceSchema, fromWire, sortDevices, toWire, type WireDevices } from '../wire/devices.js';
 import { formatId, parseId, scopeInputs } from '../wire/ids.js';
 import { checkScope } from './checks.js';
+import { configIssues } from './config-checks.js';
 import { findTagged } from '../wire/find.js';
 import { computedKeys, desiredConfig, observedConfigFor, taggedConfig } from '../wire/keys.js';
 import { createObject, deleteObject, getObject, projectOf, replaceObject, type Where } from '../wire/objects.js';
@@ -80,7 +81,7 @@ export const profile = defineResource({
   inputs,
   outputs: z.object({}),
   replaceOn: ['name', 'project', 'remote'],
-  check: checkScope,
+  check: (i, config: ProvaConfig) => [...checkScope(i, config), ...configIssues(i.config, { kind: 'instance' })],
   keyedLists: { devices: 'name' },
   async create(ctx: Ctx, i) {
     const client = await ctx.config.client(ctx, i.remote);

@@ -6,6 +6,7 @@ import type { OperationContext } from '../../../engine/provider/context.js';
 import type { ProvaConfig } from '../wire/connections.js';
 import { formatId, parseId, scopeInputs } from '../wire/ids.js';
 import { checkScope } from './checks.js';
+import { configIssues } from './config-checks.js';
 import { findTagged } from '../wire/find.js';
 import { computedKeys, desiredConfig, observedConfigFor, taggedConfig } from '../wire/keys.js';
 import { createObject, deleteObject, getObject, replaceObject, type Where } from '../wire/objects.js';
@@ -54,7 +55,7 @@ export const project = defineResource({
   inputs,
   outputs: z.object({}),
   replaceOn: ['name', 'remote'],
-  check: checkScope,
+  check: (i, config: ProvaConfig) => [...checkScope(i, config), ...configIssues(i.config, { kind: 'project' })],
   async create(ctx: Ctx, i) {
     const client = await ctx.config.client(ctx, i.remote);
     await createObject(
