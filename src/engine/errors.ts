@@ -96,10 +96,12 @@ export class StalePlanError extends ConvergeError {
     /** The state's lineage now (differs from `lineage` when the plan belongs to another state). */
     readonly stateLineage: string = lineage,
   ) {
+    // A plan made on a state never written (serial 0) names a lineage no store ever held: what
+    // happened is that the state was written since.
     super(
-      stateLineage !== lineage
+      stateLineage !== lineage && planSerial !== 0
         ? `The plan was made for state lineage ${lineage}, but the state now has lineage ${stateLineage}; nothing was applied.\nPlan again against the current state.`
-        : `The plan was made at state serial ${planSerial}, but the state is now at serial ${stateSerial}; nothing was applied.\nPlan again against the current state.`,
+        : `The plan was made at state serial ${planSerial}${planSerial === 0 ? ' (an empty state)' : ''}, but the state is now at serial ${stateSerial}: it moved on since; nothing was applied.\nPlan again against the current state.`,
     );
   }
 }
