@@ -18,6 +18,6 @@ export default defineConfig({
   clean: true,
   // No source maps: the package ships no sources for them to point at.
   sourcemap: false,
-  target: 'node20',
+  target: 'node22',
   splitting: true,
 });
