@@ -92,5 +92,6 @@ export { FileStateStore } from './state/stores/file.js';
 export type { FileStateStoreOptions } from './state/stores/file.js';
 export { PostgresStateStore } from './state/stores/postgres.js';
 export type { PostgresStateStoreOptions } from './state/stores/postgres.js';
-export type { StateStore, Lock, LockInfo, LockRequest } from './state/store.js';
+export type { StateStore, Lock, LockInfo, LockRequest, ForceUnlockOptions } from './state/store.js';
+export { LockHolderAliveError } from './state/errors.js';
 export type { State, ResourceState, PendingOperation } from './state/model.js';

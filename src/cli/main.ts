@@ -80,8 +80,11 @@ function program(io: Io, done: (code: number) => void): Command {
     .action((f: string, t: string) => run(() => stateMv(io, f, t, common()))());
   cmd
     .command('force-unlock <lockId>')
-    .description('release a lock whose holder is gone')
-    .action((id: string) => run(() => forceUnlockCommand(io, id, common()))());
+    .description('release a lock whose holder is gone (a live holder: only with --force, or confirmed on a terminal)')
+    .option('--force', 'release it even when its holder is alive or cannot be checked')
+    .action(function (this: Command, id: string) {
+      return run(() => forceUnlockCommand(io, id, { ...common(), ...this.opts() }))();
+    });
   planOpts(cmd.command('graph').description("print the plan's graph as Mermaid")).action(function (this: Command) {
     return run(() => graphCommand(io, { ...common(), ...this.opts() }))();
   });

@@ -3,7 +3,7 @@
 import type { ResourceDecl } from './decl/resource-decl.js';
 import type { Provider } from './provider/define.js';
 import type { LookupCall } from './decl/helper.js';
-import type { StateStore } from '../state/store.js';
+import type { ForceUnlockOptions, StateStore } from '../state/store.js';
 import type { ResourceState, State } from '../state/model.js';
 import { clearPendingMany } from '../state/ops.js';
 import { ownSignal } from './run/signal.js';
@@ -300,9 +300,13 @@ export class Engine {
     return moveState(this.#stateOps(), from, to);
   }
 
-  /** Releases a lock whose holder is known to be gone (`converge force-unlock`). */
-  async forceUnlock(lockId: string): Promise<void> {
-    return forceUnlock(this.#stateOps(), lockId);
+  /**
+   * Releases a lock whose holder is gone (`converge force-unlock`). A holder still alive — or one the
+   * store cannot check (a lock file of another host) — is released only with `{ force: true }`;
+   * else a `LockHolderAliveError` says who holds it and how that was checked.
+   */
+  async forceUnlock(lockId: string, options?: ForceUnlockOptions): Promise<void> {
+    return forceUnlock(this.#stateOps(), lockId, options);
   }
 
   #stateOps(onEvent?: EventListener): StateOpsContext {

@@ -1,7 +1,7 @@
 // State operations (the `terraform state` family): list, show, rm, mv, and force-unlock. rm and mv
 // run under the state lock and commit through the journal like an apply step (one change each,
 // durable before they return); list and show read only. Nothing remote is touched.
-import type { StateStore, Lock } from '../state/store.js';
+import type { ForceUnlockOptions, StateStore, Lock } from '../state/store.js';
 import type { ResourceState } from '../state/model.js';
 import type { Event } from './events.js';
 import { own } from '../state/keys.js';
@@ -134,13 +134,13 @@ export async function moveState(ctx: StateOpsContext, from: string, to: string):
   }
 }
 
-export async function forceUnlock(ctx: StateOpsContext, lockId: string): Promise<void> {
+export async function forceUnlock(ctx: StateOpsContext, lockId: string, options?: ForceUnlockOptions): Promise<void> {
   if (typeof lockId !== 'string' || !lockId) throw new TypeError('Expected `lockId` to be a lock id');
   if (!ctx.store.forceUnlock)
     throw new ConvergeError(`The state store at ${ctx.store.location} cannot force-unlock.`, {
       code: 'CONVERGE_LOCK_NOT_FOUND',
     });
-  if (!(await ctx.store.forceUnlock(lockId))) {
+  if (!(await ctx.store.forceUnlock(lockId, options))) {
     throw new ConvergeError(
       `No lock with id ${lockId} is held on the state at ${ctx.store.location}; nothing was unlocked.\nThe id is in the StateLockedError (lockId) or its message.`,
       { code: 'CONVERGE_LOCK_NOT_FOUND' },

@@ -21,6 +21,8 @@ type ErrorCode =
   | 'CONVERGE_NOT_IN_STATE'
   /** forceUnlock: no lock with that id is held, or the store cannot force-unlock. */
   | 'CONVERGE_LOCK_NOT_FOUND'
+  /** forceUnlock without `force` of a lock whose holder still runs, or cannot be checked from here. */
+  | 'CONVERGE_LOCK_HOLDER_ALIVE'
   | 'CONVERGE_ERROR';
 
 /**
@@ -105,6 +107,63 @@ export class StateLockedError extends ConvergeError {
     this.since = info.since;
     this.pid = info.pid;
     this.host = info.host;
+  }
+}
+
+/**
+ * `forceUnlock` (`converge force-unlock`) without `force` found the lock's holder alive — the file
+ * store: a process with its pid runs on this host; the PostgreSQL store: its database session still
+ * holds the stack's advisory lock; the memory store: it is this process — or, for a lock file
+ * written on another host, cannot tell. Nothing was released: two writers at once can damage the
+ * state. A holder known to be gone is released without this. Code `CONVERGE_LOCK_HOLDER_ALIVE`.
+ *
+ * @example
+ * ```ts
+ * import { Engine, LockHolderAliveError, MemoryStateStore } from 'converge';
+ * const engine = new Engine({ providers: [], state: new MemoryStateStore() });
+ * try {
+ *   await engine.forceUnlock('2b1c…');
+ * } catch (e) {
+ *   if (e instanceof LockHolderAliveError) console.error(`pid ${e.pid} on ${e.host} still holds it (${e.liveness})`);
+ *   else throw e;
+ * }
+ * ```
+ */
+export class LockHolderAliveError extends ConvergeError {
+  override readonly name = 'LockHolderAliveError';
+  override readonly code = 'CONVERGE_LOCK_HOLDER_ALIVE';
+  /** The lock's id. */
+  readonly lockId: string;
+  /** The holder's process id, as the lock records it. */
+  readonly pid: number;
+  /** The holder's host name. */
+  readonly host: string;
+  /** What the holder is doing: `plan`, `apply`, … */
+  readonly operation: string;
+  /** When the holder took the lock (ISO 8601). */
+  readonly since: string;
+  constructor(
+    info: LockHolder,
+    /** The store's location. */
+    readonly where: string,
+    /** `alive`: checked and still there; `unknown`: cannot be checked from here (a lock file of another host). */
+    readonly liveness: 'alive' | 'unknown',
+    /** How it was checked, for the message: "process 4242 runs on this host". */
+    readonly evidence: string,
+    /** PostgreSQL: the session holding the advisory lock (its backend pid and application_name). */
+    readonly session?: { readonly backendPid: number; readonly applicationName: string; readonly since: string },
+  ) {
+    super(
+      `Refused to force-unlock lock ${info.id} on ${where}: its holder, pid ${info.pid} on ${info.host} (${info.operation} since ${info.since}), ` +
+        `${liveness === 'alive' ? 'is still alive' : 'may still be alive'}: ${evidence}.\n` +
+        'Releasing the lock of a holder that is still writing lets two writers change the state at once. Wait for it to finish, ' +
+        `or stop it; when you know it writes nothing, force it: converge force-unlock --force ${info.id} (engine.forceUnlock(id, { force: true })).`,
+    );
+    this.lockId = info.id;
+    this.pid = info.pid;
+    this.host = info.host;
+    this.operation = info.operation;
+    this.since = info.since;
   }
 }
 

@@ -26,6 +26,12 @@ export type LockInfo = {
   readonly since: string;
 };
 
+/** What `StateStore.forceUnlock()` takes. */
+export type ForceUnlockOptions = {
+  /** Release the lock even when its holder is alive or cannot be checked; default false. */
+  readonly force?: boolean;
+};
+
 /** A held state lock. */
 export type Lock = {
   /** Who holds it (this process). */
@@ -65,10 +71,12 @@ export interface StateStore {
   /** Takes the state lock, waiting up to `timeoutMs` for a held one; else throws {@link StateLockedError}. */
   lock(request: LockRequest): Promise<Lock>;
   /**
-   * Releases the lock with id `lockId` whatever holds it (Terraform's force-unlock), for a lock whose
-   * holder is known to be gone. Resolves false when no lock with that id is held.
+   * Releases the lock with id `lockId` (Terraform's force-unlock) when its holder is gone; resolves
+   * false when no lock with that id is held. A holder that is alive, or that the store cannot check,
+   * is not released without `force`: a `LockHolderAliveError` says who holds it and how it was
+   * checked.
    */
-  forceUnlock?(lockId: string): Promise<boolean>;
+  forceUnlock?(lockId: string, options?: ForceUnlockOptions): Promise<boolean>;
   /** Warnings the store has for the user (secrets stored in clear, ...), each given once. */
   takeWarnings?(): readonly string[];
   /**

@@ -3,6 +3,9 @@
 // force-unlock, and no confirmation without a terminal answer.
 import { describe, it, expect, afterEach } from 'vitest';
 import type { CivoSimulator } from '../../src/providers/b/simulator/index.js';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { FileStateStore } from '../../src/index.js';
 import { converge, simEnv } from './run.js';
 
@@ -98,14 +101,31 @@ describe('converge (plain output)', () => {
     ]);
   }, 60_000);
 
-  it('force-unlock releases a lock left by a holder that is gone', async () => {
+  it('force-unlock releases a lock left by a holder that is gone, and refuses a live one without --force', async () => {
     const { env } = await applied();
     const store = new FileStateStore(env.WF_STATE!);
-    const lock = await store.lock({ operation: 'apply' });
+    const lock = await store.lock({ operation: 'apply' }); // held by this (live) test process
     const locked = await converge(['plan'], env);
     expect(locked.code).toBe(1);
     expect(locked.stderr).toContain(lock.info.id);
-    expect((await converge(['force-unlock', lock.info.id], env)).code).toBe(0);
+    const refused = await converge(['force-unlock', lock.info.id], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`Refused to force-unlock lock ${lock.info.id}`);
+    expect(refused.stderr).toContain(`a process with pid ${process.pid} runs on this host`);
+    expect(refused.stderr).toContain(`converge force-unlock --force ${lock.info.id}`);
+    expect((await converge(['plan'], env)).code).toBe(1); // still held
+    const forced = await converge(['force-unlock', '--force', lock.info.id], env);
+    expect(forced.code).toBe(0);
+    expect(forced.stdout).toContain('released (forced)');
     expect((await converge(['plan', '--detailed-exitcode'], env)).code).toBe(0);
-  }, 60_000);
+
+    const gone = { id: 'gone-holder', pid: spawnSync(process.execPath, ['-e', '']).pid, host: hostname() };
+    writeFileSync(
+      `${env.WF_STATE!}.lock`,
+      JSON.stringify({ ...gone, operation: 'apply', since: new Date().toISOString() }),
+    );
+    const released = await converge(['force-unlock', 'gone-holder'], env);
+    expect(released.code).toBe(0);
+    expect(released.stdout).toContain('Lock gone-holder released: its holder is gone.');
+  }, 90_000);
 });

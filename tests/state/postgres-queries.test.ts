@@ -64,7 +64,7 @@ describe.skipIf(!!problem)('PostgresStateStore query order', () => {
             () => undefined,
           ),
         );
-        work.push(other.forceUnlock('not-a-lock').catch(() => undefined));
+        work.push(other.forceUnlock('not-a-lock', { force: true }).catch(() => undefined));
         work.push(store.compact());
         await Promise.all(work);
         await lock.release();

@@ -1,13 +1,24 @@
 // State operations: list, show (secrets redacted), rm (forget, object untouched), mv (rename and
 // dependencies follow), each under the lock and journaled; forceUnlock for a lock whose holder is
-// gone, on the memory and file stores.
+// gone, on the memory and file stores (a live holder, or one that cannot be checked: only forced).
 import { describe, it, expect } from 'vitest';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Engine, FileStateStore, MemoryStateStore, StateLockedError, ValidationError } from 'converge';
+import {
+  Engine,
+  FileStateStore,
+  LockHolderAliveError,
+  MemoryStateStore,
+  StateLockedError,
+  ValidationError,
+} from 'converge';
 import { setup, thing } from '../helpers/builders.js';
 import { TestCloud, testProvider } from '../helpers/test-provider.js';
+
+/** The pid of a process that has exited. */
+const deadPid = () => spawnSync(process.execPath, ['-e', '']).pid!;
 
 const ref = (r: string) => ({ '@converge': 'ref', resource: r, path: 'address' });
 
@@ -84,25 +95,71 @@ describe('state operations', () => {
     await lock.release();
   });
 
-  it('forceUnlock releases a memory lock by its id, and refuses an id that holds nothing', async () => {
+  it('forceUnlock releases a memory lock by its id (its holder is this process: only with force), and refuses an id that holds nothing', async () => {
     const store = new MemoryStateStore();
     const engine = new Engine({ providers: [testProvider(new TestCloud())], state: store });
     const held = await store.lock({ operation: 'apply' });
     const err = await engine.stateRm(['x']).catch((e) => e);
     expect(err).toBeInstanceOf(StateLockedError);
     await expect(engine.forceUnlock('not-a-lock')).rejects.toMatchObject({ code: 'CONVERGE_LOCK_NOT_FOUND' });
-    await engine.forceUnlock(err.lockId);
+    await expect(engine.forceUnlock(err.lockId)).rejects.toMatchObject({
+      code: 'CONVERGE_LOCK_HOLDER_ALIVE',
+      liveness: 'alive',
+      pid: process.pid,
+    });
+    await engine.forceUnlock(err.lockId, { force: true });
     expect(err.lockId).toBe(held.info.id);
     await expect(engine.plan([thing('a')])).resolves.toBeDefined();
   });
 
-  it('forceUnlock removes a file lock left by a holder that is gone', async () => {
+  it('forceUnlock removes a file lock left by a holder that is gone, with no question', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'converge-wf-')), 'state.json');
+    const engine = new Engine({ providers: [testProvider(new TestCloud())], state: new FileStateStore(path) });
+    await engine.plan([thing('a')]); // makes the directory
+    const dead = {
+      id: 'dead-holder',
+      pid: deadPid(),
+      host: hostname(),
+      operation: 'apply',
+      since: new Date().toISOString(),
+    };
+    writeFileSync(`${path}.lock`, JSON.stringify(dead));
+    await engine.forceUnlock('dead-holder');
+    expect(existsSync(`${path}.lock`)).toBe(false);
+  });
+
+  it('forceUnlock refuses a file lock whose holder runs (this process) or is on another host, unless forced', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'converge-wf-')), 'state.json');
     const store = new FileStateStore(path);
     const engine = new Engine({ providers: [testProvider(new TestCloud())], state: new FileStateStore(path) });
     const held = await store.lock({ operation: 'apply' });
-    await expect(engine.plan([thing('a')])).rejects.toBeInstanceOf(StateLockedError);
-    await engine.forceUnlock(held.info.id);
+    const alive = await engine.forceUnlock(held.info.id).catch((e) => e);
+    expect(alive).toBeInstanceOf(LockHolderAliveError);
+    expect(alive).toMatchObject({
+      lockId: held.info.id,
+      pid: process.pid,
+      host: hostname(),
+      liveness: 'alive',
+      operation: 'apply',
+    });
+    expect(alive.message).toContain(`a process with pid ${process.pid} runs on this host`);
+    expect(alive.message).toContain(`converge force-unlock --force ${held.info.id}`);
+    await expect(engine.plan([thing('a')])).rejects.toBeInstanceOf(StateLockedError); // still held
+    await engine.forceUnlock(held.info.id, { force: true });
+    await expect(engine.plan([thing('a')])).resolves.toBeDefined();
+
+    const remote = {
+      id: 'remote-holder',
+      pid: 4242,
+      host: 'build-7.example',
+      operation: 'apply',
+      since: new Date().toISOString(),
+    };
+    writeFileSync(`${path}.lock`, JSON.stringify(remote));
+    const unknown = await engine.forceUnlock('remote-holder').catch((e) => e);
+    expect(unknown).toMatchObject({ code: 'CONVERGE_LOCK_HOLDER_ALIVE', liveness: 'unknown', host: 'build-7.example' });
+    expect(unknown.message).toContain('runs on another host (build-7.example)');
+    await engine.forceUnlock('remote-holder', { force: true });
     await expect(engine.plan([thing('a')])).resolves.toBeDefined();
   });
 });

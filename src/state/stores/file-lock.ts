@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Lock, LockInfo, LockRequest } from '../store.js';
 import { lockInfo, waitForLock } from '../lock.js';
-import { StateLockedError } from '../errors.js';
+import { LockHolderAliveError, StateLockedError } from '../errors.js';
 
 const GUARD_STALE_MS = 10_000;
 
@@ -99,12 +99,17 @@ async function readHolder(lockPath: string): Promise<LockInfo | undefined> {
 }
 
 function isDeadLocalHolder(h: LockInfo): boolean {
-  if (h.host !== hostname() || !Number.isInteger(h.pid) || h.pid <= 0) return false;
+  return liveness(h) === 'dead';
+}
+
+/** A holder on this host is alive while a process with its pid runs; one on another host cannot be checked. */
+function liveness(h: LockInfo): 'alive' | 'dead' | 'unknown' {
+  if (h.host !== hostname() || !Number.isInteger(h.pid) || h.pid <= 0) return 'unknown';
   try {
     process.kill(h.pid, 0);
-    return false;
+    return 'alive';
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ESRCH';
+    return (e as NodeJS.ErrnoException).code === 'ESRCH' ? 'dead' : 'alive'; // EPERM: runs as another user
   }
 }
 
@@ -129,10 +134,30 @@ function ignoreMissing(e: unknown): void {
   if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
 }
 
-/** Removes the lock file when it holds lock `lockId` (force-unlock); false when it does not. */
-export async function forceUnlockFile(lockPath: string, lockId: string): Promise<boolean> {
+/**
+ * Removes the lock file when it holds lock `lockId` (force-unlock); false when it does not. Its
+ * holder must be gone (a dead process on this host) unless `force`: else LockHolderAliveError.
+ */
+export async function forceUnlockFile(
+  lockPath: string,
+  where: string,
+  lockId: string,
+  force = false,
+): Promise<boolean> {
   const holder = await readHolder(lockPath);
   if (holder?.id !== lockId) return false;
+  const live = force ? 'dead' : liveness(holder);
+  if (live !== 'dead') {
+    const evidence =
+      live === 'alive'
+        ? `a process with pid ${holder.pid} runs on this host (${hostname()})`
+        : holder.host !== hostname()
+          ? `it runs on another host (${holder.host}), where this process (on ${hostname()}) cannot check whether it still runs`
+          : 'the lock file names no process this host can check';
+    throw new LockHolderAliveError(holder, where, live, evidence);
+  }
+  // the lock may have changed hands since it was read: remove only the one asked for
+  if ((await readHolder(lockPath))?.id !== lockId) return false;
   await unlink(lockPath).catch(ignoreMissing);
   return true;
 }

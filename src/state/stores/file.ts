@@ -7,7 +7,7 @@ import { dirname, resolve } from 'node:path';
 import type { State } from '../model.js';
 import { type StateChange } from '../patch.js';
 import { emptyState } from '../ops.js';
-import type { Lock, LockRequest, StateStore } from '../store.js';
+import type { ForceUnlockOptions, Lock, LockRequest, StateStore } from '../store.js';
 import { SecretCodec, hasSecretValues, passphraseFrom, stateHasSecrets, type EncryptionHeader } from '../crypto.js';
 import { decodeJournal, encodeRecord, mapWrittenItems, recordOf, tornTailWarning, type RawState } from '../journal.js';
 import { acquireFileLock, forceUnlockFile } from './file-lock.js';
@@ -105,8 +105,9 @@ export class FileStateStore implements StateStore {
     return this.#queue.run(() => this.#withJournal(() => this.#compact()));
   }
 
-  async forceUnlock(lockId: string): Promise<boolean> {
-    return forceUnlockFile(this.lockPath, lockId);
+  /** Removes the lock file of lock `lockId` when its holder is gone; a live one (or one on another host) only with `force`. */
+  async forceUnlock(lockId: string, options?: ForceUnlockOptions): Promise<boolean> {
+    return forceUnlockFile(this.lockPath, this.location, lockId, options?.force === true);
   }
 
   async lock(request: LockRequest): Promise<Lock> {

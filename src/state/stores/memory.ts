@@ -4,9 +4,9 @@ import type { State } from '../model.js';
 import type { StateChange } from '../patch.js';
 import { replayAll } from '../patch.js';
 import { emptyState } from '../ops.js';
-import type { Lock, LockInfo, LockRequest, StateStore } from '../store.js';
+import type { ForceUnlockOptions, Lock, LockInfo, LockRequest, StateStore } from '../store.js';
 import { lockInfo, waitForLock } from '../lock.js';
-import { StateConflictError, StateLockedError } from '../errors.js';
+import { LockHolderAliveError, StateConflictError, StateLockedError } from '../errors.js';
 
 /** The shared place two memory stores can point at: give both the same one to share a state and a lock. */
 export class MemoryLocation {
@@ -102,8 +102,17 @@ export class MemoryStateStore implements StateStore {
     };
   }
 
-  async forceUnlock(lockId: string): Promise<boolean> {
-    if (this.#where.holder?.id !== lockId) return false;
+  /** A memory lock's holder is an engine of this process, alive: released only with `force`. */
+  async forceUnlock(lockId: string, options?: ForceUnlockOptions): Promise<boolean> {
+    const holder = this.#where.holder;
+    if (holder?.id !== lockId) return false;
+    if (options?.force !== true)
+      throw new LockHolderAliveError(
+        holder,
+        this.location,
+        'alive',
+        'a memory store is held by an engine of this process',
+      );
     this.#where.holder = undefined;
     return true;
   }

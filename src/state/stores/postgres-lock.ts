@@ -7,7 +7,7 @@ import pg from 'pg';
 import { createHash } from 'node:crypto';
 import type { Lock, LockInfo, LockRequest } from '../store.js';
 import { lockInfo, waitForLock } from '../lock.js';
-import { StateLockedError } from '../errors.js';
+import { LockHolderAliveError, StateLockedError } from '../errors.js';
 import type { Tables } from './postgres-schema.js';
 
 type PgLockTarget = {
@@ -40,7 +40,7 @@ export async function acquirePgLock(target: PgLockTarget, request: LockRequest, 
       async () => {
         const r = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS ok', [key]);
         if (r.rows[0].ok) return true;
-        holder = await holderOf(client, target, key);
+        holder = (await holderOf(client, target, key)).info;
         return undefined;
       },
       20,
@@ -86,8 +86,17 @@ export async function acquirePgLock(target: PgLockTarget, request: LockRequest, 
   return lock;
 }
 
-/** Who holds the advisory lock: its row, else what pg_stat_activity says of the session holding it. */
-async function holderOf(client: pg.Client, target: PgLockTarget, key: string): Promise<LockInfo | undefined> {
+type Session = { readonly backendPid: number; readonly applicationName: string; readonly since: string };
+
+/**
+ * Who holds the advisory lock: its row, else what pg_stat_activity says of the session holding it;
+ * and that session, while one holds it (none: the holder's connection is gone).
+ */
+async function holderOf(
+  client: pg.Client,
+  target: PgLockTarget,
+  key: string,
+): Promise<{ info: LockInfo | undefined; session: Session | undefined }> {
   const k = BigInt.asUintN(64, BigInt(key));
   const act = await client.query<{ application_name: string; pid: number; backend_start: Date }>(
     `SELECT a.application_name, a.pid, a.backend_start FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
@@ -100,16 +109,20 @@ async function holderOf(client: pg.Client, target: PgLockTarget, key: string): P
     target.stack,
   ]);
   const info = row.rows[0]?.info;
+  const session = a
+    ? { backendPid: a.pid, applicationName: a.application_name, since: a.backend_start.toISOString() }
+    : undefined;
   // the row may still be a dead holder's while the live one has not written its own yet
-  if (info && (!m || Number(m[2]) === info.pid)) return info;
-  if (!a) return info;
-  return {
+  if (info && (!m || Number(m[2]) === info.pid)) return { info, session };
+  if (!a) return { info, session };
+  const fromSession = {
     id: `backend-${a.pid}`,
     pid: m ? Number(m[2]) : 0,
     host: m ? m[3] : 'unknown',
     operation: m ? m[1] : 'unknown',
     since: a.backend_start.toISOString(),
   };
+  return { info: fromSession, session };
 }
 
 /** A signed 64-bit advisory lock key (as a decimal string) derived from schema and stack name. */
@@ -118,15 +131,22 @@ function advisoryKey(schema: string, stack: string): string {
   return BigInt.asIntN(64, h.readBigUInt64BE(0)).toString();
 }
 
-/** Ends the session holding the stack's advisory lock and drops its row; false when `lockId` is not the holder. */
-export async function forcePgUnlock(target: PgLockTarget, lockId: string): Promise<boolean> {
+/**
+ * Drops the row of lock `lockId`; false when it is not the holder. A holder whose session still
+ * holds the advisory lock is alive: only with `force` is that session ended (which frees it).
+ */
+export async function forcePgUnlock(target: PgLockTarget, lockId: string, force = false): Promise<boolean> {
   const key = advisoryKey(target.tables.schema, target.stack);
   const client = new pg.Client({ connectionString: target.connectionString });
   client.on('error', () => {});
   await client.connect();
   try {
-    const holder = await holderOf(client, target, key);
+    const { info: holder, session } = await holderOf(client, target, key);
     if (holder?.id !== lockId) return false;
+    if (session && !force) {
+      const evidence = `its database session still holds the stack's advisory lock (backend pid ${session.backendPid}, application '${session.applicationName}', connected since ${session.since})`;
+      throw new LockHolderAliveError(holder, target.location, 'alive', evidence, session);
+    }
     const k = BigInt.asUintN(64, BigInt(key));
     await client.query(
       `SELECT pg_terminate_backend(l.pid) FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted AND l.classid = $1 AND l.objid = $2 AND l.objsubid = 1`,

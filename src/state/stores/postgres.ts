@@ -10,7 +10,7 @@ import { CommitQueue, type QueuedCommit } from '../commit-queue.js';
 import { migrateRaw } from '../migrate.js';
 import type { StateChange } from '../patch.js';
 import { emptyState } from '../ops.js';
-import type { Lock, LockRequest, StateStore } from '../store.js';
+import type { ForceUnlockOptions, Lock, LockRequest, StateStore } from '../store.js';
 import { SecretCodec, hasSecretValues, passphraseFrom, type EncryptionHeader } from '../crypto.js';
 import { StateConflictError } from '../errors.js';
 import { tablesOf, ensureSchema, readStackRows, type Tables } from './postgres-schema.js';
@@ -142,8 +142,11 @@ export class PostgresStateStore implements StateStore {
     );
   }
 
-  /** Ends the holder's session (which frees its advisory lock) and drops its row; false when `lockId` holds nothing. */
-  async forceUnlock(lockId: string): Promise<boolean> {
+  /**
+   * Drops the row of lock `lockId` when its holder's session is gone; while that session still holds
+   * the advisory lock, only with `force` (it is then ended, which frees the lock). False when `lockId` holds nothing.
+   */
+  async forceUnlock(lockId: string, options?: ForceUnlockOptions): Promise<boolean> {
     await this.#ready();
     return forcePgUnlock(
       {
@@ -153,6 +156,7 @@ export class PostgresStateStore implements StateStore {
         location: this.location,
       },
       lockId,
+      options?.force === true,
     );
   }
 
