@@ -6,9 +6,14 @@ import { ConvergeError } from '../errors.js';
 export type PlanFileProblem =
   /** The file's format or formatVersion is not one this version of converge reads. */
   | 'unknown_version'
-  /** The file is not a plan file, or its public part does not match the steps it carries. */
+  /** The file is not a plan file, or it was edited or damaged (its digest or MAC does not match). */
   | 'corrupt'
-  /** The engine's providers (names or resource types) differ from the ones the plan was made with. */
+  /**
+   * The plan's MAC cannot be checked: it is signed with a plan signing key and none was given, or a
+   * key was given (signing key or passphrase) and the plan carries no MAC under it.
+   */
+  | 'unsigned'
+  /** The engine's providers (names, resource types or settings such as region) differ from the plan's. */
   | 'providers_mismatch'
   /** The declarations given to apply differ from the ones the plan was made from. */
   | 'declarations_mismatch'
@@ -19,8 +24,9 @@ export type PlanFileProblem =
 
 /**
  * A saved plan cannot be written, read or applied: thrown by `Plan.save`/`serialize` (secrets and
- * no passphrase), `Plan.load`/`parse` (an unknown version, a damaged file) and `engine.apply` of a
- * loaded plan (other providers, other declarations). A stale state is {@link StalePlanError}
+ * no passphrase), `Plan.load`/`parse` (an unknown version, an edited or damaged file, a MAC it
+ * cannot check) and `engine.apply` of a loaded plan (other providers or provider settings, other
+ * declarations). A stale state is {@link StalePlanError}
  * instead. Nothing was changed. Code `CONVERGE_PLAN_FILE`.
  *
  * @example
@@ -51,7 +57,8 @@ export class PlanFileError extends ConvergeError {
 
 const HEAD: Record<PlanFileProblem, string> = {
   unknown_version: 'The plan file has a format this version of converge does not read',
-  corrupt: 'The plan file is damaged or was edited',
+  corrupt: 'The plan file was edited or damaged',
+  unsigned: "The plan file's MAC cannot be checked",
   providers_mismatch: "The engine's providers differ from the ones the plan was made with",
   declarations_mismatch: 'The declarations differ from the ones the plan was made from',
   secrets_in_clear: 'The plan holds secret values and no passphrase was given to encrypt them',
@@ -61,6 +68,8 @@ const HEAD: Record<PlanFileProblem, string> = {
 const HINT: Record<PlanFileProblem, string> = {
   unknown_version: 'Make the plan again with this version of converge.',
   corrupt: 'Make the plan again; never edit a saved plan by hand.',
+  unsigned:
+    'Load it with the key it was saved with (signingKey or CONVERGE_PLAN_SIGNING_KEY; passphrase or CONVERGE_SECRETS_PASSPHRASE), or make the plan again with it.',
   providers_mismatch: 'Apply it with an engine configured like the one that made it, or plan again.',
   declarations_mismatch: 'Plan again from the current declarations.',
   secrets_in_clear:

@@ -16,7 +16,7 @@ import { Plan } from './plan.js';
 import { findDrift, markDriftRepairs } from './drift.js';
 import { refreshOnlyWork } from './refresh-only.js';
 import { TARGETING_WARNING, targetsExcluding, unknownNames } from './targets.js';
-import { declarationsDigest, providerPrints } from './saved.js';
+import { declarationPrints, declarationsDigest, providerPrints } from './saved.js';
 
 /** Plans `decls` (none, for a destroy plan) against the refreshed state. */
 export async function runPlan(
@@ -73,10 +73,14 @@ export async function runPlan(
     };
     // The declarations' digest is needed only when the plan is saved or checked: computed on first use.
     let digest: string | undefined;
+    let prints: Record<string, string> | undefined;
     const origin = {
       providers: providerPrints(core.providers),
       get declarations() {
         return (digest ??= declarationsDigest(decls));
+      },
+      get resources() {
+        return (prints ??= declarationPrints(decls));
       },
     };
     if (targeting) warnings.push(TARGETING_WARNING);

@@ -5,7 +5,7 @@ import type { ResourceDecl } from '../decl/resource-decl.js';
 import type { Provider } from '../provider/define.js';
 import type { StepWork, Resolved } from './work.js';
 import { planOrigin, planSaved, planWork, type Plan } from './plan.js';
-import { declarationsDigest, restoreWork } from './saved.js';
+import { declarationPrints, declarationsDigest, restoreWork } from './saved.js';
 import { PlanFileError } from './plan-errors.js';
 
 /** The steps to apply; throws PlanFileError ('declarations_mismatch') when the declarations differ. */
@@ -19,12 +19,33 @@ export function workOf(
   const made = plan[planOrigin];
   const digest = saved?.work.declarations ?? made?.declarations;
   if (declarations && digest !== undefined && declarationsDigest(declarations) !== digest) {
+    const which = differing(saved ? saved.work.resources : made?.resources, declarations);
     throw new PlanFileError(
       'declarations_mismatch',
       saved?.where ?? 'plan',
-      'the declarations given to apply are not the ones the plan was made from',
+      `the declarations given to apply are not the ones the plan was made from${which ? ` (${which})` : ''}`,
     );
   }
   if (!saved) return plan[planWork]!;
   return restoreWork(saved.work.steps, saved.providers, providers, resolve, saved.where);
+}
+
+/** Which declarations differ from the plan's, named (at most 5 of each kind), when the plan knows them one by one. */
+function differing(
+  planned: Readonly<Record<string, string>> | undefined,
+  declarations: readonly ResourceDecl[],
+): string | undefined {
+  if (!planned) return undefined;
+  const now = declarationPrints(declarations);
+  const names = (list: string[]) =>
+    list.slice(0, 5).join(', ') + (list.length > 5 ? `, … ${list.length - 5} more` : '');
+  const changed = Object.keys(now).filter((n) => Object.hasOwn(planned, n) && planned[n] !== now[n]);
+  const added = Object.keys(now).filter((n) => !Object.hasOwn(planned, n));
+  const removed = Object.keys(planned).filter((n) => !Object.hasOwn(now, n));
+  const parts = [
+    ...(changed.length ? [`changed: ${names(changed)}`] : []),
+    ...(added.length ? [`not in the plan: ${names(added)}`] : []),
+    ...(removed.length ? [`missing: ${names(removed)}`] : []),
+  ];
+  return parts.length ? parts.join('; ') : undefined;
 }
