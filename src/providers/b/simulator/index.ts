@@ -8,6 +8,7 @@ import { civoRoutes } from './routes.js';
 import { SimStore, type SimTimings } from './store.js';
 import { withRateLimit } from './answers.js';
 import type { Clock } from '../../../kit/sim/clock.js';
+import type { QuotaLimits } from './quota-limits.js';
 
 export type { SimTimings } from './store.js';
 export { SimStore } from './store.js';
@@ -29,6 +30,8 @@ export type SimulatorOptions = {
   readonly clock?: Clock;
   /** How long asynchronous transitions take (instance BUILDING → ACTIVE, ...), in ms. */
   readonly transitions?: Partial<SimTimings>;
+  /** The account's quota limits over Civo's defaults for a new account (16 instances, 32 cores, 10 networks, ...); creates over them are refused. */
+  readonly quota?: Partial<QuotaLimits>;
   readonly port?: number;
 };
 
@@ -44,6 +47,7 @@ const TOO_MANY = { status: 429, body: { reason: 'Too many requests, slow down', 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<CivoSimulator> {
   const token = options.token ?? 'sim-token';
   const store = new SimStore(options.transitions, options.clock);
+  store.quotaLimits = { ...store.quotaLimits, ...options.quota };
   const server = await startRouter<SimStore>({
     routes: civoRoutes(),
     state: store,

@@ -1,36 +1,20 @@
-// The account's quota (GET /v2/quota, civogo's Quota): fixed limits, usage counted from the objects
-// the simulator holds across regions, as the real API reports it per account.
+// The account's quota (GET /v2/quota, civogo's Quota): the store's limits (Civo's defaults for a new
+// account unless a test lowers them), usage counted from the objects the simulator holds across
+// regions, as the real API reports it per account; and the refusal of a create that would go over:
+// 403 `quota_limit_reached`, the reason naming each exceeded quota on its own line.
+import type { SimResponse } from '../../../kit/sim/router.js';
+import { fail } from './answers.js';
 import type { Wire } from './object.js';
+import type { QuotaKey } from './quota-limits.js';
 import type { SimStore } from './store.js';
 
-const limits = {
-  instance_count: 16,
-  cpu_core: 32,
-  ram_mb: 65536,
-  disk_gb: 1000,
-  disk_volume_count: 16,
-  disk_snapshot_count: 30,
-  public_ip_address: 16,
-  subnet_count: 10,
-  network_count: 10,
-  security_group: 16,
-  security_group_rule: 160,
-  port_count: 32,
-  loadbalancer_count: 16,
-  objectstore_gb: 1000,
-  database_count: 4,
-  database_snapshot_count: 20,
-  database_cpu_core: 120,
-  database_ram_mb: 786432,
-  database_disk_gb: 7680,
-} as const;
-
-export function quota(s: SimStore): Wire {
+/** What the account uses of each quota now. */
+function usageOf(s: SimStore): Record<QuotaKey, number> {
   const all = (m: ReadonlyMap<string, Wire>) => [...m.values()];
   const sum = (xs: Wire[], f: (x: Wire) => number) => xs.reduce((n, x) => n + (Number(f(x)) || 0), 0);
   const inst = all(s.instances);
   const dbs = all(s.databases);
-  const usage: Record<keyof typeof limits, number> = {
+  return {
     instance_count: inst.length,
     cpu_core: sum(inst, (i) => i.cpu_cores),
     ram_mb: sum(inst, (i) => i.ram_mb),
@@ -51,10 +35,42 @@ export function quota(s: SimStore): Wire {
     database_ram_mb: 0,
     database_disk_gb: 0,
   };
+}
+
+/** GET /v2/quota: each `<name>_limit` and `<name>_usage`. */
+export function quota(s: SimStore): Wire {
+  const usage = usageOf(s);
   const out: Wire = { id: s.accountId, default_user_id: s.accountId, default_user_email_address: 'user@example.com' };
-  for (const k of Object.keys(limits) as (keyof typeof limits)[]) {
-    out[`${k}_limit`] = limits[k];
+  for (const k of Object.keys(s.quotaLimits) as QuotaKey[]) {
+    out[`${k}_limit`] = s.quotaLimits[k];
     out[`${k}_usage`] = usage[k];
   }
   return out;
+}
+
+const labels: Partial<Record<QuotaKey, string>> = {
+  instance_count: 'instances',
+  cpu_core: 'CPU cores',
+  ram_mb: 'RAM (MB)',
+  disk_gb: 'disk (GB)',
+  disk_volume_count: 'volumes',
+  public_ip_address: 'public IP addresses',
+  network_count: 'networks',
+};
+
+/** Civo's refusal when `want` more of each quota would go over a limit, else null. */
+export function overQuota(s: SimStore, want: Partial<Record<QuotaKey, number>>): SimResponse | null {
+  const usage = usageOf(s);
+  const over = (Object.entries(want) as [QuotaKey, number][]).filter(
+    ([k, n]) => n > 0 && usage[k] + n > s.quotaLimits[k],
+  );
+  if (!over.length) return null;
+  const lines = over.map(
+    ([k, n]) => `${labels[k] ?? k}: ${usage[k]} of ${s.quotaLimits[k]} in use, ${n} more requested`,
+  );
+  return fail(
+    'quota_limit_reached',
+    ['The quota limit has been reached, please contact support', ...lines].join('\n'),
+    403,
+  );
 }

@@ -6,6 +6,7 @@ import type { SimStore } from './store.js';
 import { byId, bodyOf, fail, given, missing, ok, page, success } from './answers.js';
 import { diskImages, sizes } from './catalogue.js';
 import { route } from './endpoint.js';
+import { overQuota } from './quota.js';
 
 const ADJ = ['brave', 'calm', 'eager', 'fancy', 'gentle', 'happy', 'jolly', 'lively'];
 const NOUN = ['otter', 'falcon', 'maple', 'river', 'comet', 'badger', 'cedar', 'harbor'];
@@ -63,6 +64,14 @@ function create(b: Wire, s: SimStore, region: string) {
   const publicIp = String(given(b.public_ip) ?? 'create');
   if (!['create', 'none', 'true', 'false'].includes(publicIp))
     return fail('parameter_public_ip_missing', 'public_ip must be create or none');
+  const over = overQuota(s, {
+    instance_count: 1,
+    cpu_core: size.cpu_cores,
+    ram_mb: size.ram_mb,
+    disk_gb: size.disk_gb,
+    public_ip_address: publicIp === 'create' || publicIp === 'true' ? 1 : 0,
+  });
+  if (over) return over;
   const id = s.id();
   const sshKey = given<string>(b.ssh_key_id) ? s.sshkeys.get(b.ssh_key_id) : undefined;
   if (given(b.ssh_key_id) && !sshKey) return missing('database_ssh_key_not_found', 'SSH key');

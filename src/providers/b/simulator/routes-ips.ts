@@ -6,6 +6,7 @@ import type { SimStore } from './store.js';
 import { byId, bodyOf, fail, given, missing, ok, page, success } from './answers.js';
 import { aliased } from './endpoint.js';
 import { assignIp, unassignIp } from './routes-instances.js';
+import { overQuota } from './quota.js';
 
 const noIp = () => missing('database_ip_find', 'IP');
 
@@ -19,6 +20,8 @@ export function ipRoutes(): Route<SimStore>[] {
     ...aliased('POST', '/v2/ips', (q, s, r) => {
       const name = given<string>(bodyOf(q).name) ?? `ip-${s.id().slice(0, 8)}`;
       if (/\s/.test(name)) return fail('parameter_name_invalid', 'The name must not contain whitespace');
+      const over = overQuota(s, { public_ip_address: 1 });
+      if (over) return over;
       const ip: Wire = { id: s.id(), name, ip: '', assigned_to: { id: '', type: '', name: '' }, region: r };
       s.ips.set(ip.id, ip);
       s.schedule(s.timings.ip, () => {

@@ -8,6 +8,7 @@ import { aliased } from './endpoint.js';
 import { loadBalancerRoutes } from './routes-loadbalancer.js';
 import { volumeRoutes } from './routes-volumes.js';
 import { ipRoutes } from './routes-ips.js';
+import { overQuota } from './quota.js';
 
 const noNetwork = () => missing('database_network_not_found', 'network');
 const noFirewall = () => missing('database_firewall_not_found', 'firewall');
@@ -61,6 +62,8 @@ function networkRoutes(): Route<SimStore>[] {
         return fail('parameter_label_invalid', 'The label supplied was empty or invalid');
       if (s.inRegion(s.networks, r).some((n) => n.label === b.label))
         return fail('database_network_duplicate_name', `A network labelled ${b.label} already exists`);
+      const over = overQuota(s, { network_count: 1 });
+      if (over) return over;
       const vlan = b.vlan_connect && Number(b.vlan_connect.vlan_id) > 0 ? b.vlan_connect : {};
       const id = s.id();
       s.networks.set(id, {

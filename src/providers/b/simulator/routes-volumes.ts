@@ -4,6 +4,7 @@ import type { Wire } from './object.js';
 import type { SimStore } from './store.js';
 import { byId, bodyOf, fail, given, missing, ok, success } from './answers.js';
 import { route } from './endpoint.js';
+import { overQuota } from './quota.js';
 
 const noVolume = () => missing('database_volume_not_found', 'volume');
 const noNetwork = () => missing('database_network_not_found', 'network');
@@ -25,6 +26,8 @@ export function volumeRoutes(): Route<SimStore>[] {
         return fail('parameter_volume_size_incorrect', 'The volume size must be at least 1 GB');
       const net = given(b.network_id) ? byId(s.networks, b.network_id, r) : s.defaultNetwork(r);
       if (!net) return noNetwork();
+      const over = overQuota(s, { disk_volume_count: 1 });
+      if (over) return over;
       const v: Wire = {
         id: s.id(),
         name: b.name,

@@ -4,6 +4,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Wire } from './object.js';
 import { regions } from './catalogue.js';
+import { defaultQuotaLimits, type QuotaLimits } from './quota-limits.js';
 import { systemClock, type Clock } from '../../../kit/sim/clock.js';
 
 /** How long each asynchronous transition takes, in ms (0: done by the next request). */
@@ -62,6 +63,8 @@ export class SimStore {
   readonly madeFirewalls = new Map<string, string>();
   /** The requests per minute the `x-ratelimit-*` headers advertise (Civo's documented 600); raise it to set up large tests quickly. */
   rateLimitPerMinute = RATE_LIMIT;
+  /** The account's quota limits (GET /v2/quota); creates over them are refused. A test may lower them. */
+  quotaLimits: QuotaLimits = { ...defaultQuotaLimits };
   #due: Due[] = [];
   #rateWindow = { start: 0, used: 0 };
   #counter = 10;
