@@ -7,6 +7,10 @@ import type { ResourceDecl } from '../decl/resource-decl.js';
 import type { State } from '../../state/model.js';
 import type { Graph } from '../graph/graph.js';
 import type { Issue } from '../validate/issue.js';
+import { closest } from '../validate/suggest.js';
+
+// One "did you mean" for the whole engine (validate/suggest.ts); state-ops.ts still imports it from here.
+export { closest };
 
 export const TARGETING_WARNING =
   'targeting is in effect: this plan may be incomplete. Plan without targets or excludes afterwards to see the whole stack.';
@@ -40,34 +44,6 @@ export function unknownNames(
     });
   });
   return issues;
-}
-
-/** The known name nearest to `name` (edit distance at most a third of its length, at least 2), if any. */
-export function closest(name: string, known: Iterable<string>): string | undefined {
-  let best: string | undefined;
-  let bestD = Math.max(2, Math.floor(name.length / 3)) + 1;
-  for (const k of known) {
-    const d = distance(name.toLowerCase(), k.toLowerCase());
-    if (d < bestD) {
-      bestD = d;
-      best = k;
-    }
-  }
-  return best;
-}
-
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cur = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = cur;
-    }
-  }
-  return row[b.length]!;
 }
 
 /**
