@@ -17,7 +17,7 @@ import {
 } from 'converge/providers/c/simulator';
 import { simEnv, type SimEnv } from '../providers/a/sim-env.js';
 import { watchedStore } from '../validation/table.js';
-import { objectView, shapeSchema } from '../../src/engine/validate/keys.js';
+import { objectView, shapeSchema } from '../../src/engine/validate/zod-def.js';
 import type { AnyResource, AnyLookup } from '../../src/engine/provider/define.js';
 
 type Expected = { readonly resource: string; readonly field: string; readonly path: readonly (string | number)[] };

@@ -8,89 +8,16 @@ import type { PathSegment } from '../values/path.js';
 import { closest, didYouMean, preview } from './suggest.js';
 import { issueFacts } from './issue.js';
 import type { ValueIssue } from './json.js';
-
-type Def = {
-  type: string;
-  shape?: Record<string, z.ZodType>;
-  catchall?: z.ZodType;
-  innerType?: z.ZodType;
-  in?: z.ZodType;
-  out?: z.ZodType;
-  element?: z.ZodType;
-  valueType?: z.ZodType;
-  options?: z.ZodType[];
-  left?: z.ZodType;
-  right?: z.ZodType;
-  getter?: () => z.ZodType;
-  items?: z.ZodType[];
-  rest?: z.ZodType | null;
-  discriminator?: string;
-};
-
-const WRAPPERS = new Set([
-  'optional',
-  'default',
-  'nullable',
-  'readonly',
-  'nonoptional',
-  'prefault',
-  'catch',
-  'success',
-]);
-
-function defOf(schema: unknown): Def | undefined {
-  return (schema as { _zod?: { def?: Def } } | undefined)?._zod?.def;
-}
-
-/** The schema that decides a value's shape, past wrappers, preprocessing, transforms and lazies. */
-export function shapeSchema(schema: z.ZodType | undefined): z.ZodType | undefined {
-  let s = schema;
-  for (let i = 0; i < 32 && s; i++) {
-    const d = defOf(s);
-    if (!d) return s;
-    if (WRAPPERS.has(d.type)) s = d.innerType;
-    else if (d.type === 'pipe') s = defOf(d.in)?.type === 'transform' ? d.out : d.in;
-    else if (d.type === 'lazy' && d.getter) s = d.getter();
-    else return s;
-  }
-  return s;
-}
-
-type ObjectView = { readonly shape: Record<string, z.ZodType>; readonly open: boolean; readonly catchall?: z.ZodType };
-
-/** The keys an object-like schema allows (merging intersections and unions), or undefined when it is not an object. */
-export function objectView(schema: z.ZodType | undefined): ObjectView | undefined {
-  const s = shapeSchema(schema);
-  const d = defOf(s);
-  if (!d) return undefined;
-  if (d.type === 'object' && d.shape) {
-    const catchallType = defOf(d.catchall)?.type;
-    return {
-      shape: d.shape,
-      open: catchallType !== undefined && catchallType !== 'never',
-      catchall: catchallType && catchallType !== 'never' ? d.catchall : undefined,
-    };
-  }
-  if (d.type === 'intersection' || d.type === 'union') {
-    const parts = d.type === 'intersection' ? [d.left, d.right] : (d.options ?? []);
-    const views = parts.map(objectView);
-    const objects = views.filter((v): v is ObjectView => !!v);
-    if (!objects.length) return undefined;
-    // A union with a non-object member (a string or a ref form) accepts what that member accepts.
-    if (d.type === 'union' && objects.length !== views.length) return undefined;
-    const shape: Record<string, z.ZodType> = {};
-    for (const v of objects) Object.assign(shape, v.shape);
-    return { shape, open: objects.some((v) => v.open) };
-  }
-  return undefined;
-}
+import { defOf, fieldSchema, objectView, shapeSchema, type Def } from './zod-def.js';
 
 /** The member of a union the value belongs to, by discriminator or by being the only object member. */
 function unionMember(d: Def, value: Record<string, unknown>): z.ZodType | undefined {
   const members = (d.options ?? []).filter((o) => objectView(o));
   if (members.length === 1) return members[0];
   if (d.discriminator)
-    return members.find((m) => objectView(m)?.shape[d.discriminator!]?.safeParse(value[d.discriminator!]).success);
+    return members.find(
+      (m) => fieldSchema(objectView(m)?.shape ?? {}, d.discriminator!)?.safeParse(value[d.discriminator!]).success,
+    );
   return undefined;
 }
 
@@ -135,7 +62,7 @@ export function unknownKeyIssues(
   const allowed = Object.keys(view.shape);
   for (const k of Object.keys(obj)) {
     if (obj[k] === undefined) continue;
-    const field = view.shape[k];
+    const field = fieldSchema(view.shape, k);
     at.push(k);
     if (field) unknownKeyIssues(field, obj[k], at, into);
     else if (view.catchall) unknownKeyIssues(view.catchall, obj[k], at, into);
@@ -180,7 +107,7 @@ export function pathInSchema(schema: z.ZodType, path: readonly PathSegment[]): P
       if (seg === '*') {
         return 'unsure';
       }
-      const next = view.shape[String(seg)];
+      const next = fieldSchema(view.shape, String(seg));
       if (next) {
         s = next;
         continue;

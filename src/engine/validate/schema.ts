@@ -3,84 +3,16 @@
 import type { z } from 'zod';
 import { isUnknown, unknown as unknownMarker } from '../values/unknown.js';
 import type { PathSegment } from '../values/path.js';
+import { objectView, schemaAt } from './zod-def.js';
 
-type Def = {
-  type: string;
-  shape?: Record<string, z.ZodType>;
-  innerType?: z.ZodType;
-  in?: z.ZodType;
-  out?: z.ZodType;
-  element?: z.ZodType;
-  valueType?: z.ZodType;
-  options?: z.ZodType[];
-  left?: z.ZodType;
-  right?: z.ZodType;
-  getter?: () => z.ZodType;
-};
-
-function defOf(schema: unknown): Def | undefined {
-  return (schema as { _zod?: { def?: Def } } | undefined)?._zod?.def;
-}
-
-/** Unwraps optional, default, nullable, pipe, readonly and lazy wrappers. */
-function unwrap(schema: z.ZodType | undefined): z.ZodType | undefined {
-  let s = schema;
-  for (let i = 0; i < 20 && s; i++) {
-    const d = defOf(s);
-    if (!d) return s;
-    if (
-      d.type === 'optional' ||
-      d.type === 'default' ||
-      d.type === 'nullable' ||
-      d.type === 'readonly' ||
-      d.type === 'nonoptional' ||
-      d.type === 'prefault' ||
-      d.type === 'catch'
-    )
-      s = d.innerType;
-    else if (d.type === 'pipe') s = d.in;
-    else if (d.type === 'lazy' && d.getter) s = d.getter();
-    else return s;
-  }
-  return s;
-}
-
-/** The top-level keys of an object schema, or undefined when the schema does not say. */
+/**
+ * The top-level keys of an object schema, or undefined when the schema does not say: not an object,
+ * or a union or intersection with a part that takes any key (an object's own catchall keeps its keys).
+ */
 export function schemaKeys(schema: z.ZodType): Set<string> | undefined {
-  const s = unwrap(schema);
-  const d = defOf(s);
-  if (!d) return undefined;
-  if (d.type === 'object' && d.shape) return new Set(Object.keys(d.shape));
-  if (d.type === 'intersection') {
-    const l = d.left && schemaKeys(d.left);
-    const r = d.right && schemaKeys(d.right);
-    if (l && r) return new Set([...l, ...r]);
-  }
-  if (d.type === 'union' && d.options) {
-    const all = new Set<string>();
-    for (const o of d.options) {
-      const k = schemaKeys(o);
-      if (!k) return undefined;
-      k.forEach((x) => all.add(x));
-    }
-    return all;
-  }
-  return undefined;
-}
-
-/** The schema at a path inside an object schema, when it can be followed. */
-function schemaAt(schema: z.ZodType, path: readonly PathSegment[]): z.ZodType | undefined {
-  let s: z.ZodType | undefined = schema;
-  for (const seg of path) {
-    s = unwrap(s);
-    const d = defOf(s);
-    if (!d) return undefined;
-    if (d.type === 'object' && d.shape) s = d.shape[String(seg)];
-    else if (d.type === 'array') s = d.element;
-    else if (d.type === 'record') s = d.valueType;
-    else return undefined;
-  }
-  return s;
+  const view = objectView(schema);
+  if (!view || (view.open && !view.catchall)) return undefined;
+  return new Set(Object.keys(view.shape));
 }
 
 const SAMPLES: unknown[] = [
