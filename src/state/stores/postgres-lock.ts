@@ -11,7 +11,9 @@ import { LockHolderAliveError, StateLockedError } from '../errors.js';
 import type { Tables } from './postgres-schema.js';
 
 type PgLockTarget = {
-  readonly connectionString: string;
+  readonly connectionString?: string;
+  /** A shared pool: the lock's connection is taken from it (and given back, or dropped when unsure). */
+  readonly pool?: pg.Pool;
   readonly tables: Tables;
   readonly stack: string;
   /** For messages: 'postgres:stack'. */
@@ -26,12 +28,10 @@ export async function acquirePgLock(target: PgLockTarget, request: LockRequest, 
   const info = lockInfo(request.operation);
   const key = advisoryKey(target.tables.schema, target.stack);
   const locks = target.tables.locks;
-  const client = new pg.Client({
-    connectionString: target.connectionString,
-    application_name: `converge:${info.operation}:${info.pid}@${info.host}`.slice(0, 63),
-  });
-  client.on('error', () => {});
-  await client.connect();
+  const { client, end } = await connectionOf(
+    target,
+    `converge:${info.operation}:${info.pid}@${info.host}`.slice(0, 63),
+  );
   const warnings: string[] = [];
   let holder: LockInfo | undefined;
   try {
@@ -63,7 +63,7 @@ export async function acquirePgLock(target: PgLockTarget, request: LockRequest, 
       [target.stack, JSON.stringify(info)],
     );
   } catch (e) {
-    await client.end().catch(() => {});
+    await end(true);
     throw e;
   }
   let released = false;
@@ -77,8 +77,10 @@ export async function acquirePgLock(target: PgLockTarget, request: LockRequest, 
       try {
         await client.query(`DELETE FROM ${locks} WHERE stack = $1 AND info->>'id' = $2`, [target.stack, info.id]);
         await client.query('SELECT pg_advisory_unlock($1::bigint)', [key]);
-      } finally {
-        await client.end().catch(() => {});
+        await end(false);
+      } catch (e) {
+        await end(true);
+        throw e;
       }
     },
   };
@@ -137,9 +139,7 @@ function advisoryKey(schema: string, stack: string): string {
  */
 export async function forcePgUnlock(target: PgLockTarget, lockId: string, force = false): Promise<boolean> {
   const key = advisoryKey(target.tables.schema, target.stack);
-  const client = new pg.Client({ connectionString: target.connectionString });
-  client.on('error', () => {});
-  await client.connect();
+  const { client, end } = await connectionOf(target, 'converge');
   try {
     const { info: holder, session } = await holderOf(client, target, key);
     if (holder?.id !== lockId) return false;
@@ -158,6 +158,35 @@ export async function forcePgUnlock(target: PgLockTarget, lockId: string, force 
     ]);
     return true;
   } finally {
-    await client.end().catch(() => {});
+    await end(true);
   }
+}
+
+/**
+ * A connection for one lock (or force-unlock), used one query at a time: a new client, or one taken
+ * from the shared pool under the holder's application name. `end(dirty)` ends the client; a pooled
+ * one goes back to the pool when its advisory lock was freed, else it is dropped with its session.
+ */
+async function connectionOf(
+  target: PgLockTarget,
+  applicationName: string,
+): Promise<{ client: pg.Client; end: (dirty: boolean) => Promise<void> }> {
+  if (target.pool) {
+    const c = await target.pool.connect();
+    try {
+      await c.query(`SELECT set_config('application_name', $1, false)`, [applicationName]);
+    } catch (e) {
+      c.release(true);
+      throw e;
+    }
+    const end = async (dirty: boolean) => {
+      if (!dirty) await c.query(`SELECT set_config('application_name', 'converge', false)`).catch(() => (dirty = true));
+      c.release(dirty);
+    };
+    return { client: c as unknown as pg.Client, end };
+  }
+  const client = new pg.Client({ connectionString: target.connectionString, application_name: applicationName });
+  client.on('error', () => {});
+  await client.connect();
+  return { client, end: () => client.end().catch(() => {}) };
 }

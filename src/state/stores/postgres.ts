@@ -19,8 +19,13 @@ import { batchOf, batchParams, batchStatement, chainFrom, checkGranular, replace
 
 /** Options of {@link PostgresStateStore}. */
 export type PostgresStateStoreOptions = {
-  /** The database, as `pg` takes it: `postgres://user:password@host:5432/db`. */
-  readonly connectionString: string;
+  /** The database, as `pg` takes it: `postgres://user:password@host:5432/db`. Give this or `pool`. */
+  readonly connectionString?: string;
+  /**
+   * A pool shared with other stores (a fleet worker's): queries and each lock's connection come from
+   * it, and close() leaves it open (whoever made it ends it). Give this or `connectionString`.
+   */
+  readonly pool?: pg.Pool;
   /** The stack's name; several stacks share one database. */
   readonly stack: string;
   /** Encrypts secret values at rest; default: env CONVERGE_SECRETS_PASSPHRASE, else none (clear, with a warning). */
@@ -88,8 +93,8 @@ export class PostgresStateStore implements StateStore {
 
   /** Connects lazily: nothing is sent until the first operation. @throws TypeError for an empty `connectionString` or `stack`, or a bad `maxCommitGroup`. */
   constructor(options: PostgresStateStoreOptions) {
-    if (typeof options?.connectionString !== 'string' || options.connectionString === '')
-      throw new TypeError('Expected `connectionString` to be a non-empty string');
+    if (!options?.pool && (typeof options?.connectionString !== 'string' || !options.connectionString))
+      throw new TypeError('Expected `connectionString` to be a non-empty string, or a `pool`');
     if (typeof options.stack !== 'string' || options.stack === '')
       throw new TypeError('Expected `stack` to be a non-empty string');
     this.#options = options;
@@ -105,8 +110,9 @@ export class PostgresStateStore implements StateStore {
       onError: () => (this.#known = undefined),
       maxGroup,
     });
-    this.#pool = new pg.Pool({ connectionString: options.connectionString, max: 4, application_name: 'converge' });
-    this.#pool.on('error', () => {}); // an idle connection dropped by the server; the next query reconnects
+    const own = () => new pg.Pool({ connectionString: options.connectionString, max: 4, application_name: 'converge' });
+    this.#pool = options.pool ?? own();
+    if (!options.pool) this.#pool.on('error', () => {}); // an idle connection dropped by the server; the next query reconnects
   }
 
   read(): Promise<State> {
@@ -131,6 +137,7 @@ export class PostgresStateStore implements StateStore {
     await this.#ready();
     const target = {
       connectionString: this.#options.connectionString,
+      pool: this.#options.pool,
       tables: this.#tables,
       stack: this.stack,
       location: this.location,
@@ -151,6 +158,7 @@ export class PostgresStateStore implements StateStore {
     return forcePgUnlock(
       {
         connectionString: this.#options.connectionString,
+        pool: this.#options.pool,
         tables: this.#tables,
         stack: this.stack,
         location: this.location,
@@ -173,12 +181,12 @@ export class PostgresStateStore implements StateStore {
   /**
    * Waits for queued operations, releases the locks this store holds (each on its own connection,
    * one query at a time: a connection is never handed a query while one runs, nor ended under one)
-   * and ends the pool.
+   * and ends the pool, unless it was given one.
    */
   async close(): Promise<void> {
     await this.#queue.drained();
     for (const l of [...this.#locks]) await l.release().catch(() => {});
-    await this.#pool.end();
+    if (!this.#options.pool) await this.#pool.end();
   }
 
   /**
