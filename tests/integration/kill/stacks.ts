@@ -272,7 +272,7 @@ function build(shape: Shape): ResourceDecl[] {
         'bucket0',
         {
           name: named('kbucket0', bucket),
-          maxSizeGb: bucket.mode === 'upd' ? 1000 : 500,
+          maxSizeGb: bucket.mode === 'upd' ? 200 : 100,
           accessKeyId: c0.out('accessKeyId'),
         },
         opts(bucket),
