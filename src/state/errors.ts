@@ -23,6 +23,8 @@ type ErrorCode =
   | 'CONVERGE_LOCK_NOT_FOUND'
   /** forceUnlock without `force` of a lock whose holder still runs, or cannot be checked from here. */
   | 'CONVERGE_LOCK_HOLDER_ALIVE'
+  /** converge/fleet's errors: an unknown stack or run, a stack module that fails to load, a bad cron, ... */
+  | `CONVERGE_FLEET_${string}`
   | 'CONVERGE_ERROR';
 
 /**
