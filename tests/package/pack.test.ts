@@ -65,7 +65,10 @@ function exportTargets(value: unknown): string[] {
   return [];
 }
 
-const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  exports: Record<string, unknown>;
+  license: string;
+};
 let work = '';
 let consumer = '';
 let pack: Run;
@@ -116,6 +119,12 @@ describe('the packed tarball', () => {
     const allowed =
       /^(package\.json|README\.md|LICEN[CS]E(\.md)?|dist\/.+\.(js|cjs|d\.ts|d\.cts)|bin\/converge\.mjs|schema\/plan\.v\d+\.json)$/;
     expect(packed.files.map((f) => f.path).filter((p) => !allowed.test(p))).toEqual([]);
+  });
+
+  it('holds the MIT licence that package.json names', () => {
+    expect(packed.files.map((f) => f.path)).toContain('LICENSE');
+    expect(manifest.license).toBe('MIT');
+    expect(readFileSync(join(root, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n/);
   });
 
   it('ships no source map (there are no sources for one to point at)', () => {
