@@ -77,6 +77,7 @@ export type {
   StepSkipEvent,
   RetryEvent,
   PollEvent,
+  WaitEvent,
   ProgressEvent,
   WarningEvent,
   ApplyStartEvent,

@@ -70,6 +70,8 @@ export type RetryEvent = Base & {
   readonly delayMs: number;
   /** The failure's message, first line, secrets redacted. */
   readonly error: string;
+  /** The HTTP status of the failed attempt, when an answer came (503, 429); absent for a refused connection. */
+  readonly status?: number;
   /** Time since the operation began. */
   readonly elapsedMs: number;
 };
@@ -85,6 +87,30 @@ export type PollEvent = Base & {
   /** The poll's number, from 1. */
   readonly attempt: number;
   /** What the provider is waiting for and what it saw, secrets redacted. */
+  readonly message: string;
+  /** How long until the next look, when the poller says (the kit's `poll()` does). */
+  readonly delayMs?: number;
+  /** Time since the operation began. */
+  readonly elapsedMs: number;
+};
+
+/**
+ * The run waits for something other than the provider's own work: the vendor's rate limit (its
+ * allowance is spent until the window resets, or a 429 asked to wait), or the state lock another
+ * run holds. Retries and polls have their own events ({@link RetryEvent}, {@link PollEvent}).
+ */
+export type WaitEvent = Base & {
+  /** Tells the events apart: always `'wait'`. */
+  readonly type: 'wait';
+  /** The resource whose request waits, or `''` when the run as a whole waits (the state lock). */
+  readonly address: string;
+  /** The operation that waits: a provider operation, or the run's (`plan`, `apply`) for the lock. */
+  readonly operation: string;
+  /** What is awaited: `'rate_limit'` (the vendor's request allowance) or `'lock'` (the state lock). */
+  readonly reason: 'rate_limit' | 'lock';
+  /** How long the wait is expected to last (until the window resets, until the next try of the lock). */
+  readonly waitMs: number;
+  /** For people: what is awaited, for how long and why ("waiting for Civo's rate limit: 38s until the window resets"). */
   readonly message: string;
   /** Time since the operation began. */
   readonly elapsedMs: number;
@@ -168,6 +194,7 @@ export type Event =
   | StepSkipEvent
   | RetryEvent
   | PollEvent
+  | WaitEvent
   | ProgressEvent
   | WarningEvent
   | ApplyStartEvent

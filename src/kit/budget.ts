@@ -3,7 +3,8 @@
 // It runs at the configured rate (a little under it, so jitter on the wire does not turn the last
 // request of a second into a 429), holds every request while the vendor says the allowance is spent
 // (x-ratelimit-remaining 0 until x-ratelimit-reset) or asks to wait (429 with Retry-After), halves
-// its rate on a 429 and wins it back gradually. Every wait is abortable by the caller's signal.
+// its rate on a 429 and wins it back gradually. Every wait is abortable by the caller's signal, and
+// a wait of a second or more is told to the waiting request once (what for, how long) so it can be shown.
 import { abortReason } from '../engine/abort.js';
 
 export type RequestRate = {
@@ -37,7 +38,27 @@ const MIN_RATE = 0.5;
 /** 429s within this long of a cut are the same congestion (requests that were already in flight). */
 const CUT_SPACING_MS = 1000;
 
-type Waiter = { resolve(): void; reject(e: unknown): void; signal?: AbortSignal };
+/** Why a request waits, told to it once per hold (and once when pacing alone keeps it a second or more). */
+export type BudgetHold = {
+  /** How long it is expected to wait, in ms. */
+  readonly waitMs: number;
+  /** `window`: the vendor said the allowance is spent until x-ratelimit-reset; `retry_after`: a 429 asked to wait; `pacing`: the rate was cut after a 429. */
+  readonly why: 'window' | 'retry_after' | 'pacing';
+  /** The rate aimed at, requests per second. */
+  readonly rate: number;
+};
+
+/** A wait shorter than this is not told (ordinary pacing between requests). */
+const TELL_FROM_MS = 1000;
+
+type Waiter = {
+  resolve(): void;
+  reject(e: unknown): void;
+  signal?: AbortSignal;
+  onHold?: (hold: BudgetHold) => void;
+  /** The hold it was told of (its sequence number), or -1 once told of pacing. */
+  told?: number;
+};
 
 export class RequestBudget {
   readonly #clock: BudgetClock;
@@ -52,6 +73,9 @@ export class RequestBudget {
   #tokens: number;
   #last: number;
   #pausedUntil = 0;
+  #holdWhy: BudgetHold['why'] = 'window';
+  /** Counts holds, so a waiter is told of each once. */
+  #holdSeq = 0;
   #lastCut = -Infinity;
   /** What the rate climbs back to after a cut (the target, or for an uncapped budget the rate seen before the cut). */
   #ceiling: number;
@@ -94,8 +118,11 @@ export class RequestBudget {
     return this.#throttled;
   }
 
-  /** Resolves when the request may go; rejects with the signal's reason if it fires first. */
-  take(signal?: AbortSignal): Promise<void> {
+  /**
+   * Resolves when the request may go; rejects with the signal's reason if it fires first. `onHold`
+   * hears of a wait of a second or more: once per hold of the vendor's, once for pacing.
+   */
+  take(signal?: AbortSignal, onHold?: (hold: BudgetHold) => void): Promise<void> {
     if (signal?.aborted) return Promise.reject(abortReason(signal));
     this.#refill();
     if (this.#queue.length === 0 && this.#clock.now() >= this.#pausedUntil && this.#tokens >= 1) {
@@ -103,7 +130,7 @@ export class RequestBudget {
       return Promise.resolve();
     }
     return new Promise<void>((resolve, reject) => {
-      this.#queue.push({ resolve, reject, signal });
+      this.#queue.push({ resolve, reject, signal, onHold });
       if (signal && !this.#listeners.has(signal)) {
         const onAbort = () => this.#abandon(signal);
         this.#listeners.set(signal, onAbort);
@@ -157,15 +184,19 @@ export class RequestBudget {
         this.#lastCut = now;
       }
       const waitMs = asked ?? 1000 / this.#rate;
-      this.#hold(now + waitMs);
+      this.#hold(now + waitMs, asked === undefined ? 'pacing' : 'retry_after');
     } else if (remaining !== undefined && remaining <= 0) {
       const reset = resetMs(headers['x-ratelimit-reset']);
-      if (reset !== undefined) this.#hold(now + reset);
+      if (reset !== undefined) this.#hold(now + reset, 'window');
     }
     this.#schedule();
   }
 
-  #hold(until: number): void {
+  #hold(until: number, why: BudgetHold['why']): void {
+    if (until > this.#pausedUntil) {
+      this.#holdSeq++;
+      this.#holdWhy = why;
+    }
     this.#pausedUntil = Math.max(this.#pausedUntil, until);
     this.#tokens = Math.min(this.#tokens, 0);
   }
@@ -228,6 +259,7 @@ export class RequestBudget {
     if (this.#queue.length === 0) return;
     const untilToken = Number.isFinite(this.#rate) ? ((1 - this.#tokens) / this.#rate) * 1000 : 0;
     const wait = Math.max(this.#pausedUntil - now, untilToken, 0);
+    this.#tell(now);
     this.#timer = this.#clock.setTimeout(
       () => {
         this.#timer = undefined;
@@ -235,6 +267,25 @@ export class RequestBudget {
       },
       Math.max(1, Math.ceil(wait)),
     );
+  }
+
+  /** Tells each waiting request, once, of a hold or of pacing that keeps it a second or more. */
+  #tell(now: number): void {
+    const held = Math.max(0, this.#pausedUntil - now);
+    const perRequest = Number.isFinite(this.#rate) ? 1000 / this.#rate : 0;
+    this.#queue.forEach((w, i) => {
+      if (!w.onHold) return;
+      if (held >= TELL_FROM_MS && w.told !== this.#holdSeq) {
+        w.told = this.#holdSeq;
+        w.onHold({ waitMs: held, why: this.#holdWhy, rate: this.#rate });
+        return;
+      }
+      const paced = held + Math.max(0, i + 1 - this.#tokens) * perRequest;
+      if (held < TELL_FROM_MS && paced >= TELL_FROM_MS && w.told === undefined) {
+        w.told = -1;
+        w.onHold({ waitMs: paced, why: 'pacing', rate: this.#rate });
+      }
+    });
   }
 }
 

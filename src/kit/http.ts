@@ -8,7 +8,7 @@ import { ProviderError } from '../engine/errors.js';
 import { withRetry, isTransient, defaultRetryPolicy } from '../engine/run/retry.js';
 import type { OperationContext } from '../engine/provider/context.js';
 import { redactBody, redactStrings, redactText } from '../engine/values/redact.js';
-import { RequestBudget, retryAfterMs, type RequestRate } from './budget.js';
+import { RequestBudget, retryAfterMs, type BudgetHold, type RequestRate } from './budget.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -59,6 +59,8 @@ export type HttpResponse<T = unknown> = {
 
 export type HttpClientOptions = {
   readonly provider: string;
+  /** The vendor's name for people ('Civo', 'LXD'), in wait messages; default: the provider's name. */
+  readonly vendor?: string;
   readonly baseUrl: string;
   readonly dispatcher?: Dispatcher;
   /** Authentication and other fixed headers; never copied into errors or events. */
@@ -104,6 +106,9 @@ export class HttpClient {
           retriesLeft: info.retriesLeft,
           delayMs: info.delayMs,
           error: this.#scrub(info.error.message.split('\n')[0] ?? '', ctx),
+          ...(info.error instanceof ProviderError && info.error.status !== undefined
+            ? { status: info.error.status }
+            : {}),
         }),
     });
   }
@@ -129,7 +134,9 @@ export class HttpClient {
       headers['content-type'] = 'application/json';
     }
     let res: Dispatcher.ResponseData;
-    await this.budget.take(ctx.signal);
+    await this.budget.take(ctx.signal, (hold) =>
+      ctx.report({ kind: 'wait', reason: 'rate_limit', waitMs: hold.waitMs, message: this.#holdText(hold) }),
+    );
     try {
       res = await undiciRequest(url, {
         method: req.method,
@@ -199,6 +206,18 @@ export class HttpClient {
       vendorCode: vendor.vendorCode === undefined ? undefined : this.#scrub(vendor.vendorCode, ctx),
       detail: this.#scrub(vendor.detail, ctx),
     });
+  }
+
+  /** "waiting for Civo's rate limit: 38s until the window resets". */
+  #holdText(hold: BudgetHold): string {
+    const seconds = `${Math.max(1, Math.round(hold.waitMs / 1000))}s`;
+    const why =
+      hold.why === 'window'
+        ? `${seconds} until the window resets`
+        : hold.why === 'retry_after'
+          ? `${seconds}, as its 429 answer asked`
+          : `${seconds}, requests paced at ${hold.rate.toFixed(1)}/s after a 429`;
+    return `waiting for ${this.#opts.vendor ?? this.#opts.provider}'s rate limit: ${why}`;
   }
 
   #url(req: HttpRequest): string {

@@ -29,7 +29,12 @@ export async function poll<T>(
     ctx.signal.throwIfAborted();
     const outcome = await options.check(attempt);
     if (outcome.done) return outcome.value;
-    ctx.report({ kind: 'poll', attempt, message: `waiting for ${options.what}: ${outcome.message}` });
+    ctx.report({
+      kind: 'poll',
+      attempt,
+      delayMs: interval,
+      message: `waiting for ${options.what}: ${outcome.message}`,
+    });
     if (options.timeoutMs !== undefined && Date.now() - started + interval > options.timeoutMs) {
       throw new TimeoutError(ctx.address, ctx.operation, options.timeoutMs, options.what);
     }

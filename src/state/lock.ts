@@ -16,14 +16,24 @@ export async function waitForLock<T>(
   request: LockRequest,
   attempt: () => Promise<T | undefined>,
   firstDelayMs = 50,
+  holder: () => LockInfo | undefined = () => undefined,
 ): Promise<T | undefined> {
-  const deadline = Date.now() + (request.timeoutMs ?? 0);
+  const started = Date.now();
+  const deadline = started + (request.timeoutMs ?? 0);
   let delay = firstDelayMs;
   for (;;) {
     const got = await attempt();
     if (got !== undefined) return got;
     const left = deadline - Date.now();
     if (left <= 0 || request.signal?.aborted) return undefined;
+    // told on the first wait, then on each wait of a second or more (the short first ones are not worth a line)
+    if (delay === firstDelayMs || delay >= 1000)
+      request.onWait?.({
+        delayMs: Math.min(delay, left),
+        waitedMs: Date.now() - started,
+        leftMs: left,
+        holder: holder(),
+      });
     await new Promise<void>((resolve) => {
       const t = setTimeout(done, Math.min(delay, left));
       function done() {

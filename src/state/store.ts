@@ -10,6 +10,20 @@ export type LockRequest = {
   readonly timeoutMs?: number;
   /** Stops waiting for a held lock. */
   readonly signal?: AbortSignal;
+  /** Hears of each wait for a held lock (the first, then each of a second or more). */
+  readonly onWait?: (wait: LockWait) => void;
+};
+
+/** A wait for a lock another holder has, as {@link LockRequest.onWait} hears of it. */
+export type LockWait = {
+  /** How long until the next try. */
+  readonly delayMs: number;
+  /** How long it has waited so far. */
+  readonly waitedMs: number;
+  /** How long it will wait at most from now (the lock timeout's rest). */
+  readonly leftMs: number;
+  /** Who holds the lock, when the store could read it. */
+  readonly holder?: LockInfo;
 };
 
 /** Who holds a lock; {@link StateLockedError} carries the same facts. */

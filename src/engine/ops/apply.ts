@@ -20,7 +20,7 @@ export async function runApply(core: EngineCore, plan: Plan, options: ApplyOptio
     throw new TypeError('Expected `plan` to be a Plan returned by engine.plan() or Plan.load()');
   const work = workOf(plan, options.declarations, core.providers, core.resolve);
   const started = core.now();
-  const lock = await core.lock(plan.destroy ? 'destroy' : 'apply', options.signal);
+  const lock = await core.lock(plan.destroy ? 'destroy' : 'apply', options.signal, options.onEvent);
   try {
     const state = await core.store.read();
     // A state never written (serial 0) gets a new lineage on every read: a plan made against one in another process is not stale.

@@ -14,6 +14,7 @@ import { emitReport } from './apply/apply.js';
 import { readAll, refreshFailure } from './refresh/read-all.js';
 import { recordSecrets } from './apply/result.js';
 import { checkedOptions, type EngineOptions } from './engine-options.js';
+import { lockWaitReporter } from './run/lock-wait.js';
 
 export type EngineCore = {
   readonly providers: readonly Provider<unknown>[];
@@ -26,7 +27,8 @@ export type EngineCore = {
   readonly listening: boolean;
   readonly now: () => number;
   readonly resolve: (token: string) => Resolved | undefined;
-  readonly lock: (operation: string, signal?: AbortSignal) => Promise<Lock>;
+  /** Takes the state lock; each wait for a held one is a `wait` event (to the engine's listener and `extra`). */
+  readonly lock: (operation: string, signal?: AbortSignal, extra?: EventListener) => Promise<Lock>;
   /** The engine's listener, and `extra` after it. */
   readonly emitter: (extra: EventListener | undefined) => (e: Event) => void;
   /** The context of one provider call. */
@@ -103,7 +105,13 @@ export function createCore(options: EngineOptions): EngineCore {
     listening: !!onEvent,
     now,
     resolve: (token) => resources.get(token),
-    lock: (operation, signal) => store.lock({ operation, timeoutMs: lockTimeoutMs, signal }),
+    lock: (operation, signal, extra) =>
+      store.lock({
+        operation,
+        timeoutMs: lockTimeoutMs,
+        signal,
+        onWait: lockWaitReporter(emitter(extra), now, operation),
+      }),
     emitter,
     context,
     readAll: async (state, signal, scope) => {

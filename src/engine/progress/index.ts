@@ -72,6 +72,14 @@ export function progressReporter(options: ProgressOptions = {}): ProgressReporte
   let tally: Tally = emptyTally();
   let total: number | undefined;
   let timer: ReturnType<typeof setInterval> | undefined;
+  /** Waits already shown (what for, and the second they end): one hold that holds many requests is one line. */
+  const waitsShown = new Set<string>();
+  const toldAlready = (e: Extract<Event, { type: 'wait' }>): boolean => {
+    const key = `${e.reason} ${e.message.split(':')[0]} ${Math.round((e.at + e.waitMs) / 1000)}`;
+    if (waitsShown.has(key)) return true;
+    waitsShown.add(key);
+    return false;
+  };
 
   const live = (): Line[] => {
     const t = now();
@@ -145,16 +153,21 @@ export function progressReporter(options: ProgressOptions = {}): ProgressReporte
         break;
       case 'poll':
       case 'progress':
+      case 'wait':
       case 'retry': {
         const s = inFlight.get(e.address);
-        if (s) s.note = noteOf(e);
+        const note = noteOf(e);
+        if (s) {
+          s.note = note?.text;
+          s.until = note?.until;
+        }
         break;
       }
       default:
         break;
     }
     const line = eventLine(e, tty);
-    if (line) scroll.push(line);
+    if (line && !(e.type === 'wait' && toldAlready(e))) scroll.push(line);
     if (e.type === 'apply_finish') {
       inFlight.clear();
       scroll.push({ text: summaryText(tally, e.elapsedMs), tone: e.failed || e.skipped ? 'fail' : 'ok' });

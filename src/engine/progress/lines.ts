@@ -1,5 +1,6 @@
-// Events → the lines a person reads: one per finished, failed or skipped step, retry, warning and
-// drift, and the live line of a step in flight (its action, address, elapsed time, last poll).
+// Events → the lines a person reads: one per finished, failed or skipped step, retry, wait, warning
+// and drift, and the live line of a step in flight (its action, address, elapsed time, last poll or
+// wait, counting down to its end).
 import type { Event } from '../events.js';
 import type { Action } from '../action.js';
 import { actionVerbs, formatElapsed } from './format.js';
@@ -11,6 +12,8 @@ export type InFlight = {
   readonly resourceType: string;
   readonly startedAt: number;
   note?: string;
+  /** When the wait the note tells of ends (a retry's back-off, a rate-limit hold, the next poll). */
+  until?: number;
 };
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -41,15 +44,17 @@ export function eventLine(e: Event, tty: boolean): Line | undefined {
       return { text: `- ${e.address}: ${e.action} skipped (${e.because})`, tone: 'warn' };
     case 'retry':
       return {
-        text: `↻ ${e.address}: ${e.operation} attempt ${e.attempt} failed (${e.error}); retrying in ${formatElapsed(e.delayMs)}, ${e.retriesLeft} ${e.retriesLeft === 1 ? 'retry' : 'retries'} left`,
+        text: `↻ ${retryText(e)} of ${e.operation}${e.address ? ` ${e.address}` : ''} in ${formatElapsed(e.delayMs)} after ${e.status ?? 'no answer'}: ${e.error}`,
         tone: 'warn',
       };
+    case 'wait':
+      return { text: `⏸ ${e.address ? `${e.address}: ` : ''}${e.message}`, tone: 'warn' };
     case 'poll':
     case 'progress':
       // Plain output says "Still creating..." every so often instead (stillLine); a TTY shows the last poll live.
       return undefined;
     case 'warning':
-      return { text: `! ${e.address}: ${e.message}`, tone: 'warn' };
+      return { text: `! ${e.address ? `${e.address}: ` : ''}${e.message}`, tone: 'warn' };
     case 'refresh':
       if (tty && e.outcome === 'unchanged') return undefined;
       return {
@@ -65,22 +70,36 @@ export function eventLine(e: Event, tty: boolean): Line | undefined {
 
 /** The live line of one step in flight: "⠋ creating web (provb:…) 3.2s · poll 3: BUILDING". */
 export function liveLine(s: InFlight, now: number): Line {
-  const note = s.note ? ` · ${s.note}` : '';
+  const left = s.until !== undefined && s.until > now ? ` · ${formatElapsed(s.until - now)} left` : '';
+  const note = s.note ? ` · ${s.note}${left}` : '';
   return {
     text: `${spinnerAt(now)} ${actionVerbs[s.action].doing} ${s.address} (${s.resourceType}) ${formatElapsed(now - s.startedAt)}${note}`,
     tone: 'plain',
   };
 }
 
-/** The note a poll or progress event leaves on its step's live line. */
-export function noteOf(e: Event): string | undefined {
-  if (e.type === 'poll') return `${e.operation} poll ${e.attempt}: ${e.message}`;
-  if (e.type === 'progress') return `${e.operation}: ${e.message}`;
-  if (e.type === 'retry') return `retry ${e.attempt} in ${formatElapsed(e.delayMs)}`;
+/** "retry 2/5": the retry's number and how many the policy allows in all. */
+function retryText(e: Extract<Event, { type: 'retry' }>): string {
+  return `retry ${e.attempt}/${e.attempt - 1 + e.retriesLeft}`;
+}
+
+/** The note a poll, wait, retry or progress event leaves on its step's live line, and when its wait ends. */
+export function noteOf(e: Event): { text: string; until?: number } | undefined {
+  if (e.type === 'poll')
+    return { text: `${e.operation} poll ${e.attempt}: ${e.message}`, until: untilOf(e.at, e.delayMs) };
+  if (e.type === 'progress') return { text: `${e.operation}: ${e.message}` };
+  if (e.type === 'retry')
+    return { text: `${retryText(e)} after ${e.status ?? 'no answer'}`, until: untilOf(e.at, e.delayMs) };
+  if (e.type === 'wait') return { text: e.message, until: untilOf(e.at, e.waitMs) };
   return undefined;
 }
 
-/** Terraform's plain-output heartbeat: "web: Still creating... [10s elapsed]". */
+function untilOf(at: number, ms: number | undefined): number | undefined {
+  return ms === undefined ? undefined : at + ms;
+}
+
+/** Terraform's plain-output heartbeat: "web: Still creating... [10s elapsed]", with what it waits for. */
 export function stillLine(s: InFlight, elapsedMs: number): string {
-  return `${s.address}: Still ${actionVerbs[s.action].doing}... [${Math.floor(elapsedMs / 1000)}s elapsed]`;
+  const note = s.note ? ` (${s.note})` : '';
+  return `${s.address}: Still ${actionVerbs[s.action].doing}... [${Math.floor(elapsedMs / 1000)}s elapsed]${note}`;
 }

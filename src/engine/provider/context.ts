@@ -5,7 +5,7 @@ import type { RetryPolicy } from './retry-policy.js';
 /** Which provider operation is running. */
 export type OperationKind = 'create' | 'read' | 'update' | 'delete' | 'find' | 'import' | 'lookup';
 
-/** What a provider reports through `ctx.report()`; the engine turns it into a {@link PollEvent}, {@link ProgressEvent}, {@link RetryEvent} or {@link WarningEvent}. */
+/** What a provider reports through `ctx.report()`; the engine turns it into a {@link PollEvent}, {@link ProgressEvent}, {@link RetryEvent}, {@link WaitEvent} or {@link WarningEvent}. */
 export type Report =
   | {
       /** A poll of an object's status (`kind: 'poll'`), a progress note, a retry, or a warning. */
@@ -14,6 +14,8 @@ export type Report =
       readonly attempt: number;
       /** For people: what is awaited, what happened. Secrets are scrubbed before it is emitted. */
       readonly message: string;
+      /** How long until the next look. */
+      readonly delayMs?: number;
     }
   | {
       /** A progress note. */
@@ -32,6 +34,18 @@ export type Report =
       readonly delayMs: number;
       /** The failure being retried. */
       readonly error: string;
+      /** The failed attempt's HTTP status, when an answer came. */
+      readonly status?: number;
+    }
+  | {
+      /** A wait on the vendor's rate limit (the HTTP kit's request budget holds the request). */
+      readonly kind: 'wait';
+      /** What is awaited. */
+      readonly reason: 'rate_limit';
+      /** How long the wait is expected to last. */
+      readonly waitMs: number;
+      /** For people: what is awaited, how long and why. */
+      readonly message: string;
     }
   | {
       /** A warning about the operation. */

@@ -61,6 +61,7 @@ export class LxdClient {
     this.#waitSeconds = options.operationWaitSeconds ?? 30;
     this.#http = new HttpClient({
       provider: PROVIDER,
+      vendor: 'LXD',
       baseUrl: options.baseUrl,
       dispatcher: options.dispatcher,
       parseError: parseLxdError,

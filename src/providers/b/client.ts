@@ -28,6 +28,7 @@ export class CivoClient {
   constructor(options: { readonly baseUrl: string; readonly token: () => string; readonly rateLimit?: RequestRate }) {
     this.#http = new HttpClient({
       provider: 'provb',
+      vendor: 'Civo',
       baseUrl: options.baseUrl,
       headers: () => ({ authorization: `bearer ${options.token()}` }),
       parseError: (status, body) => parseCivoError(status, body),

@@ -38,6 +38,7 @@ export class GcoreClient {
     this.#settings = settings;
     this.#http = new HttpClient({
       provider: 'provc',
+      vendor: 'Gcore',
       baseUrl: settings.baseUrl,
       dispatcher,
       parseError: parseGcoreError,

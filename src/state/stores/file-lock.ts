@@ -33,6 +33,7 @@ export async function acquireFileLock(lockPath: string, where: string, request: 
       return undefined;
     },
     20,
+    () => holder,
   );
   if (!got) {
     throw new StateLockedError(

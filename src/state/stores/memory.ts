@@ -91,6 +91,7 @@ export class MemoryStateStore implements StateStore {
         return info;
       },
       5,
+      () => where.holder,
     );
     if (!got) throw new StateLockedError(where.holder!, this.location);
     return {

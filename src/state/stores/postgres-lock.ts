@@ -44,6 +44,7 @@ export async function acquirePgLock(target: PgLockTarget, request: LockRequest, 
         return undefined;
       },
       20,
+      () => holder,
     );
     if (!got)
       throw new StateLockedError(

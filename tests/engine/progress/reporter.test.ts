@@ -107,8 +107,8 @@ describe('progressReporter on a TTY', () => {
       error: 'HTTP 429',
       elapsedMs: 300,
     });
-    expect(tty.screen()[0]).toBe('↻ web: create attempt 1 failed (HTTP 429); retrying in 0.5s, 4 retries left');
-    expect(tty.screen()[1]).toMatch(/· retry 1 in 0\.5s$/);
+    expect(tty.screen()[0]).toBe('↻ retry 1/4 of create web in 0.5s after no answer: HTTP 429');
+    expect(tty.screen()[1]).toMatch(/· retry 1\/4 after no answer · 0\.5/);
   });
 
   it('ends with a summary and no live lines left on apply_finish', () => {

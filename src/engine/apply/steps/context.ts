@@ -238,7 +238,7 @@ export function emitReport(
   const at = ctx.now();
   const elapsedMs = at - started;
   if (r.kind === 'poll')
-    ctx.emit({ type: 'poll', at, address, operation, attempt: r.attempt, message: r.message, elapsedMs });
+    ctx.emit({ type: 'poll', at, address, operation, attempt: r.attempt, message: r.message, elapsedMs, ...delay(r) });
   else if (r.kind === 'retry')
     ctx.emit({
       type: 'retry',
@@ -249,10 +249,26 @@ export function emitReport(
       retriesLeft: r.retriesLeft,
       delayMs: r.delayMs,
       error: r.error,
+      ...(r.status === undefined ? {} : { status: r.status }),
+      elapsedMs,
+    });
+  else if (r.kind === 'wait')
+    ctx.emit({
+      type: 'wait',
+      at,
+      address,
+      operation,
+      reason: r.reason,
+      waitMs: r.waitMs,
+      message: r.message,
       elapsedMs,
     });
   else if (r.kind === 'progress') ctx.emit({ type: 'progress', at, address, operation, message: r.message, elapsedMs });
   else ctx.emit({ type: 'warning', at, address, message: r.message });
+}
+
+function delay(r: { readonly delayMs?: number }): { delayMs?: number } {
+  return r.delayMs === undefined ? {} : { delayMs: r.delayMs };
 }
 
 /** A provider's report with the step's secret values scrubbed from its text (poll, progress, retry and warning messages). */
