@@ -11,6 +11,7 @@ import { redactPaths } from './values/redact.js';
 import { strip } from './plan/secrets.js';
 import { closest } from './plan/targets.js';
 import { ConvergeError, ValidationError } from './errors.js';
+import { controlCharacterMessage } from './validate/names.js';
 
 /** One record of the state, as `engine.stateList()` (`converge state list`) lists it. */
 export type StateEntry = {
@@ -98,6 +99,8 @@ export async function removeState(ctx: StateOpsContext, addresses: readonly stri
 export async function moveState(ctx: StateOpsContext, from: string, to: string): Promise<void> {
   if (typeof from !== 'string' || !from || typeof to !== 'string' || !to)
     throw new TypeError('Expected `from` and `to` to be resource names');
+  const control = controlCharacterMessage(to);
+  if (control) throw new ValidationError([{ resource: to, path: ['to'], code: 'invalid_value', message: control }]);
   const lock = await ctx.lock('state-mv');
   try {
     const state = await ctx.store.read();

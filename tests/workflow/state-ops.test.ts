@@ -87,6 +87,14 @@ describe('state operations', () => {
     await expect(engine.stateMv('net', 'web')).rejects.toMatchObject({ code: 'CONVERGE_VALIDATION' });
   });
 
+  it('mv refuses a new name with a newline or another control character, before taking the lock', async () => {
+    const { engine, store } = await applied();
+    const err = await engine.stateMv('net', 'net\nx').catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'CONVERGE_VALIDATION', issues: [{ resource: 'net\nx', path: ['to'] }] });
+    expect((err as Error).message).toContain('a newline');
+    expect((await store.read()).resources.net).toBeDefined();
+  });
+
   it('rm and mv wait for the lock: refused while another operation holds it', async () => {
     const { engine, store } = await applied();
     const lock = await store.lock({ operation: 'apply' });
