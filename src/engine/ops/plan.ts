@@ -17,6 +17,7 @@ import { findDrift, markDriftRepairs } from './drift.js';
 import { refreshOnlyWork } from './refresh-only.js';
 import { TARGETING_WARNING, targetsExcluding, unknownNames } from './targets.js';
 import { declarationPrints, declarationsDigest, providerPrints } from './saved.js';
+import { verifyProviders } from './verify.js';
 
 /** Plans `decls` (none, for a destroy plan) against the refreshed state. */
 export async function runPlan(
@@ -103,6 +104,7 @@ export async function runPlan(
       order,
       parsed,
     });
+    await verifyProviders(core, planned.work, signal.signal);
     warnings.push(...planned.warnings, ...(core.store.takeWarnings?.() ?? []));
     const clear = core.clearTextWarning(planned.work);
     if (clear && !warnings.includes(clear)) warnings.push(clear);

@@ -3,7 +3,7 @@
 import type { RetryPolicy } from './retry-policy.js';
 
 /** Which provider operation is running. */
-export type OperationKind = 'create' | 'read' | 'update' | 'delete' | 'find' | 'import' | 'lookup';
+export type OperationKind = 'create' | 'read' | 'update' | 'delete' | 'find' | 'import' | 'lookup' | 'verify';
 
 /** What a provider reports through `ctx.report()`; the engine turns it into a {@link PollEvent}, {@link ProgressEvent}, {@link RetryEvent}, {@link WaitEvent} or {@link WarningEvent}. */
 export type Report =

@@ -211,6 +211,13 @@ export type Provider<C = unknown> = {
    * it, `terraformConfig()` minus its secrets is used.
    */
   planConfig?(): Record<string, unknown>;
+  /**
+   * Checks the credentials and the endpoint with one cheap authenticated read; throws the
+   * provider's error (a 401, a refused connection, an unknown region) when they cannot work. A plan
+   * that creates or changes anything calls it once per provider involved, as Terraform's providers
+   * check their configuration; a plan with no changes does not.
+   */
+  verify?(ctx: OperationContext<C>): Promise<void>;
   /** Releases connections and agents; the engine never calls it implicitly. */
   close(): Promise<void>;
 };
@@ -229,6 +236,8 @@ export type ProviderSpec<C> = {
   readonly terraformConfig?: () => Record<string, unknown>;
   /** The non-secret settings a saved plan records and apply compares (see {@link Provider.planConfig}). */
   readonly planConfig?: () => Record<string, unknown>;
+  /** One cheap authenticated read that throws when the credentials or endpoint cannot work (see {@link Provider.verify}). */
+  readonly verify?: (ctx: OperationContext<C>) => Promise<void>;
   /** Releases connections; default: nothing to release. */
   readonly close?: () => Promise<void>;
 };
@@ -345,6 +354,7 @@ export function defineProvider<C = undefined>(spec: ProviderSpec<C>): Provider<C
     lookups,
     terraformConfig,
     ...(spec.planConfig ? { planConfig: spec.planConfig } : {}),
+    ...(spec.verify ? { verify: spec.verify } : {}),
     close: spec.close ?? (async () => {}),
   };
   // JSON and util.inspect show the name and terraformConfig() (credentials as the sensitive
