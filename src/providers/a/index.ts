@@ -51,6 +51,10 @@ function createProvider(config: ProvaArgs = {}): Provider<ProvaConfig> {
         [...settings.remotes.values()].filter((r) => r.protocol === 'lxd').map((r) => [r.name, r.address]),
       ),
     }),
+    // The plan-time check of the default remote: connected and trusted (GET /1.0 reads its facts).
+    verify: async (ctx) => {
+      await (await connections.client(ctx)).server(ctx);
+    },
     close: () => connections.close(),
   });
 }

@@ -7,6 +7,7 @@ import { lookupHelper, resourceHelper } from '../../engine/decl/helper.js';
 import { resolveConfig, terraformConfig, type ProvbConfig, type ProvbOptions } from './config.js';
 import * as r from './resources/index.js';
 import * as l from './lookups/index.js';
+import { verifyAccess } from './wire/region.js';
 
 export type { ProvbOptions, ProvbConfig } from './config.js';
 export { defaultApiEndpoint } from './config.js';
@@ -69,6 +70,7 @@ function createProvider(options: ProvbOptions = {}): Provider<ProvbConfig> {
     terraformConfig: () => terraformConfig(config),
     // Where objects are made (a saved plan is applied only with the same): never the token.
     planConfig: () => ({ apiEndpoint: config.apiEndpoint, region: config.region }),
+    verify: verifyAccess,
   });
 }
 

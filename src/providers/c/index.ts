@@ -49,6 +49,10 @@ function createProvider(options: ProvcOptions = {}): Provider<ProvcConfig> {
       cloudProjectId: settings.cloudProjectId,
       cloudRegionId: settings.cloudRegionId,
     }),
+    // The plan-time check of the API key and the endpoint: one authenticated read of a single task.
+    verify: async (ctx) => {
+      await client.listTasks(ctx, { limit: 1 });
+    },
   });
 }
 

@@ -52,3 +52,19 @@ export async function scanRegions<T>(
   }
   return null;
 }
+
+/**
+ * The plan-time check of the token, the endpoint and the default region: one authenticated read
+ * (GET /v2/regions). A bad token fails with Civo's 401, a dead endpoint with the refused
+ * connection, and a default region Civo does not list with a ConfigError naming the ones it does.
+ */
+export async function verifyAccess(ctx: ProvbContext): Promise<void> {
+  const regions = (await ctx.config.client.regions(ctx)).map((r) => String(r.code).toUpperCase());
+  const region = ctx.config.region?.toUpperCase();
+  if (region && !regions.includes(region))
+    throw new ConfigError(
+      'provb',
+      'region',
+      `"${ctx.config.region}" is not a Civo region (Civo lists ${regions.join(', ')})`,
+    );
+}
