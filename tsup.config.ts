@@ -10,6 +10,7 @@ export default defineConfig({
     'providers/a/simulator/index': 'src/providers/a/simulator/index.ts',
     'providers/b/simulator/index': 'src/providers/b/simulator/index.ts',
     'providers/c/simulator/index': 'src/providers/c/simulator/index.ts',
+    'fleet/index': 'src/fleet/index.ts',
     // The `converge` command (bin/converge.mjs loads it after registering tsx).
     'cli/main': 'src/cli/main.ts',
   },

@@ -1,0 +1,94 @@
+// The one connection pool of a fleet process, of a stated size, shared by the fleet's tables, every
+// stack's PostgresStateStore and the job queue. A connection the server refuses for capacity
+// (SQLSTATE 53300, "too many clients") is a transient: the pool waits (an event, with back-off) and
+// asks again instead of failing the run. Also: pg-boss's database adapter over this pool.
+import pg from 'pg';
+import type { Db as IDatabase } from 'pg-boss';
+
+type ListenHandle = Awaited<ReturnType<NonNullable<IDatabase['listen']>>>;
+
+type Connect = (callback?: (err: Error | undefined, client?: pg.PoolClient, done?: () => void) => void) => unknown;
+
+/** Whether a connection error is the server refusing it for capacity. */
+export const isCapacityError = (e: unknown): boolean =>
+  (e as { code?: string } | undefined)?.code === '53300' ||
+  /too many clients|remaining connection slots/i.test(String((e as Error)?.message));
+
+/**
+ * A pg.Pool whose connect() (and so every query) waits while the server refuses connections for
+ * capacity: 50 ms doubling to 2 s, `onWait` told before each wait, until `signal` fires.
+ */
+export function waitingPool(
+  config: pg.PoolConfig,
+  onWait: (attempt: number, delayMs: number) => void,
+  signal: AbortSignal,
+): pg.Pool {
+  const pool = new pg.Pool(config);
+  pool.on('error', () => {}); // an idle connection dropped by the server: the next query reconnects
+  const connect = pool.connect.bind(pool) as unknown as () => Promise<pg.PoolClient>;
+  const patient = async (): Promise<pg.PoolClient> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await connect();
+      } catch (e) {
+        if (!isCapacityError(e) || signal.aborted) throw e;
+        const delayMs = Math.min(2000, 50 * 2 ** (attempt - 1));
+        onWait(attempt, delayMs);
+        await sleep(delayMs, signal);
+      }
+    }
+  };
+  const wrapped: Connect = (callback) => {
+    const p = patient();
+    if (!callback) return p;
+    p.then(
+      (client) => callback(undefined, client, () => client.release()),
+      (err: Error) => callback(err),
+    );
+    return undefined;
+  };
+  (pool as unknown as { connect: Connect }).connect = wrapped;
+  return pool;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const t = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** pg-boss's database over the shared pool: statements, and LISTEN on a connection of its own. */
+export function bossDatabase(pool: pg.Pool): IDatabase {
+  return {
+    executeSql: (text: string, values?: unknown[]) => pool.query(text, values),
+    listen: async (
+      channel: string,
+      onNotification: (payload: string) => void,
+      onReconnect: () => void,
+    ): Promise<ListenHandle> => {
+      const c = await pool.connect();
+      c.on('notification', (m) => {
+        if (m.channel === channel && m.payload !== undefined) onNotification(m.payload);
+      });
+      await c.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
+      onReconnect();
+      return {
+        close: async () => {
+          await c.query('UNLISTEN *').catch(() => {});
+          c.release();
+        },
+      };
+    },
+  };
+}
+
+/** A transaction's client as pg-boss's `db` option: pg-boss statements join the transaction. */
+export const inTransaction = (c: pg.PoolClient): IDatabase => ({
+  executeSql: (text: string, values?: unknown[]) => c.query(text, values),
+});

@@ -1,0 +1,67 @@
+// The fleet's job queue: pg-boss over the fleet's pool. One queue of runs with the key_strict_fifo
+// policy and the stack's name as key (one active run per stack, in the order queued; a run that is
+// active, retrying or failed holds its successors back), heartbeats (a dead worker's run is retried
+// elsewhere), group concurrency per account, and one queue of drift ticks fed by cron schedules.
+import { PgBoss } from 'pg-boss';
+import type pg from 'pg';
+import { bossDatabase } from './pool.js';
+import type { FleetTables } from './schema.js';
+
+export const RUNS_QUEUE = 'converge-runs';
+export const DRIFT_QUEUE = 'converge-drift';
+/** A paused stack's jobs wait until this (then resume moves them to now): their order is kept. */
+export const PAUSED_UNTIL = new Date('9999-01-01T00:00:00Z');
+
+/** How the queue treats runs; the same in every process of one fleet. */
+export type QueueSettings = {
+  /** A running run's worker beats this often (x 0.5); one silent for this long is presumed dead and its run retried. */
+  readonly heartbeatSeconds: number;
+  /** How many times a run whose worker died (or stopped) is started again. */
+  readonly retryLimit: number;
+  /** How often the queue's supervisor looks for dead workers' runs and expired jobs, in seconds. */
+  readonly superviseSeconds: number;
+  /** How long a queued run may wait before it expires, in ms. */
+  readonly queuedMaxAgeMs: number;
+};
+
+/** Job data: the run to do. */
+export type RunJob = { readonly runId: string };
+export type DriftJob = { readonly stack: string };
+
+/** Starts pg-boss over `pool`: a worker supervises and runs schedules; a client only sends and edits jobs. */
+export async function openQueue(
+  pool: pg.Pool,
+  tables: FleetTables,
+  settings: QueueSettings,
+  role: 'client' | 'worker',
+  onError: (e: Error) => void,
+): Promise<PgBoss> {
+  const worker = role === 'worker';
+  const boss = new PgBoss({
+    db: bossDatabase(pool),
+    schema: tables.queueSchema,
+    useListenNotify: worker,
+    supervise: worker,
+    schedule: worker,
+    superviseIntervalSeconds: settings.superviseSeconds,
+    monitorIntervalSeconds: settings.superviseSeconds,
+    cronWorkerIntervalSeconds: Math.max(1, Math.min(30, settings.superviseSeconds)),
+    registerInstance: worker,
+    openTelemetry: { enabled: false },
+  });
+  boss.on('error', onError);
+  await boss.start();
+  const keep = Math.ceil(settings.queuedMaxAgeMs / 1000) + 86_400;
+  await boss.createQueue(RUNS_QUEUE, {
+    policy: 'key_strict_fifo',
+    heartbeatSeconds: settings.heartbeatSeconds,
+    retryLimit: settings.retryLimit,
+    retryDelay: 0,
+    expireInSeconds: 24 * 3600, // a run's whole time; the heartbeat says sooner when its worker is gone
+    retentionSeconds: keep,
+    deleteAfterSeconds: 7 * 86_400,
+    notify: true,
+  });
+  await boss.createQueue(DRIFT_QUEUE, { policy: 'standard', retryLimit: 1, notify: true, deleteAfterSeconds: 3600 });
+  return boss;
+}

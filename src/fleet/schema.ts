@@ -1,0 +1,87 @@
+// The fleet's tables in its schema (made on first use under a transaction-scoped advisory lock, so
+// two processes opening one fleet at once do not race on CREATE TABLE): the registered stacks and
+// their settings, the run history, and the fleet-wide flags (paused). pg-boss keeps its own tables
+// in `<schema>_queue`; each stack's state lives in the same schema as PostgresStateStore's tables.
+import type pg from 'pg';
+
+export type FleetTables = {
+  readonly schema: string;
+  readonly stacks: string;
+  readonly runs: string;
+  readonly flags: string;
+  /** pg-boss's schema. */
+  readonly queueSchema: string;
+  /** The LISTEN/NOTIFY channel of the fleet's events. */
+  readonly channel: string;
+};
+
+const SCHEMA_LOCK_KEY = '7311964027583621120';
+
+export function fleetTables(schema: string): FleetTables {
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,50}$/.test(schema))
+    throw new TypeError(
+      'Expected `schema` to be an SQL identifier of at most 50 characters: letters, digits and underscores, not starting with a digit',
+    );
+  const q = (t: string) => `"${schema}"."${t}"`;
+  return {
+    schema,
+    stacks: q('fleet_stacks'),
+    runs: q('fleet_runs'),
+    flags: q('fleet_flags'),
+    queueSchema: `${schema}_queue`,
+    channel: `${schema}_fleet_events`,
+  };
+}
+
+export async function ensureFleetSchema(pool: pg.Pool, t: FleetTables): Promise<void> {
+  const c = await pool.connect();
+  try {
+    await c.query('BEGIN');
+    await c.query(`SELECT pg_advisory_xact_lock(${SCHEMA_LOCK_KEY})`);
+    await c.query(`CREATE SCHEMA IF NOT EXISTS "${t.schema}"`);
+    await c.query(`CREATE TABLE IF NOT EXISTS ${t.stacks} (
+      name text PRIMARY KEY,
+      module text NOT NULL,
+      drift_cron text,
+      drift_jitter_s integer NOT NULL DEFAULT 0,
+      on_drift text NOT NULL DEFAULT 'report',
+      account text,
+      paused boolean NOT NULL DEFAULT false,
+      failed_run uuid,
+      registered_at timestamptz NOT NULL DEFAULT now(),
+      updated_at timestamptz NOT NULL DEFAULT now())`);
+    await c.query(`CREATE TABLE IF NOT EXISTS ${t.runs} (
+      id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+      stack text NOT NULL,
+      kind text NOT NULL,
+      status text NOT NULL DEFAULT 'queued',
+      origin text NOT NULL DEFAULT 'enqueue',
+      queued_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+      started_at timestamptz,
+      finished_at timestamptz,
+      worker text,
+      attempts integer NOT NULL DEFAULT 0,
+      plan_run uuid,
+      options jsonb,
+      summary jsonb,
+      plan_json jsonb,
+      saved_plan text,
+      error_code text,
+      error_message text,
+      drift_found boolean,
+      drift jsonb,
+      cancel_requested boolean NOT NULL DEFAULT false,
+      job_id text)`);
+    await c.query(`CREATE INDEX IF NOT EXISTS fleet_runs_stack ON ${t.runs} (stack, queued_at)`);
+    await c.query(
+      `CREATE INDEX IF NOT EXISTS fleet_runs_open ON ${t.runs} (status) WHERE status IN ('queued', 'running')`,
+    );
+    await c.query(`CREATE TABLE IF NOT EXISTS ${t.flags} (name text PRIMARY KEY, value jsonb NOT NULL)`);
+    await c.query('COMMIT');
+  } catch (e) {
+    await c.query('ROLLBACK').catch(() => {});
+    throw e;
+  } finally {
+    c.release();
+  }
+}

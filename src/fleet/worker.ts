@@ -1,0 +1,201 @@
+// A worker: takes runs from the queue (pg-boss work() with batch 1, `concurrency` at once, at most
+// `accountConcurrency` runs of one account across the fleet), claims each in the history, carries it
+// out and records the outcome. A failed run fails its job terminally, which holds its stack's queue
+// (key_strict_fifo) until resume. Cancel messages abort a running run; stopSignal stops taking runs
+// and sends the ones in flight back to the queue once their current steps finish; signal aborts them.
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type { Job, JobResult, PgBoss } from 'pg-boss';
+import type { FleetContext } from './context.js';
+import { DRIFT_QUEUE, RUNS_QUEUE, openQueue, type DriftJob, type RunJob } from './queue.js';
+import { executeRun, type RunOutcome } from './execute.js';
+import { driftTick, followDrift } from './drift.js';
+import { sweep } from './sweep.js';
+import type { RunKind } from './run.js';
+
+/** Options of {@link Fleet.work}. */
+export type WorkOptions = {
+  /** Runs at once in this process; default 4. Each holds one pooled connection for its stack's lock. */
+  readonly concurrency?: number;
+  /** Runs of one account at once across the whole fleet (every worker); default 4. */
+  readonly accountConcurrency?: number;
+  /** Stops taking runs; runs in flight finish their current steps and go back to the queue. */
+  readonly stopSignal?: AbortSignal;
+  /** Aborts runs in flight (their pending records are resolved by the next run's recovery). */
+  readonly signal?: AbortSignal;
+  /** How often this worker expires old queued runs and trims the history, in ms; default 60 000. */
+  readonly sweepIntervalMs?: number;
+};
+
+type Claimed = {
+  stack: string;
+  kind: RunKind;
+  module: string;
+  saved: string | null;
+  attempts: number;
+  expired: boolean;
+};
+
+export async function runWorker(cx: FleetContext, options: WorkOptions, poolSize: number): Promise<void> {
+  const concurrency = options.concurrency ?? 4;
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > poolSize - 3)
+    throw new TypeError(
+      `Expected \`concurrency\` to be an integer from 1 to ${poolSize - 3} (the fleet's poolSize less 3)`,
+    );
+  const accountConcurrency = options.accountConcurrency ?? 4;
+  if (!Number.isInteger(accountConcurrency) || accountConcurrency < 1)
+    throw new TypeError('Expected `accountConcurrency` to be an integer from 1 and up');
+  const worker = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  const stop = options.stopSignal ?? new AbortController().signal;
+  const abort = options.signal ?? new AbortController().signal;
+  const running = new Map<string, AbortController>();
+  const cancelled = new Set<string>();
+  const cancel = (runId: string) => {
+    cancelled.add(runId);
+    running.get(runId)?.abort();
+  };
+  const offControl = await cx.hub.onControl((m) => cancel(m.runId));
+  const onAbort = () => running.forEach((c) => c.abort());
+  abort.addEventListener('abort', onAbort);
+  const boss: PgBoss = await openQueue(cx.pool, cx.tables, cx.settings, 'worker', (e) =>
+    cx.hub.local({ type: 'queue_error', message: e.message }),
+  );
+  const t = cx.tables;
+
+  const claim = async (runId: string): Promise<Claimed | undefined> => {
+    const r = await cx.pool.query<Claimed>(
+      `UPDATE ${t.runs} r SET status = 'running', started_at = clock_timestamp(), worker = $2, attempts = attempts + 1
+       FROM ${t.stacks} s WHERE r.id = $1 AND r.status IN ('queued', 'running') AND s.name = r.stack
+       RETURNING r.stack, r.kind, s.module, r.attempts,
+         (SELECT p.saved_plan FROM ${t.runs} p WHERE p.id = r.plan_run) AS saved,
+         r.queued_at < clock_timestamp() - $3 * interval '1 millisecond' AND r.attempts = 1 AS expired`,
+      [runId, worker, cx.settings.queuedMaxAgeMs],
+    );
+    return r.rows[0];
+  };
+
+  const finish = async (
+    runId: string,
+    c: Claimed,
+    o: (RunOutcome & { status: 'succeeded' | 'failed' | 'cancelled' }) | { status: 'expired' },
+  ): Promise<void> => {
+    const x = o as Partial<RunOutcome>;
+    await cx.pool.query(
+      `UPDATE ${t.runs} SET status = $2, finished_at = clock_timestamp(), summary = $3, plan_json = $4, saved_plan = $5,
+         error_code = $6, error_message = $7, drift_found = $8, drift = $9 WHERE id = $1`,
+      [
+        runId,
+        o.status,
+        x.summary ? JSON.stringify(x.summary) : null,
+        x.planJson === undefined ? null : JSON.stringify(x.planJson),
+        x.savedPlan ?? null,
+        x.errorCode ?? null,
+        x.errorMessage ?? null,
+        c.kind === 'refresh-only' && o.status === 'succeeded' ? (x.drift?.length ?? 0) > 0 : null,
+        x.drift?.length ? JSON.stringify(x.drift) : null,
+      ],
+    );
+    if (x.blocking) await cx.pool.query(`UPDATE ${t.stacks} SET failed_run = $2 WHERE name = $1`, [c.stack, runId]);
+    await cx.hub.publish({
+      type: 'run_finished',
+      runId,
+      stack: c.stack,
+      kind: c.kind,
+      status: o.status,
+      ...(x.errorCode ? { errorCode: x.errorCode } : {}),
+    });
+  };
+
+  const handle = async (job: Job<RunJob>): Promise<JobResult['status']> => {
+    const runId = job.data.runId;
+    const c = await claim(runId);
+    if (!c) return 'completed'; // cancelled or expired while queued, or unregistered
+    if (c.expired) {
+      await finish(runId, c, { status: 'expired' });
+      return 'completed';
+    }
+    const ctl = new AbortController();
+    running.set(runId, ctl);
+    if (abort.aborted) ctl.abort();
+    try {
+      const asked = await cx.pool.query<{ cancel_requested: boolean }>(
+        `SELECT cancel_requested FROM ${t.runs} WHERE id = $1`,
+        [runId],
+      );
+      if (asked.rows[0]?.cancel_requested) cancel(runId);
+      await cx.hub.publish({ type: 'run_started', runId, stack: c.stack, kind: c.kind, worker, attempt: c.attempts });
+      const o = await executeRun({
+        pool: cx.pool,
+        schema: t.schema,
+        stack: c.stack,
+        module: c.module,
+        kind: c.kind,
+        savedPlan: c.saved,
+        secretsPassphrase: cx.settings.secretsPassphrase,
+        allowPlaintextSecrets: cx.settings.allowPlaintextSecrets,
+        lockTimeoutMs: cx.settings.lockTimeoutMs,
+        signal: AbortSignal.any([ctl.signal, job.signal]),
+        stopSignal: stop,
+      });
+      // stopped, or aborted by this worker's signal rather than cancelled: back to the queue, retried by another worker
+      if (o.status === 'stopped' || (o.status === 'cancelled' && !cancelled.has(runId))) {
+        await cx.pool.query(`UPDATE ${t.runs} SET status = 'queued', worker = NULL WHERE id = $1`, [runId]);
+        return 'failed';
+      }
+      await finish(runId, c, o as RunOutcome & { status: 'succeeded' | 'failed' | 'cancelled' });
+      if (c.kind === 'refresh-only' && o.drift?.length)
+        await followDrift(
+          cx,
+          c.stack,
+          runId,
+          o.drift.map((d) => d.address),
+        );
+      return o.blocking ? 'deadletter' : 'completed';
+    } finally {
+      running.delete(runId);
+      cancelled.delete(runId);
+    }
+  };
+
+  const runWorkerId = await boss.work<RunJob>(
+    RUNS_QUEUE,
+    {
+      localConcurrency: concurrency,
+      batchSize: 1,
+      groupConcurrency: accountConcurrency,
+      perJobResults: true,
+      pollingIntervalSeconds: 1,
+      notifyPollingIntervalSeconds: 1,
+    },
+    async (jobs) => Promise.all(jobs.map(async (j) => ({ id: j.id, status: await handle(j) }))),
+  );
+  // a run's end frees its stack's next run (and an account slot): wake this process's fetchers, once
+  // the queue has settled the finished job (NOTIFY wakes them only for new jobs)
+  const offFinished = await cx.hub.on((e) => {
+    if (e.type === 'run_finished') setTimeout(() => boss.notifyWorker(runWorkerId), 100).unref();
+  });
+  await boss.work<DriftJob>(DRIFT_QUEUE, { localConcurrency: 1, pollingIntervalSeconds: 2 }, async ([j]) => {
+    if (j) await driftTick(cx, j.data.stack);
+  });
+  const sweepEvery = options.sweepIntervalMs ?? 60_000;
+  const sweeping = setInterval(
+    () => void sweep(cx).catch((e: Error) => cx.hub.local({ type: 'queue_error', message: e.message })),
+    sweepEvery,
+  );
+  await sweep(cx).catch(() => {});
+  try {
+    await new Promise<void>((resolve) => {
+      if (stop.aborted || abort.aborted) resolve();
+      stop.addEventListener('abort', () => resolve(), { once: true });
+      abort.addEventListener('abort', () => resolve(), { once: true });
+    });
+    await boss.offWork(RUNS_QUEUE, { wait: true });
+    await boss.offWork(DRIFT_QUEUE, { wait: true });
+  } finally {
+    clearInterval(sweeping);
+    abort.removeEventListener('abort', onAbort);
+    offControl();
+    offFinished();
+    await boss.stop({ graceful: true, close: false, timeout: 10_000 }).catch(() => {});
+  }
+}

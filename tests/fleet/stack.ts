@@ -1,0 +1,22 @@
+// A fleet test's stack module: `count` Civo networks against the simulator named by the environment
+// (FLEET_SIM_URL, FLEET_SIM_TOKEN). A stack's file re-exports it with the stack's own name; a flag
+// file beside it (<name>.fail) makes the module throw, so its run fails.
+import { existsSync } from 'node:fs';
+import { provb } from '../../src/providers/b/index.js';
+import type { ResourceDecl } from '../../src/index.js';
+
+export function makeStack(name: string, dir: string, count = Number(process.env.FLEET_RESOURCES ?? 3)) {
+  return () => {
+    if (existsSync(`${dir}/${name}.fail`)) throw new Error(`stack ${name} was told to fail`);
+    const resources: ResourceDecl[] = [];
+    for (let i = 0; i < count; i++)
+      resources.push(provb.network(`net${i}`, { label: `${name}-net${i}` }) as unknown as ResourceDecl);
+    return {
+      providers: [
+        provb({ token: process.env.FLEET_SIM_TOKEN, apiEndpoint: process.env.FLEET_SIM_URL, region: 'LON1' }),
+      ],
+      resources,
+      parallelism: Number(process.env.FLEET_PARALLELISM ?? 10),
+    };
+  };
+}
