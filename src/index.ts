@@ -66,7 +66,7 @@ export {
   PartialCreateError,
   formatIssue,
 } from './engine/errors.js';
-export type { Issue, IssueCode, IssueField } from './engine/validate/issue.js';
+export type { Issue, IssueCode, IssueField } from './engine/issue.js';
 export type {
   Event,
   EventType,
@@ -87,7 +87,7 @@ export type {
 export { progressReporter } from './engine/progress/index.js';
 export type { ProgressOptions, ProgressReporter, ProgressStream } from './engine/progress/index.js';
 export type { Action } from './engine/action.js';
-export type { ApplyResult, StepOutcome, FailedStep, SkippedStep } from './engine/apply/result.js';
+export type { ApplyResult, StepOutcome, FailedStep, SkippedStep } from './engine/apply-result.js';
 export { MemoryStateStore, MemoryLocation } from './state/stores/memory.js';
 export { FileStateStore } from './state/stores/file.js';
 export type { FileStateStoreOptions } from './state/stores/file.js';

@@ -36,6 +36,40 @@ const allowed: Record<string, (target: string) => boolean> = {
   index: (t) => t !== 'kit' && !t.startsWith('providers'),
 };
 
+/**
+ * The rooms of src/engine (a folder, or a file at its top), floor by floor from the ground up. A
+ * room imports only from floors below its own (type imports included): two rooms on one floor know
+ * nothing of each other. A new room is placed here on purpose, or the test fails. ARCHITECTURE.md
+ * names them in the same order.
+ */
+const engineFloors: readonly (readonly string[])[] = [
+  ['abort', 'action', 'values'], // plain values: the unknown and secret markers, paths, durations
+  ['diff', 'events'], // structural diff; what the engine tells listeners
+  ['provider', 'progress'], // what a provider is and the context of its calls; a listener that draws progress
+  ['decl'], // declarations, references and their resolution
+  ['issue', 'apply-result'], // the facts the errors carry: a validation issue, what apply returns
+  ['errors'], // every error converge throws on purpose
+  ['engine-options', 'graph', 'run'], // the options, the dependency graph, the runtime (scheduler, ledger, retry, recovery)
+  ['validate'], // declarations checked before any request
+  ['lookup', 'plan'], // data sources; the plan, its steps and how it is chosen
+  ['refresh', 'apply', 'state-ops'], // reading what exists; carrying out a plan; the state commands
+  ['ops'], // the operations on an engine's core: plan, apply, import
+  ['engine'], // the Engine class
+];
+
+/** Every import of a file (type-only, re-exports and dynamic imports included), as paths relative to src/. */
+function allImports(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const specs = [
+    ...text.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+'(\.[^']+)'/gms),
+    ...text.matchAll(/\bimport\(\s*'(\.[^']+)'\s*\)/g),
+  ];
+  return specs.map((m) => relative(root, resolve(dirname(file), m[1]!)).replace(/\.js$/, '.ts'));
+}
+
+/** The room of a path under src/engine: its folder, or the file's own name at the top. */
+const roomOf = (path: string): string => path.split('/')[1]!.replace(/\.ts$/, '');
+
 describe('architecture', () => {
   const all = files(root);
 
@@ -49,6 +83,23 @@ describe('architecture', () => {
           ? to === from || to === 'kit' || to === 'engine' || to === 'state'
           : (allowed[from]?.(to) ?? true);
         if (!ok) bad.push(`${relative(root, f)} -> ${target}`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('has no upward import inside src/engine (type imports included)', () => {
+    const floor = new Map(engineFloors.flatMap((rooms, i) => rooms.map((r) => [r, i] as const)));
+    const engine = all.map((f) => relative(root, f)).filter((f) => f.startsWith('engine/'));
+    const unplaced = [...new Set(engine.map(roomOf))].filter((r) => !floor.has(r));
+    expect(unplaced, 'rooms missing from engineFloors').toEqual([]);
+    const bad: string[] = [];
+    for (const f of engine) {
+      const from = roomOf(f);
+      for (const target of allImports(join(root, f))) {
+        if (!target.startsWith('engine/')) continue;
+        const to = roomOf(target);
+        if (to !== from && !(floor.get(to)! < floor.get(from)!)) bad.push(`${f} -> ${target}`);
       }
     }
     expect(bad).toEqual([]);

@@ -4,7 +4,7 @@
 import { Engine } from '../engine/engine.js';
 import { Plan } from '../engine/plan/plan.js';
 import { progressReporter } from '../engine/progress/index.js';
-import type { ApplyResult } from '../engine/apply/result.js';
+import type { ApplyResult } from '../engine/apply-result.js';
 import { ValidationError } from '../engine/errors.js';
 import { loadStack, type StackModule } from './stack.js';
 import { confirm, interrupts, type Io } from './io.js';

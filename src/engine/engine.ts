@@ -8,10 +8,10 @@ import type { ResourceState, State } from '../state/model.js';
 import { clearPendingMany } from '../state/ops.js';
 import { ownSignal } from './run/signal.js';
 import type { Plan } from './plan/plan.js';
-import { runPlan } from './plan/run.js';
-import { runApply } from './apply/run.js';
-import { runImport } from './import.js';
-import { createCore, type EngineCore } from './core.js';
+import { runPlan } from './ops/plan.js';
+import { runApply } from './ops/apply.js';
+import { runImport } from './ops/import.js';
+import { createCore, type EngineCore } from './ops/core.js';
 import {
   forceUnlock,
   listState,
@@ -22,7 +22,7 @@ import {
   type StateOpsContext,
 } from './state-ops.js';
 import { Ledger } from './run/ledger.js';
-import type { ApplyResult } from './apply/result.js';
+import type { ApplyResult } from './apply-result.js';
 import { checkedLookup } from './lookup.js';
 import { recordRefresh } from './refresh/record.js';
 import type { EventListener } from './events.js';

@@ -1,9 +1,9 @@
 // Every error converge throws on purpose: one base class, one subclass per failure a caller would
 // handle differently. Facts live in readonly fields; the message is built from them and never
 // holds a secret value.
-import { fieldOf, type Issue } from './validate/issue.js';
+import { fieldOf, type Issue } from './issue.js';
 import { ConvergeError } from '../state/errors.js';
-import type { ApplyResult } from './apply/result.js';
+import type { ApplyResult } from './apply-result.js';
 
 export {
   ConvergeError,

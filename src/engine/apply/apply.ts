@@ -11,7 +11,7 @@ import { runUpdate } from './steps/update.js';
 import { runRecord } from './steps/state-only.js';
 import { runDelete, runDeleteDeposed } from './steps/delete.js';
 import { runForget } from './steps/forget.js';
-import type { FailedStep, SkippedStep, StepOutcome } from './result.js';
+import type { FailedStep, SkippedStep, StepOutcome } from '../apply-result.js';
 import { ConvergeError } from '../errors.js';
 import { redactText } from '../values/redact.js';
 

@@ -2,7 +2,7 @@
 // (independent steps at once), each recorded as it completes; the result holds the outputs with
 // secrets as markers, and an ApplyError carries it when a step failed.
 import type { ResourceDecl } from '../decl/resource-decl.js';
-import type { EngineCore } from '../core.js';
+import type { EngineCore } from './core.js';
 import type { ApplyOptions } from '../engine-options.js';
 import { Plan, planSaved, planWork } from '../plan/plan.js';
 import { workOf } from '../plan/work-of.js';
@@ -10,9 +10,10 @@ import { own } from '../../state/keys.js';
 import { ApplyError, ConvergeError, StalePlanError } from '../errors.js';
 import { ownSignal } from '../run/signal.js';
 import { Ledger } from '../run/ledger.js';
-import { applySteps } from './apply.js';
-import { CreateIntents } from './intents.js';
-import { applyResult, type ApplyResult } from './result.js';
+import { applySteps } from '../apply/apply.js';
+import { CreateIntents } from '../apply/intents.js';
+import type { ApplyResult } from '../apply-result.js';
+import { applyResult } from '../apply/result.js';
 
 /** Carries out `plan`; see Engine.apply. */
 export async function runApply(core: EngineCore, plan: Plan, options: ApplyOptions): Promise<ApplyResult> {

@@ -1,20 +1,20 @@
 // What every operation of an engine shares: its providers' handlers by token, the state store, the
 // options, and the few services built on them (the lock, the event emitter, a provider call's
 // context, the refresh of every resource). Engine builds one; plan, apply and import run on it.
-import type { Provider, AnyLookup } from './provider/define.js';
-import type { OperationContext, OperationKind } from './provider/context.js';
-import type { EventListener, Event } from './events.js';
-import type { StateStore, Lock } from '../state/store.js';
-import type { ResourceState, State } from '../state/model.js';
-import type { Resolved } from './provider/define.js';
-import type { StepWork } from './plan/work.js';
-import type { RetryPolicy } from './provider/retry-policy.js';
-import { FileStateStore } from '../state/stores/file.js';
-import { emitReport } from './apply/apply.js';
-import { readAll, refreshFailure } from './refresh/read-all.js';
-import { recordSecrets } from './apply/result.js';
-import { checkedOptions, type EngineOptions } from './engine-options.js';
-import { lockWaitReporter } from './run/lock-wait.js';
+import type { Provider, AnyLookup } from '../provider/define.js';
+import type { OperationContext, OperationKind } from '../provider/context.js';
+import type { EventListener, Event } from '../events.js';
+import type { StateStore, Lock } from '../../state/store.js';
+import type { ResourceState, State } from '../../state/model.js';
+import type { Resolved } from '../provider/define.js';
+import type { StepWork } from '../plan/work.js';
+import type { RetryPolicy } from '../provider/retry-policy.js';
+import { FileStateStore } from '../../state/stores/file.js';
+import { emitReport } from '../apply/apply.js';
+import { readAll, refreshFailure } from '../refresh/read-all.js';
+import { recordSecrets } from '../apply/result.js';
+import { checkedOptions, type EngineOptions } from '../engine-options.js';
+import { lockWaitReporter } from '../run/lock-wait.js';
 
 export type EngineCore = {
   readonly providers: readonly Provider<unknown>[];

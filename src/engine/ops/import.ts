@@ -1,26 +1,26 @@
 // engine.import(): what a declaration says about the object it adopts, and the record that adoption
 // writes. References resolve against the state; what they cannot resolve is left to the read.
-import type { ResourceDecl } from './decl/resource-decl.js';
-import type { AnyResource } from './provider/define.js';
-import type { ResourceState, State } from '../state/model.js';
-import { refReadsSecret, resolveInputs, valueOfRecord } from './decl/resolve.js';
-import { collectRefs } from './decl/ref.js';
-import { own } from '../state/keys.js';
-import { parseWithUnknowns } from './validate/schema.js';
-import { isUnknown, unknown } from './values/unknown.js';
-import { parsePath } from './values/path.js';
-import { secretPathsOf } from './provider/secret-paths.js';
-import { storedOptions } from './plan/options.js';
+import type { ResourceDecl } from '../decl/resource-decl.js';
+import type { AnyResource } from '../provider/define.js';
+import type { ResourceState, State } from '../../state/model.js';
+import { refReadsSecret, resolveInputs, valueOfRecord } from '../decl/resolve.js';
+import { collectRefs } from '../decl/ref.js';
+import { own } from '../../state/keys.js';
+import { parseWithUnknowns } from '../validate/schema.js';
+import { isUnknown, unknown } from '../values/unknown.js';
+import { parsePath } from '../values/path.js';
+import { secretPathsOf } from '../provider/secret-paths.js';
+import { storedOptions } from '../plan/options.js';
 import type { EngineCore } from './core.js';
-import type { ImportResult } from './engine-options.js';
-import type { Issue } from './validate/issue.js';
-import { validateStack } from './validate/validate.js';
-import { LookupError, ValidationError } from './errors.js';
-import { Ledger } from './run/ledger.js';
-import { recordResource } from '../state/ops.js';
-import { redactPaths } from './values/redact.js';
-import { strip } from './plan/secrets.js';
-import { publicOutputs } from './apply/result.js';
+import type { ImportResult } from '../engine-options.js';
+import type { Issue } from '../issue.js';
+import { validateStack } from '../validate/validate.js';
+import { LookupError, ValidationError } from '../errors.js';
+import { Ledger } from '../run/ledger.js';
+import { recordResource } from '../../state/ops.js';
+import { redactPaths } from '../values/redact.js';
+import { strip } from '../plan/secrets.js';
+import { publicOutputs } from '../apply/result.js';
 
 /** Adopts the object `id` as `decl`; see Engine.import. */
 export async function runImport(core: EngineCore, decl: ResourceDecl, id: string): Promise<ImportResult> {

@@ -3,20 +3,20 @@
 // resolved, the state refreshed (all of it, or what the targets need) and the steps planned.
 import type { ResourceDecl } from '../decl/resource-decl.js';
 import type { ResourceState, State } from '../../state/model.js';
-import type { Issue } from '../validate/issue.js';
-import type { EngineCore } from '../core.js';
+import type { Issue } from '../issue.js';
+import type { EngineCore } from './core.js';
 import type { PlanOptions } from '../engine-options.js';
 import { validateStack } from '../validate/validate.js';
 import { ValidationError } from '../errors.js';
 import { ownSignal } from '../run/signal.js';
 import { Ledger } from '../run/ledger.js';
 import { recoverPending } from '../run/recover.js';
-import { planSteps } from './planner.js';
-import { Plan } from './plan.js';
-import { findDrift, markDriftRepairs } from './drift.js';
-import { refreshOnlyWork } from './refresh-only.js';
-import { TARGETING_WARNING, targetsExcluding, unknownNames } from './targets.js';
-import { declarationPrints, declarationsDigest, providerPrints } from './saved.js';
+import { planSteps } from '../plan/planner.js';
+import { Plan } from '../plan/plan.js';
+import { findDrift, markDriftRepairs } from '../plan/drift.js';
+import { refreshOnlyWork } from '../plan/refresh-only.js';
+import { TARGETING_WARNING, targetsExcluding, unknownNames } from '../plan/targets.js';
+import { declarationPrints, declarationsDigest, providerPrints } from '../plan/saved.js';
 import { verifyProviders } from './verify.js';
 
 /** Plans `decls` (none, for a destroy plan) against the refreshed state. */

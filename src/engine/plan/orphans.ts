@@ -4,7 +4,7 @@
 // Only recorded objects are ever planned for deletion: converge deletes nothing it did not create
 // or adopt on purpose.
 import type { DeposedObject, ResourceState, State } from '../../state/model.js';
-import type { Issue } from '../validate/issue.js';
+import type { Issue } from '../issue.js';
 import type { Step } from './step.js';
 import type { Draft } from './execution.js';
 import type { Resolved } from './work.js';

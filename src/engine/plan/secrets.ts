@@ -2,7 +2,7 @@
 // provider/secret-paths.ts), and what a plan shows of them: changes with markers for secret
 // values, messages with the secret strings taken out.
 import type { ResourceState } from '../../state/model.js';
-import type { Issue } from '../validate/issue.js';
+import type { Issue } from '../issue.js';
 import type { Change } from '../diff/diff.js';
 import type { StepChange } from './step.js';
 import type { Choice } from './choose.js';

@@ -6,7 +6,7 @@
 import type { ResourceDecl } from '../decl/resource-decl.js';
 import type { State } from '../../state/model.js';
 import type { Graph } from '../graph/graph.js';
-import type { Issue } from '../validate/issue.js';
+import type { Issue } from '../issue.js';
 import { closest } from '../validate/suggest.js';
 
 // One "did you mean" for the whole engine (validate/suggest.ts); state-ops.ts still imports it from here.

@@ -3,7 +3,7 @@
 // every hand-built reference that is malformed, and every literal engine marker in user input.
 import { formatPath, parsePath, type PathSegment } from '../values/path.js';
 import { preview } from './suggest.js';
-import type { IssueFacts } from './issue.js';
+import type { IssueFacts } from '../issue.js';
 
 export type ValueIssue = IssueFacts & { readonly path: PathSegment[]; readonly code: string; readonly message: string };
 

@@ -6,7 +6,7 @@ import { isRef } from '../decl/ref.js';
 import { isUnknown } from '../values/unknown.js';
 import type { PathSegment } from '../values/path.js';
 import { closest, didYouMean, preview } from './suggest.js';
-import { issueFacts } from './issue.js';
+import { issueFacts } from '../issue.js';
 import type { ValueIssue } from './json.js';
 import { defOf, fieldSchema, objectView, shapeSchema, type Def } from './zod-def.js';
 

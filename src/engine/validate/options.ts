@@ -8,7 +8,7 @@ import { parsePath } from '../values/path.js';
 import { pathInSchema } from './keys.js';
 import { objectView } from './zod-def.js';
 import { closest, didYouMean, preview } from './suggest.js';
-import { issueFacts, type IssueFacts } from './issue.js';
+import { issueFacts, type IssueFacts } from '../issue.js';
 import type { ValueIssue } from './json.js';
 
 const OPTION_KEYS = [

@@ -16,7 +16,7 @@ import { valueIssues, type ValueIssue } from './json.js';
 import { inputIssues, replaceAt } from './inputs.js';
 import { optionIssues } from './options.js';
 import { closest, cut, didYouMean, preview } from './suggest.js';
-import { issueFacts, type Issue, type IssueFacts, type IssueField } from './issue.js';
+import { issueFacts, type Issue, type IssueFacts, type IssueField } from '../issue.js';
 import { controlCharacterMessage, printableName } from './names.js';
 
 type ResourceResolver = (
