@@ -25,7 +25,7 @@ let working: Promise<void>;
 const events: FleetEvent[] = [];
 
 beforeAll(async () => {
-  sim = await startSimulator({ latencyMs: 5 });
+  sim = await startSimulator({ latencyMs: 5, quota: { network_count: 10_000 } });
   process.env.FLEET_SIM_URL = sim.url;
   process.env.FLEET_SIM_TOKEN = sim.token;
   dir = await stackFiles(['a', 'b', 'c', 'slow', 'bad']);

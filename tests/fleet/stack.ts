@@ -5,7 +5,8 @@ import { existsSync } from 'node:fs';
 import { provb } from '../../src/providers/b/index.js';
 import type { ResourceDecl } from '../../src/index.js';
 
-export function makeStack(name: string, dir: string, count = Number(process.env.FLEET_RESOURCES ?? 3)) {
+export function makeStack(name: string, dir: string) {
+  const count = Number(process.env[`FLEET_RESOURCES_${name}`] ?? process.env.FLEET_RESOURCES ?? 3);
   return () => {
     if (existsSync(`${dir}/${name}.fail`)) throw new Error(`stack ${name} was told to fail`);
     const resources: ResourceDecl[] = [];

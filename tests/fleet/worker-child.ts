@@ -1,0 +1,24 @@
+// A fleet worker process for the multi-process tests: opens the fleet named by the environment
+// (FLEET_SCHEMA, CONVERGE_TEST_PG_URL), works runs until SIGTERM (stop: runs in flight finish their
+// current steps and go back to the queue) or a second SIGTERM (abort), then exits. Bundled by esbuild.
+import { Fleet } from '../../src/fleet/index.js';
+
+const fleet = await Fleet.open({
+  connectionString: process.env.CONVERGE_TEST_PG_URL,
+  schema: process.env.FLEET_SCHEMA,
+  heartbeatSeconds: 10,
+  superviseSeconds: 1,
+  poolSize: 12,
+});
+const stop = new AbortController();
+const abort = new AbortController();
+process.on('SIGTERM', () => (stop.signal.aborted ? abort.abort() : stop.abort()));
+process.stdout.write('ready\n');
+await fleet.work({
+  concurrency: Number(process.env.FLEET_CONCURRENCY ?? 4),
+  accountConcurrency: Number(process.env.FLEET_ACCOUNT_CONCURRENCY ?? 4),
+  stopSignal: stop.signal,
+  signal: abort.signal,
+  sweepIntervalMs: 1000,
+});
+await fleet.close();

@@ -1,0 +1,120 @@
+// converge/fleet across processes on the real PostgreSQL: three worker processes (esbuild bundles,
+// as tests/integration/kill.test.ts spawns) share one queue — per-stack order and no overlap, read
+// from the run history's timestamps; a running run cancelled; a worker SIGKILLed mid-apply whose
+// run another worker retries (heartbeat) and finishes by crash recovery: every network made once.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator, type CivoSimulator } from '../../src/providers/b/simulator/index.js';
+import { Fleet, type FleetEvent } from '../../src/fleet/index.js';
+import { dropSchema, pgUrl, schemaName, stackFiles, waitRun } from './helpers.js';
+
+const root = join(__dirname, '..', '..');
+const out = join(root, 'node_modules', '.cache', 'converge-fleet', String(process.pid));
+const schema = schemaName('procs');
+let sim: CivoSimulator;
+let fleet: Fleet;
+let dir: string;
+const children = new Set<ChildProcess>();
+const events: FleetEvent[] = [];
+
+function startWorker(): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [join(out, 'worker-child.mjs')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      CONVERGE_TEST_PG_URL: pgUrl,
+      FLEET_SCHEMA: schema,
+      FLEET_SIM_URL: sim.url,
+      FLEET_SIM_TOKEN: sim.token,
+      FLEET_RESOURCES_slow: '12',
+      FLEET_RESOURCES_kill: '12',
+      FLEET_PARALLELISM: '1',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  return new Promise((resolve, reject) => {
+    child.stdout!.once('data', () => resolve(child));
+    child.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
+  });
+}
+
+beforeAll(async () => {
+  await build({
+    entryPoints: [join(__dirname, 'worker-child.ts'), join(__dirname, 'stack.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    packages: 'external',
+    outdir: out,
+    outExtension: { '.js': '.mjs' },
+    logLevel: 'silent',
+  });
+  sim = await startSimulator({ latencyMs: 20, quota: { network_count: 10_000 } });
+  process.env.FLEET_SIM_URL = sim.url; // register() loads each module once, in this process
+  process.env.FLEET_SIM_TOKEN = sim.token;
+  dir = await stackFiles(['s1', 's2', 's3', 's4', 'slow', 'kill'], join(out, 'stack.mjs'));
+  fleet = await Fleet.open({ connectionString: pgUrl, schema, heartbeatSeconds: 10, superviseSeconds: 1 });
+  await fleet.on((e) => events.push(e));
+  for (const n of ['s1', 's2', 's3', 's4', 'slow', 'kill'])
+    await fleet.register({ name: n, module: join(dir, `${n}.mjs`) });
+  await Promise.all([startWorker(), startWorker(), startWorker()]);
+}, 60_000);
+
+afterAll(async () => {
+  for (const c of children) c.kill('SIGKILL');
+  await fleet?.close();
+  await sim?.close();
+  await dropSchema(schema);
+  await rm(dir, { recursive: true, force: true });
+  await rm(out, { recursive: true, force: true });
+});
+
+describe('fleet workers in three processes', () => {
+  it('run each stack in queue order and never two runs of one stack at once', async () => {
+    const ids: string[] = [];
+    for (let round = 0; round < 3; round++)
+      for (const s of ['s1', 's2', 's3', 's4']) ids.push(await fleet.enqueue(s, round === 1 ? 'plan' : 'apply'));
+    await Promise.all(ids.map((id) => waitRun(fleet, id, ['succeeded'], 25_000)));
+    const runs = await fleet.runs({ limit: 1000 });
+    for (const s of ['s1', 's2', 's3', 's4']) {
+      const mine = runs.filter((r) => r.stack === s).sort((a, b) => a.queuedAt.localeCompare(b.queuedAt));
+      expect(mine).toHaveLength(3);
+      for (let i = 1; i < mine.length; i++) expect(mine[i]!.startedAt! >= mine[i - 1]!.finishedAt!).toBe(true);
+    }
+    expect(new Set(runs.map((r) => r.worker)).size).toBeGreaterThan(1);
+    expect(sim.store.networks.size).toBeGreaterThanOrEqual(4 * 3);
+  });
+
+  it('cancels a running run through the engine signal', async () => {
+    const id = await fleet.enqueue('slow', 'apply');
+    await waitRun(fleet, id, ['running']);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await fleet.cancel(id)).toBe('running');
+    expect((await waitRun(fleet, id, ['cancelled', 'succeeded'])).status).toBe('cancelled');
+  });
+
+  it('retries the run of a SIGKILLed worker on another, which finishes it by crash recovery', async () => {
+    const id = await fleet.enqueue('kill', 'apply');
+    const run = await waitRun(fleet, id, ['running']);
+    await new Promise((r) => setTimeout(r, 400));
+    const pid = Number(run.worker!.split(':')[1]);
+    const victim = [...children].find((c) => c.pid === pid)!;
+    expect(victim).toBeDefined();
+    victim.kill('SIGKILL');
+    const done = await waitRun(fleet, id, ['succeeded', 'failed'], 40_000);
+    expect(done.status).toBe('succeeded');
+    expect(done.attempts).toBeGreaterThanOrEqual(2);
+    expect(done.worker).not.toContain(`:${pid}:`);
+    const labels = [...sim.store.networks.values()].map((n) => String(n.label)).filter((l) => l.startsWith('kill-'));
+    expect(labels.sort()).toEqual([...new Set(labels)].sort());
+    expect(labels).toHaveLength(12);
+    const check = await waitRun(fleet, await fleet.enqueue('kill', 'plan'), ['succeeded']);
+    expect(check.hasSavedPlan).toBe(false);
+  }, 60_000);
+});
