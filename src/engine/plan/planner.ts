@@ -127,6 +127,12 @@ export function planSteps(input: PlanInput): PlanOutput {
       });
       continue;
     }
+    // Paths the API cannot change in place from this prior (replaceWhen) force replacement too.
+    const replaceOn = [
+      ...(def.replaceOn ?? []),
+      ...(decl.options?.replaceOnChanges ?? []),
+      ...(prior && prior.type === decl.type && def.replaceWhen ? def.replaceWhen(prior, desired) : []),
+    ];
     const options = storedOptions(decl.options);
     const deps = graph.deps.get(name) ?? [];
     const chosen = chooseAction({
@@ -134,7 +140,7 @@ export function planSteps(input: PlanInput): PlanOutput {
       gone,
       type: decl.type,
       desired,
-      replaceOn: [...(def.replaceOn ?? []), ...(decl.options?.replaceOnChanges ?? [])],
+      replaceOn,
       canUpdate: !!def.update,
       ignoreChanges: decl.options?.ignoreChanges,
       options,
@@ -149,7 +155,7 @@ export function planSteps(input: PlanInput): PlanOutput {
     const secretInputs = strip('inputs.', secrets);
     // The old values of paths the prior record held secret stay hidden in the diff, too.
     const hiddenInputs = [...new Set([...secretInputs, ...strip('inputs.', prior?.secrets ?? [])])];
-    const forcing = [...(def.replaceOn ?? []), ...(decl.options?.replaceOnChanges ?? [])].map(parsePath);
+    const forcing = replaceOn.map(parsePath);
     const step: Step = {
       address: name,
       type: decl.type,

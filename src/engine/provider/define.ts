@@ -109,6 +109,12 @@ export type ResourceDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodT
   readonly outputs: O;
   /** Input paths whose change forces replacement ('*' matches any key or index). */
   readonly replaceOn?: readonly string[];
+  /**
+   * Input paths whose change from `prior` to `news` the API cannot make in place although other
+   * changes of them it can (a Civo instance's size grows in place, never shrinks): they force
+   * replacement in this plan. Pure: no I/O.
+   */
+  readonly replaceWhen?: (prior: Prior, news: z.output<I>) => readonly string[];
   /** Input or output paths never shown in plans, events or errors. */
   readonly secrets?: readonly string[];
   /**

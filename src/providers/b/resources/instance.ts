@@ -6,6 +6,7 @@ import type { ProvbConfig } from '../config.js';
 import type * as W from '../wire/objects.js';
 import { orNull } from '../../../kit/gone.js';
 import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../wire/region.js';
+import { isShrink } from '../wire/size.js';
 import { afterCreated, waitGone, waitUntil } from '../wire/wait.js';
 import { reporter } from './reported.js';
 import { instanceInputs, instanceOutputs, type InstanceInputs } from './instance-schema.js';
@@ -118,6 +119,8 @@ export const instance = defineResource({
     'publicIpRequired',
     'volumeType',
   ],
+  // Civo resizes up only: a smaller size is a new instance, planned as a replacement.
+  replaceWhen: (prior, news) => (isShrink(prior.inputs.size, news.size) ? ['size'] : []),
   secrets: ['initialPassword'],
   computedOnUpdate: [
     'hostname',
