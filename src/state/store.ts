@@ -96,9 +96,10 @@ export interface StateStore {
   /**
    * The warning a write of secret values would give: set when this store keeps them in clear at
    * rest (no passphrase), undefined when it encrypts them. The engine shows it in the first plan
-   * and before apply writes anything.
+   * and before apply writes anything; `paths` names the values that will be written
+   * (`web.inputs.password`), and the engine asks only when there is one.
    */
-  secretsWarning?(): string | undefined;
+  secretsWarning?(paths?: readonly string[]): string | undefined;
   /** Releases the store's resources (connections, file handles); the engine never calls it implicitly. */
   close(): Promise<void>;
 }

@@ -29,12 +29,13 @@ export async function runApply(core: EngineCore, plan: Plan, options: ApplyOptio
     if ((state.lineage !== plan.lineage && !fresh) || state.serial !== plan.serial)
       throw new StalePlanError(plan.lineage, plan.serial, state.serial, state.lineage);
     const emit = core.emitter(options.onEvent);
-    // Before anything is written: secrets this apply would store in clear (no passphrase).
+    // Before anything is written: secrets this apply would store in clear (no passphrase), unless its plan said so.
     const clear = core.clearTextWarning(work);
+    const told = clear !== undefined && plan.warnings.includes(clear);
     for (const message of new Set([
       ...lock.warnings,
       ...(core.store.takeWarnings?.() ?? []),
-      ...(clear ? [clear] : []),
+      ...(clear && !told ? [clear] : []),
     ]))
       emit({ type: 'warning', at: core.now(), address: '', message });
     emit({ type: 'apply_start', at: core.now(), steps: work.filter((w) => w.step.action !== 'noop').length });

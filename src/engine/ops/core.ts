@@ -15,6 +15,7 @@ import { readAll, refreshFailure } from '../refresh/read-all.js';
 import { recordSecrets } from '../apply/result.js';
 import { checkedOptions, type EngineOptions } from '../engine-options.js';
 import { lockWaitReporter } from '../run/lock-wait.js';
+import { secretsWritten } from './clear-text.js';
 
 export type EngineCore = {
   readonly providers: readonly Provider<unknown>[];
@@ -46,7 +47,7 @@ export type EngineCore = {
     signal: AbortSignal,
     scope?: Set<string>,
   ) => Promise<Map<string, ResourceState | null>>;
-  /** The store's warning that secrets would be written in clear, when `work` records any. */
+  /** The store's warning that secrets would be written in clear, naming each one `work` records. */
   readonly clearTextWarning: (work: readonly StepWork[]) => string | undefined;
 };
 
@@ -129,10 +130,8 @@ export function createCore(options: EngineOptions): EngineCore {
       return out;
     },
     clearTextWarning: (work) => {
-      const records = work.some(
-        (w) => w.secrets.length > 0 && w.step.action !== 'delete' && w.step.action !== 'forget',
-      );
-      return records ? store.secretsWarning?.() : undefined;
+      const written = secretsWritten(work);
+      return written.length ? store.secretsWarning?.(written) : undefined;
     },
   };
 }

@@ -31,8 +31,8 @@ export type FileStateStoreOptions = {
 /** What this store knows the files hold: valid while the state file and journal are as it left them. */
 type Known = { stamp: string; offset: number; serial: number; lineage: string; codec: SecretCodec; torn: number };
 
-const CLEAR_WARNING = (where: string) =>
-  `Secret values are stored in clear in ${where}. Pass secretsPassphrase or set CONVERGE_SECRETS_PASSPHRASE to encrypt them.`;
+const CLEAR_WARNING = (where: string, paths?: readonly string[]) =>
+  `${paths ? `Secret values (${paths.join(', ')}) will be` : 'Secret values are'} stored in clear in ${where}. Pass secretsPassphrase or set CONVERGE_SECRETS_PASSPHRASE to encrypt them.`;
 
 /**
  * The default store: the state is one JSON file (mode 0600) written atomically, each committed
@@ -125,8 +125,8 @@ export class FileStateStore implements StateStore {
     };
   }
 
-  secretsWarning(): string | undefined {
-    return this.#passphrase === undefined ? CLEAR_WARNING(this.location) : undefined;
+  secretsWarning(paths?: readonly string[]): string | undefined {
+    return this.#passphrase === undefined ? CLEAR_WARNING(this.location, paths) : undefined;
   }
 
   takeWarnings(): readonly string[] {

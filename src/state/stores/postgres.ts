@@ -44,8 +44,8 @@ type StackRow = { serial: number; lineage: string; encryption: EncryptionHeader 
 /** The stack's serial and codec as this store last left or saw them: lets a group commit go out as one statement. */
 type Known = { serial: number; codec: SecretCodec };
 
-const CLEAR_WARNING = (where: string) =>
-  `Secret values are stored in clear in ${where}. Pass secretsPassphrase or set CONVERGE_SECRETS_PASSPHRASE to encrypt them.`;
+const CLEAR_WARNING = (where: string, paths?: readonly string[]) =>
+  `${paths ? `Secret values (${paths.join(', ')}) will be` : 'Secret values are'} stored in clear in ${where}. Pass secretsPassphrase or set CONVERGE_SECRETS_PASSPHRASE to encrypt them.`;
 
 /**
  * State shared by a team or a CI fleet in PostgreSQL: one row per resource and per pending
@@ -168,8 +168,8 @@ export class PostgresStateStore implements StateStore {
     );
   }
 
-  secretsWarning(): string | undefined {
-    return this.#passphrase === undefined ? CLEAR_WARNING(this.location) : undefined;
+  secretsWarning(paths?: readonly string[]): string | undefined {
+    return this.#passphrase === undefined ? CLEAR_WARNING(this.location, paths) : undefined;
   }
 
   takeWarnings(): readonly string[] {
