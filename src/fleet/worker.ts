@@ -169,10 +169,15 @@ export async function runWorker(cx: FleetContext, options: WorkOptions, poolSize
     },
     async (jobs) => Promise.all(jobs.map(async (j) => ({ id: j.id, status: await handle(j) }))),
   );
-  // a run's end frees its stack's next run (and an account slot): wake this process's fetchers, once
-  // the queue has settled the finished job (NOTIFY wakes them only for new jobs)
+  // a run's end frees its stack's next run (and an account slot), which pg-boss's NOTIFY (sent for new
+  // jobs only) does not announce: once the queue has settled the finished job, wake one idle fetch loop
+  // of this process (work() returns only the first loop's id, which may be busy with a run)
+  const wakeIdle = () => {
+    const idle = boss.getWipData().find((w) => w.name === RUNS_QUEUE && w.state === 'active' && w.count === 0);
+    boss.notifyWorker(idle?.id ?? runWorkerId);
+  };
   const offFinished = await cx.hub.on((e) => {
-    if (e.type === 'run_finished') setTimeout(() => boss.notifyWorker(runWorkerId), 100).unref();
+    if (e.type === 'run_finished') setTimeout(wakeIdle, 100).unref();
   });
   await boss.work<DriftJob>(DRIFT_QUEUE, { localConcurrency: 1, pollingIntervalSeconds: 2 }, async ([j]) => {
     if (j) await driftTick(cx, j.data.stack);

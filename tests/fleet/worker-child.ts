@@ -10,6 +10,9 @@ const fleet = await Fleet.open({
   superviseSeconds: 1,
   poolSize: 12,
 });
+// a cold process's first import of a stack module (providers, undici, zod: seconds of CPU on a busy
+// 2-core machine, the event loop blocked) is paid before taking runs, so timings measure the queue
+if (process.env.FLEET_PRELOAD) await import(process.env.FLEET_PRELOAD);
 const stop = new AbortController();
 const abort = new AbortController();
 process.on('SIGTERM', () => (stop.signal.aborted ? abort.abort() : stop.abort()));

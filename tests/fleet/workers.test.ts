@@ -1,7 +1,9 @@
-// converge/fleet across processes on the real PostgreSQL: three worker processes (esbuild bundles,
+// converge/fleet across processes on the real PostgreSQL: two or three worker processes (esbuild bundles,
 // as tests/integration/kill.test.ts spawns) share one queue — per-stack order and no overlap, read
 // from the run history's timestamps; a running run cancelled; a worker SIGKILLed mid-apply whose
-// run another worker retries (heartbeat) and finishes by crash recovery: every network made once.
+// run another worker retries (heartbeat) and finishes by crash recovery: every network made once
+// (that one only in the full run, scripts/fleet-trials.sh). Each worker imports the stack module
+// before it reports ready: a cold import costs seconds of CPU on a 2-core machine, the queue does not.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { rm } from 'node:fs/promises';
@@ -14,6 +16,9 @@ import { dropSchema, pgUrl, schemaName, stackFiles, waitRun } from './helpers.js
 const root = join(__dirname, '..', '..');
 const out = join(root, 'node_modules', '.cache', 'converge-fleet', String(process.pid));
 const schema = schemaName('procs');
+/** Three worker processes in the full run; two in npm test, whose other files share the 2-core machine. */
+const FULL = process.env.CONVERGE_FLEET_FULL === '1';
+const WORKERS = FULL ? 3 : 2;
 let sim: CivoSimulator;
 let fleet: Fleet;
 let dir: string;
@@ -32,6 +37,7 @@ function startWorker(): Promise<ChildProcess> {
       FLEET_RESOURCES_slow: '12',
       FLEET_RESOURCES_kill: '12',
       FLEET_PARALLELISM: '1',
+      FLEET_PRELOAD: join(out, 'stack.mjs'),
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -63,7 +69,7 @@ beforeAll(async () => {
   await fleet.on((e) => events.push(e));
   for (const n of ['s1', 's2', 's3', 's4', 'slow', 'kill'])
     await fleet.register({ name: n, module: join(dir, `${n}.mjs`) });
-  await Promise.all([startWorker(), startWorker(), startWorker()]);
+  await Promise.all(Array.from({ length: WORKERS }, startWorker));
 }, 60_000);
 
 afterAll(async () => {
@@ -75,7 +81,7 @@ afterAll(async () => {
   await rm(out, { recursive: true, force: true });
 });
 
-describe('fleet workers in three processes', () => {
+describe(`fleet workers in ${WORKERS} processes`, () => {
   it('run each stack in queue order and never two runs of one stack at once', async () => {
     const ids: string[] = [];
     for (let round = 0; round < 3; round++)
@@ -99,22 +105,27 @@ describe('fleet workers in three processes', () => {
     expect((await waitRun(fleet, id, ['cancelled', 'succeeded'])).status).toBe('cancelled');
   });
 
-  it('retries the run of a SIGKILLed worker on another, which finishes it by crash recovery', async () => {
-    const id = await fleet.enqueue('kill', 'apply');
-    const run = await waitRun(fleet, id, ['running']);
-    await new Promise((r) => setTimeout(r, 400));
-    const pid = Number(run.worker!.split(':')[1]);
-    const victim = [...children].find((c) => c.pid === pid)!;
-    expect(victim).toBeDefined();
-    victim.kill('SIGKILL');
-    const done = await waitRun(fleet, id, ['succeeded', 'failed'], 40_000);
-    expect(done.status).toBe('succeeded');
-    expect(done.attempts).toBeGreaterThanOrEqual(2);
-    expect(done.worker).not.toContain(`:${pid}:`);
-    const labels = [...sim.store.networks.values()].map((n) => String(n.label)).filter((l) => l.startsWith('kill-'));
-    expect(labels.sort()).toEqual([...new Set(labels)].sort());
-    expect(labels).toHaveLength(12);
-    const check = await waitRun(fleet, await fleet.enqueue('kill', 'plan'), ['succeeded']);
-    expect(check.hasSavedPlan).toBe(false);
-  }, 60_000);
+  // waits out pg-boss's 10 s minimum heartbeat: in scripts/fleet-trials.sh (CONVERGE_FLEET_FULL=1), not in npm test
+  it.runIf(FULL)(
+    'retries the run of a SIGKILLed worker on another, which finishes it by crash recovery',
+    async () => {
+      const id = await fleet.enqueue('kill', 'apply');
+      const run = await waitRun(fleet, id, ['running']);
+      await new Promise((r) => setTimeout(r, 400));
+      const pid = Number(run.worker!.split(':')[1]);
+      const victim = [...children].find((c) => c.pid === pid)!;
+      expect(victim).toBeDefined();
+      victim.kill('SIGKILL');
+      const done = await waitRun(fleet, id, ['succeeded', 'failed'], 40_000);
+      expect(done.status).toBe('succeeded');
+      expect(done.attempts).toBeGreaterThanOrEqual(2);
+      expect(done.worker).not.toContain(`:${pid}:`);
+      const labels = [...sim.store.networks.values()].map((n) => String(n.label)).filter((l) => l.startsWith('kill-'));
+      expect(labels.sort()).toEqual([...new Set(labels)].sort());
+      expect(labels).toHaveLength(12);
+      const check = await waitRun(fleet, await fleet.enqueue('kill', 'plan'), ['succeeded']);
+      expect(check.hasSavedPlan).toBe(false);
+    },
+    60_000,
+  );
 });
