@@ -23,6 +23,7 @@ export type IssueCode =
   | 'missing_region'
   | 'invalid_reference'
   | 'not_json'
+  | 'reserved_key'
   | 'unknown_marker'
   | (string & {});
 

@@ -34,7 +34,7 @@ function refsAsUnknown(value: unknown): unknown {
 const key = (p: readonly PathSegment[]) => JSON.stringify(p);
 
 /** A copy of `value` with `leaf` at `path` (copying only along the path). */
-export function replaceAt(value: unknown, path: readonly PathSegment[], leaf: unknown): unknown {
+function replaceAt(value: unknown, path: readonly PathSegment[], leaf: unknown): unknown {
   if (!path.length) return leaf;
   const [head, ...rest] = path;
   const copy = (Array.isArray(value) ? [...value] : { ...(value as object) }) as Record<string | number, unknown>;
@@ -53,6 +53,16 @@ function withoutKey(value: unknown, path: readonly PathSegment[]): unknown {
   }
   const child = (value as Record<string | number, unknown>)[head!];
   return child === undefined ? value : replaceAt(value, [head!], withoutKey(child, rest));
+}
+
+/**
+ * `value` as the schema and check judge it after the JSON walk's `issues`: a value that is not data
+ * stands as an unknown (so the rest is still judged), a reserved key is left out.
+ */
+export function standIn(value: unknown, issues: readonly ValueIssue[]): unknown {
+  let out = value;
+  for (const v of issues) out = v.code === 'reserved_key' ? withoutKey(out, v.path) : replaceAt(out, v.path, unknown);
+  return out;
 }
 
 /** Every schema, unknown-key and check issue of `value` (JSON data whose refs may stand anywhere). */
@@ -76,35 +86,38 @@ export function inputIssues(rules: InputRules, value: unknown, onParsed?: (data:
   }
   // A value holding no reference, parsed without an issue, is what planning would parse again: hand it over.
   if (onParsed && out.length === 0 && parsed.issues.length === 0 && probe === value) onParsed(parsed.data);
-  for (const i of parsed.issues) {
-    const raw = i as { keys?: unknown };
-    if (i.code === 'unrecognized_keys' && Array.isArray(raw.keys)) {
+  const report = (issues: typeof parsed.issues) => {
+    for (const i of issues) {
+      const raw = i as { keys?: unknown };
+      if (i.code !== 'unrecognized_keys' || !Array.isArray(raw.keys)) {
+        out.push({ path: [...i.path], code: i.code, message: cutMessage(i.message) });
+        continue;
+      }
       // A strict schema's own report: one issue per key, at the key's path, unless the walk has it.
       for (const k of raw.keys) {
         const path = [...i.path, String(k)];
-        if (!seen.has(key(path))) {
-          seen.add(key(path));
-          out.push({ path, code: 'unrecognized_keys', message: `'${String(k).slice(0, 60)}' is not expected here` });
-        }
+        if (seen.has(key(path))) continue;
+        seen.add(key(path));
+        out.push({ path, code: 'unrecognized_keys', message: `'${String(k).slice(0, 60)}' is not expected here` });
       }
-      continue;
     }
-    out.push({ path: [...i.path], code: i.code, message: cutMessage(i.message) });
-  }
-  if (!rules.check) return out;
-  // With schema issues, the provider's rules still judge the other fields: the invalid values stand
-  // as unknowns (as references do), and nothing is said about a path that holds one.
-  if (parsed.issues.length) {
-    let again = probe;
-    for (const i of parsed.issues) if (i.path.length) again = replaceAt(again, i.path, unknown);
+  };
+  report(parsed.issues);
+  // Some rules show only once others pass: zod runs an object's refine only when its fields parse,
+  // the provider's check only on parsed data. So the invalid values stand as unknowns (as references
+  // do; nothing is said about a path that holds one) and the schema judges again, a few rounds at most.
+  let again = probe;
+  for (let round = 0; parsed.issues.length && round < 4; round++) {
     if (parsed.issues.some((i) => !i.path.length)) return out;
+    for (const i of parsed.issues) again = replaceAt(again, i.path, unknown);
     try {
       parsed = parseWithUnknowns(rules.schema, again);
     } catch {
       return out;
     }
-    if (parsed.issues.length) return out;
+    report(parsed.issues);
   }
+  if (parsed.issues.length || !rules.check) return out;
   try {
     for (const i of rules.check(parsed.data as never, rules.config as never)) {
       if (containsUnknown(getPath(parsed.data, i.path))) continue;

@@ -1,6 +1,7 @@
 // Declarations are plain JSON data: this walk finds every value that is not (BigInt, functions,
 // Symbols, Dates, Maps, class instances, NaN, undefined in a list, circular objects, Promises),
-// every hand-built reference that is malformed, and every literal engine marker in user input.
+// every key JavaScript reserves (`__proto__`, `constructor`), every hand-built reference that is
+// malformed, and every literal engine marker in user input.
 import { formatPath, parsePath, type PathSegment } from '../values/path.js';
 import { preview } from './suggest.js';
 import type { IssueFacts } from '../issue.js';
@@ -9,6 +10,12 @@ export type ValueIssue = IssueFacts & { readonly path: PathSegment[]; readonly c
 
 const MAX_DEPTH = 64;
 const REF_KEYS = new Set(['@converge', 'resource', 'path']);
+/**
+ * Keys every JavaScript object already answers to: an own `__proto__` is lost or sets the prototype
+ * when copied by assignment, an own `constructor` is read like the inherited function by any code that
+ * forgets hasOwnProperty. Refused here, for every provider, rather than left to each schema.
+ */
+const RESERVED_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor']);
 const SIMPLE_PATH = /^[A-Za-z_$][\w$-]*(?:\.[A-Za-z_$][\w$-]*)*$/;
 
 /** Every problem that makes `value` something other than JSON data with well-formed references. */
@@ -100,6 +107,11 @@ function walk(value: unknown, at: PathSegment[], ancestors: Set<object>, into: V
   for (const k of Object.keys(obj)) {
     let v: unknown;
     at.push(k);
+    if (RESERVED_KEYS.has(k)) {
+      issue(into, at, 'reserved_key', reservedKeyMessage(k));
+      at.pop();
+      continue;
+    }
     try {
       v = (obj as Record<string, unknown>)[k];
     } catch {
@@ -112,6 +124,11 @@ function walk(value: unknown, at: PathSegment[], ancestors: Set<object>, into: V
     at.pop();
   }
   ancestors.delete(obj);
+}
+
+function reservedKeyMessage(key: string): string {
+  const what = key === '__proto__' ? 'its prototype' : 'the function that made it';
+  return `'${key}' cannot be a key: JavaScript gives every object a '${key}' (${what}), so no provider could tell this one from it; use another key`;
 }
 
 /** What is wrong with a tagged value ({"@converge": ...}), as [code, message], or undefined for a well-formed ref. */

@@ -32,9 +32,11 @@ export function optionIssues(options: unknown, ctx: OptionContext): ValueIssue[]
   const out: ValueIssue[] = [];
   const add = (path: (string | number)[], message: string, code = 'invalid_option', facts: IssueFacts = {}) =>
     out.push({ path, code, message, ...issueFacts(facts) });
-  if (options === undefined || options === null) return out;
-  if (typeof options !== 'object' || Array.isArray(options)) {
-    add([], 'options must be an object');
+  if (options === undefined) return out;
+  // null is refused, not read as "no options": converge refuses null for every option inside
+  // (protect: null, dependsOn: null) and for inputs, so options says so the same way.
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    add([], `options must be an object like { protect: true }, or left out for none; not ${preview(options)}`);
     return out;
   }
   const o = options as Record<string, unknown>;

@@ -5,15 +5,13 @@ import type { ResourceDecl } from '../decl/resource-decl.js';
 import { collectRefs } from '../decl/ref.js';
 import type { AnyResource } from '../provider/define.js';
 import { parsePath, type PathSegment } from '../values/path.js';
-import { unknown } from '../values/unknown.js';
 import { isSecret } from '../values/secret.js';
 import { redactText, secretStrings } from '../values/redact.js';
 import { getPath } from '../values/path.js';
-import { findCycle } from '../graph/cycle.js';
 import { buildGraph, sortGraph, type Graph } from '../graph/graph.js';
-import { schemaKeys } from './schema.js';
+import { checkReferences, disjointCycles } from './references.js';
 import { valueIssues, type ValueIssue } from './json.js';
-import { inputIssues, replaceAt } from './inputs.js';
+import { inputIssues, standIn } from './inputs.js';
 import { optionIssues } from './options.js';
 import { closest, cut, didYouMean, preview } from './suggest.js';
 import { issueFacts, type Issue, type IssueFacts, type IssueField } from '../issue.js';
@@ -67,6 +65,7 @@ export function validateStack(decls: readonly unknown[], resolve: ResourceResolv
   const tokens = [...(catalog.tokens ?? [])];
   const named = new Map<string, { decl: ResourceDecl; def?: AnyResource }>();
   const graphDecls: ResourceDecl[] = [];
+  const checked: ResourceDecl[] = [];
   const seen = new Set<string>();
   decls.forEach((raw, i) => {
     const d = raw as Record<string, unknown>;
@@ -119,7 +118,7 @@ export function validateStack(decls: readonly unknown[], resolve: ResourceResolv
       const bad = valueIssues(d.inputs);
       for (const v of bad) add(label, 'inputs', v.path, v.code, v.message, v);
       // Values that are not data stand as unknowns from here on, so the schema still judges the rest.
-      for (const v of bad) inputs = replaceAt(inputs, v.path, unknown);
+      inputs = standIn(inputs, bad);
       if (def) {
         // A check may quote the value it refuses: never a secret one (schema-marked, or secret()).
         let values: Set<string> | undefined;
@@ -147,7 +146,6 @@ export function validateStack(decls: readonly unknown[], resolve: ResourceResolv
       type: typeof d.type === 'string' ? d.type : undefined,
     }))
       add(label, 'options', v.path, v.code, v.message, v);
-    if (!ok) return;
     const o = isPlain(options) ? options : {};
     const strings = (v: unknown) =>
       Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x !== '') : undefined;
@@ -157,103 +155,20 @@ export function validateStack(decls: readonly unknown[], resolve: ResourceResolv
       inputs: inputs as Record<string, unknown>,
       options: { ...o, dependsOn: strings(o.dependsOn), aliases: strings(o.aliases) },
     } as ResourceDecl;
+    checked.push(decl);
+    if (!ok) return;
     named.set(label, { decl, def });
     graphDecls.push(decl);
   });
-  const refsOf = checkReferences(graphDecls, named, seen, add);
+  // Every declaration's references are checked, also one the graph leaves out (unknown type, bad or duplicate name).
+  const refsOf = checkReferences(checked, named, seen, add);
   const graph = buildGraph(graphDecls, refsOf);
-  // The order is the cycle check (Kahn's algorithm); only a failed sort pays for finding the cycle to name.
+  // The order is the cycle check (Kahn's algorithm); only a failed sort pays for finding the cycles to name.
   const order = sortGraph(graph);
-  const cycle = order ? undefined : findCycle(graph.deps);
-  if (cycle)
-    add(cycle[0]!, 'declaration', [], 'dependency_cycle', `dependency cycle: ${cycle.join(' -> ')}`, { cycle });
+  if (!order)
+    for (const cycle of disjointCycles(graph.deps))
+      add(cycle[0]!, 'declaration', [], 'dependency_cycle', `dependency cycle: ${cycle.join(' -> ')}`, { cycle });
   return { issues, graph, order, parsed };
-}
-
-function checkReferences(
-  decls: readonly ResourceDecl[],
-  named: Map<string, { decl: ResourceDecl; def?: AnyResource }>,
-  seen: Set<string>,
-  add: (r: string, f: IssueField, p: PathSegment[], c: string, m: string, facts?: IssueFacts) => void,
-): Map<ResourceDecl, ReturnType<typeof collectRefs>> {
-  const aliasOwner = new Map<string, string>();
-  const refsOf = new Map<ResourceDecl, ReturnType<typeof collectRefs>>();
-  for (const d of decls) {
-    d.options?.aliases?.forEach((alias, i) => {
-      if (alias === d.name) return;
-      if (seen.has(alias))
-        add(
-          d.name,
-          'options',
-          ['aliases', i],
-          'invalid_option',
-          `alias '${cut(alias)}' is the name of another declared resource`,
-        );
-      else if (aliasOwner.has(alias))
-        add(
-          d.name,
-          'options',
-          ['aliases', i],
-          'invalid_option',
-          `alias '${cut(alias)}' is claimed by ${aliasOwner.get(alias)} too`,
-        );
-      else aliasOwner.set(alias, d.name);
-    });
-    d.options?.dependsOn?.forEach((n, i) => {
-      if (!seen.has(n))
-        add(
-          d.name,
-          'options',
-          ['dependsOn', i],
-          'missing_reference',
-          `dependsOn names ${preview(n)}, which is not declared.${didYouMean(n, seen)}`,
-          { suggestion: closest(n, seen) },
-        );
-    });
-    const refs = collectRefs(d.inputs);
-    refsOf.set(d, refs);
-    for (const { ref, at } of refs) {
-      if (ref.resource === d.name) {
-        add(d.name, 'inputs', at, 'invalid_reference', 'a resource cannot reference itself');
-        continue;
-      }
-      if (!seen.has(ref.resource)) {
-        add(
-          d.name,
-          'inputs',
-          at,
-          'missing_reference',
-          `references ${preview(ref.resource)}, which is not declared.${didYouMean(ref.resource, seen)}`,
-          { suggestion: closest(ref.resource, seen) },
-        );
-        continue;
-      }
-      const target = named.get(ref.resource);
-      const def = target?.def;
-      if (!def) continue;
-      const head = String(parsePath(ref.path)[0] ?? '');
-      const { outs, ins } = referable(def);
-      if (head !== 'id' && outs && ins && !outs.has(head) && !ins.has(head)) {
-        add(
-          d.name,
-          'inputs',
-          at,
-          'missing_output',
-          `references '${ref.resource}.${cut(ref.path)}', but ${target!.decl.type} has no output or input '${cut(head)}'.${didYouMean(head, [...outs, ...ins])}`,
-          { suggestion: closest(head, [...outs, ...ins]) },
-        );
-      }
-    }
-  }
-  return refsOf;
-}
-
-const referableCache = new WeakMap<AnyResource, { outs?: Set<string>; ins?: Set<string> }>();
-/** A type's output and input keys, computed once per definition. */
-function referable(def: AnyResource): { outs?: Set<string>; ins?: Set<string> } {
-  let r = referableCache.get(def);
-  if (!r) referableCache.set(def, (r = { outs: schemaKeys(def.outputs), ins: schemaKeys(def.inputs) }));
-  return r;
 }
 
 /** The facts of an unknown type: the closest served token, and the shipped provider to add. */
@@ -291,8 +206,7 @@ export function validateLookupArgs(
   }
   const bad = valueIssues(args);
   bad.forEach(push);
-  let clean: unknown = args;
-  for (const v of bad) clean = replaceAt(clean, v.path, unknown);
+  const clean = standIn(args, bad);
   for (const { at } of collectRefs(clean))
     push({
       path: at,

@@ -23,7 +23,7 @@ export type Def = {
 };
 
 /** A view of an object-like schema: its keys, whether it takes others, and the schema those others follow. */
-export type ObjectView = {
+type ObjectView = {
   readonly shape: Record<string, z.ZodType>;
   readonly open: boolean;
   readonly catchall?: z.ZodType;
