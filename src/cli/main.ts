@@ -4,6 +4,8 @@ import { Command, Option } from 'commander';
 import { applyCommand, destroyCommand, graphCommand, importCommand, planCommand, refreshCommand } from './commands.js';
 import { forceUnlockCommand, stateList, stateMv, stateRm, stateShow } from './state.js';
 import { terminal, type Io } from './io.js';
+import { addFleetCommands } from './fleet.js';
+import { renderError } from './advice.js';
 
 const many = (v: string, prev: string[] = []) => [
   ...prev,
@@ -91,8 +93,7 @@ function program(io: Io, done: (code: number) => void): Command {
   return cmd;
 }
 
-export async function main(argv: readonly string[]): Promise<number> {
-  const io = terminal();
+export async function main(argv: readonly string[], io: Io = terminal()): Promise<number> {
   let code = 0;
   const cmd = program(io, (c) => {
     code = c;
@@ -103,7 +104,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   } catch (error) {
     const e = error as Error & { code?: string; exitCode?: number };
     if (typeof e.code === 'string' && e.code.startsWith('commander.')) return e.exitCode ?? 1;
-    io.err(`\nError: ${e.message}`);
+    io.err(`\nError: ${renderError(e)}`);
     return 1;
   }
   return code;

@@ -37,6 +37,8 @@ export async function loadStack(file: string): Promise<StackModule> {
   try {
     mod = (await import(pathToFileURL(path).href)) as { default?: unknown };
   } catch (error) {
+    // A provider factory's own refusal (a missing token, a bad endpoint) is the error, not the loading.
+    if (/^CONVERGE_/.test(String((error as { code?: unknown } | null)?.code))) throw error;
     const syntax = syntaxLocation(error, path);
     const first = String((error as Error)?.message ?? error).split('\n')[0];
     // Node 20 gives an imported ES module's syntax error no location, and only the stack module itself can be checked
