@@ -4,7 +4,6 @@ import { Command, Option } from 'commander';
 import { applyCommand, destroyCommand, graphCommand, importCommand, planCommand, refreshCommand } from './commands.js';
 import { forceUnlockCommand, stateList, stateMv, stateRm, stateShow } from './state.js';
 import { terminal, type Io } from './io.js';
-import { addFleetCommands } from './fleet.js';
 import { renderError } from './advice.js';
 
 const many = (v: string, prev: string[] = []) => [
@@ -93,7 +92,8 @@ function program(io: Io, done: (code: number) => void): Command {
   return cmd;
 }
 
-export async function main(argv: readonly string[], io: Io = terminal()): Promise<number> {
+export async function main(argv: readonly string[]): Promise<number> {
+  const io = terminal();
   let code = 0;
   const cmd = program(io, (c) => {
     code = c;
