@@ -212,7 +212,8 @@ function explainRefusal(error: unknown): unknown {
     !isDefinite(error) ||
     error.status === undefined ||
     error.status >= 500 ||
-    error.status === 429
+    error.status === 429 ||
+    !(error.status === 409 || /already exists|already in use|duplicate|taken/i.test(error.detail))
   )
     return error;
   return new ProviderError(
