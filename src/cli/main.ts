@@ -5,6 +5,7 @@ import { applyCommand, destroyCommand, graphCommand, importCommand, planCommand,
 import { forceUnlockCommand, stateList, stateMv, stateRm, stateShow } from './state.js';
 import { terminal, type Io } from './io.js';
 import { renderError } from './advice.js';
+import { simulatorCommand, untilInterrupted } from './simulator.js';
 
 const many = (v: string, prev: string[] = []) => [
   ...prev,
@@ -85,6 +86,15 @@ function program(io: Io, done: (code: number) => void): Command {
     .option('--force', 'release it even when its holder is alive or cannot be checked')
     .action(function (this: Command, id: string) {
       return run(() => forceUnlockCommand(io, id, { ...common(), ...this.opts() }))();
+    });
+  cmd
+    .command('simulator <provider>')
+    .description(
+      'run a shipped simulator (a: the fake LXD, b: Civo, c: Gcore) until Ctrl-C; prints its endpoint and token',
+    )
+    .option('--port <n>', 'listen on this port (b and c; default: a free one)')
+    .action(function (this: Command, which: string) {
+      return run(() => simulatorCommand(io, which, this.opts(), untilInterrupted()))();
     });
   planOpts(cmd.command('graph').description("print the plan's graph as Mermaid")).action(function (this: Command) {
     return run(() => graphCommand(io, { ...common(), ...this.opts() }))();
