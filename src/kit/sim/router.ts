@@ -70,6 +70,11 @@ export type RouterOptions<S> = {
     req: SimRequest,
     issues: readonly { path: readonly PropertyKey[]; message: string }[],
   ) => SimResponse;
+  /**
+   * Checks a matched request against the vendor's published contract before the route's body
+   * schema and handler; an answer refuses it (the Gcore simulator checks Gcore's OpenAPI specs). Default: none.
+   */
+  readonly check?: (req: SimRequest, route: Route<S>) => SimResponse | undefined;
   /** The vendor's 429 / 500 answers for injected faults (and handler crashes); `req` tells API families apart. */
   readonly faultResponse?: (kind: '429' | '500', retryAfterSeconds: number, req: SimRequest) => SimResponse;
   readonly latencyMs?: number;
@@ -194,9 +199,11 @@ export async function startRouter<S>(options: RouterOptions<S>): Promise<SimServ
     }
     for (const hook of hooks) hook(sreq);
     let response: SimResponse;
+    const refused = options.check?.(sreq, match.c.route);
     const schema = match.c.route.body;
-    const parsed = schema ? schema.safeParse(body ?? {}) : undefined;
-    if (parsed && !parsed.success) {
+    const parsed = schema && !refused ? schema.safeParse(body ?? {}) : undefined;
+    if (refused) response = refused;
+    else if (parsed && !parsed.success) {
       response = options.invalid(sreq, parsed.error.issues);
     } else {
       try {

@@ -18,10 +18,17 @@ export function cloudError(status: number, exceptionClass: string, message: stri
 
 export const cloudNotFound = (what: string, id: string) =>
   cloudError(404, 'NotFoundError', `${what} ${id} could not be found`);
-export const cloudInvalid = (field: string, message: string) =>
-  cloudError(400, 'ValidationError', `Validation error: ${field}: ${message}`, {
-    invalid_fields: { [field]: [message] },
-  });
+export const cloudInvalid = (field: string, message: string) => cloudInvalidFields({ [field]: [message] });
+/** A Cloud 400 naming every refused field in `invalid_fields` and in its message. */
+export const cloudInvalidFields = (fields: Readonly<Record<string, readonly string[]>>) =>
+  cloudError(
+    400,
+    'ValidationError',
+    `Validation error: ${Object.entries(fields)
+      .map(([f, m]) => `${f}: ${m.join(' ')}`)
+      .join('; ')}`,
+    { invalid_fields: fields },
+  );
 
 export const cdnNotFound = (): SimResponse => ({ status: 404, body: { detail: 'Not found.' } });
 /** CDN (a Django REST service) throttles and fails with a `detail` body, not the Cloud shape. */
@@ -30,9 +37,11 @@ export const cdnThrottled = (retryAfterSeconds: number): SimResponse => ({
   body: { detail: `Request was throttled. Expected available in ${retryAfterSeconds} seconds.` },
 });
 export const cdnServerError = (): SimResponse => ({ status: 500, body: { detail: 'A server error occurred.' } });
-export const cdnFieldError = (field: string, message: string): SimResponse => ({
+export const cdnFieldError = (field: string, message: string): SimResponse => cdnFieldErrors({ [field]: [message] });
+/** Django REST's field errors: {errors: {field: [message, ...]}}, every refused field at once. */
+export const cdnFieldErrors = (fields: Readonly<Record<string, readonly string[]>>): SimResponse => ({
   status: 400,
-  body: { errors: { [field]: [message] } },
+  body: { errors: fields },
 });
 export const cdnErrors = (message: string): SimResponse => ({ status: 400, body: { errors: [message] } });
 

@@ -1,11 +1,13 @@
 // The Gcore API simulator (CDN and Cloud): serves the vendor's wire API on loopback with in-memory
 // objects, API-key auth, both list envelopes, Cloud tasks that finish over taskDurationMs (or fail
-// on request), read-only fixtures and seeded fault injection. Built on src/kit/sim only.
+// on request), read-only fixtures and seeded fault injection. A request that Gcore's OpenAPI specs
+// refuse is refused 400 (request-check.ts). Built on src/kit/sim only.
 import { startRouter, type SimServer, type SimRequest } from '../../../kit/sim/router.js';
 import type { FaultOptions } from '../../../kit/sim/faults.js';
 import type { RateLimitOptions } from '../../../kit/sim/rate-limit.js';
 import { cloudError, cdnFieldError, cdnServerError, cdnThrottled } from './answers.js';
 import { gcoreRoutes } from './routes.js';
+import { checkRequest } from './request-check.js';
 import { SimStore } from './store.js';
 import type { Fixtures } from './fixtures.js';
 import type { Clock } from '../../../kit/sim/clock.js';
@@ -96,6 +98,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Gc
         ? cloudError(401, header ? 'token_not_valid' : 'not_authenticated', message)
         : { status: 401, body: { detail: message } };
     },
+    // Gcore's OpenAPI specs (request-schemas.ts): what they refuse is refused 400 before any handler.
+    check: (req, route) => checkRequest(req, route.method, route.path.slice(prefix.length)),
     notFound: (req) =>
       isCloud(req)
         ? cloudError(404, 'NotFoundError', `Path ${req.path} could not be found`)
