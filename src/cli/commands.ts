@@ -8,6 +8,7 @@ import type { ApplyResult } from '../engine/apply-result.js';
 import { ValidationError } from '../engine/errors.js';
 import { loadStack, type StackModule } from './stack.js';
 import { confirm, interrupts, type Io } from './io.js';
+import { bothListeners, planWaits } from './plan-waits.js';
 
 export type Common = { readonly stack: string };
 type PlanFlags = Common & {
@@ -25,10 +26,12 @@ type PlanFlags = Common & {
 };
 type ApplyFlags = PlanFlags & { readonly autoApprove?: boolean };
 
-export async function openStack(flags: Common): Promise<{ stack: StackModule; engine: Engine }> {
+export async function openStack(flags: Common, io?: Io): Promise<{ stack: StackModule; engine: Engine }> {
   const stack = await loadStack(flags.stack);
   const { resources: _r, ...options } = stack;
-  return { stack, engine: new Engine(options) };
+  // While planning, retries and waits are progress lines on stderr (an apply draws its own).
+  const onEvent = io ? bothListeners(options.onEvent, planWaits(process.stderr)) : options.onEvent;
+  return { stack, engine: new Engine({ ...options, ...(onEvent ? { onEvent } : {}) }) };
 }
 
 async function makePlan(engine: Engine, stack: StackModule, flags: PlanFlags): Promise<Plan> {
@@ -50,7 +53,7 @@ function show(io: Io, plan: Plan, flags: PlanFlags): void {
 
 /** `converge plan`: 0 (no changes, or changes without --detailed-exitcode), 2 (changes with it). */
 export async function planCommand(io: Io, flags: PlanFlags): Promise<number> {
-  const { stack, engine } = await openStack(flags);
+  const { stack, engine } = await openStack(flags, io);
   try {
     const plan = await makePlan(engine, stack, flags);
     show(io, plan, flags);
@@ -67,7 +70,7 @@ export async function planCommand(io: Io, flags: PlanFlags): Promise<number> {
 
 /** `converge apply [plan.json]`: a saved plan runs as reviewed; else plan, show, ask (unless --auto-approve), apply. */
 export async function applyCommand(io: Io, planFile: string | undefined, flags: ApplyFlags): Promise<number> {
-  const { stack, engine } = await openStack(flags);
+  const { stack, engine } = await openStack(flags, io);
   try {
     let plan: Plan;
     if (planFile) {
