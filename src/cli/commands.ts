@@ -96,7 +96,7 @@ export async function applyCommand(io: Io, planFile: string | undefined, flags: 
           `\nDo you want to ${verb}?\n  converge will ${plan.destroy ? 'destroy' : 'perform'} the actions described above.\n  Only 'yes' will be accepted to approve.\n`,
         );
         if (!ok) {
-          io.err('Apply cancelled.');
+          io.err(plan.destroy ? 'Destroy cancelled.' : 'Apply cancelled.');
           return 1;
         }
       }

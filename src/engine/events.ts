@@ -146,6 +146,8 @@ export type ApplyStartEvent = Base & {
   readonly type: 'apply_start';
   /** How many steps the plan has (no-ops included). */
   readonly steps: number;
+  /** True when the plan is a destroy plan (the summary then says "Destroy complete!"). */
+  readonly destroy?: boolean;
 };
 
 /** An apply ended, successfully or not; the counts match its {@link ApplyResult}. */

@@ -38,7 +38,12 @@ export async function runApply(core: EngineCore, plan: Plan, options: ApplyOptio
       ...(clear && !told ? [clear] : []),
     ]))
       emit({ type: 'warning', at: core.now(), address: '', message });
-    emit({ type: 'apply_start', at: core.now(), steps: work.filter((w) => w.step.action !== 'noop').length });
+    emit({
+      type: 'apply_start',
+      at: core.now(),
+      steps: work.filter((w) => w.step.action !== 'noop').length,
+      ...(plan.destroy ? { destroy: true } : {}),
+    });
     const ledger = new Ledger(state, core.store);
     const intents = new CreateIntents(work, ledger, new Date(core.now()).toISOString());
     const signal = ownSignal(options.signal);

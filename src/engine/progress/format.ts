@@ -49,10 +49,11 @@ export function countFinished(tally: Tally, action: Action): void {
   else if (action === 'forget') tally.forgotten++;
 }
 
-/** "Apply complete! Resources: 3 added, 1 changed, 0 replaced, 1 destroyed. (2.4s)" */
-export function summaryText(t: Tally, elapsedMs: number): string {
+/** "Apply complete! Resources: 3 added, 1 changed, 0 replaced, 1 destroyed. (2.4s)"; a destroy says "Destroy". */
+export function summaryText(t: Tally, elapsedMs: number, destroy = false): string {
+  const verb = destroy ? 'Destroy' : 'Apply';
   const counts = `${t.added} added, ${t.changed} changed, ${t.replaced} replaced, ${t.destroyed} destroyed${t.forgotten ? `, ${t.forgotten} forgotten` : ''}`;
   if (t.failed || t.skipped)
-    return `Apply failed: ${t.failed} failed, ${t.skipped} skipped. Resources: ${counts}. (${formatElapsed(elapsedMs)})`;
-  return `Apply complete! Resources: ${counts}. (${formatElapsed(elapsedMs)})`;
+    return `${verb} failed: ${t.failed} failed, ${t.skipped} skipped. Resources: ${counts}. (${formatElapsed(elapsedMs)})`;
+  return `${verb} complete! Resources: ${counts}. (${formatElapsed(elapsedMs)})`;
 }

@@ -71,6 +71,7 @@ export function progressReporter(options: ProgressOptions = {}): ProgressReporte
   const inFlight = new Map<string, InFlight>();
   let tally: Tally = emptyTally();
   let total: number | undefined;
+  let destroying = false;
   let timer: ReturnType<typeof setInterval> | undefined;
   /** Waits already shown (what for, and the second they end): one hold that holds many requests is one line. */
   const waitsShown = new Set<string>();
@@ -122,6 +123,7 @@ export function progressReporter(options: ProgressOptions = {}): ProgressReporte
       case 'apply_start':
         tally = emptyTally();
         total = e.steps;
+        destroying = e.destroy === true;
         break;
       case 'step_start':
         inFlight.set(e.address, {
@@ -170,7 +172,7 @@ export function progressReporter(options: ProgressOptions = {}): ProgressReporte
     if (line && !(e.type === 'wait' && toldAlready(e))) scroll.push(line);
     if (e.type === 'apply_finish') {
       inFlight.clear();
-      scroll.push({ text: summaryText(tally, e.elapsedMs), tone: e.failed || e.skipped ? 'fail' : 'ok' });
+      scroll.push({ text: summaryText(tally, e.elapsedMs, destroying), tone: e.failed || e.skipped ? 'fail' : 'ok' });
       total = undefined;
     }
     if (view) view.draw(scroll, live());

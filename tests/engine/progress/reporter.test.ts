@@ -266,3 +266,17 @@ describe('progressReporter on a TTY without a size', () => {
     expect(tty.screen()[0]).toBe('⠋ creating web (test:index/thing:Thing) 0.0s');
   });
 });
+
+describe('progressReporter for a destroy', () => {
+  it('ends with "Destroy complete!" when the apply was a destroy plan', () => {
+    const lines: string[] = [];
+    const report = progressReporter({ stream: { write: (s: string) => lines.push(s) }, mode: 'plain' });
+    report({ type: 'apply_start', at: T0, steps: 1, destroy: true });
+    report({ type: 'step_start', at: T0, address: 'web', action: 'delete', resourceType: 't' });
+    report({ type: 'step_finish', at: T0 + 100, address: 'web', action: 'delete', resourceType: 't', elapsedMs: 100 });
+    report({ type: 'apply_finish', at: T0 + 100, succeeded: 1, failed: 0, skipped: 0, elapsedMs: 100 });
+    expect(lines.at(-1)).toMatch(
+      /Destroy complete! Resources: 0 added, 0 changed, 0 replaced, 1 destroyed\. \(0\.1s\)\n$/,
+    );
+  });
+});
