@@ -4,6 +4,7 @@ import { Command, Option } from 'commander';
 import { applyCommand, destroyCommand, graphCommand, importCommand, planCommand, refreshCommand } from './commands.js';
 import { forceUnlockCommand, stateList, stateMv, stateRm, stateShow } from './state.js';
 import { terminal, type Io } from './io.js';
+import { addFleetCommands } from './fleet.js';
 import { renderError } from './advice.js';
 import { simulatorCommand, untilInterrupted } from './simulator.js';
 
@@ -99,11 +100,11 @@ function program(io: Io, done: (code: number) => void): Command {
   planOpts(cmd.command('graph').description("print the plan's graph as Mermaid")).action(function (this: Command) {
     return run(() => graphCommand(io, { ...common(), ...this.opts() }))();
   });
+  addFleetCommands(cmd, io, (f) => run(f)());
   return cmd;
 }
 
-export async function main(argv: readonly string[]): Promise<number> {
-  const io = terminal();
+export async function main(argv: readonly string[], io: Io = terminal()): Promise<number> {
   let code = 0;
   const cmd = program(io, (c) => {
     code = c;
