@@ -88,9 +88,12 @@ const engine = new Engine({
   },
 });
 const [, after] = stacksOf(env.KILL_SCENARIO as Scenario);
+// A plan can fail too under injected faults (its refresh and its credential check read through
+// them): like a failed apply, that is an outcome the parent's recovery must cope with.
 await engine
-  .apply(await engine.plan(after))
-  .catch((e: unknown) => process.stderr.write(`apply failed: ${String(e)}\n`));
+  .plan(after)
+  .then((plan) => engine.apply(plan))
+  .catch((e: unknown) => process.stderr.write(`plan or apply failed: ${String(e)}\n`));
 await state.close?.();
 process.stdout.write('done\n');
 // Idle keep-alive sockets to the simulator would keep the process for seconds more.
