@@ -33,6 +33,7 @@ const allowed: Record<string, (target: string) => boolean> = {
   state: (t) => t === 'state',
   engine: (t) => t === 'engine' || t === 'state',
   kit: (t) => t === 'kit' || t === 'engine' || t === 'state',
+  fleet: (t) => t === 'fleet' || t === 'engine' || t === 'state',
   index: (t) => t !== 'kit' && !t.startsWith('providers'),
 };
 

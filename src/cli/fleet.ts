@@ -7,7 +7,7 @@ import type { FleetEvent, Run, RunKind, RunStatus, StackRegistration } from '../
 import { interrupts, type Io } from './io.js';
 
 /** Where the fleet is: its database and schema (the same in every process of one fleet). */
-export type FleetFlags = { readonly database?: string; readonly schema?: string; readonly json?: boolean };
+type FleetFlags = { readonly database?: string; readonly schema?: string; readonly json?: boolean };
 
 type Runner = (f: () => Promise<number>) => Promise<void>;
 
@@ -23,7 +23,7 @@ async function withFleet(flags: FleetFlags, f: (fleet: Fleet) => Promise<number>
 }
 
 /** Columns padded to their widest cell; a header line first. */
-export function table(head: readonly string[], rows: readonly (readonly string[])[]): string {
+function table(head: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (r: readonly string[]) =>
     r
@@ -54,7 +54,7 @@ function runsTable(runs: readonly Run[]): string {
 }
 
 /** One event as a line of the worker's log. */
-export function eventLine(e: FleetEvent): string {
+function eventLine(e: FleetEvent): string {
   const at = time(e.at);
   switch (e.type) {
     case 'run_queued':
@@ -113,7 +113,7 @@ export async function fleetWorker(
 }
 
 /** `converge fleet status`: every stack — paused, failed, running, queue length, last run, last drift check. */
-export function fleetStatus(io: Io, flags: FleetFlags): Promise<number> {
+function fleetStatus(io: Io, flags: FleetFlags): Promise<number> {
   return withFleet(flags, async (fleet) => {
     const s = await fleet.status();
     if (flags.json) {
@@ -145,7 +145,7 @@ export function fleetStatus(io: Io, flags: FleetFlags): Promise<number> {
 }
 
 /** `converge fleet runs`: the run history, newest first. */
-export function fleetRuns(
+function fleetRuns(
   io: Io,
   flags: FleetFlags & { stack?: string; status?: string[]; since?: string; limit?: string },
 ): Promise<number> {
@@ -172,7 +172,7 @@ function said(io: Io, flags: FleetFlags, json: unknown, text: string): number {
   return 0;
 }
 
-export function fleetEnqueue(io: Io, stack: string, kind: string, flags: FleetFlags): Promise<number> {
+function fleetEnqueue(io: Io, stack: string, kind: string, flags: FleetFlags): Promise<number> {
   if (!(RUN_KINDS as readonly string[]).includes(kind))
     throw new TypeError(`Expected a run kind (${RUN_KINDS.join(', ')}), not '${kind}'`);
   return withFleet(flags, async (fleet) => {
@@ -181,14 +181,14 @@ export function fleetEnqueue(io: Io, stack: string, kind: string, flags: FleetFl
   });
 }
 
-export function fleetApprove(io: Io, runId: string, flags: FleetFlags): Promise<number> {
+function fleetApprove(io: Io, runId: string, flags: FleetFlags): Promise<number> {
   return withFleet(flags, async (fleet) => {
     const applyRunId = await fleet.approve(runId);
     return said(io, flags, { runId: applyRunId, planRunId: runId }, `Approved: run ${applyRunId} applies that plan`);
   });
 }
 
-export function fleetCancel(io: Io, runId: string, flags: FleetFlags): Promise<number> {
+function fleetCancel(io: Io, runId: string, flags: FleetFlags): Promise<number> {
   return withFleet(flags, async (fleet) => {
     const status = await fleet.cancel(runId);
     const text =
@@ -201,7 +201,7 @@ export function fleetCancel(io: Io, runId: string, flags: FleetFlags): Promise<n
   });
 }
 
-export function fleetPause(io: Io, stack: string | undefined, resume: boolean, flags: FleetFlags): Promise<number> {
+function fleetPause(io: Io, stack: string | undefined, resume: boolean, flags: FleetFlags): Promise<number> {
   return withFleet(flags, async (fleet) => {
     await (resume ? fleet.resume(stack) : fleet.pause(stack));
     const what = stack ? `Stack ${stack}` : 'The fleet';
@@ -209,7 +209,7 @@ export function fleetPause(io: Io, stack: string | undefined, resume: boolean, f
   });
 }
 
-export function fleetRegister(
+function fleetRegister(
   io: Io,
   name: string,
   module: string,
