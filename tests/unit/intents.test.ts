@@ -23,18 +23,22 @@ const prior = (name: string): ResourceState => ({
   updatedAt: 'T',
 });
 
-function work(action: string, address: string, extra: Partial<StepWork> = {}): StepWork {
+function work(action: string, address: string, extra: Record<string, unknown> = {}): StepWork {
   return {
+    kind: 'deposed' in extra ? 'delete-deposed' : action,
     step: { action, address, type: T },
+    def: {},
     provider: { name: 't' },
+    ...(action === 'delete' ? { priorName: address } : {}),
+    ...(action === 'create' ? { decl: { type: T, name: address, inputs: {} } } : {}),
     secrets: [],
     deps: [],
     ...extra,
   } as unknown as StepWork;
 }
-const create = (address: string, extra: Partial<StepWork> = {}) =>
+const create = (address: string, extra: Record<string, unknown> = {}) =>
   work('create', address, { inputs: { name: address }, ...extra });
-const del = (address: string, extra: Partial<StepWork> = {}) =>
+const del = (address: string, extra: Record<string, unknown> = {}) =>
   work('delete', address, { prior: prior(address), ...extra });
 
 function ledger() {

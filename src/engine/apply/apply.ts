@@ -5,12 +5,12 @@
 // completed node's record is durable before apply returns.
 import type { StepWork, ExecNode } from '../plan/work.js';
 import { schedule, STOPPED } from '../run/scheduler.js';
-import { StepRun, abortedPromise, type ApplyContext } from './steps/context.js';
-import { runCreate } from './steps/create.js';
+import { StepRun, abortedPromise, priorHandler, type ApplyContext } from './steps/context.js';
+import { runCreate, runCreateReplacement } from './steps/create.js';
 import { runUpdate } from './steps/update.js';
 import { runRecord } from './steps/state-only.js';
 import { runDelete, runDeleteDeposed } from './steps/delete.js';
-import { runForget } from './steps/forget.js';
+import { runForget, runForgetDeposed } from './steps/forget.js';
 import type { FailedStep, SkippedStep, StepOutcome } from '../apply-result.js';
 import { ConvergeError } from '../errors.js';
 import { redactText } from '../values/redact.js';
@@ -138,36 +138,57 @@ export async function applySteps(work: readonly StepWork[], given: ApplyContext)
   return { succeeded, failed, skipped };
 }
 
+/** Runs one node of a step: the step module for the node's kind, given the fields of the step's kind it reads. */
 async function runNode(node: ExecNode, run: StepRun, p: Progress): Promise<void> {
+  const w = run.w;
   switch (node.kind) {
     case 'create':
-      p.id = await runCreate(run);
+      if (w.kind !== 'create' && w.kind !== 'replace-delete-first') break;
+      p.id = await runCreate(run, w);
       return;
     case 'create-replacement':
-      p.id = await runCreate(run, run.w.prior!);
+      if (w.kind !== 'replace-create-first') break;
+      p.id = await runCreateReplacement(run, w);
       return;
     case 'update': {
-      const u = await runUpdate(run);
+      if (w.kind !== 'update') break;
+      const u = await runUpdate(run, w);
       p.id = u.id;
       p.unchanged = u.unchanged;
       return;
     }
     case 'record':
-      p.id = await runRecord(run);
+      if (w.kind !== 'update' && w.kind !== 'noop') break;
+      p.id = await runRecord(run, w);
       return;
     case 'delete':
-      await runDelete(run);
-      return;
+      if (w.kind === 'delete')
+        return runDelete(run, { object: w.prior, name: w.priorName, def: w.def, provider: w.provider });
+      // A replacement's old object is deleted through its own type's handler (another after a type change).
+      if (w.kind === 'replace-delete-first')
+        return runDelete(run, { object: w.prior, name: w.priorName, ...priorHandler(w) });
+      break;
     case 'delete-deposed':
-      await (run.w.decl ? runDeleteDeposed(run) : runDelete(run));
-      return;
+      if (w.kind === 'replace-create-first') return runDeleteDeposed(run, w);
+      if (w.kind === 'delete-deposed') {
+        const { deposed } = w;
+        return runDelete(run, {
+          object: deposed,
+          name: deposed.name,
+          deposedKey: deposed.deposedKey,
+          def: w.def,
+          provider: w.provider,
+        });
+      }
+      break;
     case 'forget':
-      await runForget(run, false);
-      return;
+      if (w.kind !== 'forget' && w.kind !== 'replace-delete-first') break;
+      return runForget(run, w.priorName);
     case 'forget-deposed':
-      await runForget(run, true);
-      return;
+      if (w.kind !== 'replace-create-first') break;
+      return runForgetDeposed(run, w.deposedKey);
   }
+  throw new ConvergeError(`${run.address}: a ${w.kind} step has no ${node.kind} node; this is a converge bug.`);
 }
 
 /**

@@ -5,7 +5,7 @@
 // ahead of the steps that need it; at the end, marks of steps that never called the provider are
 // cleared. Recovery after a crash looks at most at the marked chunks' operations (a marked delete
 // whose object still exists is simply planned again).
-import type { StepWork } from '../plan/work.js';
+import { stateNameOf, type CreateWork, type DeleteWork, type DeposedWork, type OrderedWork } from '../plan/work.js';
 import type { Ledger } from '../run/ledger.js';
 import { randomUUID } from 'node:crypto';
 import { storedOptions } from '../plan/options.js';
@@ -13,19 +13,24 @@ import { clearPendingMany, markPendingMany, type NewPending } from '../../state/
 
 const CHUNK = 256;
 
+/** A step whose pending record may be written ahead: a create whose inputs the plan knew, the delete of an orphan. */
+type Eligible = (CreateWork & { readonly inputs: Readonly<Record<string, unknown>> }) | DeleteWork | DeposedWork;
+
+function eligible(w: OrderedWork): w is Eligible {
+  return (w.kind === 'create' && w.inputs !== undefined) || w.kind === 'delete' || w.kind === 'delete-deposed';
+}
+
 export class CreateIntents {
   readonly #ledger: Ledger;
-  readonly #eligible: StepWork[];
+  readonly #eligible: Eligible[];
   readonly #index = new Map<string, number>();
   readonly #chunks = new Map<number, Promise<Map<string, string>>>();
   /** address → pending id, for marks whose step has not reached the provider yet. */
   readonly #unused = new Map<string, string>();
 
-  constructor(work: readonly StepWork[], ledger: Ledger, stamp: string) {
+  constructor(work: readonly OrderedWork[], ledger: Ledger, stamp: string) {
     this.#ledger = ledger;
-    this.#eligible = work.filter(
-      (w) => (w.step.action === 'create' && w.inputs !== undefined) || w.step.action === 'delete',
-    );
+    this.#eligible = work.filter(eligible);
     this.#eligible.forEach((w, i) => this.#index.set(intentKey(w), i));
     this.#stamp = stamp;
   }
@@ -33,7 +38,8 @@ export class CreateIntents {
   readonly #stamp: string;
 
   /** The pending id already written for this step's create or delete, or undefined when it must write its own. */
-  async take(w: StepWork): Promise<string | undefined> {
+  async take(w: OrderedWork): Promise<string | undefined> {
+    if (!eligible(w)) return undefined;
     const address = intentKey(w);
     const i = this.#index.get(address);
     if (i === undefined) return undefined;
@@ -51,7 +57,7 @@ export class CreateIntents {
     const slice = this.#eligible.slice(chunk * CHUNK, (chunk + 1) * CHUNK);
     if (slice.length === 0) return Promise.resolve(new Map());
     const ops: (NewPending & { id: string; startedAt: string })[] = slice.map((w) =>
-      w.step.action === 'create'
+      w.kind === 'create'
         ? {
             id: randomUUID(),
             startedAt: this.#stamp,
@@ -59,10 +65,10 @@ export class CreateIntents {
             type: w.step.type,
             name: w.step.address,
             provider: w.provider.name,
-            inputs: w.inputs!,
+            inputs: w.inputs,
             secrets: w.secrets.filter((s) => s.startsWith('inputs.')),
             dependencies: [...w.deps],
-            options: storedOptions(w.decl?.options),
+            options: storedOptions(w.decl.options),
             ...(w.def.existing ? { existing: null } : {}),
           }
         : {
@@ -70,12 +76,12 @@ export class CreateIntents {
             startedAt: this.#stamp,
             kind: 'delete',
             type: w.step.type,
-            name: w.deposed?.name ?? w.priorName ?? w.step.address,
+            name: stateNameOf(w),
             provider: w.provider.name,
             inputs: {},
-            resourceId: (w.deposed ?? w.prior)!.id,
+            resourceId: w.kind === 'delete' ? w.prior.id : w.deposed.id,
             secrets: [],
-            ...(w.deposed ? { deposedKey: w.deposed.deposedKey } : {}),
+            ...(w.kind === 'delete-deposed' ? { deposedKey: w.deposed.deposedKey } : {}),
           },
     );
     const ids = new Map(slice.map((w, i) => [intentKey(w), ops[i]!.id]));
@@ -95,8 +101,7 @@ export class CreateIntents {
 }
 
 /** A step's key among the intents: creates by address, deletes by address and deposed key. */
-function intentKey(w: StepWork): string {
-  return w.step.action === 'create'
-    ? `create:${w.step.address}`
-    : `delete:${w.step.address}#${w.deposed?.deposedKey ?? ''}`;
+function intentKey(w: Eligible): string {
+  if (w.kind === 'create') return `create:${w.step.address}`;
+  return `delete:${w.step.address}#${w.kind === 'delete-deposed' ? w.deposed.deposedKey : ''}`;
 }

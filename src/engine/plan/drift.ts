@@ -7,7 +7,7 @@ import { diffValues } from '../diff/diff.js';
 import { formatPath, parsePath, pathCovers } from '../values/path.js';
 import { sensitive } from '../values/secret.js';
 import { strip } from './secrets.js';
-import type { StepWork } from './work.js';
+import { stateNameOf, type StepWork } from './work.js';
 
 /** One input that changed outside converge. */
 export type DriftChange = {
@@ -72,7 +72,7 @@ function redactDrift(changes: readonly DriftChange[], secrets: readonly string[]
 export function markDriftRepairs(work: readonly StepWork[], drift: readonly DriftEntry[]): StepWork[] {
   const drifted = new Set(drift.filter((d) => d.action === 'update').map((d) => d.address));
   return work.map((w) => {
-    const name = w.priorName ?? w.step.address;
+    const name = stateNameOf(w);
     if (!drifted.has(name) || w.step.action !== 'update' || w.step.cause !== 'changed') return w;
     return { ...w, step: { ...w.step, cause: 'drift' } };
   });

@@ -17,13 +17,24 @@
 //    its old object depended on (else rules 2 and 3 would make a cycle), as in Terraform.
 // 6. Targets keep the named resources and what they depend on; a targeted destroy keeps the named
 //    resources and everything that depends on them.
-import type { ExecNode, NodeKind, StepWork } from './work.js';
+import {
+  declOf,
+  objectOf,
+  type ExecNode,
+  type NodeKind,
+  type OrderedWork,
+  type StepDraft,
+  type StepWork,
+} from './work.js';
 import type { Graph } from '../graph/graph.js';
 import { closure } from '../graph/graph.js';
 import { ConvergeError } from '../errors.js';
 
 /** A step before it has nodes; `base` orders steps that the graph leaves unordered. */
-export type Draft = Omit<StepWork, 'nodes'> & { readonly base: number };
+export type Draft = StepDraft & { readonly base: number };
+
+/** A draft once its replacement order is decided. */
+type Ordered = OrderedWork & { readonly base: number };
 
 type ExecutionInput = {
   readonly drafts: readonly Draft[];
@@ -44,7 +55,7 @@ export function buildExecution(input: ExecutionInput): { readonly work: StepWork
   const selected = selectTargets(drafts, input);
   const declared = new Map<string, number>();
   drafts.forEach((d, i) => {
-    if (d.decl && selected[i]) declared.set(d.step.address, i);
+    if (declOf(d) && selected[i]) declared.set(d.step.address, i);
   });
 
   // Nodes (rule 2 and 5 inside each step).
@@ -58,17 +69,25 @@ export function buildExecution(input: ExecutionInput): { readonly work: StepWork
   };
   drafts.forEach((d, i) => {
     if (!selected[i]) return;
-    const { action } = d.step;
-    if (d.deposed) add(i, d.retain ? 'forget-deposed' : 'delete-deposed');
-    else if (action === 'create') add(i, 'create');
-    else if (action === 'update') add(i, d.step.changes.every((c) => c.scope === 'state') ? 'record' : 'update');
-    else if (action === 'noop') {
-      if (d.refreshed || (d.priorName && d.priorName !== d.step.address)) add(i, 'record');
-    } else if (action === 'delete') add(i, 'delete');
-    else if (action === 'forget') add(i, 'forget');
-    else if (d.step.createBeforeDestroy)
-      add(i, d.retain ? 'forget-deposed' : 'delete-deposed', add(i, 'create-replacement'));
-    else add(i, 'create', add(i, d.retain ? 'forget' : 'delete'));
+    switch (d.kind) {
+      case 'create':
+      case 'delete':
+      case 'forget':
+      case 'delete-deposed':
+        add(i, d.kind);
+        return;
+      case 'update':
+        add(i, d.step.changes.every((c) => c.scope === 'state') ? 'record' : 'update');
+        return;
+      case 'noop':
+        if (d.refreshed || d.priorName !== d.step.address) add(i, 'record');
+        return;
+      case 'replace-create-first':
+        add(i, d.retain ? 'forget-deposed' : 'delete-deposed', add(i, 'create-replacement'));
+        return;
+      case 'replace-delete-first':
+        add(i, 'create', add(i, d.retain ? 'forget' : 'delete'));
+    }
   });
   const applyAt = (i: number): Node | undefined => nodesOf[i]!.find((n) => APPLY_SIDE.has(n.kind));
   const applyNode = (name: string): Node | undefined => {
@@ -91,12 +110,11 @@ export function buildExecution(input: ExecutionInput): { readonly work: StepWork
   for (const n of nodes.values()) {
     if (APPLY_SIDE.has(n.kind)) continue;
     const d = drafts[n.draft]!;
-    const deps = d.deposed?.dependencies ?? d.prior?.dependencies ?? [];
     destroys.push({
       node: n,
       address: d.step.address,
-      deps,
-      deleteFirst: !!d.decl && d.step.action === 'replace' && !d.step.createBeforeDestroy,
+      deps: objectOf(d)?.dependencies ?? [],
+      deleteFirst: d.kind === 'replace-delete-first',
     });
   }
   // Rule 3: index destroys by what their object depended on.
@@ -108,7 +126,8 @@ export function buildExecution(input: ExecutionInput): { readonly work: StepWork
     for (const [name, i] of declared) {
       const d = drafts[i]!;
       for (const dep of d.deps) if (dep !== name) push(referrers, dep, i);
-      for (const dep of d.prior?.dependencies ?? []) if (dep !== name && !d.deps.includes(dep)) push(referrers, dep, i);
+      for (const dep of objectOf(d)?.dependencies ?? [])
+        if (dep !== name && !d.deps.includes(dep)) push(referrers, dep, i);
     }
   }
   for (const x of destroys) {
@@ -144,19 +163,19 @@ export function buildExecution(input: ExecutionInput): { readonly work: StepWork
  * propagates create_before_destroy to all such ancestors; a delete-first one among them would have
  * to wait for the deposed object's destroy, which waits for it).
  */
-function propagateCreateBeforeDestroy(input: readonly Draft[], newKey: () => string): Draft[] {
+function propagateCreateBeforeDestroy(input: readonly Draft[], newKey: () => string): Ordered[] {
   const drafts = [...input];
   const byName = new Map<string, number>();
   drafts.forEach((d, i) => {
-    if (d.decl && !d.deposed) byName.set(d.step.address, i);
+    if (declOf(d)) byName.set(d.step.address, i);
   });
   const queue = drafts
     .map((_, i) => i)
-    .filter((i) => drafts[i]!.step.action === 'replace' && drafts[i]!.step.createBeforeDestroy);
+    .filter((i) => drafts[i]!.kind === 'replace' && drafts[i]!.step.createBeforeDestroy);
   while (queue.length) {
     const i = queue.pop()!;
     const seen = new Set<string>();
-    const stack = [...drafts[i]!.deps, ...(drafts[i]!.prior?.dependencies ?? [])];
+    const stack = [...drafts[i]!.deps, ...(objectOf(drafts[i]!)?.dependencies ?? [])];
     while (stack.length) {
       const dep = stack.pop()!;
       if (seen.has(dep)) continue;
@@ -165,26 +184,28 @@ function propagateCreateBeforeDestroy(input: readonly Draft[], newKey: () => str
       if (j === undefined) continue;
       const d = drafts[j]!;
       stack.push(...d.deps);
-      if (d.step.action !== 'replace' || d.step.createBeforeDestroy) continue;
+      if (d.kind !== 'replace' || d.step.createBeforeDestroy) continue;
       drafts[j] = { ...d, step: { ...d.step, createBeforeDestroy: true, createBeforeDestroyPropagated: true } };
       queue.push(j);
     }
   }
-  return drafts.map((d) =>
-    d.step.action === 'replace' && d.step.createBeforeDestroy && !d.deposedKey ? { ...d, deposedKey: newKey() } : d,
-  );
+  return drafts.map((d): Ordered => {
+    if (d.kind !== 'replace') return d;
+    return d.step.createBeforeDestroy
+      ? { ...d, kind: 'replace-create-first', deposedKey: newKey() }
+      : { ...d, kind: 'replace-delete-first' };
+  });
 }
 
 /** Rule 6: which drafts the plan keeps. */
-function selectTargets(drafts: readonly Draft[], input: ExecutionInput): boolean[] {
+function selectTargets(drafts: readonly Ordered[], input: ExecutionInput): boolean[] {
   const targets = input.targets ?? [];
   if (targets.length === 0) return drafts.map(() => true);
   let names: Set<string>;
   if (input.destroy) {
     // The targets and every recorded object that depends on them, transitively.
     const dependents = new Map<string, string[]>();
-    for (const d of drafts)
-      for (const dep of (d.deposed ?? d.prior)?.dependencies ?? []) push(dependents, dep, d.step.address);
+    for (const d of drafts) for (const dep of objectOf(d)?.dependencies ?? []) push(dependents, dep, d.step.address);
     names = new Set();
     const stack = [...targets];
     while (stack.length) {
@@ -222,7 +243,7 @@ function reaches(nodes: ReadonlyMap<string, Node>, from: Node, to: string): bool
 
 /** Topological order of the nodes (ties broken by the drafts' base order); steps listed at their first node. */
 function order(
-  drafts: readonly Draft[],
+  drafts: readonly Ordered[],
   nodes: ReadonlyMap<string, Node>,
   nodesOf: readonly Node[][],
   selected: readonly boolean[],
@@ -272,7 +293,7 @@ function order(
   // The drafts become the plan's work as they are (they are this function's own copies); only a
   // step that waits for another gets a new Step with its dependsOn.
   return sequence.map((i): StepWork => {
-    const d = drafts[i]! as Draft & { nodes?: readonly ExecNode[]; step: StepWork['step'] };
+    const d = drafts[i]! as Ordered & { nodes?: readonly ExecNode[]; step: StepWork['step'] };
     const mine = nodesOf[i]!;
     if (mine.length === 0) return Object.assign(d, { nodes: NO_NODES });
     const own: ExecNode[] = mine.map((n) => ({ id: n.id, kind: n.kind, waitFor: [...n.waitFor] }));

@@ -52,16 +52,17 @@ export function planOrphans(input: OrphanInput): OrphanOutput {
     const retain = r.options.retainOnDelete ?? false;
     const gone = input.refreshed.get(name) === null;
     if (r.options.protect && !retain && !gone) protectedHits.push({ address: name, action: 'delete' });
+    const action = retain || gone ? 'forget' : 'delete';
     drafts.push({
+      kind: action,
       base: base++,
-      step: orphanStep(r, name, retain || gone ? 'forget' : 'delete', gone ? 'gone' : retain ? 'retained' : 'removed'),
+      step: orphanStep(r, name, action, gone ? 'gone' : retain ? 'retained' : 'removed'),
       def: resolved.def,
       provider: resolved.provider,
       prior: input.refreshed.get(name) ?? r,
       priorName: name,
       secrets: r.secrets,
       deps: [],
-      retain,
     });
   }
   for (const key of Object.keys(state.deposed)) {
@@ -69,6 +70,7 @@ export function planOrphans(input: OrphanInput): OrphanOutput {
     const resolved = handler(d, d.name);
     if (!resolved) continue;
     drafts.push({
+      kind: 'delete-deposed',
       base: base++,
       step: { ...orphanStep(d, d.name, 'delete', 'deposed'), deposedKey: key },
       def: resolved.def,

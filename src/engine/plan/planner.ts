@@ -177,23 +177,25 @@ export function planSteps(input: PlanInput): PlanOutput {
       createBeforeDestroy: choice.action === 'replace' ? (decl.options?.createBeforeDestroy ?? false) : undefined,
       ...(choice.action === 'replace' && decl.options?.retainOnDelete ? { retainOld: true } : {}),
     };
-    const known = choice.action !== 'noop' && !containsUnknown(choice.inputs);
-    const outputsDrifted = choice.action === 'noop' && prior && refreshed && refreshed !== recorded;
-    drafts.push({
-      base: drafts.length,
-      step,
-      def,
-      provider,
-      decl,
-      prior,
-      priorName: stateName,
-      secrets,
-      deps,
-      ...(priorResolved ? { priorDef: priorResolved.def, priorProvider: priorResolved.provider } : {}),
-      ...(known ? { inputs: choice.inputs } : {}),
-      ...(outputsDrifted ? { refreshed: prior } : {}),
-      ...(choice.action === 'replace' && decl.options?.retainOnDelete ? { retain: true } : {}),
-    });
+    const common = { base: drafts.length, step, def, provider, decl, secrets, deps };
+    const inputs = choice.action !== 'noop' && !containsUnknown(choice.inputs) ? { inputs: choice.inputs } : {};
+    if (!prior || stateName === undefined) drafts.push({ ...common, ...inputs, kind: 'create' });
+    else if (choice.action === 'noop') {
+      const drifted = refreshed && refreshed !== recorded;
+      drafts.push({ ...common, prior, priorName: stateName, kind: 'noop', ...(drifted ? { refreshed: prior } : {}) });
+    } else if (choice.action === 'update')
+      drafts.push({ ...common, ...inputs, prior, priorName: stateName, kind: 'update' });
+    // With a prior object, chooseAction answers noop, update or replace.
+    else
+      drafts.push({
+        ...common,
+        ...inputs,
+        prior,
+        priorName: stateName,
+        kind: 'replace',
+        ...(priorResolved ? { priorDef: priorResolved.def, priorProvider: priorResolved.provider } : {}),
+        ...(decl.options?.retainOnDelete ? { retain: true } : {}),
+      });
   }
   if (issues.length) throw new ValidationError(issues);
 

@@ -36,17 +36,25 @@ export function refreshOnlyWork(
       dependsOn: [],
       id: prior.id,
     };
-    work.push({
+    const common = {
       step,
       def: resolved.def,
       provider: resolved.provider,
-      prior: r ?? prior,
       priorName: name,
       secrets: prior.secrets,
       deps: [...prior.dependencies],
-      ...(r ? { refreshed: r } : {}),
-      nodes: [{ id: `${r === null ? 'forget' : 'record'}:${i}`, kind: r === null ? 'forget' : 'record', waitFor: [] }],
-    });
+    };
+    work.push(
+      r === null
+        ? { ...common, kind: 'forget', prior, nodes: [{ id: `forget:${i}`, kind: 'forget', waitFor: [] }] }
+        : {
+            ...common,
+            kind: 'noop',
+            prior: r,
+            refreshed: r,
+            nodes: [{ id: `record:${i}`, kind: 'record', waitFor: [] }],
+          },
+    );
   }
   return work;
 }

@@ -14,13 +14,11 @@
 //     "integrity": { alg, key?, salt?, digest } }
 import { createHash } from 'node:crypto';
 import type { ResourceDecl } from '../decl/resource-decl.js';
-import type { Provider } from '../provider/define.js';
-import type { StepWork, Resolved } from './work.js';
+import type { StepWork } from './work.js';
 import type { PlanJSON } from './json.js';
 import { PLAN_FORMAT_VERSION } from './json.js';
 import { SecretCodec, isSealed, type EncryptionHeader, type SealedValue } from '../../state/crypto.js';
 import { SecretsPassphraseError } from '../../state/errors.js';
-import { getPath, parsePath } from '../values/path.js';
 import { PlanFileError } from './plan-errors.js';
 import {
   canonical,
@@ -31,14 +29,13 @@ import {
   type Integrity,
   type IntegrityKey,
 } from './plan-integrity.js';
-import { checkProviders, type ProviderPrint } from './plan-providers.js';
+import type { ProviderPrint } from './plan-providers.js';
+import { holdsSecrets, toSaved, type SavedStep } from './saved-work.js';
 
 export { providerPrints, type ProviderPrint } from './plan-providers.js';
 
 const PLAN_FILE_FORMAT = 'converge-plan';
 
-/** A step as saved: the work without its handlers. */
-type SavedStep = Omit<StepWork, 'def' | 'provider' | 'priorDef' | 'priorProvider'>;
 export type SavedWork = {
   readonly declarations: string;
   /** Each declaration's short digest by name, to name the one that differs at apply. */
@@ -98,24 +95,6 @@ export function declarationPrints(decls: readonly ResourceDecl[]): Record<string
   return out;
 }
 
-function toSaved(work: readonly StepWork[]): SavedStep[] {
-  return work.map(({ def: _d, provider: _p, priorDef: _pd, priorProvider: _pp, ...rest }) => rest);
-}
-
-/** True when any step holds a value at one of its secret paths. */
-function holdsSecrets(steps: readonly SavedStep[]): boolean {
-  return steps.some((s) =>
-    s.secrets.some((path) => {
-      const [root, ...rest] = parsePath(path);
-      const sources =
-        root === 'inputs'
-          ? [s.inputs, s.decl?.inputs, s.prior?.inputs, s.refreshed?.inputs, s.deposed?.inputs]
-          : [s.prior?.outputs, s.refreshed?.outputs, s.deposed?.outputs];
-      return sources.some((src) => src !== undefined && getPath(src, rest) !== undefined);
-    }),
-  );
-}
-
 /** The key a plan's MAC is made with: the signing key, else the passphrase, else none (a plain digest). */
 function integrityKey(signingKey: string | undefined, passphrase: string | undefined): IntegrityKey | undefined {
   if (signingKey !== undefined) {
@@ -136,7 +115,7 @@ export async function encodePlanFile(
   const inner: SavedWork = {
     declarations: origin.declarations,
     ...(origin.resources ? { resources: origin.resources } : {}),
-    steps: toSaved(work),
+    steps: work.map(toSaved),
   };
   const passphrase = fromEnv(options.passphrase, 'CONVERGE_SECRETS_PASSPHRASE');
   const key = integrityKey(fromEnv(options.signingKey, 'CONVERGE_PLAN_SIGNING_KEY'), passphrase);
@@ -284,29 +263,4 @@ function stepDiffering(reviewed: readonly unknown[], carried: readonly SavedStep
       return `step ${i} '${String(step.address)}': shows id ${JSON.stringify(step.id)}, would act on '${object.id}'`;
   }
   return undefined;
-}
-
-/** The saved steps with their handlers, from the engine's providers; refuses a plan they cannot serve. */
-export function restoreWork(
-  saved: readonly SavedStep[],
-  planProviders: readonly ProviderPrint[],
-  engineProviders: readonly Provider<unknown>[],
-  resolve: (token: string) => Resolved | undefined,
-  where: string,
-): StepWork[] {
-  checkProviders(planProviders, engineProviders, where);
-  return saved.map((s) => {
-    const r = resolve(s.step.type);
-    if (!r || r.provider.name !== s.step.provider)
-      throw new PlanFileError(
-        'providers_mismatch',
-        where,
-        `no provider '${s.step.provider}' serves ${s.step.type} (step ${s.step.address})`,
-      );
-    const priorType = (s.deposed ?? s.prior)?.type;
-    const pr = priorType && priorType !== s.step.type ? resolve(priorType) : undefined;
-    if (priorType && priorType !== s.step.type && !pr)
-      throw new PlanFileError('providers_mismatch', where, `no provider serves ${priorType} (step ${s.step.address})`);
-    return { ...s, def: r.def, provider: r.provider, ...(pr ? { priorDef: pr.def, priorProvider: pr.provider } : {}) };
-  });
 }

@@ -5,7 +5,8 @@ import type { ResourceDecl } from '../decl/resource-decl.js';
 import type { Provider } from '../provider/define.js';
 import type { StepWork, Resolved } from './work.js';
 import { planOrigin, planSaved, planWork, type Plan } from './plan.js';
-import { declarationPrints, declarationsDigest, restoreWork } from './saved.js';
+import { declarationPrints, declarationsDigest } from './saved.js';
+import { restoreWork } from './saved-work.js';
 import { PlanFileError } from './plan-errors.js';
 
 /** The steps to apply; throws PlanFileError ('declarations_mismatch') when the declarations differ. */

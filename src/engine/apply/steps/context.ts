@@ -1,7 +1,7 @@
 // What every node of a step shares: the apply's context, the step's work, the values it records and
 // the one way a provider operation runs (under the step's time limit, never retried here: wire
 // retries are the HTTP kit's, see STYLE.md 7b).
-import type { StepWork } from '../../plan/work.js';
+import { declOf, objectOf, type DeclaredWork, type ReplacementWork, type StepWork } from '../../plan/work.js';
 import type { ResourceState } from '../../../state/model.js';
 import type { Ledger } from '../../run/ledger.js';
 import type { CreateIntents } from '../intents.js';
@@ -78,11 +78,12 @@ export class StepRun {
     const out = new Set<string>();
     for (const p of this.#secrets) {
       const [root, ...rest] = parsePath(p);
+      const object = objectOf(w);
       const sources =
         root === 'inputs'
-          ? [w.prior?.inputs, w.deposed?.inputs, w.inputs, this.#desired]
+          ? [object?.inputs, 'inputs' in w ? w.inputs : undefined, this.#desired]
           : root === 'outputs'
-            ? [w.prior?.outputs, w.deposed?.outputs]
+            ? [object?.outputs]
             : [];
       for (const src of sources)
         if (src)
@@ -104,11 +105,10 @@ export class StepRun {
     else await p;
   }
 
-  /** What a create or update sends: the plan's values, or the declaration resolved against the live state. */
-  desired(prior?: ResourceState): Record<string, unknown> {
-    const { w } = this;
+  /** What a create or update of `w` (this run's work) sends: the plan's values, or the declaration resolved against the live state. */
+  desired(w: DeclaredWork, prior?: ResourceState): Record<string, unknown> {
     if (w.inputs) return (this.#desired = w.inputs as Record<string, unknown>);
-    const decl = w.decl!;
+    const decl = w.decl;
     const resolved = resolveInputs(
       decl.inputs,
       (ref) => {
@@ -134,7 +134,7 @@ export class StepRun {
     }
     // ignoreChanges holds for updates only: a replacement's new object is made from the declaration.
     const data =
-      w.step.action === 'update'
+      w.kind === 'update'
         ? applyIgnoreChanges(
             parsed.data as Record<string, unknown>,
             prior?.inputs as Record<string, unknown> | undefined,
@@ -154,6 +154,7 @@ export class StepRun {
     prior?: ResourceState,
   ): ResourceState {
     const { w } = this;
+    const decl = declOf(w);
     return {
       type: w.step.type,
       name,
@@ -162,7 +163,7 @@ export class StepRun {
       inputs,
       outputs,
       dependencies: [...w.deps],
-      options: w.decl ? storedOptions(w.decl.options) : (prior?.options ?? {}),
+      options: decl ? storedOptions(decl.options) : (prior?.options ?? {}),
       secrets: this.#secrets,
       createdAt: prior?.createdAt ?? this.stamp,
       updatedAt: this.stamp,
@@ -171,8 +172,7 @@ export class StepRun {
 
   /** The resource's time limit for an operation, from its declaration (or, for a removed one, its record). */
   limitOf(operation: 'create' | 'update' | 'delete'): number | undefined {
-    const text =
-      this.w.decl?.options?.timeouts?.[operation] ?? (this.w.deposed ?? this.w.prior)?.options.timeouts?.[operation];
+    const text = declOf(this.w)?.options?.timeouts?.[operation] ?? objectOf(this.w)?.options.timeouts?.[operation];
     const ms = text ? parseDuration(text) : undefined;
     return ms === undefined ? undefined : Math.min(ms, MAX_TIMER_MS);
   }
@@ -277,7 +277,7 @@ function scrubReport(r: Report, secrets: readonly string[]): Report {
   return { ...r, message: redactText(r.message, secrets) };
 }
 
-/** The handler and provider that own the step's recorded object (the old type's, after a type change). */
-export function priorHandler(w: StepWork): { def: AnyResource; provider: Provider<unknown> } {
+/** The handler and provider that own a replacement's old object (the old type's, after a type change). */
+export function priorHandler(w: ReplacementWork): { def: AnyResource; provider: Provider<unknown> } {
   return { def: w.priorDef ?? w.def, provider: w.priorProvider ?? w.provider };
 }

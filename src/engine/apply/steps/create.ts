@@ -16,6 +16,7 @@
 // - PartialCreateError, or a timeout after which `find` sees the object: the object is recorded
 //   as tainted, so nothing is lost and the next plan replaces it.
 import type { StepRun } from './context.js';
+import type { CreateFirstWork, CreateWork, DeclaredWork, DeleteFirstWork } from '../../plan/work.js';
 import type { DeposedObject, ResourceState } from '../../../state/model.js';
 import {
   clearPending,
@@ -25,7 +26,13 @@ import {
   recordResource,
   updatePending,
 } from '../../../state/ops.js';
-import { isCannotTell, type CreateResult, type FindHint, type FindResult } from '../../provider/define.js';
+import {
+  isCannotTell,
+  type AnyResource,
+  type CreateResult,
+  type FindHint,
+  type FindResult,
+} from '../../provider/define.js';
 import { PartialCreateError, ProviderError } from '../../errors.js';
 import { isTransient, sleep, backoffFor } from '../../run/retry.js';
 import { MAX_TIMER_MS } from './context.js';
@@ -36,21 +43,33 @@ import { storedOptions } from '../../plan/options.js';
 /** How long `find` may look after a failed create: the create's own limit again, at most this. */
 const FIND_AFTER_FAILURE_MS = 60_000;
 
-/** Runs a create (`replacing` set: a create-first replacement of that current object). Returns the new id. */
-export async function runCreate(run: StepRun, replacingRecord?: ResourceState): Promise<string> {
-  const { w, ctx } = run;
-  const name = run.address;
-  let replacing = replacingRecord;
-  if (replacing && w.priorName !== undefined && w.priorName !== name) {
+/** Runs a create, or a delete-first replacement's (its old object is gone by now). Returns the new id. */
+export function runCreate(run: StepRun, w: CreateWork | DeleteFirstWork): Promise<string> {
+  return create(run, w);
+}
+
+/** Runs a create-first replacement's create: the new object current, the old one deposed. Returns the new id. */
+export async function runCreateReplacement(run: StepRun, w: CreateFirstWork): Promise<string> {
+  let current = w.prior;
+  if (w.priorName !== run.address) {
     // A renamed resource replaced create-first: its record moves to the new name first (one change),
     // so the new object, the deposed old one and any recovery all go by the new name.
-    const moved = { ...replacing, name };
-    await ctx.ledger.commit((serial) => recordRename(serial, moved, w.priorName!));
-    replacing = moved;
+    const moved = { ...current, name: run.address };
+    await run.ctx.ledger.commit((serial) => recordRename(serial, moved, w.priorName));
+    current = moved;
   }
-  const inputs = run.desired();
-  const deposedKey = replacing ? w.deposedKey! : undefined;
-  let pendingId = (!replacing && w.step.action === 'create' && (await ctx.intents?.take(w))) || '';
+  return create(run, w, { current, deposedKey: w.deposedKey });
+}
+
+/** The current object a create-first replacement deposes, and the key it is deposed under. */
+type Replacing = { readonly current: ResourceState; readonly deposedKey: string };
+
+async function create(run: StepRun, w: DeclaredWork, replacing?: Replacing): Promise<string> {
+  const { ctx } = run;
+  const name = run.address;
+  const inputs = run.desired(w);
+  // A create whose inputs the plan knew may have its pending record written ahead (intents.ts).
+  let pendingId = (w.kind === 'create' && (await ctx.intents?.take(w))) || '';
   if (!pendingId) {
     await ctx.ledger.commit((serial) => {
       const m = markPending(serial, {
@@ -62,9 +81,9 @@ export async function runCreate(run: StepRun, replacingRecord?: ResourceState): 
         inputs,
         secrets: run.secrets.filter((s) => s.startsWith('inputs.')),
         dependencies: [...w.deps],
-        options: storedOptions(w.decl?.options),
+        options: storedOptions(w.decl.options),
         ...(w.def.existing ? { existing: null } : {}),
-        ...(replacing ? { resourceId: replacing.id, deposedKey } : {}),
+        ...(replacing ? { resourceId: replacing.current.id, deposedKey: replacing.deposedKey } : {}),
       });
       pendingId = m.pending.id;
       return m.change;
@@ -74,7 +93,7 @@ export async function runCreate(run: StepRun, replacingRecord?: ResourceState): 
   const commitObject = (made: ResourceState) =>
     ctx.ledger.commit((serial) =>
       replacing
-        ? recordDeposed(serial, made, deposedOf(replacing, deposedKey!, run.stamp), pendingId)
+        ? recordDeposed(serial, made, deposedOf(replacing, run.stamp), pendingId)
         : recordResource(serial, made, pendingId),
     );
 
@@ -84,13 +103,16 @@ export async function runCreate(run: StepRun, replacingRecord?: ResourceState): 
   } catch (error) {
     const partial = error instanceof BeforeRequest ? null : await partialObject(run, error, inputs, hint);
     if (partial) {
-      await commitObject({ ...run.record(name, partial.id, inputs, { ...partial.outputs }, replacing), tainted: true });
+      await commitObject({
+        ...run.record(name, partial.id, inputs, { ...partial.outputs }, replacing?.current),
+        tainted: true,
+      });
     } else if (partial === null) {
       await ctx.ledger.commit((serial) => clearPending(serial, pendingId));
     }
     throw explainRefusal(error instanceof BeforeRequest ? error.cause : error);
   }
-  const made = run.record(name, result.id, inputs, result.outputs, replacing);
+  const made = run.record(name, result.id, inputs, result.outputs, replacing?.current);
   const final = commitObject(made);
   if (replacing) await final;
   else await run.last(final);
@@ -106,14 +128,15 @@ async function createOrAdopt(run: StepRun, inputs: Record<string, unknown>, hint
   const { def } = run.w;
   const policy = run.ctx.retry;
   for (let attempt = 1; ; attempt++) {
-    if (def.existing) await noteExisting(run, inputs, hint);
+    if (def.existing) await noteExisting(run, def.existing, inputs, hint);
     try {
       return await run.operate('create', 'create', (octx) => def.create(octx, inputs), {
         operationId: hint.operationId,
       });
     } catch (error) {
-      if (!isOutcomeUnknown(error) || !def.find) throw error;
-      const found = await run.operate('find', 'create', (octx) => def.find!(octx, inputs, hint), {
+      const find = def.find;
+      if (!isOutcomeUnknown(error) || !find) throw error;
+      const found = await run.operate('find', 'create', (octx) => find(octx, inputs, hint), {
         operationId: hint.operationId,
       });
       if (found && !isCannotTell(found)) return found;
@@ -137,11 +160,15 @@ class BeforeRequest extends Error {
  * Lists the objects matching the create's key and records them in its pending record, durably,
  * before the request is sent: a `find` in any later process then knows which are not this create's.
  */
-async function noteExisting(run: StepRun, inputs: Record<string, unknown>, hint: Hint): Promise<void> {
-  const { def } = run.w;
+async function noteExisting(
+  run: StepRun,
+  existing: NonNullable<AnyResource['existing']>,
+  inputs: Record<string, unknown>,
+  hint: Hint,
+): Promise<void> {
   const ledger = run.ctx.ledger;
   try {
-    const ids = await run.operate('read', 'create', async (octx) => [...(await def.existing!(octx, inputs))], {
+    const ids = await run.operate('read', 'create', async (octx) => [...(await existing(octx, inputs))], {
       operationId: hint.operationId,
     });
     const pending = ledger.getPending(hint.operationId);
@@ -167,7 +194,8 @@ async function partialObject(
 ): Promise<CreateResult | null | undefined> {
   if (error instanceof PartialCreateError) return { id: error.id, outputs: error.outputs };
   if (isDefinite(error)) return null;
-  if (run.ctx.signal.aborted || !run.w.def.find) return undefined; // the caller stopped: recovery looks next time
+  const find = run.w.def.find;
+  if (run.ctx.signal.aborted || !find) return undefined; // the caller stopped: recovery looks next time
   // Lost answer, reset, 5xx, a provider's own failure, or the step's time limit: look, with a
   // signal of its own (the step's may have fired already).
   const own = ownSignal(run.ctx.signal);
@@ -179,7 +207,7 @@ async function partialObject(
   );
   try {
     const found: FindResult = await raceSignal(
-      run.w.def.find(run.context('find', s.signal, undefined, hint.operationId), inputs, hint),
+      find(run.context('find', s.signal, undefined, hint.operationId), inputs, hint),
       s.signal,
     );
     return isCannotTell(found) ? undefined : found;
@@ -191,7 +219,7 @@ async function partialObject(
   }
 }
 
-function deposedOf(current: ResourceState, deposedKey: string, at: string): DeposedObject {
+function deposedOf({ current, deposedKey }: Replacing, at: string): DeposedObject {
   return { ...current, deposedKey, deposedAt: at };
 }
 

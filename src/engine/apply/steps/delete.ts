@@ -6,30 +6,37 @@
 // both: the next plan's recovery reads the object and drops the record only if it is gone.
 // A 404 counts as done (the object is gone, whoever removed it; a retried delete whose first
 // answer was lost gets one). Any other failure clears the pending mark and keeps the record.
-import { StepRun, priorHandler } from './context.js';
+import { priorHandler, type StepRun } from './context.js';
+import type { CreateFirstWork } from '../../plan/work.js';
+import type { AnyResource, Provider } from '../../provider/define.js';
 import { clearPending, markPending, recordDelete, recordDeposedDelete } from '../../../state/ops.js';
 import { ProviderError } from '../../errors.js';
 import type { ResourceState } from '../../../state/model.js';
 
-export async function runDelete(run: StepRun): Promise<void> {
-  const { w, ctx } = run;
-  const target: ResourceState = w.deposed ?? w.prior!;
-  const name = w.deposed ? w.deposed.name : (w.priorName ?? run.address);
-  const deposedKey = w.deposed?.deposedKey;
-  // A declared step's old object (a replacement's) is deleted through its own type's handler, which
-  // differs from the declared one after a type change; an orphan's handler is its recorded type's.
-  const { def, provider } = w.decl ? priorHandler(w) : { def: w.def, provider: w.provider };
+/** What a delete removes: the object, the state's name for it (and its deposed key), the handler that deletes it. */
+type DeleteTarget = {
+  readonly object: ResourceState;
+  readonly name: string;
+  readonly deposedKey?: string;
+  /** The handler of the object's own type (a replacement's old object may be of another type than the declared one). */
+  readonly def: AnyResource;
+  readonly provider: Provider<unknown>;
+};
+
+export async function runDelete(run: StepRun, target: DeleteTarget): Promise<void> {
+  const { ctx } = run;
+  const { object, name, deposedKey, def, provider } = target;
   // A removed or deposed object's pending delete may be written ahead (intents.ts); a replacement's is its own.
-  let pendingId = (w.step.action === 'delete' && (await ctx.intents?.take(w))) || '';
+  let pendingId = (await ctx.intents?.take(run.w)) || '';
   if (!pendingId)
     await ctx.ledger.commit((serial) => {
       const m = markPending(serial, {
         kind: 'delete',
-        type: target.type,
+        type: object.type,
         name,
         provider: provider.name,
         inputs: {},
-        resourceId: target.id,
+        resourceId: object.id,
         secrets: [],
         startedAt: run.stamp,
         ...(deposedKey ? { deposedKey } : {}),
@@ -43,7 +50,7 @@ export async function runDelete(run: StepRun): Promise<void> {
       'delete',
       async (octx) => {
         try {
-          await def.delete(octx, target.id, { inputs: target.inputs, outputs: target.outputs });
+          await def.delete(octx, object.id, { inputs: object.inputs, outputs: object.outputs });
         } catch (error) {
           if (!(error instanceof ProviderError && error.notFound)) throw error;
         }
@@ -64,10 +71,8 @@ export async function runDelete(run: StepRun): Promise<void> {
 }
 
 /** A create-first replacement's old object, once the new one is recorded: deleted from `deposed`. */
-export async function runDeleteDeposed(run: StepRun): Promise<void> {
-  const { w } = run;
-  const key = w.deposedKey!;
-  const deposed = run.ctx.ledger.getDeposed(key);
+export async function runDeleteDeposed(run: StepRun, w: CreateFirstWork): Promise<void> {
+  const deposed = run.ctx.ledger.getDeposed(w.deposedKey);
   if (!deposed) return; // the create recorded the object anew without deposing (a tainted replace of nothing)
-  await runDelete(new StepRun({ ...w, deposed }, run.ctx, run.defer));
+  await runDelete(run, { object: deposed, name: deposed.name, deposedKey: deposed.deposedKey, ...priorHandler(w) });
 }

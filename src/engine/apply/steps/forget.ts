@@ -4,12 +4,12 @@
 import type { StepRun } from './context.js';
 import { recordDelete, recordDeposedDelete } from '../../../state/ops.js';
 
-export async function runForget(run: StepRun, deposed: boolean): Promise<void> {
-  const { w, ctx } = run;
-  if (deposed) {
-    const key = w.deposed?.deposedKey ?? w.deposedKey!;
-    await ctx.ledger.commit((serial) => recordDeposedDelete(serial, key));
-    return;
-  }
-  await ctx.ledger.commit((serial) => recordDelete(serial, w.priorName ?? run.address));
+/** Drops the record the state holds under `name`. */
+export async function runForget(run: StepRun, name: string): Promise<void> {
+  await run.ctx.ledger.commit((serial) => recordDelete(serial, name));
+}
+
+/** Drops the deposed record under `deposedKey`. */
+export async function runForgetDeposed(run: StepRun, deposedKey: string): Promise<void> {
+  await run.ctx.ledger.commit((serial) => recordDeposedDelete(serial, deposedKey));
 }

@@ -3,12 +3,12 @@
 // refresh found drifted, as one change. A crash before it leaves the old record, which the next
 // plan compares again; nothing remote is touched either way.
 import type { StepRun } from './context.js';
+import type { NoopWork, UpdateWork } from '../../plan/work.js';
 import { recordRename, recordResource } from '../../../state/ops.js';
 
-export async function runRecord(run: StepRun): Promise<string | undefined> {
-  const { w, ctx } = run;
-  const prior = w.refreshed ?? w.prior;
-  if (!prior) return undefined;
+export async function runRecord(run: StepRun, w: UpdateWork | NoopWork): Promise<string> {
+  const { ctx } = run;
+  const prior = (w.kind === 'noop' && w.refreshed) || w.prior;
   const next = {
     ...run.record(
       run.address,
@@ -20,7 +20,7 @@ export async function runRecord(run: StepRun): Promise<string | undefined> {
     createdAt: prior.createdAt,
     updatedAt: run.stamp,
   };
-  const from = w.priorName ?? run.address;
+  const from = w.priorName;
   await run.last(
     ctx.ledger.commit((serial) =>
       from !== run.address ? recordRename(serial, next, from) : recordResource(serial, next),

@@ -7,18 +7,22 @@
 // When the inputs, resolved now, are exactly the recorded ones, no provider call is made and the
 // step is reported unchanged (an upstream update that left the referenced value as it was).
 import type { StepRun } from './context.js';
+import type { UpdateWork } from '../../plan/work.js';
+import { ConvergeError } from '../../errors.js';
 import { recordRename, recordResource } from '../../../state/ops.js';
 import { diffValues } from '../../diff/diff.js';
 
 type UpdateOutcome = { readonly id: string; readonly unchanged: boolean };
 
-export async function runUpdate(run: StepRun): Promise<UpdateOutcome> {
-  const { w, ctx } = run;
-  const prior = w.prior!;
-  if (w.priorName !== undefined && w.priorName !== run.address) {
-    await ctx.ledger.commit((serial) => recordRename(serial, { ...prior, name: run.address }, w.priorName!));
+export async function runUpdate(run: StepRun, w: UpdateWork): Promise<UpdateOutcome> {
+  const { ctx } = run;
+  const { prior, priorName } = w;
+  const update = w.def.update;
+  if (!update) throw new ConvergeError(`${run.address}: its type ${w.step.type} cannot be updated in place.`);
+  if (priorName !== run.address) {
+    await ctx.ledger.commit((serial) => recordRename(serial, { ...prior, name: run.address }, priorName));
   }
-  const inputs = run.desired(prior);
+  const inputs = run.desired(w, prior);
   if (diffValues(prior.inputs, inputs, w.def.keyedLists).length === 0) {
     await run.last(
       ctx.ledger.commit((serial) =>
@@ -37,7 +41,7 @@ export async function runUpdate(run: StepRun): Promise<UpdateOutcome> {
     return { id: prior.id, unchanged: true };
   }
   const result = await run.operate('update', 'update', (octx) =>
-    w.def.update!(octx, prior.id, { inputs: prior.inputs, outputs: prior.outputs }, inputs),
+    update(octx, prior.id, { inputs: prior.inputs, outputs: prior.outputs }, inputs),
   );
   // An update may move the object's id (an LXD rename): the record follows it at once.
   const id = result.id ?? prior.id;
