@@ -272,14 +272,15 @@ describe('the clear-text warning', () => {
       const store = new FileStateStore(join(dir, 'state.json'), { secretsPassphrase: undefined });
       const { engine } = setupWith(store);
       const plan = await engine.plan([thing('a', { password: 'pw-warn' })]);
-      expect(plan.warnings).toContain(store.secretsWarning());
+      expect(plan.warnings).toContain(store.secretsWarning(['a.inputs.password']));
+      expect(plan.warnings.find((w) => w.includes('stored in clear'))).toContain('a.inputs.password');
       await store.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
-  it('is an apply warning event before anything is written', async () => {
+  it('is said once, before anything is written: by the plan, and apply does not repeat it', async () => {
     const dir = tmp();
     try {
       const store = new FileStateStore(join(dir, 'state.json'));
@@ -294,9 +295,10 @@ describe('the clear-text warning', () => {
             written: existsSync(store.path) || existsSync(store.journalPath),
           }),
       });
-      const warning = seen.find((e) => e.type === 'warning' && e.message === store.secretsWarning());
-      expect(warning).toMatchObject({ written: false });
-      expect(seen.indexOf(warning!)).toBeLessThan(seen.findIndex((e) => e.type === 'apply_start'));
+      const warning = store.secretsWarning(['a.inputs.password']);
+      expect(plan.warnings).toContain(warning);
+      expect(seen.filter((e) => e.type === 'warning' && e.message === warning)).toEqual([]);
+      expect(existsSync(store.path)).toBe(true);
       await store.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
