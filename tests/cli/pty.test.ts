@@ -76,7 +76,9 @@ describe.skipIf(!hasScript)('converge in a pseudo-terminal (B simulator)', () =>
     const destroyed = await inPty(['destroy'], env, 'yes\n');
     expect(destroyed.code).toBe(0);
     expect(plain(destroyed.stdout)).toContain('Do you want to destroy all these resources?');
-    expect(plain(destroyed.stdout)).toMatch(/Destroy complete! Resources: 0 added, 0 changed, 0 replaced, 3 destroyed\./);
+    expect(plain(destroyed.stdout)).toMatch(
+      /Destroy complete! Resources: 0 added, 0 changed, 0 replaced, 3 destroyed\./,
+    );
     expect(sim.store.instances.size).toBe(0);
 
     for (const r of [planned, applied, again, shown, refused, destroyed]) {
