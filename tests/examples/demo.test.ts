@@ -46,7 +46,7 @@ describe('npm run demo', () => {
     expect(text).toContain('Apply complete! Resources: 10 added, 0 changed, 0 replaced, 0 destroyed.');
     expect(text).toContain('Apply complete! Resources: 0 added, 2 changed, 0 replaced, 0 destroyed.');
     expect(text).toContain('Plan: 0 to add, 0 to change, 0 to replace, 10 to destroy.');
-    expect(text).toContain('Apply complete! Resources: 0 added, 0 changed, 0 replaced, 10 destroyed.');
+    expect(text).toContain('Destroy complete! Resources: 0 added, 0 changed, 0 replaced, 10 destroyed.');
     expect(text).not.toContain('\x1b[');
     expect(demoDirs()).toEqual(before);
   });
