@@ -183,9 +183,10 @@ export type RefreshEvent = Base & {
  * @example
  * ```ts
  * import type { Event } from 'converge';
+ * const log: string[] = [];
  * const onEvent = (e: Event) => {
- *   if (e.type === 'step_fail') console.error(`${e.address}: ${e.error} [${e.code ?? ''}]`);
- *   else if (e.type === 'retry') console.warn(`${e.address}: retry ${e.attempt} in ${e.delayMs} ms`);
+ *   if (e.type === 'step_fail') log.push(`${e.address}: ${e.error} [${e.code ?? ''}]`);
+ *   else if (e.type === 'retry') log.push(`${e.address}: retry ${e.attempt} in ${e.delayMs} ms`);
  * };
  * ```
  */

@@ -35,7 +35,7 @@ export type PlanFileProblem =
  * try {
  *   await Plan.load('plan.json', { passphrase: process.env.CONVERGE_SECRETS_PASSPHRASE });
  * } catch (e) {
- *   if (e instanceof PlanFileError) console.error(e.problem, e.where, e.detail);
+ *   if (e instanceof PlanFileError) throw new Error(`make the plan again (${e.problem}: ${e.detail})`, { cause: e });
  *   else throw e;
  * }
  * ```

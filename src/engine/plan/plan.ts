@@ -60,7 +60,7 @@ type PlanFields = {
  *
  * const engine = new Engine({ providers: [provb({ token: 'your-civo-api-key', region: 'LON1' })] });
  * const plan = await engine.plan([provb.network('net', { label: 'demo' })]);
- * console.log(plan.render({ color: false }));
+ * const forReview = plan.render({ color: false }); // what a reviewer reads
  * if (plan.hasChanges) await plan.save('plan.json');
  * // later, in another process with the same providers:
  * await engine.apply(await Plan.load('plan.json'));

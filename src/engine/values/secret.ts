@@ -43,7 +43,7 @@ const inspectCustom = Symbol.for('nodejs.util.inspect.custom');
  *   name: 'admin',
  *   inputs: { login: 'admin', password: secret(process.env.ADMIN_PASSWORD ?? '') },
  * };
- * console.log(user); // the password prints as [secret (sensitive)]
+ * // util.inspect(user) and JSON show the password as [secret (sensitive)], never its value
  * ```
  */
 export function secret<T>(value: T): Secret<T> {
