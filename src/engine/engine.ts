@@ -61,7 +61,7 @@ export type {
  * });
  * const net = provb.network('net', { label: 'demo' });
  * const plan = await engine.plan([net]);
- * console.log(plan.render());
+ * const forReview = plan.render(); // what a reviewer reads
  * await engine.apply(plan);
  * ```
  */
@@ -98,9 +98,9 @@ export class Engine {
    * const net = provb.network('net', { label: 'demo' });
    * try {
    *   const plan = await engine.plan([net], { targets: ['net'] });
-   *   console.log(plan.summary, plan.render());
+   *   const { summary } = plan; // { create: 1, ... }
    * } catch (e) {
-   *   if (e instanceof ValidationError) for (const i of e.issues) console.error(i.resource, i.path, i.code);
+   *   if (e instanceof ValidationError) throw new Error(e.issues.map((i) => `${i.resource}: ${i.code}`).join('\n'));
    *   else throw e;
    * }
    * ```
@@ -125,10 +125,11 @@ export class Engine {
    * const engine = new Engine({ providers: [provb({ token: 'your-civo-api-key', region: 'LON1' })] });
    * const plan = await engine.plan([provb.network('net', { label: 'demo' })]);
    * try {
-   *   const result = await engine.apply(plan, { onEvent: (e) => console.log(e.type) });
-   *   console.log(result.outputs.net);
+   *   const seen: string[] = [];
+   *   const result = await engine.apply(plan, { onEvent: (e) => seen.push(e.type) });
+   *   const net = result.outputs.net;
    * } catch (e) {
-   *   if (e instanceof ApplyError) for (const f of e.result.failed) console.error(f.address, f.error.message);
+   *   if (e instanceof ApplyError) throw new Error(e.result.failed.map((f) => `${f.address}: ${f.error.message}`).join('\n'));
    *   else throw e;
    * }
    * ```

@@ -64,7 +64,7 @@ export type ResourceHelper<I extends z.ZodType, O extends z.ZodType> = (
  * });
  * export const mineBucket = resourceHelper(bucket);
  * const logs = mineBucket('logs', { name: 'logs' });
- * console.log(logs.out('url')); // a reference, typed string
+ * const url = logs.out('url'); // a reference, typed string
  * ```
  */
 export function resourceHelper<I extends z.ZodType, O extends z.ZodType, C>(

@@ -24,7 +24,7 @@ export type Ref = {
  *   { type: 'provb:index/network:Network', name: 'net', inputs: { label: 'demo' } },
  *   { type: 'provb:index/firewall:Firewall', name: 'fw', inputs: { name: 'web', networkId: ref('net', 'networkId') } },
  * ];
- * console.log(JSON.stringify(stack[1])); // {"@converge":"ref","resource":"net","path":"networkId"} inside
+ * const json = JSON.stringify(stack[1]); // {"@converge":"ref","resource":"net","path":"networkId"} inside
  * ```
  */
 export function ref(name: string, path: string): Ref {
