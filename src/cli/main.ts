@@ -7,6 +7,7 @@ import { terminal, type Io } from './io.js';
 import { addFleetCommands } from './fleet.js';
 import { renderError } from './advice.js';
 import { simulatorCommand, untilInterrupted } from './simulator.js';
+import { initCommand } from './init.js';
 
 const many = (v: string, prev: string[] = []) => [
   ...prev,
@@ -97,6 +98,12 @@ function program(io: Io, done: (code: number) => void): Command {
     .action(function (this: Command, which: string) {
       return run(() => simulatorCommand(io, which, this.opts(), untilInterrupted()))();
     });
+  cmd
+    .command('init [dir]')
+    .description(
+      'write a stack module, tsconfig.json and package.json to start from (planning against `converge simulator b`)',
+    )
+    .action((dir?: string) => run(async () => initCommand(io, dir))());
   planOpts(cmd.command('graph').description("print the plan's graph as Mermaid")).action(function (this: Command) {
     return run(() => graphCommand(io, { ...common(), ...this.opts() }))();
   });

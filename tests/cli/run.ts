@@ -1,7 +1,8 @@
 // Runs child processes for the command tests: the `converge` bin (node + tsx, as installed) and
 // the library's two-process fixture, with the simulator's address in the environment.
 import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createRequire } from 'node:module';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ export const repo = fileURLToPath(new URL('../..', import.meta.url));
 export const bin = join(repo, 'bin/converge.mjs');
 export const stackB = join(repo, 'tests/cli/fixtures/stack-b.ts');
 export const PASS = 'cli-test-passphrase';
+const tsxUrl = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
 export type Env = Record<string, string>;
 export type Run = { code: number; stdout: string; stderr: string };
@@ -30,12 +32,13 @@ export async function simEnv(): Promise<{ sim: CivoSimulator; env: Env; dir: str
   return { sim, env, dir };
 }
 
-export function run(file: string, args: readonly string[], env: Env, input?: string): Promise<Run> {
+export function run(file: string, args: readonly string[], env: Env, input?: string, cwd = repo): Promise<Run> {
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
-      ['--import', 'tsx', file, ...args],
-      { cwd: repo, env: { ...process.env, ...env }, timeout: 60_000 },
+      // tsx by its resolved address, so a child whose cwd is another project finds it too
+      ['--import', tsxUrl, file, ...args],
+      { cwd, env: { ...process.env, ...env }, timeout: 60_000 },
       (error, stdout, stderr) => {
         resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
       },
