@@ -242,8 +242,8 @@ export class Engine {
     return this.apply(plan, options);
   }
 
-  /** Plans the deletion of everything, without applying it. */
-  async planDestroy(options: PlanOptions = {}): Promise<Plan> {
+  /** Plans the deletion of everything, without applying it: a plan whose mode is 'destroy' (so it takes no `mode`). */
+  async planDestroy(options: Omit<PlanOptions, 'mode'> = {}): Promise<Plan> {
     return runPlan(this.#core, [], options, true);
   }
 

@@ -31,7 +31,7 @@ export async function runPlan(
   const { issues, graph, order, parsed } = validateStack(decls as unknown[], resolve, {
     tokens: core.resources.keys(),
   });
-  issues.push(...planOptionIssues(options));
+  issues.push(...planOptionIssues(options, destroy));
   if (issues.length) throw new ValidationError(issues);
   const refreshOnly = options.mode === 'refresh-only';
   const refresh = refreshOnly || (options.refresh ?? true);
@@ -69,7 +69,7 @@ export async function runPlan(
       refresh,
       targets: options.targets,
       exclude: options.exclude,
-      destroy,
+      mode: destroy ? ('destroy' as const) : refreshOnly ? ('refresh-only' as const) : ('normal' as const),
       drift,
     };
     // The declarations' digest is needed only when the plan is saved or checked: computed on first use.
@@ -88,7 +88,7 @@ export async function runPlan(
     if (refreshOnly) {
       warnings.push(...(core.store.takeWarnings?.() ?? []));
       const work = refreshOnlyWork(state, refreshed, resolve);
-      return new Plan({ ...fields, work, warnings, mode: 'refresh-only', origin });
+      return new Plan({ ...fields, work, warnings, origin });
     }
     if (targets !== undefined && targets.length === 0 && targeting)
       return new Plan({ ...fields, work: [], warnings, origin });
@@ -115,8 +115,12 @@ export async function runPlan(
   }
 }
 
-/** The plan options' own problems: targets that are not names, an unknown mode, a refresh-only plan that may not refresh. */
-function planOptionIssues(options: PlanOptions): Issue[] {
+/**
+ * The plan options' own problems: targets that are not names, an unknown mode, a refresh-only plan
+ * that may not refresh, a destroy plan asked to be refresh-only (one plan has one mode, as
+ * Terraform refuses -destroy with -refresh-only).
+ */
+function planOptionIssues(options: PlanOptions, destroy: boolean): Issue[] {
   const issue = (path: (string | number)[], code: Issue['code'], message: string): Issue => ({
     resource: '',
     field: 'plan',
@@ -135,7 +139,9 @@ function planOptionIssues(options: PlanOptions): Issue[] {
   const refreshOnly = options.mode === 'refresh-only';
   if (options.mode !== undefined && options.mode !== 'normal' && !refreshOnly)
     issues.push(issue(['mode'], 'invalid_value', "mode must be 'normal' or 'refresh-only'"));
-  if (refreshOnly && options.refresh === false)
+  else if (destroy && refreshOnly)
+    issues.push(issue(['mode'], 'invalid_value', "a destroy plan has mode 'destroy'; it cannot also be refresh-only"));
+  else if (refreshOnly && options.refresh === false)
     issues.push(issue(['refresh'], 'invalid_value', 'a refresh-only plan must refresh'));
   return issues;
 }

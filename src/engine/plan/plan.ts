@@ -11,7 +11,7 @@ import type { DriftEntry } from './drift.js';
 import { renderPlan, type RenderOptions } from './render.js';
 import { renderMarkdown, type MarkdownOptions } from './markdown.js';
 import { planToMermaid } from './mermaid.js';
-import { planToJSON, type PlanJSON } from './json.js';
+import { planInputOf, planToJSON, type PlanJSON } from './json.js';
 import {
   decodePlanFile,
   encodePlanFile,
@@ -24,7 +24,7 @@ import {
 import { PlanFileError } from './plan-errors.js';
 
 export type { PlanSummary, PlanMode } from './view.js';
-import type { PlanMode, PlanSummary, PlanView } from './view.js';
+import { planFields, type PlanInput, type PlanMode, type PlanSummary, type PlanView } from './view.js';
 
 /** Internal: apply's view of the plan. Not part of the public contract. */
 export const planWork: unique symbol = Symbol('converge.planWork');
@@ -32,19 +32,6 @@ export const planWork: unique symbol = Symbol('converge.planWork');
 export const planSaved: unique symbol = Symbol('converge.planSaved');
 /** Internal: where an engine-made plan came from (providers, declarations digest). */
 export const planOrigin: unique symbol = Symbol('converge.planOrigin');
-
-type PlanFields = {
-  readonly warnings: readonly string[];
-  readonly lineage: string;
-  readonly serial: number;
-  readonly refresh: boolean;
-  readonly targets?: readonly string[];
-  readonly exclude?: readonly string[];
-  readonly destroy?: boolean;
-  readonly mode?: PlanMode;
-  readonly drift?: readonly DriftEntry[];
-  readonly createdAt?: string;
-};
 
 /**
  * What `engine.plan()` returns: a complete, immutable value. `steps` in execution order, a
@@ -87,7 +74,7 @@ export class Plan implements PlanView {
   readonly targets: readonly string[] | undefined;
   /** The resources it was told to leave out, if any. */
   readonly exclude: readonly string[] | undefined;
-  /** True for a plan made by destroy(): every resource is deleted. */
+  /** True for a plan made by destroy() or planDestroy(): every resource is deleted (said by `mode`: 'destroy'). */
   readonly destroy: boolean;
   /** `normal`, `destroy` or `refresh-only`. */
   readonly mode: PlanMode;
@@ -103,8 +90,8 @@ export class Plan implements PlanView {
 
   constructor(
     fields:
-      | (PlanFields & { work: readonly StepWork[]; origin?: PlanOrigin })
-      | (PlanFields & { saved: { work: SavedWork; providers: readonly ProviderPrint[]; where: string } }),
+      | (PlanInput & { work: readonly StepWork[]; origin?: PlanOrigin })
+      | (PlanInput & { saved: { work: SavedWork; providers: readonly ProviderPrint[]; where: string } }),
   ) {
     const work = 'work' in fields ? fields.work : undefined;
     // Not enumerable, and util.inspect shows the public view only: the work list holds the real
@@ -126,7 +113,7 @@ export class Plan implements PlanView {
     const counts: Record<Action, number> = { create: 0, update: 0, replace: 0, delete: 0, noop: 0, forget: 0 };
     for (const s of this.steps) counts[s.action]++;
     this.summary = Object.freeze(counts);
-    this.mode = fields.mode ?? (fields.destroy ? 'destroy' : 'normal');
+    this.mode = fields.mode ?? 'normal';
     this.drift = fields.drift ?? [];
     this.hasChanges =
       this.steps.some((s) => s.action !== 'noop' || s.movedFrom !== undefined) ||
@@ -138,7 +125,7 @@ export class Plan implements PlanView {
     this.refresh = fields.refresh;
     this.targets = fields.targets;
     this.exclude = fields.exclude;
-    this.destroy = fields.destroy ?? false;
+    this.destroy = this.mode === 'destroy';
     Object.freeze(this);
   }
 
@@ -163,20 +150,7 @@ export class Plan implements PlanView {
     options: { stylize?: unknown },
     inspect: (v: unknown, o?: unknown) => string,
   ): string {
-    const view = {
-      steps: this.steps,
-      summary: this.summary,
-      hasChanges: this.hasChanges,
-      warnings: this.warnings,
-      lineage: this.lineage,
-      serial: this.serial,
-      createdAt: this.createdAt,
-      refresh: this.refresh,
-      targets: this.targets,
-      destroy: this.destroy,
-      mode: this.mode,
-      drift: this.drift,
-    };
+    const view = planFields(this);
     return `Plan ${inspect(view, { ...options, depth: options && 'depth' in options ? (options as { depth: number | null }).depth : depth })}`;
   }
 
@@ -214,18 +188,6 @@ export class Plan implements PlanView {
   /** Reads a plan file's text (serialize()'s output). */
   static async parse(text: string, options: LoadOptions = {}, where = 'plan'): Promise<Plan> {
     const { plan, providers, work } = await decodePlanFile(text, where, options);
-    return new Plan({
-      saved: { work, providers, where },
-      warnings: plan.warnings,
-      lineage: plan.lineage,
-      serial: plan.serial,
-      refresh: plan.refresh,
-      targets: plan.targets ?? undefined,
-      exclude: plan.exclude ?? undefined,
-      destroy: plan.destroy,
-      mode: plan.mode,
-      drift: plan.drift,
-      createdAt: plan.createdAt,
-    });
+    return new Plan({ saved: { work, providers, where }, ...planInputOf(plan) });
   }
 }

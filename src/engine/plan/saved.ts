@@ -172,6 +172,8 @@ export async function decodePlanFile(text: string, where: string, options: LoadO
   const codec = await checkIntegrity(file, where, options);
   if (!file.plan || !Array.isArray(file.plan.steps) || !Array.isArray(file.providers))
     throw corrupt(where, 'the plan or its providers are missing');
+  if (file.plan.destroy !== (file.plan.mode === 'destroy'))
+    throw corrupt(where, `its destroy (${String(file.plan.destroy)}) and mode ('${String(file.plan.mode)}') disagree`);
   if (!file.providers.every((p) => p && typeof p.settings === 'object' && p.settings !== null))
     throw corrupt(where, "a provider's settings are missing");
   let work: SavedWork;

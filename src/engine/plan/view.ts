@@ -1,5 +1,6 @@
-// What a plan is, as data: the fields render and JSON read. plan.ts builds it; render.ts and
-// json.ts take it, so none of the three imports another in a circle.
+// What a plan is, as data: the one list of a plan's fields. plan.ts's Plan implements it (and
+// documents each field for its users), util.inspect shows PLAN_FIELDS, json.ts writes them in that
+// order and reads them back; render.ts and json.ts take a PlanView, so none imports plan.ts.
 import type { Step } from './step.js';
 import type { DriftEntry } from './drift.js';
 
@@ -22,19 +23,52 @@ export type PlanSummary = {
 /** 'normal': converge the stack; 'destroy': delete everything; 'refresh-only': record what changed outside, call no provider mutation. */
 export type PlanMode = 'normal' | 'destroy' | 'refresh-only';
 
+/** A plan's fields (documented on `Plan`), in the order its JSON writes them. */
 export type PlanView = {
-  readonly steps: readonly Step[];
-  readonly summary: PlanSummary;
-  readonly hasChanges: boolean;
-  readonly warnings: readonly string[];
+  readonly mode: PlanMode;
   readonly lineage: string;
   readonly serial: number;
   readonly createdAt: string;
   readonly refresh: boolean;
-  readonly targets: readonly string[] | undefined;
-  readonly exclude?: readonly string[] | undefined;
+  /** Said once, by `mode`: true exactly when mode is 'destroy'. */
   readonly destroy: boolean;
-  readonly mode?: PlanMode;
-  /** Objects refresh found changed or deleted outside converge. */
-  readonly drift?: readonly DriftEntry[];
+  readonly targets: readonly string[] | undefined;
+  readonly exclude: readonly string[] | undefined;
+  readonly hasChanges: boolean;
+  readonly summary: PlanSummary;
+  readonly warnings: readonly string[];
+  readonly drift: readonly DriftEntry[];
+  readonly steps: readonly Step[];
 };
+
+/** The name of one of a plan's fields. */
+export type PlanField = keyof PlanView;
+
+// Every field once, in PlanView's order: the compiler refuses a field missing here or not in PlanView.
+const ORDER: { readonly [K in PlanField]: true } = {
+  mode: true,
+  lineage: true,
+  serial: true,
+  createdAt: true,
+  refresh: true,
+  destroy: true,
+  targets: true,
+  exclude: true,
+  hasChanges: true,
+  summary: true,
+  warnings: true,
+  drift: true,
+  steps: true,
+};
+
+/** A plan's field names, in the order its JSON writes them and util.inspect shows them. */
+export const PLAN_FIELDS = Object.keys(ORDER) as readonly PlanField[];
+
+/** What a plan is made from: its fields but those it computes from its steps and mode. */
+export type PlanInput = Pick<PlanView, 'lineage' | 'serial' | 'refresh' | 'warnings'> &
+  Partial<Pick<PlanView, 'mode' | 'targets' | 'exclude' | 'drift' | 'createdAt'>>;
+
+/** A plan's fields alone, in PLAN_FIELDS order (what util.inspect shows, what JSON starts from). */
+export function planFields(plan: PlanView): PlanView {
+  return Object.fromEntries(PLAN_FIELDS.map((k) => [k, plan[k]])) as PlanView;
+}
