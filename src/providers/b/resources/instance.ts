@@ -15,6 +15,7 @@ import { missingObject } from '../errors.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
 import { claim, isOperationTag, operationTag } from './claim.js';
 import { readByRegion } from './read-many.js';
+import { catalogueDiskImages } from '../wire/images.js';
 
 function outputsOf(i: W.Instance, writePassword: boolean): z.output<typeof instanceOutputs> {
   return {
@@ -47,10 +48,17 @@ const ready = (ctx: ProvbContext, region: string, id: string) =>
     (i) => i.status,
   );
 
-/** The disk image's id, from an id or a name (the API takes `template_id`). */
+/**
+ * The disk image's id, from an id or a name (the API takes `template_id`): from the catalogue the
+ * provider instance read for this apply (one read for all its creates), afresh when that does not hold it.
+ */
 async function imageId(ctx: ProvbContext, region: string, image: string): Promise<string> {
-  const images = await ctx.config.client.diskImages(ctx, region);
-  return (images.find((i) => i.id === image) ?? images.find((i) => i.name === image))?.id ?? image;
+  const find = (images: readonly W.DiskImage[]) =>
+    (images.find((i) => i.id === image) ?? images.find((i) => i.name === image))?.id;
+  const c = ctx.config.client;
+  return (
+    find(await catalogueDiskImages(c, ctx, region)) ?? find(await catalogueDiskImages(c, ctx, region, true)) ?? image
+  );
 }
 
 /** The network's default firewall, for a blank `firewallId`. */
