@@ -8,6 +8,8 @@ import { z } from 'zod';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from '../../engine/errors.js';
 import { sensitive } from '../../engine/values/secret.js';
+import type { OperationContext } from '../../engine/provider/context.js';
+import type { Ctx, LxdClient, ServerInfo } from './client.js';
 
 export const remoteSchema = z.object({
   name: z.string().min(1),
@@ -18,7 +20,7 @@ export const remoteSchema = z.object({
   default: z.boolean().default(false),
 });
 
-export const provaArgsSchema = z.object({
+export const provaOptionsSchema = z.object({
   remotes: z.array(remoteSchema).optional(),
   acceptRemoteCertificate: z.boolean().optional(),
   generateClientCertificates: z.boolean().optional(),
@@ -31,7 +33,11 @@ export const provaArgsSchema = z.object({
   operationWaitSeconds: z.number().int().positive().optional(),
 });
 
-export type ProvaArgs = z.input<typeof provaArgsSchema>;
+/** What a program passes to `prova(...)`. */
+export type ProvaOptions = z.input<typeof provaOptionsSchema>;
+
+/** @deprecated The old name of {@link ProvaOptions}; kept so existing programs type-check. */
+export type ProvaArgs = ProvaOptions;
 
 export type Remote = {
   readonly name: string;
@@ -45,7 +51,8 @@ export type Remote = {
   readonly isDefault: boolean;
 };
 
-export type ResolvedSettings = {
+/** The resolved settings: options, then the environment, then lxc's config.yml, then defaults. */
+export type ProvaSettings = {
   readonly remotes: ReadonlyMap<string, Remote>;
   readonly defaultRemote: string;
   readonly acceptRemoteCertificate: boolean;
@@ -54,6 +61,21 @@ export type ResolvedSettings = {
   readonly pollIntervalMs: number;
   readonly operationWaitSeconds: number;
 };
+
+/** What `ctx.config` holds for provider A's handlers (made by connections.ts). */
+export type ProvaConfig = {
+  readonly settings: ProvaSettings;
+  /** The remote's name, or the default remote's when omitted. */
+  remoteName(remote?: string): string;
+  /** The client of a remote (the default one when omitted), connected and trusted. */
+  client(ctx: Ctx, remote?: string): Promise<LxdClient>;
+  /** The server facts of a remote when an earlier request read them (for plan-time checks). */
+  serverKnown(remote?: string): ServerInfo | undefined;
+  close(): Promise<void>;
+};
+
+/** What provider A's handlers receive. */
+export type ProvaContext = OperationContext<ProvaConfig>;
 
 /** The Go client's socket order: $LXD_SOCKET, $LXD_DIR/unix.socket, the snap socket if writable, /var/lib/lxd. */
 export function findSocket(env: Readonly<Record<string, string | undefined>>): string {
@@ -124,8 +146,8 @@ function readLxcConfig(dir: string): LxcConfigFile {
 }
 
 /** Resolves arguments + environment + config.yml into remotes and settings. */
-export function resolveConfig(args: ProvaArgs, env: Readonly<Record<string, string | undefined>>): ResolvedSettings {
-  const parsed = provaArgsSchema.safeParse(args);
+export function resolveConfig(args: ProvaOptions, env: Readonly<Record<string, string | undefined>>): ProvaSettings {
+  const parsed = provaOptionsSchema.safeParse(args);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new ConfigError('prova', issue.path.join('.') || 'config', issue.message);
@@ -199,7 +221,7 @@ export function resolveConfig(args: ProvaArgs, env: Readonly<Record<string, stri
 }
 
 /** The configuration under the upstream provider's key names; a secret (password, token) shows as the sensitive marker. */
-export function terraformConfig(s: ResolvedSettings): Record<string, unknown> {
+export function terraformConfig(s: ProvaSettings): Record<string, unknown> {
   const remote = [...s.remotes.values()]
     .filter((r) => r.declared)
     .map((r) => ({

@@ -2,9 +2,10 @@
 // `prova(config)` builds a provider instance; typed helpers (`prova.instance`, `prova.getInstance`)
 // build declarations. Imports the engine and src/kit only, never another provider.
 import { defineProvider, type Provider } from '../../engine/provider/define.js';
-import { resourceHelper, lookupHelper } from '../../engine/decl/helper.js';
-import { resolveConfig, terraformConfig, type ProvaArgs } from './config.js';
-import { makeConnections, type ProvaConfig } from './wire/connections.js';
+import { helpersFor, resourceHelper, lookupHelper } from '../../engine/decl/helper.js';
+import type { InstanceOption } from '../../engine/provider/instance.js';
+import { resolveConfig, terraformConfig, type ProvaConfig, type ProvaOptions } from './config.js';
+import { makeConnections } from './wire/connections.js';
 import * as l from './lookups/index.js';
 import { authGroup } from './resources/auth-group.js';
 import { instance } from './resources/instance.js';
@@ -34,11 +35,15 @@ export const resources = [
 ] as const;
 
 /** Builds provider A. Reads LXD_* environment variables here, and nowhere else. */
-function createProvider(config: ProvaArgs = {}): Provider<ProvaConfig> {
+function createProvider(options: ProvaOptions & InstanceOption = {}): Provider<ProvaConfig> & ProvaHelpers {
+  const { name, ...config } = options;
   const settings = resolveConfig(config, process.env);
   const connections = makeConnections(settings);
-  return defineProvider<ProvaConfig>({
+  return defineProvider<ProvaConfig, ProvaHelpers>({
     name: 'prova',
+    // `prova({ name: 'edge', ... })`: a second LXD server (its own remotes and credentials) in one stack.
+    instanceName: name,
+    helpers: helpersFor(helpers, name),
     config: connections,
     resources,
     lookups: l.lookups,
@@ -62,7 +67,7 @@ function createProvider(config: ProvaArgs = {}): Provider<ProvaConfig> {
 /** The lookup definitions. */
 export const lookups = l.lookups;
 
-export const prova = Object.assign(createProvider, {
+const helpers = {
   authGroup: resourceHelper(authGroup),
   instance: resourceHelper(instance),
   instanceDevice: resourceHelper(instanceDevice),
@@ -83,8 +88,12 @@ export const prova = Object.assign(createProvider, {
   getProfile: lookupHelper(l.getProfile),
   getProject: lookupHelper(l.getProject),
   getStoragePool: lookupHelper(l.getStoragePool),
-});
+};
 
-export type { ProvaArgs } from './config.js';
-export type { ProvaConfig } from './wire/connections.js';
+type ProvaHelpers = typeof helpers;
+
+/** The provider factory, with a typed helper per resource and lookup attached. */
+export const prova = Object.assign(createProvider, helpers);
+
+export type { ProvaOptions, ProvaArgs, ProvaConfig, ProvaContext, ProvaSettings } from './config.js';
 export { certificateFingerprint, decodeTrustToken, generateClientCertificate } from './wire/trust.js';

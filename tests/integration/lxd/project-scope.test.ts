@@ -1,7 +1,7 @@
 // Objects inside a non-default project on the real daemon: ?project= on every call, ids and imports
 // carrying the project, and the project deleted last.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { cleanupCvt, describeLxd, lxc, realEnv, type RealEnv } from './lxd-env.js';
+import { cleanupCvt, describeLxd, lxc, realEnv, type RealEnv, n } from './lxd-env.js';
 
 describeLxd('prova objects in a project on a real LXD', (facts) => {
   let env: RealEnv;
@@ -11,9 +11,9 @@ describeLxd('prova objects in a project on a real LXD', (facts) => {
   });
   afterAll(async () => {
     await env.close();
-    lxc(['delete', '--force', '--project', 'cvt-scope', 'cvt-pi'], true);
-    lxc(['profile', 'delete', '--project', 'cvt-scope', 'cvt-pprof'], true);
-    lxc(['project', 'delete', 'cvt-scope'], true);
+    lxc(['delete', '--force', '--project', n('cvt-scope'), n('cvt-pi')], true);
+    lxc(['profile', 'delete', '--project', n('cvt-scope'), n('cvt-pprof')], true);
+    lxc(['project', 'delete', n('cvt-scope')], true);
     cleanupCvt();
   });
 
@@ -22,43 +22,43 @@ describeLxd('prova objects in a project on a real LXD', (facts) => {
     const prof = env.res('prova:index/profile:Profile');
     const inst = env.res('prova:index/instance:Instance');
     const pi = proj.inputs.parse({
-      name: 'cvt-scope',
+      name: n('cvt-scope'),
       config: { 'features.images': 'false', 'features.profiles': 'true' },
     });
     const p = await proj.create(env.ctx, pi);
     let failed = false;
     try {
-      const fi = prof.inputs.parse({ name: 'cvt-pprof', project: 'cvt-scope', config: { 'user.p': '1' } });
+      const fi = prof.inputs.parse({ name: n('cvt-pprof'), project: n('cvt-scope'), config: { 'user.p': '1' } });
       const f = await prof.create(env.ctx, fi);
-      expect(f.id).toBe('local:cvt-scope/cvt-pprof');
-      expect(lxc(['profile', 'get', '--project', 'cvt-scope', 'cvt-pprof', 'user.p']).trim()).toBe('1');
+      expect(f.id).toBe(`local:${n('cvt-scope')}/cvt-pprof`);
+      expect(lxc(['profile', 'get', '--project', n('cvt-scope'), n('cvt-pprof'), 'user.p']).trim()).toBe('1');
       const ii = inst.inputs.parse({
-        name: 'cvt-pi',
-        project: 'cvt-scope',
+        name: n('cvt-pi'),
+        project: n('cvt-scope'),
         image: facts.image,
-        profiles: ['cvt-pprof'],
+        profiles: [n('cvt-pprof')],
         devices: [
           { name: 'root', type: 'disk', properties: { path: '/', pool: 'default' } },
           { name: 'eth0', type: 'nic', properties: { network: facts.bridge } },
         ],
       });
       const i = await inst.create(env.ctx, ii);
-      expect(i.id).toBe('local:cvt-scope/cvt-pi');
+      expect(i.id).toBe(`local:${n('cvt-scope')}/cvt-pi`);
       expect(i.outputs.ipv4Address).toMatch(/^198\.18\.0\./);
-      const imported = await inst.read(env.ctx, inst.importId!('cvt-scope/cvt-pi', env.provider.config), {
+      const imported = await inst.read(env.ctx, inst.importId!(`${n('cvt-scope')}/cvt-pi`, env.provider.config), {
         inputs: {},
         outputs: {},
       });
       expect(imported!.inputs).toMatchObject({
-        name: 'cvt-pi',
-        project: 'cvt-scope',
-        profiles: ['cvt-pprof'],
+        name: n('cvt-pi'),
+        project: n('cvt-scope'),
+        profiles: [n('cvt-pprof')],
         running: true,
       });
       expect((imported!.inputs.devices as { name: string }[]).map((d) => d.name)).toEqual(['eth0', 'root']);
       expect(
         prof.inputs.parse(
-          (await prof.read(env.ctx, prof.importId!('cvt-scope/cvt-pprof', env.provider.config), {
+          (await prof.read(env.ctx, prof.importId!(`${n('cvt-scope')}/cvt-pprof`, env.provider.config), {
             inputs: {},
             outputs: {},
           }))!.inputs,

@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { prova, type ProvaArgs, type ProvaConfig } from '../../../src/providers/a/index.js';
+import { prova, type ProvaOptions, type ProvaConfig } from '../../../src/providers/a/index.js';
 import {
   startSimulator,
   type LxdSimulator,
@@ -22,7 +22,7 @@ export type SimEnv = {
   close(): Promise<void>;
 };
 
-export async function simEnv(options: LxdSimulatorOptions = {}, args: ProvaArgs = {}): Promise<SimEnv> {
+export async function simEnv(options: LxdSimulatorOptions = {}, args: ProvaOptions = {}): Promise<SimEnv> {
   const dir = mkdtempSync(join(tmpdir(), 'cvt-prova-'));
   const sim = await startSimulator({ socketPath: join(dir, 'unix.socket'), ...options });
   const provider = prova({

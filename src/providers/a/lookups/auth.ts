@@ -4,7 +4,8 @@ import { defineLookup } from '../../../engine/provider/define.js';
 import { formatId } from '../wire/ids.js';
 import { getObject } from '../wire/objects.js';
 import { authClient, fromWirePermission, type WireGroup } from '../resources/auth-group.js';
-import { remote, check, notFound, type Ctx } from './shared.js';
+import { remote, check, notFound } from './shared.js';
+import type { ProvaContext } from '../config.js';
 
 export const getAuthGroup = defineLookup({
   token: 'prova:index/getAuthGroup:getAuthGroup',
@@ -12,7 +13,7 @@ export const getAuthGroup = defineLookup({
   args: z
     .object({ name: z.string().min(1).describe('Name of the authorization group.'), remote })
     .describe('Reads an authorization group (its description and permissions) by name.'),
-  async run(ctx: Ctx, a) {
+  async run(ctx: ProvaContext, a) {
     const client = await authClient(ctx, ctx.config, a.remote, 'auth group lookups');
     const got = await getObject<WireGroup>(ctx, client, {
       template: '/1.0/auth/groups/{name}',
@@ -53,7 +54,7 @@ export const getAuthIdentity = defineLookup({
     .describe(
       'Reads an authentication identity (its groups, identifier and, for TLS identities, its certificate) by method and name.',
     ),
-  async run(ctx: Ctx, a) {
+  async run(ctx: ProvaContext, a) {
     const client = await authClient(ctx, ctx.config, a.remote, 'auth identity lookups');
     const got = await getObject<WireIdentity>(ctx, client, {
       template: '/1.0/auth/identities/{method}/{name}',

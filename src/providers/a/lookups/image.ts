@@ -5,7 +5,8 @@ import { LookupError } from '../../../engine/errors.js';
 import { formatId } from '../wire/ids.js';
 import { findImage } from '../wire/images.js';
 import { getObject, projectOf } from '../wire/objects.js';
-import { remote, project, check, notFound, type Ctx } from './shared.js';
+import { remote, project, check, notFound } from './shared.js';
+import type { ProvaContext } from '../config.js';
 
 type WireImage = {
   fingerprint: string;
@@ -40,7 +41,7 @@ export const getImage = defineLookup({
     .describe(
       'Reads one image (aliases, architecture, fingerprint, type) by name (alias) or fingerprint; every criterion is optional.',
     ),
-  async run(ctx: Ctx, a) {
+  async run(ctx: ProvaContext, a) {
     const client = await ctx.config.client(ctx, a.remote);
     const p = projectOf(a.project);
     let candidates: WireImage[];

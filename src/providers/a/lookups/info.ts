@@ -1,7 +1,8 @@
 // The server lookup: what the remote is (version, API extensions, clustering, storage and networks it offers).
 import { z } from 'zod';
 import { defineLookup } from '../../../engine/provider/define.js';
-import { remote, check, type Ctx } from './shared.js';
+import { remote, check } from './shared.js';
+import type { ProvaContext } from '../config.js';
 
 type WireMember = {
   server_name: string;
@@ -21,7 +22,7 @@ export const getInfo = defineLookup({
   args: z
     .object({ remote })
     .describe("Reads facts about the remote's server: API extensions, cluster members and supported instance types."),
-  async run(ctx: Ctx, a) {
+  async run(ctx: ProvaContext, a) {
     const client = await ctx.config.client(ctx, a.remote);
     const s = await client.server(ctx, true);
     const members: Record<string, unknown> = {};

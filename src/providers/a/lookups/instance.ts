@@ -6,7 +6,8 @@ import { formatId } from '../wire/ids.js';
 import { projectOf } from '../wire/objects.js';
 import { getInstance as fetchInstance, readOutputs, splitConfig } from '../wire/instances.js';
 import { isRunning, readState } from '../wire/runtime.js';
-import { remote, project, check, notFound, type Ctx } from './shared.js';
+import { remote, project, check, notFound } from './shared.js';
+import type { ProvaContext } from '../config.js';
 
 export const getInstance = defineLookup({
   token: 'prova:index/getInstance:getInstance',
@@ -14,7 +15,7 @@ export const getInstance = defineLookup({
   args: z
     .object({ name: z.string().min(1).describe('Name of the instance.'), project, remote })
     .describe('Reads an instance (config, devices, addresses, status) by name.'),
-  async run(ctx: Ctx, a) {
+  async run(ctx: ProvaContext, a) {
     const client = await ctx.config.client(ctx, a.remote);
     const got = await fetchInstance(ctx, client, a.name, projectOf(a.project));
     if (!got) throw notFound('prova:index/getInstance:getInstance', `name=${a.name}`);

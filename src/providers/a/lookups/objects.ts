@@ -8,7 +8,8 @@ import { networkAddresses, type WireNetwork } from '../resources/network.js';
 import type { WireProfile } from '../resources/profile.js';
 import type { WireProject } from '../resources/project.js';
 import type { WirePool } from '../resources/storage-pool.js';
-import { remote, project, check, notFound, type Ctx } from './shared.js';
+import { remote, project, check, notFound } from './shared.js';
+import type { ProvaContext } from '../config.js';
 
 export const getNetwork = defineLookup({
   token: 'prova:index/getNetwork:getNetwork',
@@ -16,7 +17,7 @@ export const getNetwork = defineLookup({
   args: z
     .object({ name: z.string().min(1).describe('Name of the network.'), project, remote })
     .describe('Reads a network (type, config, addresses, managed) by name.'),
-  async run(ctx: Ctx, a) {
+  async run(ctx: ProvaContext, a) {
     const client = await ctx.config.client(ctx, a.remote);
     const got = await getObject<WireNetwork>(ctx, client, {
       template: '/1.0/networks/{name}',
@@ -56,7 +57,7 @@ export const getProfile = defineLookup({
       remote,
     })
     .describe('Reads a profile (config and devices) by name.'),
-  async run(ctx: Ctx, a) {
+  async run(ctx: ProvaContext, a) {
     const client = await ctx.config.client(ctx, a.remote);
     const got = await getObject<WireProfile>(ctx, client, {
       template: '/1.0/profiles/{name}',
@@ -84,7 +85,7 @@ export const getProject = defineLookup({
   args: z
     .object({ name: z.string().min(1).describe('Name of the project.'), remote })
     .describe('Reads a project (description and config) by name.'),
-  async run(ctx: Ctx, a) {
+  async run(ctx: ProvaContext, a) {
     const client = await ctx.config.client(ctx, a.remote);
     const got = await getObject<WireProject>(ctx, client, {
       template: '/1.0/projects/{name}',
@@ -108,7 +109,7 @@ export const getStoragePool = defineLookup({
   args: z
     .object({ name: z.string().min(1).describe('Name of the storage pool.'), project, remote })
     .describe('Reads a storage pool (driver, config, status, cluster locations) by name.'),
-  async run(ctx: Ctx, a) {
+  async run(ctx: ProvaContext, a) {
     const client = await ctx.config.client(ctx, a.remote);
     const got = await getObject<WirePool>(ctx, client, {
       template: '/1.0/storage-pools/{name}',

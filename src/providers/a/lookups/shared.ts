@@ -2,11 +2,9 @@
 // and the not-found error.
 import { z } from 'zod';
 import { LookupError } from '../../../engine/errors.js';
-import type { OperationContext } from '../../../engine/provider/context.js';
 import { scopeIssues } from '../resources/checks.js';
-import type { ProvaConfig } from '../wire/connections.js';
+import type { ProvaConfig } from '../config.js';
 
-export type Ctx = OperationContext<ProvaConfig>;
 export const remote = z
   .string()
   .optional()

@@ -3,9 +3,8 @@
 import { z } from 'zod';
 import { cannotTell, defineResource, type CheckIssue } from '../../../engine/provider/define.js';
 import { scopeIssues } from './checks.js';
-import type { OperationContext } from '../../../engine/provider/context.js';
 import type { LxdClient, Ctx as ClientCtx } from '../client.js';
-import type { ProvaConfig } from '../wire/connections.js';
+import type { ProvaConfig, ProvaContext } from '../config.js';
 import { entityArgs, entityUrl } from '../wire/entities.js';
 import { formatId, parseId, scopeInputs } from '../wire/ids.js';
 import { createObject, deleteObject, getObject, replaceObject, type Where } from '../wire/objects.js';
@@ -56,7 +55,6 @@ const inputs = z
   })
   .describe('An authorization group: a named set of permissions that identities gain by membership.');
 
-type Ctx = OperationContext<ProvaConfig>;
 const where = (name: string): Where => ({
   template: '/1.0/auth/groups/{name}',
   params: { name },
@@ -103,11 +101,11 @@ export const authGroup = defineResource({
     return issues;
   },
   /** The group of this name, if one exists before the create's request (LXD refuses a taken name). */
-  async existing(ctx: Ctx, i) {
+  async existing(ctx: ProvaContext, i) {
     const client = await authClient(ctx, ctx.config, i.remote, 'auth groups');
     return (await getObject<WireGroup>(ctx, client, where(i.name))) ? [i.name] : [];
   },
-  async create(ctx: Ctx, i) {
+  async create(ctx: ProvaContext, i) {
     const client = await authClient(ctx, ctx.config, i.remote, 'auth groups');
     await createObject(
       ctx,
@@ -117,7 +115,7 @@ export const authGroup = defineResource({
     );
     return { id: formatId(client.remote, undefined, [i.name]), outputs: {} };
   },
-  async read(ctx: Ctx, id, prior) {
+  async read(ctx: ProvaContext, id, prior) {
     const ref = idOf(id, ctx.config);
     const client = await authClient(ctx, ctx.config, ref.remote, 'auth groups');
     const got = await getObject<WireGroup>(ctx, client, where(ref.fields[0]!));
@@ -133,7 +131,7 @@ export const authGroup = defineResource({
       outputs: {},
     };
   },
-  async update(ctx: Ctx, id, _olds, news) {
+  async update(ctx: ProvaContext, id, _olds, news) {
     const ref = idOf(id, ctx.config);
     const client = await authClient(ctx, ctx.config, ref.remote, 'auth groups');
     await replaceObject<WireGroup>(ctx, client, where(ref.fields[0]!), () => ({
@@ -142,7 +140,7 @@ export const authGroup = defineResource({
     }));
     return { outputs: {} };
   },
-  async delete(ctx: Ctx, id) {
+  async delete(ctx: ProvaContext, id) {
     const ref = idOf(id, ctx.config);
     await deleteObject(ctx, await authClient(ctx, ctx.config, ref.remote, 'auth groups'), where(ref.fields[0]!));
   },
@@ -152,7 +150,7 @@ export const authGroup = defineResource({
    * refuses a create of a taken name), someone else's when it noted one; a record without that note
    * (an earlier release's) cannot tell.
    */
-  async find(ctx: Ctx, i, hint) {
+  async find(ctx: ProvaContext, i, hint) {
     const client = await authClient(ctx, ctx.config, i.remote, 'auth groups');
     if (!(await getObject<WireGroup>(ctx, client, where(i.name)))) return null;
     if (hint.existing)

@@ -1,7 +1,7 @@
 // Plan-time checks every provider A resource and lookup shares: `remote` must name a configured LXD
 // remote, and `target` needs a clustered server (known once any request has read the server).
 import type { CheckIssue } from '../../../engine/provider/define.js';
-import type { ProvaConfig } from '../wire/connections.js';
+import type { ProvaConfig } from '../config.js';
 
 export type Scoped = { readonly remote?: string; readonly target?: string };
 

@@ -4,9 +4,8 @@
 import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
 import { ProviderError } from '../../../engine/errors.js';
-import type { OperationContext } from '../../../engine/provider/context.js';
 import { checkScope } from './checks.js';
-import type { ProvaConfig } from '../wire/connections.js';
+import type { ProvaConfig, ProvaContext } from '../config.js';
 import { isOurs } from '../wire/find.js';
 import { OPERATION_KEY } from '../wire/keys.js';
 import { deviceTypes, fromWire, MARKER, STANDALONE, type WireDevices } from '../wire/devices.js';
@@ -54,7 +53,6 @@ const inputs = z
     "One device (disk, NIC, proxy, ...) attached to an existing instance, managed separately from the instance's own `devices` list.",
   );
 
-type Ctx = OperationContext<ProvaConfig>;
 const where = (instance: string, project?: string): Where => ({
   template: '/1.0/instances/{name}',
   params: { name: instance },
@@ -83,7 +81,7 @@ export const instanceDevice = defineResource({
     ],
   },
   check: checkScope,
-  async create(ctx: Ctx, i) {
+  async create(ctx: ProvaContext, i) {
     const client = await ctx.config.client(ctx, i.remote);
     await replaceObject<WireInstance>(ctx, client, where(i.instanceName, i.project), (cur) => {
       if (cur.devices[i.name])
@@ -102,7 +100,7 @@ export const instanceDevice = defineResource({
     });
     return { id: formatId(client.remote, i.project, [i.instanceName, i.name]), outputs: {} };
   },
-  async read(ctx: Ctx, id, prior) {
+  async read(ctx: ProvaContext, id, prior) {
     const ref = idOf(id, ctx.config);
     const [instance, name] = ref.fields as [string, string];
     const got = await getObject<WireInstance>(
@@ -125,7 +123,7 @@ export const instanceDevice = defineResource({
       outputs: {},
     };
   },
-  async update(ctx: Ctx, id, _olds, news) {
+  async update(ctx: ProvaContext, id, _olds, news) {
     const ref = idOf(id, ctx.config);
     await replaceObject<WireInstance>(
       ctx,
@@ -137,7 +135,7 @@ export const instanceDevice = defineResource({
     return { outputs: {} };
   },
   /** Exact: the device of this name carrying the create's operation id (device property user.converge.operation). */
-  async find(ctx: Ctx, i, hint) {
+  async find(ctx: ProvaContext, i, hint) {
     const client = await ctx.config.client(ctx, i.remote);
     const got = await getObject<WireInstance>(ctx, client, where(i.instanceName, i.project));
     return isOurs(got?.obj.devices[i.name], hint)
@@ -148,7 +146,7 @@ export const instanceDevice = defineResource({
     const ref = idOf(importId, config);
     return formatId(ref.remote, ref.project, ref.fields);
   },
-  async delete(ctx: Ctx, id) {
+  async delete(ctx: ProvaContext, id) {
     const ref = idOf(id, ctx.config);
     const [instance, name] = ref.fields as [string, string];
     const client = await ctx.config.client(ctx, ref.remote);

@@ -6,9 +6,8 @@
 // the file now holds exactly what it wrote (overwrite) or what was there plus the appended text.
 import { z } from 'zod';
 import { defineResource, type CheckIssue } from '../../../engine/provider/define.js';
-import type { OperationContext } from '../../../engine/provider/context.js';
 import { scopeIssues } from './checks.js';
-import type { ProvaConfig } from '../wire/connections.js';
+import type { ProvaConfig, ProvaContext } from '../config.js';
 import { createHash } from 'node:crypto';
 import {
   absoluteTarget,
@@ -62,7 +61,6 @@ const outputs = z.object({
   resourceId: z.string().describe('Identifier of the managed file: remote, project, instance and target path.'),
 });
 
-type Ctx = OperationContext<ProvaConfig>;
 type Inputs = z.output<typeof inputs>;
 
 /** id = `<remote>:<instance>:<targetPath>` (the upstream resource_id); project comes from the inputs. */
@@ -73,7 +71,7 @@ function partsOf(id: string): { remote: string; instance: string; target: string
 
 const digest = (content: string) => createHash('sha256').update(content).digest('hex');
 
-async function stat(ctx: Ctx, i: Inputs) {
+async function stat(ctx: ProvaContext, i: Inputs) {
   const client = await ctx.config.client(ctx, i.remote);
   return statFile(ctx, client, i.instance, projectOf(i.project), absoluteTarget(i.targetPath));
 }
@@ -103,11 +101,11 @@ export const instanceFile = defineResource({
     return issues;
   },
   /** The digest of what is at the path before the request, or nothing when no file is there. */
-  async existing(ctx: Ctx, i) {
+  async existing(ctx: ProvaContext, i) {
     const s = await stat(ctx, i);
     return s ? [digest(s.content)] : [];
   },
-  async create(ctx: Ctx, i) {
+  async create(ctx: ProvaContext, i) {
     const client = await ctx.config.client(ctx, i.remote);
     const target = absoluteTarget(i.targetPath);
     await uploadFile(ctx, client, i.instance, projectOf(i.project), { ...i, targetPath: target });
@@ -115,7 +113,7 @@ export const instanceFile = defineResource({
     return { id, outputs: { resourceId: id } };
   },
   /** The write landed when the file holds what it wrote (see the header); otherwise nothing was done. */
-  async find(ctx: Ctx, i, hint) {
+  async find(ctx: ProvaContext, i, hint) {
     const s = await stat(ctx, i);
     if (!s) return null;
     if (!hint.existing)
@@ -130,7 +128,7 @@ export const instanceFile = defineResource({
     const id = `${client.remote}:${i.instance}:${absoluteTarget(i.targetPath)}`;
     return { id, outputs: { resourceId: id } };
   },
-  async read(ctx: Ctx, id, prior) {
+  async read(ctx: ProvaContext, id, prior) {
     const { remote, instance, target } = partsOf(id);
     const p = prior.inputs as Partial<Inputs>;
     const client = await ctx.config.client(ctx, remote);
@@ -142,7 +140,7 @@ export const instanceFile = defineResource({
     const content = p.content !== undefined ? { content: s.content } : {};
     return { inputs: { ...p, uid: s.uid, gid: s.gid, mode: s.mode, ...content }, outputs: { resourceId: id } };
   },
-  async delete(ctx: Ctx, id, prior) {
+  async delete(ctx: ProvaContext, id, prior) {
     const { remote, instance, target } = partsOf(id);
     const client = await ctx.config.client(ctx, remote);
     await deleteFile(ctx, client, instance, projectOf((prior.inputs as Partial<Inputs>).project), target).catch(

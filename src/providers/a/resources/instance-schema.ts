@@ -2,7 +2,7 @@
 // reference pages and editor hovers), and the checks of its inputs that need no server.
 import { z } from 'zod';
 import type { CheckIssue } from '../../../engine/provider/define.js';
-import type { ProvaConfig } from '../wire/connections.js';
+import type { ProvaConfig } from '../config.js';
 import { deviceSchema, sortDevices } from '../wire/devices.js';
 import { execSchema } from '../wire/execs.js';
 import { fileIssues, fileOwnership } from '../wire/files.js';

@@ -7,7 +7,6 @@ import { defineResource, type Prior, type ReadResult } from '../../../engine/pro
 import { readByGroup } from '../../../kit/read-many.js';
 import { PartialCreateError, ProviderError } from '../../../engine/errors.js';
 import { isOurs } from '../wire/find.js';
-import type { OperationContext } from '../../../engine/provider/context.js';
 import { instanceInputs, instanceOutputs, checkInstance, type InstanceInputs } from './instance-schema.js';
 import {
   getInstance,
@@ -21,7 +20,7 @@ import {
   waitsFor,
 } from '../wire/instances.js';
 import { isNotFound } from '../../../kit/gone.js';
-import type { ProvaConfig } from '../wire/connections.js';
+import type { ProvaConfig, ProvaContext } from '../config.js';
 import { fromWire, toWire, MARKER, STANDALONE } from '../wire/devices.js';
 import { runExecs, type ExecResult } from '../wire/execs.js';
 import { replaceFiles } from '../wire/files.js';
@@ -36,8 +35,6 @@ import {
   type InstanceState,
   type WireInstance,
 } from '../wire/runtime.js';
-
-type Ctx = OperationContext<ProvaConfig>;
 
 /** Where a recorded instance lives: its id's parts, its name and its project. */
 type Located = {
@@ -58,7 +55,13 @@ function locate(defaultRemote: string, id: string, prior: Prior): Located {
 }
 
 /** What read answers for instance `w` with its state. */
-function instanceResult(ctx: Ctx, at: Located, prior: Prior, w: WireInstance, state: InstanceState | null): ReadResult {
+function instanceResult(
+  ctx: ProvaContext,
+  at: Located,
+  prior: Prior,
+  w: WireInstance,
+  state: InstanceState | null,
+): ReadResult {
   const { p, ref } = at;
   const split = splitConfig(w.config);
   const sameProfiles = p.profiles === undefined && w.profiles.length === 1 && w.profiles[0] === 'default';
@@ -92,7 +95,7 @@ export const instance = defineResource({
   keyedLists: { devices: 'name', files: 'targetPath' },
   computedOnUpdate: ['status', 'location', 'ipv4Address', 'ipv6Address', 'macAddress', 'interfaces', 'execResults'],
   check: checkInstance,
-  async create(ctx: Ctx, i) {
+  async create(ctx: ProvaContext, i) {
     const startedAt = Date.now();
     const client = await ctx.config.client(ctx, i.remote);
     const source = await imageSource(ctx, ctx.config, client, i.image, i.project);
@@ -149,7 +152,7 @@ export const instance = defineResource({
       });
     }
   },
-  async read(ctx: Ctx, id, prior) {
+  async read(ctx: ProvaContext, id, prior) {
     const at = locate(ctx.config.settings.defaultRemote, id, prior);
     const client = await ctx.config.client(ctx, at.ref.remote);
     const got = await getInstance(ctx, client, at.name, at.project);
@@ -157,7 +160,7 @@ export const instance = defineResource({
     return instanceResult(ctx, at, prior, got.instance, await readState(ctx, client, got.instance.name, at.project));
   },
   // One `GET /1.0/instances?recursion=2` per remote and project: every instance with its state.
-  readMany: readByGroup<Ctx, WireInstance & { state?: InstanceState | null }>({
+  readMany: readByGroup<ProvaContext, WireInstance & { state?: InstanceState | null }>({
     groupOf: (ctx, it) => {
       const at = locate(ctx.config.settings.defaultRemote, it.id, it.prior);
       return JSON.stringify([at.ref.remote, at.project ?? null]);
@@ -180,7 +183,7 @@ export const instance = defineResource({
     toResult: (w, prior, id, ctx) =>
       instanceResult(ctx, locate(ctx.config.settings.defaultRemote, id, prior), prior, w, w.state ?? null),
   }),
-  async update(ctx: Ctx, id, olds, news) {
+  async update(ctx: ProvaContext, id, olds, news) {
     const o = olds.inputs as InstanceInputs;
     const client = await ctx.config.client(ctx, news.remote);
     const current = await getInstance(ctx, client, o.name, news.project);
@@ -270,7 +273,7 @@ export const instance = defineResource({
       outputs: await readOutputs(ctx, client, after.instance, news.project, execResults),
     };
   },
-  async delete(ctx: Ctx, id, prior) {
+  async delete(ctx: ProvaContext, id, prior) {
     const p = prior.inputs as Partial<InstanceInputs>;
     const ref = parseId(id, 1, ctx.config.settings.defaultRemote, 'instance');
     const name = p.name ?? ref.fields[0]!;
@@ -293,7 +296,7 @@ export const instance = defineResource({
    * Exact: the instance of this name carrying the create's operation id (config
    * user.converge.operation). Another instance of that name is not this create's: null.
    */
-  async find(ctx: Ctx, i, hint) {
+  async find(ctx: ProvaContext, i, hint) {
     const client = await ctx.config.client(ctx, i.remote);
     const got = await getInstance(ctx, client, i.name, i.project);
     if (!got || !isOurs(got.instance.config, hint)) return null;

@@ -3,8 +3,7 @@
 import { z } from 'zod';
 import { aclRuleIssues, userConfigIssues } from './rules.js';
 import { defineResource } from '../../../engine/provider/define.js';
-import type { OperationContext } from '../../../engine/provider/context.js';
-import type { ProvaConfig } from '../wire/connections.js';
+import type { ProvaConfig, ProvaContext } from '../config.js';
 import { formatId, parseId, scopeInputs } from '../wire/ids.js';
 import { checkScope } from './checks.js';
 import { findTagged } from '../wire/find.js';
@@ -82,7 +81,6 @@ const inputs = z
   })
   .describe('A network ACL: named ingress and egress rules that networks and NICs can reference by name.');
 
-type Ctx = OperationContext<ProvaConfig>;
 const isComputed = computedKeys(['volatile.']);
 const where = (name: string, project?: string): Where => ({
   template: '/1.0/network-acls/{name}',
@@ -130,7 +128,7 @@ export const networkAcl = defineResource({
     ...i.egresses.flatMap((r, n) => aclRuleIssues(r, ['egresses', n])),
   ],
   replaceOn: ['name', 'project', 'remote'],
-  async create(ctx: Ctx, i) {
+  async create(ctx: ProvaContext, i) {
     const client = await ctx.config.client(ctx, i.remote);
     await createObject(
       ctx,
@@ -146,7 +144,7 @@ export const networkAcl = defineResource({
     );
     return { id: formatId(client.remote, i.project, [i.name]), outputs: {} };
   },
-  async read(ctx: Ctx, id, prior) {
+  async read(ctx: ProvaContext, id, prior) {
     const ref = parseId(id, 1, ctx.config.settings.defaultRemote, 'network ACL');
     const got = await getObject<WireAcl>(
       ctx,
@@ -168,7 +166,7 @@ export const networkAcl = defineResource({
       outputs: {},
     };
   },
-  async update(ctx: Ctx, id, _olds, news) {
+  async update(ctx: ProvaContext, id, _olds, news) {
     const ref = parseId(id, 1, ctx.config.settings.defaultRemote, 'network ACL');
     await replaceObject<WireAcl>(
       ctx,
@@ -183,12 +181,12 @@ export const networkAcl = defineResource({
     );
     return { outputs: {} };
   },
-  async delete(ctx: Ctx, id) {
+  async delete(ctx: ProvaContext, id) {
     const ref = parseId(id, 1, ctx.config.settings.defaultRemote, 'network ACL');
     await deleteObject(ctx, await ctx.config.client(ctx, ref.remote), where(ref.fields[0]!, ref.project));
   },
   /** Exact: the ACL of this name carrying the create's operation id (config user.converge.operation). */
-  async find(ctx: Ctx, i, hint) {
+  async find(ctx: ProvaContext, i, hint) {
     const client = await ctx.config.client(ctx, i.remote);
     return (await findTagged<WireAcl>(ctx, client, where(i.name, i.project), hint))
       ? { id: formatId(client.remote, i.project, [i.name]), outputs: {} }

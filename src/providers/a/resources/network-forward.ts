@@ -4,8 +4,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { forwardPortIssues, userConfigIssues } from './rules.js';
 import { defineResource } from '../../../engine/provider/define.js';
-import type { OperationContext } from '../../../engine/provider/context.js';
-import type { ProvaConfig } from '../wire/connections.js';
+import type { ProvaConfig, ProvaContext } from '../config.js';
 import { formatId, parseId, scopeInputs } from '../wire/ids.js';
 import { checkScope } from './checks.js';
 import { findTagged } from '../wire/find.js';
@@ -81,7 +80,6 @@ const inputs = z
     'A network forward: traffic to a listen address on a network is forwarded to internal addresses, per port.',
   );
 
-type Ctx = OperationContext<ProvaConfig>;
 const isComputed = computedKeys(['volatile.']);
 const where = (network: string, listen: string, project?: string): Where => ({
   template: '/1.0/networks/{network}/forwards/{listenAddress}',
@@ -121,7 +119,7 @@ export const networkForward = defineResource({
       : []),
     ...i.ports.flatMap((p, n) => forwardPortIssues(p, ['ports', n])),
   ],
-  async create(ctx: Ctx, i) {
+  async create(ctx: ProvaContext, i) {
     const client = await ctx.config.client(ctx, i.remote);
     await createObject(
       ctx,
@@ -141,7 +139,7 @@ export const networkForward = defineResource({
     );
     return { id: formatId(client.remote, i.project, [i.network, i.listenAddress]), outputs: {} };
   },
-  async read(ctx: Ctx, id, prior) {
+  async read(ctx: ProvaContext, id, prior) {
     const ref = idOf(id, ctx.config);
     const [network, listen] = ref.fields as [string, string];
     const got = await getObject<WireForward>(
@@ -164,7 +162,7 @@ export const networkForward = defineResource({
       outputs: {},
     };
   },
-  async update(ctx: Ctx, id, _olds, news) {
+  async update(ctx: ProvaContext, id, _olds, news) {
     const ref = idOf(id, ctx.config);
     await replaceObject<WireForward>(
       ctx,
@@ -178,7 +176,7 @@ export const networkForward = defineResource({
     );
     return { outputs: {} };
   },
-  async delete(ctx: Ctx, id) {
+  async delete(ctx: ProvaContext, id) {
     const ref = idOf(id, ctx.config);
     await deleteObject(
       ctx,
@@ -187,7 +185,7 @@ export const networkForward = defineResource({
     );
   },
   /** Exact: the forward on this listen address carrying the create's operation id (config user.converge.operation). */
-  async find(ctx: Ctx, i, hint) {
+  async find(ctx: ProvaContext, i, hint) {
     const client = await ctx.config.client(ctx, i.remote);
     return (await findTagged<WireForward>(ctx, client, where(i.network, i.listenAddress, i.project), hint))
       ? { id: formatId(client.remote, i.project, [i.network, i.listenAddress]), outputs: {} }

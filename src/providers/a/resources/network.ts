@@ -2,9 +2,8 @@
 // (ipv4.address, ipv6.nat, volatile.*, …) are ignored unless set; outputs come from /state.
 import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
-import type { OperationContext } from '../../../engine/provider/context.js';
 import type { Ctx as ClientCtx, LxdClient } from '../client.js';
-import type { ProvaConfig } from '../wire/connections.js';
+import type { ProvaConfig, ProvaContext } from '../config.js';
 import { formatId, parseId, scopeInputs } from '../wire/ids.js';
 import { checkScope } from './checks.js';
 import { configIssues } from './config-checks.js';
@@ -70,7 +69,6 @@ export type WireNetwork = {
   config: Record<string, string>;
   used_by?: string[] | null;
 };
-type Ctx = OperationContext<ProvaConfig>;
 export const isNetworkComputed = computedKeys(
   ['volatile.'],
   ['bridge.mtu', 'ipv4.address', 'ipv4.nat', 'ipv6.address', 'ipv6.nat'],
@@ -109,7 +107,7 @@ export async function networkAddresses(
   return out;
 }
 
-async function outputsOf(ctx: Ctx, client: LxdClient, name: string, project?: string) {
+async function outputsOf(ctx: ProvaContext, client: LxdClient, name: string, project?: string) {
   const got = await getObject<WireNetwork>(ctx, client, where(name, project));
   if (!got) return null;
   return {
@@ -128,7 +126,7 @@ export const network = defineResource({
     ...checkScope(i, config),
     ...configIssues(i.config, { kind: 'network', sub: i.type }),
   ],
-  async create(ctx: Ctx, i) {
+  async create(ctx: ProvaContext, i) {
     const client = await ctx.config.client(ctx, i.remote);
     await createObject(
       ctx,
@@ -139,7 +137,7 @@ export const network = defineResource({
     const got = (await outputsOf(ctx, client, i.name, i.project))!;
     return { id: formatId(client.remote, i.project, [i.name]), outputs: got.outputs };
   },
-  async read(ctx: Ctx, id, prior) {
+  async read(ctx: ProvaContext, id, prior) {
     const ref = parseId(id, 1, ctx.config.settings.defaultRemote, 'network');
     const client = await ctx.config.client(ctx, ref.remote);
     const got = await outputsOf(ctx, client, ref.fields[0]!, ref.project);
@@ -157,7 +155,7 @@ export const network = defineResource({
       outputs: got.outputs,
     };
   },
-  async update(ctx: Ctx, id, _olds, news) {
+  async update(ctx: ProvaContext, id, _olds, news) {
     const ref = parseId(id, 1, ctx.config.settings.defaultRemote, 'network');
     const client = await ctx.config.client(ctx, ref.remote);
     await replaceObject<WireNetwork>(ctx, client, where(ref.fields[0]!, ref.project), (cur) => ({
@@ -166,12 +164,12 @@ export const network = defineResource({
     }));
     return { outputs: (await outputsOf(ctx, client, ref.fields[0]!, ref.project))!.outputs };
   },
-  async delete(ctx: Ctx, id) {
+  async delete(ctx: ProvaContext, id) {
     const ref = parseId(id, 1, ctx.config.settings.defaultRemote, 'network');
     await deleteObject(ctx, await ctx.config.client(ctx, ref.remote), where(ref.fields[0]!, ref.project));
   },
   /** Exact: the network of this name carrying the create's operation id (config user.converge.operation). */
-  async find(ctx: Ctx, i, hint) {
+  async find(ctx: ProvaContext, i, hint) {
     const client = await ctx.config.client(ctx, i.remote);
     if (!(await findTagged<WireNetwork>(ctx, client, where(i.name, i.project), hint))) return null;
     const got = await outputsOf(ctx, client, i.name, i.project);

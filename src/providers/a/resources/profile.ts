@@ -2,8 +2,7 @@
 // adopted (PUT) instead of created, and on delete reset to empty (left alone in project default).
 import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
-import type { OperationContext } from '../../../engine/provider/context.js';
-import type { ProvaConfig } from '../wire/connections.js';
+import type { ProvaConfig, ProvaContext } from '../config.js';
 import { deviceSchema, fromWire, sortDevices, toWire, type WireDevices } from '../wire/devices.js';
 import { formatId, parseId, scopeInputs } from '../wire/ids.js';
 import { checkScope } from './checks.js';
@@ -51,7 +50,6 @@ export type WireProfile = {
   devices: WireDevices;
   used_by?: string[];
 };
-type Ctx = OperationContext<ProvaConfig>;
 const isComputed = computedKeys(['volatile.']);
 const where = (name: string, project?: string): Where => ({
   template: '/1.0/profiles/{name}',
@@ -62,7 +60,7 @@ const where = (name: string, project?: string): Where => ({
 const idOf = (id: string, config: ProvaConfig) => parseId(id, 1, config.settings.defaultRemote, 'profile');
 
 /** What read answers for profile `p`. */
-function profileResult(ctx: Ctx, ref: ReturnType<typeof idOf>, prior: Prior, p: WireProfile): ReadResult {
+function profileResult(ctx: ProvaContext, ref: ReturnType<typeof idOf>, prior: Prior, p: WireProfile): ReadResult {
   return {
     id: formatId(ref.remote, ref.project, [p.name]),
     inputs: {
@@ -83,7 +81,7 @@ export const profile = defineResource({
   replaceOn: ['name', 'project', 'remote'],
   check: (i, config: ProvaConfig) => [...checkScope(i, config), ...configIssues(i.config, { kind: 'instance' })],
   keyedLists: { devices: 'name' },
-  async create(ctx: Ctx, i) {
+  async create(ctx: ProvaContext, i) {
     const client = await ctx.config.client(ctx, i.remote);
     const body = {
       description: i.description,
@@ -100,7 +98,7 @@ export const profile = defineResource({
       );
     return { id: formatId(client.remote, i.project, [i.name]), outputs: {} };
   },
-  async read(ctx: Ctx, id, prior) {
+  async read(ctx: ProvaContext, id, prior) {
     const ref = idOf(id, ctx.config);
     const got = await getObject<WireProfile>(
       ctx,
@@ -110,7 +108,7 @@ export const profile = defineResource({
     return got ? profileResult(ctx, ref, prior, got.obj) : null;
   },
   // One `GET /1.0/profiles?recursion=1` per remote and project.
-  readMany: readByGroup<Ctx, WireProfile>({
+  readMany: readByGroup<ProvaContext, WireProfile>({
     groupOf: (ctx, it) => {
       const ref = idOf(it.id, ctx.config);
       return JSON.stringify([ref.remote, ref.project]);
@@ -132,7 +130,7 @@ export const profile = defineResource({
     pick: (listed, _all, id) => listed.get(parseId(id, 1, '', 'profile').fields[0]!),
     toResult: (p, prior, id, ctx) => profileResult(ctx, idOf(id, ctx.config), prior, p),
   }),
-  async update(ctx: Ctx, id, _olds, news) {
+  async update(ctx: ProvaContext, id, _olds, news) {
     const ref = idOf(id, ctx.config);
     await replaceObject<WireProfile>(
       ctx,
@@ -146,7 +144,7 @@ export const profile = defineResource({
     );
     return { outputs: {} };
   },
-  async delete(ctx: Ctx, id) {
+  async delete(ctx: ProvaContext, id) {
     const ref = idOf(id, ctx.config);
     const client = await ctx.config.client(ctx, ref.remote);
     if (ref.fields[0] === 'default') {
@@ -167,7 +165,7 @@ export const profile = defineResource({
     await deleteObject(ctx, client, where(ref.fields[0]!, ref.project));
   },
   /** Exact: the profile of this name carrying the create's operation id (config user.converge.operation). */
-  async find(ctx: Ctx, i, hint) {
+  async find(ctx: ProvaContext, i, hint) {
     const client = await ctx.config.client(ctx, i.remote);
     return (await findTagged<WireProfile>(ctx, client, where(i.name, i.project), hint))
       ? { id: formatId(client.remote, i.project, [i.name]), outputs: {} }

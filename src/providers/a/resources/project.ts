@@ -2,8 +2,7 @@
 // ignored unless set; delete is a plain (non-forced) DELETE, which fails while the project is used.
 import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
-import type { OperationContext } from '../../../engine/provider/context.js';
-import type { ProvaConfig } from '../wire/connections.js';
+import type { ProvaConfig, ProvaContext } from '../config.js';
 import { formatId, parseId, scopeInputs } from '../wire/ids.js';
 import { checkScope } from './checks.js';
 import { configIssues } from './config-checks.js';
@@ -31,7 +30,6 @@ const inputs = z
   .describe('A project: a namespace of instances, profiles, networks and volumes, with its own features and limits.');
 
 export type WireProject = { name: string; description: string; config: Record<string, string>; used_by?: string[] };
-type Ctx = OperationContext<ProvaConfig>;
 export const isProjectComputed = computedKeys(
   ['volatile.'],
   [
@@ -56,7 +54,7 @@ export const project = defineResource({
   outputs: z.object({}),
   replaceOn: ['name', 'remote'],
   check: (i, config: ProvaConfig) => [...checkScope(i, config), ...configIssues(i.config, { kind: 'project' })],
-  async create(ctx: Ctx, i) {
+  async create(ctx: ProvaContext, i) {
     const client = await ctx.config.client(ctx, i.remote);
     await createObject(
       ctx,
@@ -66,7 +64,7 @@ export const project = defineResource({
     );
     return { id: formatId(client.remote, undefined, [i.name]), outputs: {} };
   },
-  async read(ctx: Ctx, id, prior) {
+  async read(ctx: ProvaContext, id, prior) {
     const ref = idOf(id, ctx.config);
     const got = await getObject<WireProject>(ctx, await ctx.config.client(ctx, ref.remote), where(ref.fields[0]!));
     if (!got) return null;
@@ -85,7 +83,7 @@ export const project = defineResource({
       outputs: {},
     };
   },
-  async update(ctx: Ctx, id, _olds, news) {
+  async update(ctx: ProvaContext, id, _olds, news) {
     const ref = idOf(id, ctx.config);
     await replaceObject<WireProject>(ctx, await ctx.config.client(ctx, ref.remote), where(ref.fields[0]!), (cur) => ({
       description: news.description,
@@ -93,12 +91,12 @@ export const project = defineResource({
     }));
     return { outputs: {} };
   },
-  async delete(ctx: Ctx, id) {
+  async delete(ctx: ProvaContext, id) {
     const ref = idOf(id, ctx.config);
     await deleteObject(ctx, await ctx.config.client(ctx, ref.remote), where(ref.fields[0]!));
   },
   /** Exact: the project of this name carrying the create's operation id (config user.converge.operation). */
-  async find(ctx: Ctx, i, hint) {
+  async find(ctx: ProvaContext, i, hint) {
     const client = await ctx.config.client(ctx, i.remote);
     return (await findTagged<WireProject>(ctx, client, where(i.name), hint))
       ? { id: formatId(client.remote, undefined, [i.name]), outputs: {} }

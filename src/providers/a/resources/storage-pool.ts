@@ -2,8 +2,7 @@
 // server fills (source, size, zfs.pool_name, …) are ignored unless set. 5.0 sends no ETag here.
 import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
-import type { OperationContext } from '../../../engine/provider/context.js';
-import type { ProvaConfig } from '../wire/connections.js';
+import type { ProvaConfig, ProvaContext } from '../config.js';
 import { formatId, parseId, scopeInputs } from '../wire/ids.js';
 import { checkScope } from './checks.js';
 import { configIssues } from './config-checks.js';
@@ -62,7 +61,6 @@ export type WirePool = {
   locations?: string[];
   used_by?: string[];
 };
-type Ctx = OperationContext<ProvaConfig>;
 const driverKeys: Record<string, string[]> = {
   dir: ['source'],
   zfs: ['source', 'size', 'zfs.pool_name'],
@@ -93,7 +91,7 @@ export const storagePool = defineResource({
     ...checkScope(i, config),
     ...configIssues(i.config, { kind: 'pool', sub: i.driver }),
   ],
-  async create(ctx: Ctx, i) {
+  async create(ctx: ProvaContext, i) {
     const client = await ctx.config.client(ctx, i.remote);
     const config = taggedConfig(
       { ...i.config, ...(i.source !== undefined ? { source: i.source } : {}) },
@@ -113,7 +111,7 @@ export const storagePool = defineResource({
     const got = await getObject<WirePool>(ctx, client, where(i.name, i.project));
     return { id: formatId(client.remote, i.project, [i.name]), outputs: outputsOf(got!.obj) };
   },
-  async read(ctx: Ctx, id, prior) {
+  async read(ctx: ProvaContext, id, prior) {
     const ref = idOf(id, ctx.config);
     const got = await getObject<WirePool>(
       ctx,
@@ -139,7 +137,7 @@ export const storagePool = defineResource({
       outputs: outputsOf(p),
     };
   },
-  async update(ctx: Ctx, id, _olds, news) {
+  async update(ctx: ProvaContext, id, _olds, news) {
     const ref = idOf(id, ctx.config);
     const client = await ctx.config.client(ctx, ref.remote);
     await replaceObject<WirePool>(ctx, client, where(ref.fields[0]!, ref.project), (cur) => ({
@@ -148,12 +146,12 @@ export const storagePool = defineResource({
     }));
     return { outputs: outputsOf((await getObject<WirePool>(ctx, client, where(ref.fields[0]!, ref.project)))!.obj) };
   },
-  async delete(ctx: Ctx, id) {
+  async delete(ctx: ProvaContext, id) {
     const ref = idOf(id, ctx.config);
     await deleteObject(ctx, await ctx.config.client(ctx, ref.remote), where(ref.fields[0]!, ref.project));
   },
   /** Exact: the pool of this name carrying the create's operation id (config user.converge.operation). */
-  async find(ctx: Ctx, i, hint) {
+  async find(ctx: ProvaContext, i, hint) {
     const client = await ctx.config.client(ctx, i.remote);
     const p = await findTagged<WirePool & { config: Record<string, string> | null }>(
       ctx,

@@ -2,8 +2,7 @@
 // (import id `[remote:][project]/pool/name`); updates PUT description and config with If-Match.
 import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
-import type { OperationContext } from '../../../engine/provider/context.js';
-import type { ProvaConfig } from '../wire/connections.js';
+import type { ProvaConfig, ProvaContext } from '../config.js';
 import { formatId, parseId, scopeInputs } from '../wire/ids.js';
 import { checkScope } from './checks.js';
 import { configIssues } from './config-checks.js';
@@ -66,7 +65,6 @@ type WireVolume = {
   config: Record<string, string>;
   location?: string;
 };
-type Ctx = OperationContext<ProvaConfig>;
 const isComputed = computedKeys(['volatile.', 'block.', 'zfs.', 'lvm.', 'btrfs.'], ['size']);
 const where = (pool: string, name: string, project?: string, target?: string): Where => ({
   template: '/1.0/storage-pools/{pool}/volumes/custom/{name}',
@@ -79,7 +77,7 @@ const idOf = (id: string, config: ProvaConfig) => parseId(id, 2, config.settings
 const location = (v: WireVolume) => (v.location && v.location !== 'none' ? v.location : '');
 
 /** What read answers for custom volume `v`. */
-function volumeResult(ctx: Ctx, ref: ReturnType<typeof idOf>, prior: Prior, v: WireVolume): ReadResult {
+function volumeResult(ctx: ProvaContext, ref: ReturnType<typeof idOf>, prior: Prior, v: WireVolume): ReadResult {
   const pool = ref.fields[0]!;
   return {
     id: formatId(ref.remote, ref.project, [pool, v.name]),
@@ -102,7 +100,7 @@ export const storageVolume = defineResource({
   outputs,
   replaceOn: ['pool', 'name', 'type', 'contentType', 'project', 'remote', 'target'],
   check: (i, config: ProvaConfig) => [...checkScope(i, config), ...configIssues(i.config, { kind: 'volume' })],
-  async create(ctx: Ctx, i) {
+  async create(ctx: ProvaContext, i) {
     const client = await ctx.config.client(ctx, i.remote);
     await createObject(
       ctx,
@@ -125,7 +123,7 @@ export const storageVolume = defineResource({
     const got = await getObject<WireVolume>(ctx, client, where(i.pool, i.name, i.project));
     return { id: formatId(client.remote, i.project, [i.pool, i.name]), outputs: { location: location(got!.obj) } };
   },
-  async read(ctx: Ctx, id, prior) {
+  async read(ctx: ProvaContext, id, prior) {
     const ref = idOf(id, ctx.config);
     const [pool, name] = ref.fields as [string, string];
     const got = await getObject<WireVolume>(
@@ -136,7 +134,7 @@ export const storageVolume = defineResource({
     return got ? volumeResult(ctx, ref, prior, got.obj) : null;
   },
   // One `GET /1.0/storage-pools/{pool}/volumes/custom?recursion=1` per remote, project and pool.
-  readMany: readByGroup<Ctx, WireVolume>({
+  readMany: readByGroup<ProvaContext, WireVolume>({
     groupOf: (ctx, it) => {
       const ref = idOf(it.id, ctx.config);
       return JSON.stringify([ref.remote, ref.project, ref.fields[0]]);
@@ -162,7 +160,7 @@ export const storageVolume = defineResource({
     pick: (listed, _all, id) => listed.get(parseId(id, 2, '', 'storage volume').fields[1]!),
     toResult: (v, prior, id, ctx) => volumeResult(ctx, idOf(id, ctx.config), prior, v),
   }),
-  async update(ctx: Ctx, id, _olds, news) {
+  async update(ctx: ProvaContext, id, _olds, news) {
     const ref = idOf(id, ctx.config);
     await replaceObject<WireVolume>(
       ctx,
@@ -172,7 +170,7 @@ export const storageVolume = defineResource({
     );
     return { outputs: { location: '' } };
   },
-  async delete(ctx: Ctx, id) {
+  async delete(ctx: ProvaContext, id) {
     const ref = idOf(id, ctx.config);
     await deleteObject(
       ctx,
@@ -181,7 +179,7 @@ export const storageVolume = defineResource({
     );
   },
   /** Exact: the volume of this name carrying the create's operation id (config user.converge.operation). */
-  async find(ctx: Ctx, i, hint) {
+  async find(ctx: ProvaContext, i, hint) {
     const client = await ctx.config.client(ctx, i.remote);
     const v = await findTagged<WireVolume>(ctx, client, where(i.pool, i.name, i.project), hint);
     return v ? { id: formatId(client.remote, i.project, [i.pool, i.name]), outputs: { location: location(v) } } : null;

@@ -1,24 +1,13 @@
 // The provider's connections: one LxdClient per remote, made lazily and cached (unix socket
-// directly, HTTPS through the trust handshake), plus the settings every handler reads.
+// directly, HTTPS through the trust handshake), plus the settings every handler reads: the
+// provider's `ProvaConfig` (config.ts).
 import { Agent } from 'undici';
 import { ConfigError } from '../../../engine/errors.js';
-import { LxdClient, type Ctx, type ServerInfo } from '../client.js';
-import type { ResolvedSettings } from '../config.js';
+import { LxdClient, type Ctx } from '../client.js';
+import type { ProvaConfig, ProvaSettings } from '../config.js';
 import { joinHttpsRemote } from './trust.js';
 
-/** What `ctx.config` holds for provider A's handlers. */
-export type ProvaConfig = {
-  readonly settings: ResolvedSettings;
-  /** The remote's name, or the default remote's when omitted. */
-  remoteName(remote?: string): string;
-  /** The client of a remote (the default one when omitted), connected and trusted. */
-  client(ctx: Ctx, remote?: string): Promise<LxdClient>;
-  /** The server facts of a remote when an earlier request read them (for plan-time checks). */
-  serverKnown(remote?: string): ServerInfo | undefined;
-  close(): Promise<void>;
-};
-
-export function makeConnections(settings: ResolvedSettings): ProvaConfig {
+export function makeConnections(settings: ProvaSettings): ProvaConfig {
   const clients = new Map<string, Promise<LxdClient>>();
   const opened = new Map<string, LxdClient>();
   const agents: Agent[] = [];

@@ -4,7 +4,7 @@
 import { ConfigError, ProviderError } from '../../../engine/errors.js';
 import { type Ctx, type LxdClient } from '../client.js';
 import { isNotFound } from '../../../kit/gone.js';
-import type { ProvaConfig } from './connections.js';
+import type { ProvaConfig } from '../config.js';
 
 export type ImageSource = Record<string, unknown>;
 type WireImage = { fingerprint: string; public?: boolean };

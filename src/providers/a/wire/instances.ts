@@ -1,14 +1,11 @@
 // Reading an LXD instance: the object (with its ETag), its outputs from the object and its state,
 // and its config split into user keys and limits (the keys the server computes left out).
-import type { OperationContext } from '../../../engine/provider/context.js';
 import { isNotFound } from '../../../kit/gone.js';
 import type { LxdClient } from '../client.js';
-import type { ProvaConfig } from './connections.js';
+import type { ProvaContext } from '../config.js';
 import type { ExecResult } from './execs.js';
 import { computedKeys } from './keys.js';
 import { durationMs, networkOutputs, readState, type InstanceState, type Waits, type WireInstance } from './runtime.js';
-
-type Ctx = OperationContext<ProvaConfig>;
 
 /** Config keys the server computes (never the user's). */
 export const isComputed = computedKeys(['volatile.', 'image.']);
@@ -23,7 +20,7 @@ const noOutputs = {
 };
 
 /** What a create that failed after the instance existed can still say about it (best effort). */
-export async function partialOutputs(ctx: Ctx, client: LxdClient, name: string, project?: string) {
+export async function partialOutputs(ctx: ProvaContext, client: LxdClient, name: string, project?: string) {
   if (ctx.signal.aborted) return noOutputs;
   try {
     const got = await getInstance(ctx, client, name, project);
@@ -34,7 +31,7 @@ export async function partialOutputs(ctx: Ctx, client: LxdClient, name: string, 
 }
 
 export async function getInstance(
-  ctx: Ctx,
+  ctx: ProvaContext,
   client: LxdClient,
   name: string,
   project?: string,
@@ -56,7 +53,7 @@ export async function getInstance(
 
 /** The outputs, read from the real instance and its state. */
 export async function readOutputs(
-  ctx: Ctx,
+  ctx: ProvaContext,
   client: LxdClient,
   instance: WireInstance,
   project: string | undefined,
@@ -111,7 +108,7 @@ export function memoryBytes(v: string | undefined): number | undefined {
  * step's limit (so a create can still report what it made instead of being aborted).
  */
 export function waitsFor(
-  ctx: Ctx,
+  ctx: ProvaContext,
   i: { readonly timeouts?: Partial<Record<'create' | 'update' | 'delete' | 'read', string>> },
   op: 'create' | 'update' | 'delete' | 'read',
   startedAt = Date.now(),

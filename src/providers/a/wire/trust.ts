@@ -9,7 +9,7 @@ import { hostname } from 'node:os';
 import { Agent, buildConnector } from 'undici';
 import { ConfigError, ProviderError } from '../../../engine/errors.js';
 import { LxdClient, type Ctx } from '../client.js';
-import type { Remote, ResolvedSettings } from '../config.js';
+import type { Remote, ProvaSettings } from '../config.js';
 import { ensureReflectMetadata } from './reflect-shim.js';
 
 export type ClientCertificate = { readonly cert: string; readonly key: string };
@@ -81,7 +81,7 @@ export async function createCertificate(usage: 'clientAuth' | 'serverAuth'): Pro
 
 /** The client certificate in configDir, generated when missing and allowed. */
 export async function loadClientCertificate(
-  settings: Pick<ResolvedSettings, 'configDir' | 'generateClientCertificates'>,
+  settings: Pick<ProvaSettings, 'configDir' | 'generateClientCertificates'>,
 ): Promise<ClientCertificate | undefined> {
   const crt = join(settings.configDir, 'client.crt');
   const key = join(settings.configDir, 'client.key');
@@ -158,7 +158,7 @@ function trustError(remote: Remote, detail: string): ProviderError {
 export async function joinHttpsRemote(
   ctx: Ctx,
   remote: Remote,
-  settings: ResolvedSettings,
+  settings: ProvaSettings,
 ): Promise<{ client: LxdClient; agent: Agent }> {
   const certs = await loadClientCertificate(settings);
   if (!certs) {
