@@ -2,8 +2,7 @@
 // drift section, then one collapsible <details> block per changed resource holding the same diff
 // render() prints (no colours). Secrets are already the sensitive marker in every step.
 import type { PlanView } from './view.js';
-import type { Step } from './step.js';
-import { actionSymbols } from '../action.js';
+import { actionSymbol } from '../action.js';
 import { driftLines, renderStepText, stepHeadline, summaryLine } from './render.js';
 
 /** Options of `plan.renderMarkdown()`. */
@@ -26,10 +25,6 @@ function fence(body: string, lang = ''): string[] {
 
 function block(summary: string, body: string, lang = ''): string[] {
   return ['<details>', `<summary>${summary}</summary>`, '', ...fence(body, lang), '', '</details>', ''];
-}
-
-function symbol(step: Step): string {
-  return step.action === 'replace' && step.createBeforeDestroy ? '+/-' : actionSymbols[step.action].trim() || '=';
 }
 
 export function renderMarkdown(plan: PlanView, options: MarkdownOptions = {}): string {
@@ -65,7 +60,7 @@ export function renderMarkdown(plan: PlanView, options: MarkdownOptions = {}): s
         .join(' ');
       out.push(
         ...block(
-          `<code>${escapeHtml(symbol(s))}</code> <b>${escapeHtml(s.address)}</b>: ${escapeHtml(head.replace(`${s.address} `, ''))}`,
+          `<code>${escapeHtml(actionSymbol(s.action, s.createBeforeDestroy, 'label'))}</code> <b>${escapeHtml(s.address)}</b>: ${escapeHtml(head.replace(`${s.address} `, ''))}`,
           renderStepText(s),
           'diff',
         ),

@@ -5,7 +5,7 @@
 import type { PlanView } from './view.js';
 import type { Step } from './step.js';
 import type { DriftEntry } from './drift.js';
-import { actionSymbols } from '../action.js';
+import { actionSymbol, actionSymbols, CREATE_FIRST_SYMBOL } from '../action.js';
 import { parsePath, type PathSegment } from '../values/path.js';
 import {
   diffNode,
@@ -31,12 +31,12 @@ export type RenderOptions = {
 };
 
 const COLORS: Record<string, string> = {
-  '+': '\x1b[32m',
-  '~': '\x1b[33m',
-  '-/+': '\x1b[35m',
-  '+/-': '\x1b[35m',
-  '-': '\x1b[31m',
-  '.': '\x1b[36m',
+  [actionSymbols.create]: '\x1b[32m',
+  [actionSymbols.update]: '\x1b[33m',
+  [actionSymbols.replace]: '\x1b[35m',
+  [CREATE_FIRST_SYMBOL]: '\x1b[35m',
+  [actionSymbols.delete]: '\x1b[31m',
+  [actionSymbols.forget]: '\x1b[36m',
 };
 const RESET = '\x1b[0m';
 const BOLD = '\x1b[1m';
@@ -101,11 +101,6 @@ function stateLines(step: Step, style: ValueStyle): string[] {
     );
 }
 
-function symbolOf(step: Step): string {
-  if (step.action === 'replace' && step.createBeforeDestroy) return '+/-';
-  return actionSymbols[step.action];
-}
-
 /** The attribute lines of one step, inside its resource block. */
 function attributes(step: Step, style: ValueStyle): string[] {
   const indent = '      ';
@@ -160,7 +155,7 @@ function attributes(step: Step, style: ValueStyle): string[] {
 }
 
 function renderStep(step: Step, style: ValueStyle, color: boolean): string[] {
-  const sym = symbolOf(step);
+  const sym = actionSymbol(step.action, step.createBeforeDestroy);
   const head = `${sym.padStart(3)} resource "${step.type}" "${step.address}" {`;
   const painted =
     color && COLORS[sym]
