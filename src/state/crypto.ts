@@ -2,9 +2,10 @@
 // sealed with AES-256-GCM under a key derived by scrypt from the user's passphrase and a per-state
 // salt, a fresh 12-byte nonce per value. A sealed value is the tagged object
 // {"@converge":"encrypted","v":1,"n":…,"c":…,"t":…}. Without a passphrase values stay in clear.
+// A stack output marked secret is sealed whole (its `value`).
 import { parsePath } from './path.js';
 import { createCipheriv, createDecipheriv, randomBytes, scrypt } from 'node:crypto';
-import type { PendingOperation, ResourceState, State } from './model.js';
+import type { PendingOperation, ResourceState, StackOutput, State } from './model.js';
 import { SecretsPassphraseError } from './errors.js';
 
 /** A sealed value as stored. */
@@ -102,12 +103,12 @@ export class SecretCodec {
     }
   }
 
-  /** A copy of the resource with its secret paths sealed (the same object when nothing changes). */
-  sealResource<T extends ResourceState | PendingOperation>(item: T): T {
+  /** A copy of the resource (or secret output) with its secret paths sealed (the same object when nothing changes). */
+  sealResource<T extends StoredItem>(item: T): T {
     return mapSecrets(item, (v) => this.sealValue(v));
   }
 
-  openResource<T extends ResourceState | PendingOperation>(item: T): T {
+  openResource<T extends StoredItem>(item: T): T {
     return mapSecrets(item, (v) => this.openValue(v));
   }
 
@@ -116,10 +117,12 @@ export class SecretCodec {
     resources: Record<string, ResourceState>;
     pending: Record<string, PendingOperation>;
     deposed?: Record<string, ResourceState>;
+    outputs?: Record<string, StackOutput>;
   }): void {
     for (const name of Object.keys(state.resources)) state.resources[name] = this.openResource(state.resources[name]);
     for (const id of Object.keys(state.pending)) state.pending[id] = this.openResource(state.pending[id]);
     for (const key of Object.keys(state.deposed ?? {})) state.deposed![key] = this.openResource(state.deposed![key]!);
+    for (const key of Object.keys(state.outputs ?? {})) state.outputs![key] = this.openResource(state.outputs![key]!);
   }
 }
 
@@ -136,8 +139,17 @@ function sealWith(key: Buffer, value: unknown): SealedValue {
   };
 }
 
+/** What a store seals: a resource, a pending operation, or a stack output. */
+export type StoredItem = ResourceState | PendingOperation | StackOutput;
+
+/** A stack output record (it has `secret` and `value`, not a resource's `secrets` list). */
+function isOutputRecord(item: StoredItem): item is StackOutput {
+  return typeof (item as StackOutput).secret === 'boolean' && !('secrets' in item);
+}
+
 /** True when any resource or pending operation has a secret path holding a value. */
-export function hasSecretValues(item: ResourceState | PendingOperation): boolean {
+export function hasSecretValues(item: StoredItem): boolean {
+  if (isOutputRecord(item)) return item.secret && item.value !== undefined && !isSealed(item.value);
   for (const path of item.secrets ?? []) {
     const v = getPath(item, secretPath(item, path));
     if (v !== undefined && !isSealed(v)) return true;
@@ -149,6 +161,7 @@ export function stateHasSecrets(state: State): boolean {
   for (const r of Object.values(state.resources)) if (hasSecretValues(r)) return true;
   for (const p of Object.values(state.pending)) if (hasSecretValues(p)) return true;
   for (const d of Object.values(state.deposed ?? {})) if (hasSecretValues(d)) return true;
+  for (const o of Object.values(state.outputs ?? {})) if (hasSecretValues(o)) return true;
   return false;
 }
 
@@ -158,7 +171,7 @@ export function stateHasSecrets(state: State): boolean {
  * key or index) and quoted keys 'config["user.token"]' (a secret that followed a reference may land
  * in a list or under a key with a dot).
  */
-function secretPath(item: ResourceState | PendingOperation, path: string): string[] {
+function secretPath(item: StoredItem, path: string): string[] {
   const parts = splitPath(path);
   if (parts[0] === 'inputs' || parts[0] === 'outputs') return parts;
   return ['inputs', ...parts];
@@ -205,7 +218,12 @@ function setPath<T>(obj: T, parts: readonly string[], fn: (v: unknown) => unknow
   return out as T;
 }
 
-function mapSecrets<T extends ResourceState | PendingOperation>(item: T, fn: (v: unknown) => unknown): T {
+function mapSecrets<T extends StoredItem>(item: T, fn: (v: unknown) => unknown): T {
+  if (isOutputRecord(item)) {
+    if (!item.secret) return item;
+    const value = fn(item.value);
+    return value === item.value ? item : ({ ...item, value } as T);
+  }
   let out = item;
   for (const path of item.secrets ?? []) out = setPath(out, secretPath(item, path), fn);
   return out;

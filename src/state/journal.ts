@@ -3,7 +3,14 @@
 // A record is the change's resource-granular patches with secret values sealed; its cost does not
 // depend on the size of the state.
 import { crc32 } from 'node:zlib';
-import { collections, type DeposedObject, type PendingOperation, type ResourceState } from './model.js';
+import {
+  collections,
+  type DeposedObject,
+  type PendingOperation,
+  type ResourceState,
+  type StackOutput,
+} from './model.js';
+import type { StoredItem } from './crypto.js';
 import { setOwn } from './keys.js';
 import type { Patch, StateChange } from './patch.js';
 
@@ -18,15 +25,13 @@ export type RawState = {
   resources: Record<string, ResourceState>;
   pending: Record<string, PendingOperation>;
   deposed: Record<string, DeposedObject>;
+  outputs?: Record<string, StackOutput>;
 };
 
-type Sealer = { sealResource<T extends ResourceState | PendingOperation>(item: T): T };
+type Sealer = { sealResource<T extends StoredItem>(item: T): T };
 
 /** Calls `fn` with each whole resource or pending operation a patch writes, for sealing or checks. */
-export function mapWrittenItems(
-  patches: readonly Patch[],
-  fn: (item: ResourceState | PendingOperation) => unknown,
-): Patch[] {
+export function mapWrittenItems(patches: readonly Patch[], fn: (item: StoredItem) => unknown): Patch[] {
   return patches.map((p) => {
     if (p.op === 'remove') return p;
     const [head] = p.path;
@@ -40,6 +45,7 @@ export function mapWrittenItems(
             resources: mapItems(v.resources, fn),
             pending: mapItems(v.pending ?? {}, fn),
             deposed: mapItems(v.deposed ?? {}, fn),
+            outputs: mapItems(v.outputs ?? {}, fn),
           },
         };
       }

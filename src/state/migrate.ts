@@ -12,6 +12,7 @@ type RawCollections = {
   resources: Record<string, ResourceState>;
   pending?: Record<string, unknown>;
   deposed?: Record<string, DeposedObject>;
+  outputs?: Record<string, unknown>;
 };
 
 /** Migrates a freshly parsed (mutable) state in place; returns true when it changed anything. */
@@ -25,6 +26,8 @@ export function migrateRaw(raw: RawCollections): boolean {
     raw.deposed = {};
     changed = true;
   }
+  // A state written before stack outputs has none: nothing to rewrite.
+  raw.outputs ??= {};
   if ((raw.version ?? 1) < 2) {
     for (const key of Object.keys(raw.resources)) {
       const m = V1_DEPOSED.exec(key);

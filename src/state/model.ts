@@ -6,7 +6,7 @@
 export const STATE_VERSION = 2;
 
 /** The keyed collections of a state; stores persist each as a map of whole records. */
-export const collections = ['resources', 'pending', 'deposed'] as const;
+export const collections = ['resources', 'pending', 'deposed', 'outputs'] as const;
 
 /** The resource options the state records with an object (those that matter after the declaration is gone). */
 export type StoredOptions = {
@@ -109,6 +109,20 @@ export type PendingOperation = {
 };
 
 /**
+ * One of the stack's outputs (`plan(decls, { outputs })`), as the last apply recorded it: what
+ * another stack reads with `stackOutputs()` / `stackRef()`. A secret output is secret as a whole:
+ * its value is sealed at rest (with a passphrase) and redacted wherever it leaves the engine.
+ */
+export type StackOutput = {
+  /** The output's name. */
+  readonly name: string;
+  /** Its value, as the apply resolved it (JSON data). */
+  readonly value: unknown;
+  /** True when the value is secret (a secret(), or a reference to a secret). */
+  readonly secret: boolean;
+};
+
+/**
  * The state: what converge knows of every object it manages. Readonly, JSON-serialisable data.
  * `serial` rises by one on every committed change; `lineage` is an opaque id fixed when the state
  * is first made. A plan records both, and apply refuses a state that moved on.
@@ -126,4 +140,6 @@ export type State = {
   readonly pending: Readonly<Record<string, PendingOperation>>;
   /** Deposed objects by deposedKey (see DeposedObject). */
   readonly deposed: Readonly<Record<string, DeposedObject>>;
+  /** The stack's outputs by name, as the last apply recorded them (absent in states written before outputs). */
+  readonly outputs?: Readonly<Record<string, StackOutput>>;
 };

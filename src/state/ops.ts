@@ -4,12 +4,22 @@
 // state's size; replay() (immer's applyPatches) turns them into the next state when one is needed.
 import { freeze, type Patch } from 'immer';
 import { randomUUID } from 'node:crypto';
-import { STATE_VERSION, type DeposedObject, type PendingOperation, type ResourceState, type State } from './model.js';
+import {
+  STATE_VERSION,
+  type DeposedObject,
+  type PendingOperation,
+  type ResourceState,
+  type StackOutput,
+  type State,
+} from './model.js';
 import { newLineage } from './lineage.js';
 import type { StateChange } from './patch.js';
 
 export function emptyState(lineage: string = newLineage()): State {
-  return freeze({ version: STATE_VERSION, lineage, serial: 0, resources: {}, pending: {}, deposed: {} }, true);
+  return freeze(
+    { version: STATE_VERSION, lineage, serial: 0, resources: {}, pending: {}, deposed: {}, outputs: {} },
+    true,
+  );
 }
 
 function change(baseSerial: number, patches: Patch[]): StateChange {
@@ -132,5 +142,16 @@ export function recordMove(
       value: { ...d, dependencies: d.dependencies.map((x) => (x === from ? resource.name : x)) },
     });
   }
+  return change(baseSerial, patches);
+}
+
+/**
+ * The stack's outputs after an apply: each of `set` recorded whole under ['outputs', name], each of
+ * `remove` dropped. One change, so a reader sees all of them or none.
+ */
+export function recordOutputs(baseSerial: number, set: readonly StackOutput[], remove: readonly string[]): StateChange {
+  const patches: Patch[] = [];
+  for (const name of remove) patches.push({ op: 'remove', path: ['outputs', name] });
+  for (const o of set) patches.push({ op: 'add', path: ['outputs', o.name], value: { ...o } });
   return change(baseSerial, patches);
 }

@@ -1,5 +1,5 @@
 // The StateStore interface every store implements (memory, file, PostgreSQL), and the lock handle.
-import type { State } from './model.js';
+import type { StackOutput, State } from './model.js';
 import type { StateChange } from './patch.js';
 
 /** What `StateStore.lock()` takes. */
@@ -56,6 +56,18 @@ export type Lock = {
   release(): Promise<void>;
 };
 
+/** A stack's outputs as one consistent snapshot: what {@link StateStore.readOutputs} answers. */
+export type OutputsSnapshot = {
+  /** False when the store holds no state at all (the stack was never applied). */
+  readonly exists: boolean;
+  /** The state's lineage. */
+  readonly lineage: string;
+  /** The serial of the state the outputs belong to. */
+  readonly serial: number;
+  /** The outputs by name, secret values opened (the caller keeps them secret). */
+  readonly outputs: Readonly<Record<string, StackOutput>>;
+};
+
 /**
  * Where the engine keeps its state. Three implementations ship: {@link MemoryStateStore} (tests),
  * {@link FileStateStore} (the default) and {@link PostgresStateStore} (teams and CI); write your own
@@ -78,6 +90,12 @@ export interface StateStore {
    * remove it; add ['pending', id] or remove it. A store rebuilds its state with replay().
    */
   commit(change: StateChange): Promise<void>;
+  /**
+   * The stack's outputs alone, as one consistent snapshot, without the lock and without writing
+   * anything: what another stack reads (`stackOutputs()`, `stackRef()`). A store that can, reads
+   * less than the whole state (PostgreSQL: its outputs view; file: a sidecar). Absent: read() is used.
+   */
+  readOutputs?(): Promise<OutputsSnapshot>;
   /** Replaces the whole stored state (used after import of a state, or compaction). */
   write(state: State, baseSerial: number): Promise<void>;
   /** Folds any journal into the state file (end of apply). */

@@ -6,7 +6,14 @@ import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import type { ResourceState } from '../../src/state/model.js';
 import type { StateChange } from '../../src/state/patch.js';
-import { clearPending, markPending, recordDelete, recordRename, recordResource } from '../../src/state/ops.js';
+import {
+  clearPending,
+  markPending,
+  recordDelete,
+  recordOutputs,
+  recordRename,
+  recordResource,
+} from '../../src/state/ops.js';
 import { SecretsPassphraseError, StateConflictError, StateLockedError } from '../../src/engine/errors.js';
 
 export type StoreOptions = { readonly secretsPassphrase?: string };
@@ -303,6 +310,67 @@ export function describeStateStore(name: string, makeStore: () => Promise<StoreH
       const next = await open().lock({ operation: 'apply' });
       expect(next.warnings).toEqual([]);
       await next.release();
+    });
+
+    describe('stack outputs', () => {
+      const apiUrl = { name: 'apiUrl', value: 'http://10.0.0.7', secret: false };
+      const dbPassword = { name: 'dbPassword', value: 'out-secret-93', secret: true };
+
+      it('records outputs with the serial and reads them back alone, without the lock', async () => {
+        const a = open();
+        await a.read();
+        const empty = await (a.readOutputs ? a.readOutputs() : undefined);
+        if (empty) expect(empty).toMatchObject({ exists: false, serial: 0, outputs: {} });
+        await commitAll(a, [recordResource(0, resource('web')), recordOutputs(1, [apiUrl], [])]);
+        await a.compact();
+        const lock = await a.lock({ operation: 'apply' }); // another stack reads while this one is locked
+        try {
+          const b = open();
+          const snap = await b.readOutputs!();
+          expect(snap).toMatchObject({ exists: true, serial: 2, outputs: { apiUrl } });
+          expect(snap.lineage).toBe((await b.read()).lineage);
+          expect((await b.read()).outputs).toEqual({ apiUrl });
+        } finally {
+          await lock.release();
+        }
+        // a change and a removal in one commit, read before and after the journal is folded
+        await a.commit(
+          recordOutputs(
+            2,
+            [
+              { ...apiUrl, value: 'http://10.0.0.8' },
+              { name: 'n', value: 3, secret: false },
+            ],
+            [],
+          ),
+        );
+        expect((await open().readOutputs!()).outputs.apiUrl?.value).toBe('http://10.0.0.8');
+        await a.commit(recordOutputs(3, [], ['apiUrl']));
+        const after = await open().readOutputs!();
+        expect(after.serial).toBe(4);
+        expect(after.outputs).toEqual({ n: { name: 'n', value: 3, secret: false } });
+        await a.compact();
+        expect((await open().readOutputs!()).outputs).toEqual({ n: { name: 'n', value: 3, secret: false } });
+        expect((await open().read()).resources.web).toEqual(resource('web'));
+      });
+
+      it('seals a secret output at rest and opens it with the passphrase only', async ({ skip }) => {
+        if (!harness.encryptsSecrets) skip();
+        const a = open({ secretsPassphrase: 'correct horse' });
+        await a.read();
+        await commitAll(a, [recordOutputs(0, [apiUrl, dbPassword], [])]);
+        if (harness.rawText) {
+          const raw = await harness.rawText();
+          expect(raw).not.toContain('out-secret-93');
+          expect(raw).toContain('http://10.0.0.7');
+        }
+        await a.compact();
+        if (harness.rawText) expect(await harness.rawText()).not.toContain('out-secret-93');
+        const snap = await open({ secretsPassphrase: 'correct horse' }).readOutputs!();
+        expect(snap.outputs).toEqual({ apiUrl, dbPassword });
+        const missing = await open().readOutputs!().catch((e) => e);
+        expect(missing).toBeInstanceOf(SecretsPassphraseError);
+      });
     });
 
     describe('secrets at rest', () => {

@@ -11,7 +11,7 @@ describeStateStore('FileStateStore', async () => {
   return {
     open: (o) => new FileStateStore(path, o),
     encryptsSecrets: true,
-    rawText: async () => (await read(path)) + (await read(`${path}.journal`)),
+    rawText: async () => (await read(path)) + (await read(`${path}.journal`)) + (await read(`${path}.outputs`)),
     appendTornRecord: async () => {
       const tail = '212 0badc0de {"baseSerial":2,"serial":3,"patches":[{"op":"add","path":["resources","to';
       await appendFile(`${path}.journal`, tail);

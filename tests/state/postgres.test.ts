@@ -40,7 +40,8 @@ if (problem && process.env.CI === 'true') {
       rawText: async () => {
         const rows = await admin.query(
           `SELECT (SELECT coalesce(json_agg(data), '[]') FROM converge_resources WHERE stack = $1)::text ||
-                  (SELECT coalesce(json_agg(data), '[]') FROM converge_pending WHERE stack = $1)::text AS t`,
+                  (SELECT coalesce(json_agg(data), '[]') FROM converge_pending WHERE stack = $1)::text ||
+                  (SELECT coalesce(json_agg(data), '[]') FROM converge_outputs WHERE stack = $1)::text AS t`,
           [stack],
         );
         return String(rows.rows[0].t).replace(/": "/g, '":"');

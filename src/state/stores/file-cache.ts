@@ -46,6 +46,7 @@ export class StateCache {
       resources: { ...base.resources },
       pending: { ...base.pending },
       deposed: { ...base.deposed },
+      outputs: { ...base.outputs },
     };
     for (const c of tail) applyRecord(raw, c);
     return this.adopt(raw);

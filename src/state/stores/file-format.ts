@@ -1,9 +1,28 @@
-// The file store's format, read back: the state file parsed and checked (lineage, serial and
-// resources present; older versions migrated), and the journal's records replayed on it in order.
-import type { EncryptionHeader } from '../crypto.js';
+// The file store's format: the state file as written (secret values sealed), and read back: parsed
+// and checked (lineage, serial and resources present; older versions migrated), and the journal's
+// records replayed on it in order.
+import type { EncryptionHeader, SecretCodec } from '../crypto.js';
+import type { State } from '../model.js';
+import { mapValues } from '../keys.js';
 import { applyRecord, decodeJournal, type RawState } from '../journal.js';
 import { migrateRaw } from '../migrate.js';
 import { StateCorruptError } from '../errors.js';
+
+/** The state file's content for `state`: its secret values sealed, the encryption header beside them. */
+export function sealedStateFile(state: State, codec: SecretCodec): Record<string, unknown> {
+  return {
+    version: state.version,
+    lineage: state.lineage,
+    serial: state.serial,
+    ...(codec.header ? { encryption: codec.header } : {}),
+    resources: mapValues(state.resources, (r) => codec.sealResource(r)),
+    pending: mapValues(state.pending, (p) => codec.sealResource(p)),
+    deposed: mapValues(state.deposed, (d) => codec.sealResource(d)),
+    ...(state.outputs && Object.keys(state.outputs).length
+      ? { outputs: mapValues(state.outputs, (o) => codec.sealResource(o)) }
+      : {}),
+  };
+}
 
 /** The state file's text as a raw state and its encryption header; StateCorruptError when it is not a state. */
 export function parseStateFile(

@@ -2,20 +2,23 @@
 // fsync, rename, fsync the directory, mode 0600); each commit is appended to `<path>.journal` as a
 // checksummed record and fsynced, records arriving while an fsync is in flight sharing the next one
 // (group commit); `compact()` folds the journal into the file. `<path>.lock` is the lock.
+// `<path>.outputs` (a sidecar, written after the state file whenever the state has outputs) holds
+// the stack's outputs alone, with the state file's stamp: another stack reads it without parsing
+// any resource, and falls back to the whole state when the files moved on since it was written.
 import { mkdir, open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { State } from '../model.js';
 import { type StateChange } from '../patch.js';
 import { emptyState } from '../ops.js';
-import type { ForceUnlockOptions, Lock, LockRequest, StateStore } from '../store.js';
+import type { ForceUnlockOptions, Lock, LockRequest, OutputsSnapshot, StateStore } from '../store.js';
 import { SecretCodec, hasSecretValues, passphraseFrom, stateHasSecrets, type EncryptionHeader } from '../crypto.js';
 import { decodeJournal, encodeRecord, mapWrittenItems, recordOf, tornTailWarning, type RawState } from '../journal.js';
 import { acquireFileLock, forceUnlockFile } from './file-lock.js';
 import { CommitQueue, type QueuedCommit } from '../commit-queue.js';
 import { stampOf, writeAtomic } from './file-io.js';
 import { StateCache } from './file-cache.js';
-import { parseStateFile, replayJournal } from './file-format.js';
-import { mapValues } from '../keys.js';
+import { parseStateFile, replayJournal, sealedStateFile } from './file-format.js';
+import { outputsOf, readSidecar, writeSidecar } from './file-outputs.js';
 import { StateConflictError, StateCorruptError } from '../errors.js';
 
 /** Options of {@link FileStateStore}. */
@@ -60,6 +63,8 @@ export class FileStateStore implements StateStore {
   readonly journalPath: string;
   /** The lock file's path: `<path>.lock`. */
   readonly lockPath: string;
+  /** The outputs sidecar's path: `<path>.outputs` (present once the state has outputs). */
+  readonly outputsPath: string;
   readonly #passphrase: string | undefined;
   readonly #lockTimeoutMs: number | undefined;
   readonly #onFlush: ((records: number) => void) | undefined;
@@ -83,6 +88,7 @@ export class FileStateStore implements StateStore {
     this.path = resolve(path);
     this.journalPath = `${this.path}.journal`;
     this.lockPath = `${this.path}.lock`;
+    this.outputsPath = `${this.path}.outputs`;
     this.location = `file:${this.path}`;
     this.#passphrase = passphraseFrom(options.secretsPassphrase);
     this.#lockTimeoutMs = options.lockTimeoutMs;
@@ -95,6 +101,16 @@ export class FileStateStore implements StateStore {
 
   commit(change: StateChange): Promise<void> {
     return this.#queue.commit(change);
+  }
+
+  /**
+   * The stack's outputs without the lock: from the sidecar when it still describes the files (the
+   * state file it was written with, an empty journal), which parses no resource; else from the
+   * whole state (a journal not yet folded, or a sidecar a crash left behind).
+   */
+  async readOutputs(): Promise<OutputsSnapshot> {
+    const files = { sidecar: this.outputsPath, state: this.path, journal: this.journalPath };
+    return (await readSidecar(files, (h) => this.#codec(h))) ?? outputsOf(await this.read());
   }
 
   write(state: State, baseSerial: number): Promise<void> {
@@ -262,15 +278,7 @@ export class FileStateStore implements StateStore {
   /** Writes the whole state atomically, then empties the journal (a crash between is harmless: replay skips old records). */
   async #replaceFile(state: State, codec: SecretCodec): Promise<void> {
     this.#noteSecrets(codec, stateHasSecrets(state));
-    const raw = {
-      version: state.version,
-      lineage: state.lineage,
-      serial: state.serial,
-      ...(codec.header ? { encryption: codec.header } : {}),
-      resources: mapValues(state.resources, (r) => codec.sealResource(r)),
-      pending: mapValues(state.pending, (p) => codec.sealResource(p)),
-      deposed: mapValues(state.deposed, (d) => codec.sealResource(d)),
-    };
+    const raw = sealedStateFile(state, codec);
     await writeAtomic(this.path, JSON.stringify(raw));
     const j = await this.#openJournal();
     await j.truncate(0);
@@ -283,6 +291,7 @@ export class FileStateStore implements StateStore {
       codec,
       torn: 0,
     };
+    await writeSidecar(this.outputsPath, state, codec, this.#known.stamp);
     this.#cache.adopt(state);
   }
 

@@ -4,7 +4,7 @@ import type { State } from '../model.js';
 import type { StateChange } from '../patch.js';
 import { replayAll } from '../patch.js';
 import { emptyState } from '../ops.js';
-import type { ForceUnlockOptions, Lock, LockInfo, LockRequest, StateStore } from '../store.js';
+import type { ForceUnlockOptions, Lock, LockInfo, LockRequest, OutputsSnapshot, StateStore } from '../store.js';
 import { lockInfo, waitForLock } from '../lock.js';
 import { LockHolderAliveError, StateConflictError, StateLockedError } from '../errors.js';
 
@@ -60,6 +60,12 @@ export class MemoryStateStore implements StateStore {
       where.queue = [];
     }
     return where.state;
+  }
+
+  /** The outputs of the state as it is now (one process: a read is a consistent snapshot). */
+  async readOutputs(): Promise<OutputsSnapshot> {
+    const state = await this.read();
+    return { exists: state.serial > 0, lineage: state.lineage, serial: state.serial, outputs: state.outputs ?? {} };
   }
 
   async commit(change: StateChange): Promise<void> {

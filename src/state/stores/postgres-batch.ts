@@ -2,7 +2,7 @@
 // resource or pending row ends as the last change of the group left it (written whole, or deleted),
 // so the group costs one statement however many changes it holds; the statement runs only when the
 // stack's serial is still the one the group starts from, and raises it to the group's last serial.
-import type { PendingOperation, ResourceState } from '../model.js';
+import type { StoredItem } from '../crypto.js';
 import type { StateChange } from '../patch.js';
 import type pg from 'pg';
 import type { State } from '../model.js';
@@ -13,12 +13,13 @@ type Batch = {
   readonly resources: { readonly upsert: Record<string, unknown>; readonly remove: string[] };
   readonly pending: { readonly upsert: Record<string, unknown>; readonly remove: string[] };
   readonly deposed: { readonly upsert: Record<string, unknown>; readonly remove: string[] };
+  readonly outputs: { readonly upsert: Record<string, unknown>; readonly remove: string[] };
   readonly lineage?: string;
   readonly version?: number;
   readonly items: number;
 };
 
-type Sealer = (item: ResourceState | PendingOperation) => unknown;
+type Sealer = (item: StoredItem) => unknown;
 
 /** Throws a TypeError unless every patch is resource-granular (what ops.ts makes). */
 export function checkGranular(change: StateChange): void {
@@ -26,9 +27,10 @@ export function checkGranular(change: StateChange): void {
     const [head] = p.path;
     if (p.path.length === 1 && (head === 'serial' || ((head === 'lineage' || head === 'version') && p.op !== 'remove')))
       continue;
-    if (p.path.length === 2 && (head === 'resources' || head === 'pending' || head === 'deposed')) continue;
+    if (p.path.length === 2 && (head === 'resources' || head === 'pending' || head === 'deposed' || head === 'outputs'))
+      continue;
     throw new TypeError(
-      `Expected resource-granular patches (['resources', name], ['pending', id], ['deposed', key], ['serial']), got path [${p.path.join(', ')}]`,
+      `Expected resource-granular patches (['resources', name], ['pending', id], ['deposed', key], ['outputs', name], ['serial']), got path [${p.path.join(', ')}]`,
     );
   }
 }
@@ -39,6 +41,7 @@ export function batchOf(changes: readonly StateChange[], seal: Sealer): Batch {
     resources: new Map<string, unknown>(),
     pending: new Map<string, unknown>(),
     deposed: new Map<string, unknown>(),
+    outputs: new Map<string, unknown>(),
   };
   let lineage: string | undefined;
   let version: number | undefined;
@@ -55,7 +58,7 @@ export function batchOf(changes: readonly StateChange[], seal: Sealer): Batch {
         version = Number(p.value);
         continue;
       }
-      const m = rows[head as 'resources' | 'pending' | 'deposed'];
+      const m = rows[head as 'resources' | 'pending' | 'deposed' | 'outputs'];
       // delete first so the row moves to the end: Map order is the order of the last write
       m.delete(String(key));
       m.set(String(key), p.op === 'remove' ? REMOVED : p.value);
@@ -67,7 +70,7 @@ export function batchOf(changes: readonly StateChange[], seal: Sealer): Batch {
     for (const [k, v] of m) {
       if (v === REMOVED) remove.push(k);
       else {
-        upsert[k] = seal(v as ResourceState | PendingOperation);
+        upsert[k] = seal(v as StoredItem);
         items++;
       }
     }
@@ -76,14 +79,15 @@ export function batchOf(changes: readonly StateChange[], seal: Sealer): Batch {
   const resources = split(rows.resources);
   const pending = split(rows.pending);
   const deposed = split(rows.deposed);
-  return { resources, pending, deposed, lineage, version, items };
+  const outputs = split(rows.outputs);
+  return { resources, pending, deposed, outputs, lineage, version, items };
 }
 const REMOVED = Symbol('removed');
 
 /**
  * One statement writing a batch: $1 stack, $2 the serial the batch starts from, $3..$6 resource
  * removals and upserts then pending ones, $7 the new serial, $8 lineage, $9 version, $10..$11
- * deposed removals and upserts. It locks the
+ * deposed removals and upserts, $12..$13 output removals and upserts. It locks the
  * stack row only if its serial is $2; otherwise it changes nothing and returns no row.
  */
 export function batchStatement(t: Tables): string {
@@ -97,7 +101,10 @@ export function batchStatement(t: Tables): string {
            ON CONFLICT (stack, id) DO UPDATE SET data = excluded.data),
     dd AS (DELETE FROM ${t.deposed} WHERE stack = $1 AND id = ANY($10::text[]) AND ${guard}),
     ud AS (INSERT INTO ${t.deposed} (stack, id, data) SELECT $1, key, value FROM jsonb_each($11::jsonb) WHERE ${guard}
-           ON CONFLICT (stack, id) DO UPDATE SET data = excluded.data)
+           ON CONFLICT (stack, id) DO UPDATE SET data = excluded.data),
+    do_ AS (DELETE FROM ${t.outputs} WHERE stack = $1 AND name = ANY($12::text[]) AND ${guard}),
+    uo AS (INSERT INTO ${t.outputs} (stack, name, data) SELECT $1, key, value FROM jsonb_each($13::jsonb) WHERE ${guard}
+           ON CONFLICT (stack, name) DO UPDATE SET data = excluded.data)
     UPDATE ${t.stacks} AS st SET serial = $7, lineage = coalesce($8, st.lineage), version = coalesce($9::integer, st.version), updated_at = now()
       FROM s WHERE st.stack = s.stack RETURNING st.serial`;
 }
@@ -115,6 +122,8 @@ export function batchParams(stack: string, fromSerial: number, toSerial: number,
     b.version ?? null,
     b.deposed.remove,
     JSON.stringify(b.deposed.upsert),
+    b.outputs.remove,
+    JSON.stringify(b.outputs.upsert),
   ];
 }
 
@@ -141,11 +150,16 @@ export async function replaceRows(
   t: Tables,
   stack: string,
   state: State,
-  sealed: { resources: object; pending: object; deposed: object },
+  sealed: { resources: object; pending: object; deposed: object; outputs: object },
 ): Promise<void> {
   await c.query(`DELETE FROM ${t.resources} WHERE stack = $1`, [stack]);
   await c.query(`DELETE FROM ${t.pending} WHERE stack = $1`, [stack]);
   await c.query(`DELETE FROM ${t.deposed} WHERE stack = $1`, [stack]);
+  await c.query(`DELETE FROM ${t.outputs} WHERE stack = $1`, [stack]);
+  await c.query(`INSERT INTO ${t.outputs} (stack, name, data) SELECT $1, key, value FROM jsonb_each($2::jsonb)`, [
+    stack,
+    JSON.stringify(sealed.outputs),
+  ]);
   await c.query(`INSERT INTO ${t.deposed} (stack, id, data) SELECT $1, key, value FROM jsonb_each($2::jsonb)`, [
     stack,
     JSON.stringify(sealed.deposed),

@@ -1,10 +1,15 @@
 // The PostgreSQL store's tables, created on first use (under a transaction-scoped advisory lock, so
 // two processes starting at once do not race on CREATE TABLE): a stack row, a row per resource and
 // per pending operation and per deposed object, and a row naming the holder of the stack's lock; and
-// a stack's rows read back as stored.
+// a stack's rows read back as stored. A stack's outputs have a table of their own and a view,
+// converge_stack_outputs, that joins them to the stack's lineage, serial and encryption header: a
+// role granted SELECT on that view alone reads every stack's outputs (sealed when secret) and
+// nothing else of any state.
 import type pg from 'pg';
-import type { EncryptionHeader } from '../crypto.js';
-import type { DeposedObject, PendingOperation, ResourceState } from '../model.js';
+import type { EncryptionHeader, SecretCodec } from '../crypto.js';
+import type { DeposedObject, PendingOperation, ResourceState, StackOutput } from '../model.js';
+import type { OutputsSnapshot } from '../store.js';
+import { setOwn } from '../keys.js';
 
 export type Tables = {
   readonly schema: string;
@@ -12,6 +17,9 @@ export type Tables = {
   readonly resources: string;
   readonly pending: string;
   readonly deposed: string;
+  readonly outputs: string;
+  /** The view another stack reads outputs through (lineage, serial, encryption header, one row per output). */
+  readonly outputsView: string;
   readonly locks: string;
 };
 
@@ -30,6 +38,8 @@ export function tablesOf(schema: string): Tables {
     resources: q('converge_resources'),
     pending: q('converge_pending'),
     deposed: q('converge_deposed'),
+    outputs: q('converge_outputs'),
+    outputsView: q('converge_stack_outputs'),
     locks: q('converge_locks'),
   };
 }
@@ -53,6 +63,15 @@ export async function ensureSchema(pool: pg.Pool, t: Tables): Promise<void> {
       stack text NOT NULL REFERENCES ${t.stacks} (stack) ON DELETE CASCADE, id text NOT NULL, data jsonb NOT NULL,
       PRIMARY KEY (stack, id))`);
     await c.query(`CREATE TABLE IF NOT EXISTS ${t.locks} (stack text PRIMARY KEY, info jsonb NOT NULL)`);
+    await c.query(`CREATE TABLE IF NOT EXISTS ${t.outputs} (
+      stack text NOT NULL REFERENCES ${t.stacks} (stack) ON DELETE CASCADE, name text NOT NULL, data jsonb NOT NULL,
+      PRIMARY KEY (stack, name))`);
+    // Made once (a later CREATE OR REPLACE by another role would need to own it); grants on it are the operator's.
+    const view = await c.query<{ v: string | null }>(`SELECT to_regclass($1) AS v`, [t.outputsView]);
+    if (!view.rows[0]?.v)
+      await c.query(`CREATE VIEW ${t.outputsView} AS
+        SELECT s.stack, s.lineage, s.serial, s.encryption, o.name, o.data
+        FROM ${t.stacks} s LEFT JOIN ${t.outputs} o ON o.stack = s.stack`);
     await c.query('COMMIT');
   } catch (e) {
     await c.query('ROLLBACK').catch(() => {});
@@ -80,5 +99,89 @@ export async function readStackRows(c: pg.PoolClient, t: Tables, stack: string) 
   const dep = await c.query<{ id: string; data: DeposedObject }>(`SELECT id, data FROM ${t.deposed} WHERE stack = $1`, [
     stack,
   ]);
-  return { stack: s.rows[0], resources: res.rows, pending: pen.rows, deposed: dep.rows };
+  const out = await c.query<{ name: string; data: StackOutput }>(
+    `SELECT name, data FROM ${t.outputs} WHERE stack = $1`,
+    [stack],
+  );
+  return { stack: s.rows[0], resources: res.rows, pending: pen.rows, deposed: dep.rows, outputs: out.rows };
+}
+
+/** A stack's rows as a raw state, every sealed value opened. */
+export function openRows(rows: NonNullable<Awaited<ReturnType<typeof readStackRows>>>, codec: SecretCodec) {
+  const resources: Record<string, ResourceState> = {};
+  for (const r of rows.resources) setOwn(resources, r.name, codec.openResource(r.data));
+  const pending: Record<string, PendingOperation> = {};
+  for (const x of rows.pending) setOwn(pending, x.id, codec.openResource(x.data));
+  const deposed: Record<string, DeposedObject> = {};
+  for (const d of rows.deposed) setOwn(deposed, d.id, codec.openResource(d.data));
+  const outputs: Record<string, StackOutput> = {};
+  for (const o of rows.outputs) setOwn(outputs, o.name, codec.openResource(o.data));
+  const row = rows.stack;
+  return {
+    version: row.version,
+    lineage: row.lineage,
+    serial: Number(row.serial),
+    resources,
+    pending,
+    deposed,
+    outputs,
+  };
+}
+
+/**
+ * A stack's outputs through the outputs view (see readOutputRows), secret values opened by the
+ * codec for the stack's header; a stack never written has none.
+ */
+export async function readOutputs(
+  pool: pg.Pool,
+  t: Tables,
+  stack: string,
+  codecFor: (header: EncryptionHeader | null) => Promise<SecretCodec>,
+  emptyLineage: () => string,
+): Promise<OutputsSnapshot> {
+  const rows = await readOutputRows(pool, t, stack);
+  if (!rows) return { exists: false, lineage: emptyLineage(), serial: 0, outputs: {} };
+  const codec = await codecFor(rows.encryption);
+  const outputs: Record<string, StackOutput> = {};
+  for (const o of rows.outputs) setOwn(outputs, o.name, codec.openResource(o.data));
+  return { exists: true, lineage: rows.lineage, serial: rows.serial, outputs };
+}
+
+/**
+ * A stack's outputs through the outputs view: one statement, so one snapshot (lineage, serial and
+ * outputs of the same committed state). Needs SELECT on the view only, and creates nothing;
+ * undefined when the stack (or the view) does not exist.
+ */
+export async function readOutputRows(
+  c: pg.Pool | pg.PoolClient,
+  t: Tables,
+  stack: string,
+): Promise<
+  | {
+      lineage: string;
+      serial: number;
+      encryption: EncryptionHeader | null;
+      outputs: { name: string; data: StackOutput }[];
+    }
+  | undefined
+> {
+  let r;
+  try {
+    r = await c.query<{
+      lineage: string;
+      serial: string;
+      encryption: EncryptionHeader | null;
+      name: string | null;
+      data: StackOutput | null;
+    }>(`SELECT lineage, serial, encryption, name, data FROM ${t.outputsView} WHERE stack = $1`, [stack]);
+  } catch (e) {
+    if ((e as { code?: string }).code === '42P01') return undefined; // no view yet: no stack was ever written
+    throw e;
+  }
+  const first = r.rows[0];
+  if (!first) return undefined;
+  const outputs: { name: string; data: StackOutput }[] = [];
+  for (const row of r.rows)
+    if (row.name !== null && row.data !== null) outputs.push({ name: row.name, data: row.data });
+  return { lineage: first.lineage, serial: Number(first.serial), encryption: first.encryption, outputs };
 }

@@ -1,19 +1,20 @@
 // PostgresStateStore: state shared by a team or a CI fleet. A stack row holds lineage, serial and
 // the encryption header; one row per resource and per pending operation. Commits queued while one
 // group is being written go out together as the next group: one statement that checks and raises
-// the stack's serial (postgres-batch.ts). The lock and its holder's row: postgres-lock.ts.
+// the stack's serial (postgres-batch.ts). The lock and its holder's row: postgres-lock.ts. Outputs
+// have their own rows, read by other stacks through a view (postgres-schema.ts).
 import pg from 'pg';
 import { freeze } from 'immer';
-import { STATE_VERSION, type DeposedObject, type PendingOperation, type ResourceState, type State } from '../model.js';
-import { mapValues, setOwn } from '../keys.js';
+import { STATE_VERSION, type State } from '../model.js';
+import { mapValues } from '../keys.js';
 import { CommitQueue, type QueuedCommit } from '../commit-queue.js';
 import { migrateRaw } from '../migrate.js';
 import type { StateChange } from '../patch.js';
 import { emptyState } from '../ops.js';
-import type { ForceUnlockOptions, Lock, LockRequest, StateStore } from '../store.js';
-import { SecretCodec, hasSecretValues, passphraseFrom, type EncryptionHeader } from '../crypto.js';
+import type { ForceUnlockOptions, Lock, LockRequest, OutputsSnapshot, StateStore } from '../store.js';
+import { SecretCodec, hasSecretValues, passphraseFrom, type EncryptionHeader, type StoredItem } from '../crypto.js';
 import { StateConflictError } from '../errors.js';
-import { tablesOf, ensureSchema, readStackRows, type Tables } from './postgres-schema.js';
+import { tablesOf, ensureSchema, openRows, readOutputs, readStackRows, type Tables } from './postgres-schema.js';
 import { acquirePgLock, forcePgUnlock } from './postgres-lock.js';
 import { batchOf, batchParams, batchStatement, chainFrom, checkGranular, replaceRows } from './postgres-batch.js';
 
@@ -117,6 +118,21 @@ export class PostgresStateStore implements StateStore {
 
   read(): Promise<State> {
     return this.#queue.run(() => this.#read());
+  }
+
+  /**
+   * The stack's outputs through the outputs view, in one statement (one snapshot): no lock, no
+   * transaction, nothing created, so a role with SELECT on `converge_stack_outputs` alone can read
+   * them. Secret values open with this store's passphrase.
+   */
+  async readOutputs(): Promise<OutputsSnapshot> {
+    return readOutputs(
+      this.#pool,
+      this.#tables,
+      this.stack,
+      (h) => this.#codec(h),
+      () => (this.#emptyLineage ??= emptyState().lineage),
+    );
   }
 
   /** Queued commits go out together: those arriving while a group is being written form the next group. */
@@ -291,20 +307,7 @@ export class PostgresStateStore implements StateStore {
       const codec = await this.#codec(row.encryption);
       // a clear stack read with a passphrase is sealed by the next commit's transaction: no shortcut until then
       if (row.encryption || this.#passphrase === undefined) this.#known = { serial: Number(row.serial), codec };
-      const resources: Record<string, ResourceState> = {};
-      for (const r of rows.resources) setOwn(resources, r.name, codec.openResource(r.data));
-      const pending: Record<string, PendingOperation> = {};
-      for (const x of rows.pending) setOwn(pending, x.id, codec.openResource(x.data));
-      const deposed: Record<string, DeposedObject> = {};
-      for (const d of rows.deposed) setOwn(deposed, d.id, codec.openResource(d.data));
-      const raw = {
-        version: row.version,
-        lineage: row.lineage,
-        serial: Number(row.serial),
-        resources,
-        pending,
-        deposed,
-      };
+      const raw = openRows(rows, codec);
       if (migrateRaw(raw)) await this.#write(raw, raw.serial); // an older format is rewritten once, in place
       return freeze(raw, true);
     } catch (e) {
@@ -364,7 +367,7 @@ export class PostgresStateStore implements StateStore {
   async #write(state: State, baseSerial: number): Promise<void> {
     await this.#withStack(state.lineage, async (c, row, codec) => {
       if (row.serial !== baseSerial) throw new StateConflictError(this.location, baseSerial, row.serial);
-      const seal = <T extends ResourceState | PendingOperation>(i: T): T => {
+      const seal = <T extends StoredItem>(i: T): T => {
         this.#noteSecrets(codec, hasSecretValues(i));
         return codec.sealResource(i);
       };
@@ -372,6 +375,7 @@ export class PostgresStateStore implements StateStore {
         resources: mapValues(state.resources, seal),
         pending: mapValues(state.pending, seal),
         deposed: mapValues(state.deposed, seal),
+        outputs: mapValues(state.outputs ?? {}, seal),
       });
       this.#known = { serial: state.serial, codec };
     });
