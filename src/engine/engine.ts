@@ -109,8 +109,6 @@ export class Engine {
     return runPlan(this.#core, decls, options, false);
   }
 
-  /** Targets, excludes and replacements must name something: a typo is a ValidationError with a suggestion. */
-
   /**
    * Carries out a plan's steps, independent ones concurrently, and records each in the state as
    * it completes. Throws {@link StalePlanError} (and changes nothing) if the state moved on since the
@@ -137,8 +135,6 @@ export class Engine {
   async apply(plan: Plan, options: ApplyOptions = {}): Promise<ApplyResult> {
     return runApply(this.#core, plan, options);
   }
-
-  /** The work a plan runs: its own, or a loaded plan's with the handlers of this engine's providers. */
 
   /**
    * Reads every resource; records new outputs and inputs, and forgets what is gone. Changes no
@@ -323,8 +319,4 @@ export class Engine {
   async state(): Promise<State> {
     return this.#core.store.read();
   }
-
-  /** The store's clear-text warning when the work records any secret and the store does not encrypt. */
-
-  /** Reads resources concurrently; returns name → refreshed record (same object when nothing changed) or null when gone. */
 }

@@ -1,5 +1,7 @@
-// Lock facts shared by the stores: who holds a lock, and waiting for one with back-off
-// (Terraform's LockWithContext: 1 s doubling to 16 s, or until the caller's limit).
+// Lock facts shared by the stores: who holds a lock, and waiting for one with back-off: doubling
+// from the store's first delay (5 ms in memory, 20 ms for a file or PostgreSQL) up to 16 s, or until
+// the caller's limit. Terraform's LockWithContext doubles from 1 s; a store's try here is cheap and a
+// lock held by a run that is finishing is often free within milliseconds, so the first waits are short.
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { LockInfo, LockRequest } from './store.js';
@@ -15,7 +17,7 @@ export function lockInfo(operation: string): LockInfo {
 export async function waitForLock<T>(
   request: LockRequest,
   attempt: () => Promise<T | undefined>,
-  firstDelayMs = 50,
+  firstDelayMs: number,
   holder: () => LockInfo | undefined = () => undefined,
 ): Promise<T | undefined> {
   const started = Date.now();

@@ -1,6 +1,6 @@
 // src/engine/apply/intents.ts: pending creates and deletes written ahead in chunks, cleared when unused.
 import { describe, expect, it } from 'vitest';
-import { CreateIntents } from '../../src/engine/apply/intents.js';
+import { PendingIntents } from '../../src/engine/apply/intents.js';
 import { Ledger } from '../../src/engine/run/ledger.js';
 import { emptyState } from '../../src/state/ops.js';
 import type { StateChange } from '../../src/state/patch.js';
@@ -52,10 +52,10 @@ function ledger() {
   return { commits, ledger: new Ledger(emptyState('L'), store) };
 }
 
-describe('CreateIntents', () => {
+describe('PendingIntents', () => {
   it('marks a create pending before its step needs it, with what find and recovery need', async () => {
     const { ledger: l } = ledger();
-    const intents = new CreateIntents(
+    const intents = new PendingIntents(
       [create('web', { secrets: ['inputs.password', 'outputs.token'], deps: ['net'] })],
       l,
       '2026-01-01T00:00:00.000Z',
@@ -77,7 +77,7 @@ describe('CreateIntents', () => {
 
   it("marks a delete pending with the object's id", async () => {
     const { ledger: l } = ledger();
-    const intents = new CreateIntents([del('old')], l, 'S');
+    const intents = new PendingIntents([del('old')], l, 'S');
     const id = await intents.take(del('old'));
     expect(l.materialize().pending[id!]).toMatchObject({ kind: 'delete', name: 'old', resourceId: 'old-id' });
   });
@@ -85,7 +85,7 @@ describe('CreateIntents', () => {
   it("marks a deposed delete under the deposed object's name and key", async () => {
     const { ledger: l } = ledger();
     const deposed: DeposedObject = { ...prior('web'), id: 'web-old', deposedKey: 'k1', deposedAt: 'T' };
-    const intents = new CreateIntents([del('web', { deposed })], l, 'S');
+    const intents = new PendingIntents([del('web', { deposed })], l, 'S');
     const id = await intents.take(del('web', { deposed }));
     expect(l.materialize().pending[id!]).toMatchObject({
       kind: 'delete',
@@ -99,7 +99,7 @@ describe('CreateIntents', () => {
     const { ledger: l, commits } = ledger();
     const unknownInputs = work('create', 'a');
     const update = work('update', 'b', { inputs: {} });
-    const intents = new CreateIntents([unknownInputs, update], l, 'S');
+    const intents = new PendingIntents([unknownInputs, update], l, 'S');
     expect(await intents.take(unknownInputs)).toBeUndefined();
     expect(await intents.take(update)).toBeUndefined();
     expect(commits).toHaveLength(0);
@@ -108,7 +108,7 @@ describe('CreateIntents', () => {
   it('writes 256 marks in one change, and the next chunk ahead of need', async () => {
     const { ledger: l, commits } = ledger();
     const all = Array.from({ length: 600 }, (_, i) => create(`r${i}`));
-    const intents = new CreateIntents(all, l, 'S');
+    const intents = new PendingIntents(all, l, 'S');
     await intents.take(all[0]!);
     await new Promise((r) => setImmediate(r));
     expect(commits.map((c) => c.patches.length - 1)).toEqual([256, 256]); // each change also sets the serial
@@ -120,7 +120,7 @@ describe('CreateIntents', () => {
   it('gives each step its own mark', async () => {
     const { ledger: l } = ledger();
     const steps = [create('a'), create('b'), del('c')];
-    const intents = new CreateIntents(steps, l, 'S');
+    const intents = new PendingIntents(steps, l, 'S');
     const ids = await Promise.all(steps.map((s) => intents.take(s)));
     expect(new Set(ids).size).toBe(3);
   });
@@ -128,7 +128,7 @@ describe('CreateIntents', () => {
   it('clears at the end the marks of steps that never reached the provider, and only those', async () => {
     const { ledger: l } = ledger();
     const steps = [create('a'), create('b'), create('c')];
-    const intents = new CreateIntents(steps, l, 'S');
+    const intents = new PendingIntents(steps, l, 'S');
     const taken = await intents.take(steps[0]!);
     await intents.settle();
     expect(Object.keys(l.materialize().pending)).toEqual([taken]);
@@ -136,7 +136,7 @@ describe('CreateIntents', () => {
 
   it('writes nothing at the end when nothing was marked', async () => {
     const { ledger: l, commits } = ledger();
-    await new CreateIntents([create('a')], l, 'S').settle();
+    await new PendingIntents([create('a')], l, 'S').settle();
     expect(commits).toHaveLength(0);
   });
 
@@ -144,7 +144,7 @@ describe('CreateIntents', () => {
     const { ledger: l } = ledger();
     const c = create('web');
     const d = del('web');
-    const intents = new CreateIntents([d, c], l, 'S');
+    const intents = new PendingIntents([d, c], l, 'S');
     const [dc, cc] = [await intents.take(d), await intents.take(c)];
     const pending = l.materialize().pending;
     expect([pending[dc!]!.kind, pending[cc!]!.kind]).toEqual(['delete', 'create']);

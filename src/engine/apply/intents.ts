@@ -20,7 +20,8 @@ function eligible(w: OrderedWork): w is Eligible {
   return (w.kind === 'create' && w.inputs !== undefined) || w.kind === 'delete' || w.kind === 'delete-deposed';
 }
 
-export class CreateIntents {
+/** The pending records written ahead for a run's creates and orphan deletes (see the file's opening comment). */
+export class PendingIntents {
   readonly #ledger: Ledger;
   readonly #eligible: Eligible[];
   readonly #index = new Map<string, number>();

@@ -11,7 +11,7 @@ import { ApplyError, ConvergeError, StalePlanError } from '../errors.js';
 import { ownSignal } from '../run/signal.js';
 import { Ledger } from '../run/ledger.js';
 import { applySteps } from '../apply/apply.js';
-import { CreateIntents } from '../apply/intents.js';
+import { PendingIntents } from '../apply/intents.js';
 import type { ApplyResult } from '../apply-result.js';
 import { applyResult } from '../apply/result.js';
 
@@ -45,7 +45,7 @@ export async function runApply(core: EngineCore, plan: Plan, options: ApplyOptio
       ...(plan.destroy ? { destroy: true } : {}),
     });
     const ledger = new Ledger(state, core.store);
-    const intents = new CreateIntents(work, ledger, new Date(core.now()).toISOString());
+    const intents = new PendingIntents(work, ledger, new Date(core.now()).toISOString());
     const signal = ownSignal(options.signal);
     let outcome;
     try {

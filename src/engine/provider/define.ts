@@ -238,7 +238,10 @@ export type ProviderSpec<C> = {
   readonly resources?: readonly AnyResource[];
   /** Its lookups, made with {@link defineLookup}. */
   readonly lookups?: readonly AnyLookup[];
-  /** The configuration with the upstream Terraform provider's key names; default: `config` as it is. */
+  /**
+   * The configuration with the upstream Terraform provider's key names; default: none (`{}`), never
+   * `config` as it is, which holds credentials and clients.
+   */
   readonly terraformConfig?: () => Record<string, unknown>;
   /** The non-secret settings a saved plan records and apply compares (see {@link Provider.planConfig}). */
   readonly planConfig?: () => Record<string, unknown>;

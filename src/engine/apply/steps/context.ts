@@ -4,7 +4,7 @@
 import { declOf, objectOf, type DeclaredWork, type ReplacementWork, type StepWork } from '../../plan/work.js';
 import type { ResourceState } from '../../../state/model.js';
 import type { Ledger } from '../../run/ledger.js';
-import type { CreateIntents } from '../intents.js';
+import type { PendingIntents } from '../intents.js';
 import type { RetryPolicy } from '../../provider/retry-policy.js';
 import type { Event } from '../../events.js';
 import type { OperationContext, OperationKind, Report } from '../../provider/context.js';
@@ -33,7 +33,7 @@ export type ApplyContext = {
   readonly listening: boolean;
   readonly now: () => number;
   /** Pending records written ahead for creates. */
-  readonly intents?: CreateIntents;
+  readonly intents?: PendingIntents;
   /** Rejects with the signal's reason when it fires: raced against operations without a limit of their own. */
   readonly aborted?: Promise<never>;
 };

@@ -26,8 +26,6 @@ const templateBody = z
   .omit({ active: true, originGroup: true });
 const templatePatch = templateBody.partial();
 
-/** An error answer (a saved object never has a numeric `status`). */
-
 function saveRule(
   s: SimStore,
   resourceId: number,
