@@ -408,8 +408,10 @@ export class ApplyError extends ConvergeError {
     /** What succeeded (with outputs), what failed (with each error) and what was skipped. */
     readonly result: ApplyResult,
   ) {
+    // No-ops (nothing to do, or only a record to write) are not counted as succeeded steps.
+    const succeeded = result.succeeded.filter((s) => s.action !== 'noop').length;
     super(
-      `${result.failed.length} step${result.failed.length === 1 ? '' : 's'} failed, ${result.skipped.length} skipped, ${result.succeeded.length} succeeded:\n` +
+      `${result.failed.length} step${result.failed.length === 1 ? '' : 's'} failed, ${result.skipped.length} skipped, ${succeeded} succeeded:\n` +
         result.failed.map((f) => `  ${f.action} ${f.address}: ${f.error.message.split('\n')[0]}`).join('\n') +
         (result.skipped.length ? `\n  skipped: ${result.skipped.map((s) => s.address).join(', ')}` : '') +
         '\nThe state records every step that succeeded; fix the cause and plan again.',

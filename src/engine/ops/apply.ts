@@ -69,7 +69,7 @@ export async function runApply(core: EngineCore, plan: Plan, options: ApplyOptio
     emit({
       type: 'apply_finish',
       at: core.now(),
-      succeeded: outcome.succeeded.length,
+      succeeded: outcome.succeeded.filter((o) => o.action !== 'noop').length,
       failed: outcome.failed.length,
       skipped: outcome.skipped.length,
       elapsedMs,

@@ -1,11 +1,10 @@
 // Provider C (`provc`): the Gcore CDN and Cloud API (seed 002). `provc(config)` returns the provider;
 // typed helpers (`provc.cdnResource(...)`, `provc.getCdnResource(...)`) build declarations and
 // lookup calls. Imports the engine's provider contract and src/kit only, never another provider.
-import type { Dispatcher } from 'undici';
 import { defineProvider, type Provider } from '../../engine/provider/define.js';
 import { lookupHelper, resourceHelper } from '../../engine/decl/helper.js';
-import { GcoreClient, type ProvcConfig } from './client.js';
-import { resolveConfig, terraformConfig, type ProvcArgs } from './config.js';
+import { GcoreClient } from './client.js';
+import { resolveConfig, terraformConfig, type ProvcConfig, type ProvcOptions } from './config.js';
 import * as L from './lookups/index.js';
 import { cloudFloatingIp } from './resources/cloud-floating-ip.js';
 import { cdnOriginGroup } from './resources/cdn-origin-group.js';
@@ -15,8 +14,7 @@ import { cdnRuleTemplate } from './resources/cdn-rule-template.js';
 import { cdnCertificate } from './resources/cdn-certificate.js';
 import { cdnTrustedCaCertificate } from './resources/cdn-trusted-ca-certificate.js';
 
-export type { ProvcArgs, ProvcSettings } from './config.js';
-export type { ProvcConfig } from './client.js';
+export type { ProvcOptions, ProvcArgs, ProvcConfig, ProvcContext, ProvcSettings } from './config.js';
 export { DEFAULT_BASE_URL } from './config.js';
 
 /** The resource definitions, for tests and tools that call handlers directly. */
@@ -29,10 +27,6 @@ export const resources = [
   cdnCertificate,
   cdnTrustedCaCertificate,
 ] as const;
-
-export type ProvcOptions = ProvcArgs & {
-  /** An undici dispatcher (proxies, custom TLS). */ readonly dispatcher?: Dispatcher;
-};
 
 function createProvider(options: ProvcOptions = {}): Provider<ProvcConfig> {
   const settings = resolveConfig(options);
