@@ -333,6 +333,3 @@ export type GpuKind = 'baremetal' | 'virtual';
 function sp(s: Scope): Params {
   return { project_id: s.projectId, region_id: s.regionId };
 }
-
-/** What every provc handler receives as `ctx.config`: the resolved settings and the one client. */
-export type ProvcConfig = { readonly settings: ProvcSettings; readonly client: GcoreClient };

@@ -1,14 +1,17 @@
 // Provider C's configuration (seed 002): the API key, base URL, default cloud project and region,
 // and the polling interval and time-out of long-running cloud operations. Arguments win over the
 // PROVC_* environment variables, which win over defaults; the environment is read only here.
+import type { Dispatcher } from 'undici';
 import { ConfigError } from '../../engine/errors.js';
+import type { OperationContext } from '../../engine/provider/context.js';
 import { sensitive } from '../../engine/values/secret.js';
 import type { RequestRate } from '../../kit/budget.js';
+import type { GcoreClient } from './client.js';
 
 export const DEFAULT_BASE_URL = 'https://api.gcore.com';
 
 /** What a program passes to `provc(...)`. */
-export type ProvcArgs = {
+export type ProvcOptions = {
   /** API key (secret); else PROVC_API_KEY. */
   readonly apiKey?: string;
   /** Base URL; a base with a path prefix works ('http://127.0.0.1:8080/prefix'). */
@@ -29,9 +32,14 @@ export type ProvcArgs = {
   readonly rateLimit?: RequestRate;
   /** The environment to read instead of process.env (tests). */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** An undici dispatcher (proxies, custom TLS). */
+  readonly dispatcher?: Dispatcher;
 };
 
-/** The resolved settings. */
+/** @deprecated The old name of {@link ProvcOptions}; kept so existing programs type-check. */
+export type ProvcArgs = ProvcOptions;
+
+/** The resolved settings: options, then the PROVC_* environment, then defaults. */
 export type ProvcSettings = {
   readonly apiKey: string | undefined;
   readonly baseUrl: string;
@@ -42,9 +50,15 @@ export type ProvcSettings = {
   readonly rateLimit?: RequestRate;
 };
 
+/** What `ctx.config` holds for provider C's handlers. */
+export type ProvcConfig = { readonly settings: ProvcSettings; readonly client: GcoreClient };
+
+/** What provider C's handlers receive. */
+export type ProvcContext = OperationContext<ProvcConfig>;
+
 const SUBJECT = 'provc';
 
-export function resolveConfig(args: ProvcArgs = {}): ProvcSettings {
+export function resolveConfig(args: ProvcOptions = {}): ProvcSettings {
   const env = args.env ?? process.env;
   const apiKey = args.apiKey ?? (env.PROVC_API_KEY || undefined);
   const baseUrl = args.baseUrl ?? DEFAULT_BASE_URL;

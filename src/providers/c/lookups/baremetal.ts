@@ -2,7 +2,8 @@
 // the single lookup takes serverId or findOneBy (one list call whose first page must hold exactly
 // one server, which is then read by id). DDoS filters only act with withDdos: a warning says so.
 import { z } from 'zod';
-import { type Ctx, type ProvcConfig, type Wire } from '../client.js';
+import { type Ctx, type Wire } from '../client.js';
+import type { ProvcConfig } from '../config.js';
 import { baremetalQuery, collectPages, type BaremetalFilters } from '../wire/query.js';
 import type { Scope } from '../config.js';
 import { camelize, SEED_FIELDS, withSeedFields } from '../wire/shape.js';

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { LookupError, ProviderError, ValidationError } from '../../../engine/errors.js';
 import { defineLookup, type LookupDefinition } from '../../../engine/provider/define.js';
 import { scopeIssues, type Scope } from '../config.js';
-import type { ProvcConfig } from '../client.js';
+import type { ProvcConfig } from '../config.js';
 
 export const scopeArgs = {
   projectId: z

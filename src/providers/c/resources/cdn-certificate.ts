@@ -4,7 +4,8 @@
 // have no creation time or free text: ../activity.ts), so another stack's certificate is never found.
 import { z } from 'zod';
 import { ProviderError } from '../../../engine/errors.js';
-import type { Ctx, ProvcConfig, Wire } from '../client.js';
+import type { Ctx, Wire } from '../client.js';
+import type { ProvcConfig } from '../config.js';
 import { certificateShape } from '../lookups/cdn.js';
 import { cdnId, certificateOutputFields, findCdnCreated, provcResource } from './shared.js';
 import { ignoreGone, orNull } from '../../../kit/gone.js';

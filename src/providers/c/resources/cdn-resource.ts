@@ -4,7 +4,8 @@
 // so a resource someone else made with the same cname is never found. Options keep the vendor's
 // option names; unset (null) options are left out of the inputs.
 import { z } from 'zod';
-import type { Ctx, ProvcConfig, Wire } from '../client.js';
+import type { Ctx, Wire } from '../client.js';
+import type { ProvcConfig } from '../config.js';
 import { resourceShape } from '../lookups/cdn.js';
 import { cdnId, findCdnCreated, provcResource } from './shared.js';
 import { defined } from '../../../kit/wire.js';

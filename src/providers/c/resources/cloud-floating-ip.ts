@@ -13,8 +13,8 @@ import {
   type FindHint,
   type FindResult,
 } from '../../../engine/provider/define.js';
-import type { OperationContext } from '../../../engine/provider/context.js';
-import type { ProvcConfig, Wire } from '../client.js';
+import type { Wire } from '../client.js';
+import type { ProvcConfig, ProvcContext } from '../config.js';
 import type { Task } from '../wire/answers.js';
 import { resolveScope, scopeIssues, type Scope } from '../config.js';
 import { camelize, tagMap } from '../wire/shape.js';
@@ -114,7 +114,7 @@ const PAGE = 100;
 const MAX_PAGES = 20;
 
 /** The create_fip task this operation started (see the header), or null when there is none. */
-async function taskOf(ctx: OperationContext<ProvcConfig>, s: Scope, hint: FindHint): Promise<Task | null | CannotTell> {
+async function taskOf(ctx: ProvcContext, s: Scope, hint: FindHint): Promise<Task | null | CannotTell> {
   const since = Date.parse(hint.startedAt);
   if (!Number.isFinite(since)) return cannotTell(`the create's start time '${hint.startedAt}' is not a time`);
   // Tasks carry created_on in whole seconds: ask from the second the create started in.
@@ -137,7 +137,7 @@ async function taskOf(ctx: OperationContext<ProvcConfig>, s: Scope, hint: FindHi
   return cannotTell(`more than ${PAGE * MAX_PAGES} create_fip tasks since the create started`);
 }
 
-async function find(ctx: OperationContext<ProvcConfig>, i: Inputs, hint: FindHint): Promise<FindResult> {
+async function find(ctx: ProvcContext, i: Inputs, hint: FindHint): Promise<FindResult> {
   const s = scopeOf(ctx.config, i);
   const task = await taskOf(ctx, s, hint);
   if (task === null || isCannotTell(task)) return task;

@@ -3,8 +3,8 @@
 import { z } from 'zod';
 import { defineResource, type ResourceDefinition } from '../../../engine/provider/define.js';
 import { isCannotTell, type CreateResult, type FindHint, type FindResult } from '../../../engine/provider/define.js';
-import type { OperationContext } from '../../../engine/provider/context.js';
-import type { ProvcConfig, Wire } from '../client.js';
+import type { Wire } from '../client.js';
+import type { ProvcConfig, ProvcContext } from '../config.js';
 import { orNull } from '../../../kit/gone.js';
 import { createdSince } from '../wire/activity.js';
 
@@ -20,7 +20,7 @@ export function provcResource<I extends z.ZodType, O extends z.ZodType>(
  * the activity log cannot say which.
  */
 export async function findCdnCreated(
-  ctx: OperationContext<ProvcConfig>,
+  ctx: ProvcContext,
   path: string,
   body: Wire,
   hint: FindHint,
