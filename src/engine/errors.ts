@@ -397,7 +397,7 @@ export class ConfigError extends ConvergeError {
  * } catch (e) {
  *   if (!(e instanceof ApplyError)) throw e;
  *   for (const f of e.result.failed) console.error(`${f.action} ${f.address}: ${f.error.message}`);
- *   console.error('skipped:', e.result.skipped.map((s) => `${s.address} (waits for ${s.because})`));
+ *   console.error('skipped:', e.result.skipped.map((s) => `${s.address} (${s.because.kind === 'stopped' ? 'stopped' : `waits for ${s.because.address}`})`));
  * }
  * ```
  */

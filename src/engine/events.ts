@@ -46,20 +46,33 @@ export type StepFailEvent = StepBase & {
   readonly code?: string;
 };
 
+/** Why a step did not run: a step it depends on failed, or the apply was stopped before it started. */
+export type SkipReason =
+  | {
+      /** A step it waited for failed (or was itself skipped because of a failure). */
+      readonly kind: 'dependency-failed';
+      /** The address of the failed step. */
+      readonly address: string;
+    }
+  | {
+      /** The apply's stop signal fired before the step started. */
+      readonly kind: 'stopped';
+    };
+
 /** A step was not run because a step it depends on failed (or the apply was stopped). */
 export type StepSkipEvent = StepBase & {
   /** Tells the events apart: always `'step_skip'`. */
   readonly type: 'step_skip';
-  /** The address of the failed step it waited for, or the reason the apply stopped. */
-  readonly because: string;
+  /** Why: the failed step it waited for, or the stop. */
+  readonly because: SkipReason;
 };
 
 /** A provider call failed with a transient error (429, 5xx, connection reset) and will be tried again. */
 export type RetryEvent = Base & {
   /** Tells the events apart: always `'retry'`. */
   readonly type: 'retry';
-  /** The resource's address. */
-  readonly address: string;
+  /** The resource's address; absent for a call of the provider as a whole (its credential check). */
+  readonly address?: string;
   /** The provider operation being retried: `create`, `read`, `update`, `delete`, `find`, a lookup. */
   readonly operation: string;
   /** The attempt that failed, from 1. */
@@ -102,8 +115,8 @@ export type PollEvent = Base & {
 export type WaitEvent = Base & {
   /** Tells the events apart: always `'wait'`. */
   readonly type: 'wait';
-  /** The resource whose request waits, or `''` when the run as a whole waits (the state lock). */
-  readonly address: string;
+  /** The resource whose request waits; absent when the run as a whole waits (the state lock). */
+  readonly address?: string;
   /** The operation that waits: a provider operation, or the run's (`plan`, `apply`) for the lock. */
   readonly operation: string;
   /** What is awaited: `'rate_limit'` (the vendor's request allowance) or `'lock'` (the state lock). */
@@ -134,8 +147,8 @@ export type ProgressEvent = Base & {
 export type WarningEvent = Base & {
   /** Tells the events apart: always `'warning'`. */
   readonly type: 'warning';
-  /** The resource it concerns, or `''` for the run as a whole. */
-  readonly address: string;
+  /** The resource it concerns; absent for the run as a whole. */
+  readonly address?: string;
   /** The warning, secrets redacted. */
   readonly message: string;
 };
@@ -144,17 +157,17 @@ export type WarningEvent = Base & {
 export type ApplyStartEvent = Base & {
   /** Tells the events apart: always `'apply_start'`. */
   readonly type: 'apply_start';
-  /** How many steps the plan has (no-ops included). */
+  /** How many steps will run: the plan's steps but its no-ops (a move or refreshed outputs is recorded without a step line). */
   readonly steps: number;
   /** True when the plan is a destroy plan (the summary then says "Destroy complete!"). */
   readonly destroy?: boolean;
 };
 
-/** An apply ended, successfully or not; the counts match its {@link ApplyResult}. */
+/** An apply ended, successfully or not; the counts match its {@link ApplyResult}, but for its no-ops (not counted). */
 export type ApplyFinishEvent = Base & {
   /** Tells the events apart: always `'apply_finish'`. */
   readonly type: 'apply_finish';
-  /** Steps that completed. */
+  /** Steps that completed, no-ops not counted (as {@link ApplyStartEvent}'s `steps` does not count them). */
   readonly succeeded: number;
   /** Steps that failed. */
   readonly failed: number;

@@ -5,6 +5,7 @@
 // completed node's record is durable before apply returns.
 import type { StepWork, ExecNode } from '../plan/work.js';
 import { schedule, STOPPED } from '../run/scheduler.js';
+import type { SkipReason } from '../events.js';
 import { StepRun, abortedPromise, priorHandler, type ApplyContext } from './steps/context.js';
 import { runCreate, runCreateReplacement } from './steps/create.js';
 import { runUpdate } from './steps/update.js';
@@ -62,9 +63,11 @@ export async function applySteps(work: readonly StepWork[], given: ApplyContext)
       const w = task.work;
       const p = progress[task.index]!;
       const { action, address, type } = w.step;
+      // A no-op's node only records (a move, refreshed outputs): no step line, as apply_start does not count it.
+      const shown = ctx.listening && action !== 'noop';
       if (p.started === 0) {
         p.started = ctx.now();
-        if (ctx.listening) ctx.emit({ type: 'step_start', at: p.started, address, action, resourceType: type });
+        if (shown) ctx.emit({ type: 'step_start', at: p.started, address, action, resourceType: type });
       }
       const defer = awaited.has(task.id)
         ? undefined
@@ -95,7 +98,7 @@ export async function applySteps(work: readonly StepWork[], given: ApplyContext)
       if (--p.left === 0) {
         const elapsedMs = ctx.now() - p.started;
         succeeded.push({ address, action, elapsedMs, ...(p.unchanged ? { unchanged: true } : {}) });
-        if (ctx.listening)
+        if (shown)
           ctx.emit({
             type: 'step_finish',
             at: ctx.now(),
@@ -111,7 +114,10 @@ export async function applySteps(work: readonly StepWork[], given: ApplyContext)
       const p = progress[task.index]!;
       if (p.failed || p.skipped) return;
       p.skipped = true;
-      const by = because === STOPPED ? STOPPED : work[owner.get(because)!]!.step.address;
+      const by: SkipReason =
+        because === STOPPED
+          ? { kind: 'stopped' }
+          : { kind: 'dependency-failed', address: work[owner.get(because)!]!.step.address };
       skipped.push({ address: task.work.step.address, action: task.work.step.action, because: by });
       ctx.emit({
         type: 'step_skip',

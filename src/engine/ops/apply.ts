@@ -37,7 +37,7 @@ export async function runApply(core: EngineCore, plan: Plan, options: ApplyOptio
       ...(core.store.takeWarnings?.() ?? []),
       ...(clear && !told ? [clear] : []),
     ]))
-      emit({ type: 'warning', at: core.now(), address: '', message });
+      emit({ type: 'warning', at: core.now(), message });
     emit({
       type: 'apply_start',
       at: core.now(),
