@@ -4,12 +4,17 @@ import type { Provider } from './provider/define.js';
 import type { ResourceDecl } from './decl/resource-decl.js';
 import type { EventListener } from './events.js';
 import type { StateStore } from '../state/store.js';
+import type { PolicyUse } from './plan/policy.js';
 import { defaultRetryPolicy, type RetryPolicy } from './provider/retry-policy.js';
 import { parseDuration } from './values/duration.js';
 
 /** What `new Engine()` takes: the providers, the state store and how the engine runs. */
 export type EngineOptions = {
-  /** The provider instances whose resources and lookups the stack uses (`provb({...})`, your own `defineProvider`); one per name. */
+  /**
+   * The provider instances whose resources and lookups the stack uses (`provb({...})`, your own
+   * `defineProvider`): one default instance per provider and any number of named ones
+   * (`provb({ name: 'ops', ... })`), each name once.
+   */
   readonly providers: readonly Provider<any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any
   /** Where the state lives; default FileStateStore('.converge/state.json'). */
   readonly state?: StateStore;
@@ -23,6 +28,12 @@ export type EngineOptions = {
   readonly onEvent?: EventListener;
   /** The clock, for tests. */
   readonly now?: () => number;
+  /**
+   * Policies checked on every plan this engine makes and on every plan it applies, each at the
+   * level given here: `[{ policy: sshOpenToWorld, level: 'mandatory' }]`. A mandatory violation
+   * makes apply refuse with PolicyViolationError.
+   */
+  readonly policies?: readonly PolicyUse[];
 };
 
 /** Options of {@link Engine.plan} and {@link Engine.planDestroy}. */
@@ -39,6 +50,8 @@ export type PlanOptions = {
   readonly mode?: 'normal' | 'refresh-only';
   /** Aborts the plan's reads (and the wait for the state lock). */
   readonly signal?: AbortSignal;
+  /** Policies for this plan, in addition to the engine's (a use of the same policy name here replaces the engine's). */
+  readonly policies?: readonly PolicyUse[];
 };
 
 /** Options of {@link Engine.apply} and {@link Engine.destroy}. */
@@ -107,8 +120,14 @@ export function checkedOptions(options: EngineOptions): {
     throw new TypeError('Expected `parallelism` to be an integer from 1 and up');
   const names = new Set<string>();
   for (const p of options.providers) {
-    if (names.has(p.name)) throw new TypeError(`Expected one provider per name; '${p.name}' is given twice`);
-    names.add(p.name);
+    const key = p.instanceName === undefined ? p.name : `${p.name}\u0000${p.instanceName}`;
+    if (names.has(key))
+      throw new TypeError(
+        p.instanceName === undefined
+          ? `Expected one default instance of each provider; '${p.name}' is given twice without a name: name the others (${p.name}({ name: 'ops', ... })) and choose them with options.provider`
+          : `Expected each provider instance's name once; ${p.name} instance '${p.instanceName}' is given twice`,
+      );
+    names.add(key);
   }
   const lockTimeoutMs =
     typeof options.lockTimeout === 'string' ? parseDuration(options.lockTimeout) : (options.lockTimeout ?? 0);

@@ -4,6 +4,7 @@ import type { AnyLookup, Provider } from './provider/define.js';
 import type { LookupCall } from './decl/helper.js';
 import { unknownLookupMessage, unknownTypeFacts, validateLookupArgs } from './validate/validate.js';
 import { ValidationError } from './errors.js';
+import { didYouMean } from './validate/suggest.js';
 
 type Served = { readonly def: AnyLookup; readonly provider: Provider<unknown> };
 
@@ -13,10 +14,37 @@ export function checkedLookup(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any helper's call, whatever its argument type
   call: string | LookupCall<any, unknown>,
   args: Record<string, unknown> | undefined,
+  instancesOf: (token: string) => ReadonlyMap<string | undefined, Provider<unknown>> = () => new Map(),
 ): { token: string; found: Served; data: unknown } {
   const token = typeof call === 'string' ? call : (call as { token?: string } | null)?.token;
   const rawArgs = typeof call === 'string' ? (args ?? {}) : ((call as { args?: unknown } | null)?.args ?? {});
-  const found = typeof token === 'string' ? lookups.get(token) : undefined;
+  const instance = typeof call === 'string' ? undefined : (call as { provider?: unknown } | null)?.provider;
+  const any = typeof token === 'string' ? lookups.get(token) : undefined;
+  // The call's instance (`ops.getNetwork(...)`, or `provider` on the call), else the default one.
+  const served = typeof token === 'string' ? instancesOf(token) : new Map<string | undefined, Provider<unknown>>();
+  const provider = served.size
+    ? served.get(instance as string | undefined)
+    : instance === undefined
+      ? any?.provider
+      : undefined;
+  if (any && !provider)
+    throw new ValidationError([
+      {
+        resource: token!,
+        field: 'plan',
+        path: ['provider'],
+        code: 'unknown_instance',
+        message: `no instance${instance === undefined ? ' without a name' : ` named ${JSON.stringify(instance)}`} of ${any.provider.name} serves ${token}.${
+          typeof instance === 'string'
+            ? didYouMean(
+                instance,
+                [...served.keys()].filter((k): k is string => k !== undefined),
+              )
+            : ''
+        } Instances: ${[...served.keys()].map((k) => (k === undefined ? 'the default one' : `'${k}'`)).join(', ')}.`,
+      },
+    ]);
+  const found = any && provider ? { def: any.def, provider } : undefined;
   if (typeof token !== 'string' || !found)
     throw new ValidationError([
       {

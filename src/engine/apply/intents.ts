@@ -6,6 +6,7 @@
 // cleared. Recovery after a crash looks at most at the marked chunks' operations (a marked delete
 // whose object still exists is simply planned again).
 import { stateNameOf, type CreateWork, type DeleteWork, type DeposedWork, type OrderedWork } from '../plan/work.js';
+import { instanceFields } from '../provider/instance.js';
 import type { Ledger } from '../run/ledger.js';
 import { randomUUID } from 'node:crypto';
 import { storedOptions } from '../plan/options.js';
@@ -66,6 +67,7 @@ export class PendingIntents {
             type: w.step.type,
             name: w.step.address,
             provider: w.provider.name,
+            ...instanceFields(w.provider),
             inputs: w.inputs,
             secrets: w.secrets.filter((s) => s.startsWith('inputs.')),
             dependencies: [...w.deps],
@@ -79,6 +81,7 @@ export class PendingIntents {
             type: w.step.type,
             name: stateNameOf(w),
             provider: w.provider.name,
+            ...instanceFields(w.provider),
             inputs: {},
             resourceId: w.kind === 'delete' ? w.prior.id : w.deposed.id,
             secrets: [],

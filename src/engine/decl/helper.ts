@@ -69,13 +69,18 @@ export type ResourceHelper<I extends z.ZodType, O extends z.ZodType> = (
  */
 export function resourceHelper<I extends z.ZodType, O extends z.ZodType, C>(
   def: ResourceDefinition<I, O, C>,
+  instance?: string,
 ): ResourceHelper<I, O> {
-  return (name, inputs, options) => {
+  const helper: ResourceHelper<I, O> = (name, inputs, given) => {
+    // A helper bound to a named instance chooses it, unless the call names another.
+    const options = instance === undefined ? given : { provider: instance, ...given };
     const decl = { type: def.token, name, inputs: inputs as Record<string, unknown>, ...(options ? { options } : {}) };
     // `out` is not enumerable, so the declaration stays plain data for JSON.
     Object.defineProperty(decl, 'out', { value: (key: string) => ref(name, key), enumerable: false });
     return decl as unknown as TypedDecl<z.input<I>, z.output<O>>;
   };
+  Object.defineProperty(helper, BIND, { value: (to: string | undefined) => resourceHelper(def, to) });
+  return helper;
 }
 
 /** A lookup call built by a provider's lookup helper (`provb.getNetwork({...})`), for `engine.lookup()`. */
@@ -84,6 +89,8 @@ export type LookupCall<A extends z.ZodType, R> = {
   readonly token: string;
   /** Its arguments, typed from the lookup's schema. */
   readonly args: z.input<A>;
+  /** The provider instance that answers it (`provb({ name: 'ops' })`); absent: the default instance. */
+  readonly provider?: string;
   /** Types only: what the lookup answers. Never set at run time. */
   readonly __result?: R;
 };
@@ -91,6 +98,28 @@ export type LookupCall<A extends z.ZodType, R> = {
 /** Makes the typed helper for one lookup: `provb.getInstance({ hostname })` → a call `engine.lookup()` accepts. */
 export function lookupHelper<A extends z.ZodType, R, C>(
   def: LookupDefinition<A, R, C>,
+  instance?: string,
 ): (args: z.input<A>) => LookupCall<A, R> {
-  return (args) => ({ token: def.token, args });
+  const helper = (args: z.input<A>): LookupCall<A, R> =>
+    instance === undefined ? { token: def.token, args } : { token: def.token, args, provider: instance };
+  Object.defineProperty(helper, BIND, { value: (to: string | undefined) => lookupHelper(def, to) });
+  return helper;
+}
+
+/** Where a helper keeps how to make the same helper bound to a provider instance. */
+const BIND = Symbol('converge.helper.bind');
+
+/**
+ * A provider's typed helpers bound to one of its instances: each declaration they build chooses
+ * that instance (`options.provider`), each lookup call asks it. The shipped factories attach them
+ * to the instance they return, so `const ops = provb({ name: 'ops', ... }); ops.network(...)`.
+ * Unbound (the default instance) when `instance` is undefined.
+ */
+export function helpersFor<H extends object>(helpers: H, instance: string | undefined): H {
+  const out: Record<string, unknown> = {};
+  for (const [k, h] of Object.entries(helpers)) {
+    const bind = (h as { [BIND]?: (to: string | undefined) => unknown })[BIND];
+    out[k] = bind ? bind(instance) : h;
+  }
+  return out as H;
 }

@@ -29,6 +29,11 @@ export type ResourceOptions = {
   readonly aliases?: readonly string[];
   /** '30s', '5m', '1h'. */
   readonly timeouts?: ResourceTimeouts;
+  /**
+   * The provider instance that makes it, by the name given to its factory (`provb({ name: 'ops' })`);
+   * default: the instance with no name. Moving a resource to another instance replaces it.
+   */
+  readonly provider?: string;
 };
 
 /**

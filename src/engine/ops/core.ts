@@ -16,18 +16,26 @@ import { recordSecrets } from '../apply/result.js';
 import { checkedOptions, type EngineOptions } from '../engine-options.js';
 import { lockWaitReporter } from '../run/lock-wait.js';
 import { secretsWritten } from './clear-text.js';
+import { checkedPolicies, type PolicyUse } from '../plan/policy.js';
 
 export type EngineCore = {
   readonly providers: readonly Provider<unknown>[];
+  /** Each resource type's handler, by token (through the default instance, else the first named one). */
   readonly resources: ReadonlyMap<string, Resolved>;
+  /** Each lookup by token, through its default instance, else the first named one. */
   readonly lookups: ReadonlyMap<string, { def: AnyLookup; provider: Provider<unknown> }>;
+  /** The instances serving a lookup, by instance name (undefined: the default instance). */
+  readonly lookupInstances: (token: string) => ReadonlyMap<string | undefined, Provider<unknown>>;
+  /** The instances serving a resource type, by instance name (undefined: the default instance). */
+  readonly instancesOf: (token: string) => ReadonlyMap<string | undefined, Resolved>;
   readonly store: StateStore;
   readonly parallelism: number;
   readonly retry: RetryPolicy;
   /** True when the engine was given an event listener. */
   readonly listening: boolean;
   readonly now: () => number;
-  readonly resolve: (token: string) => Resolved | undefined;
+  /** The handler of a type through one provider instance (undefined: the default one). */
+  readonly resolve: (token: string, instance?: string) => Resolved | undefined;
   /** Takes the state lock; each wait for a held one is a `wait` event (to the engine's listener and `extra`). */
   readonly lock: (operation: string, signal?: AbortSignal, extra?: EventListener) => Promise<Lock>;
   /** The engine's listener, and `extra` after it. */
@@ -49,20 +57,36 @@ export type EngineCore = {
   ) => Promise<Map<string, ResourceState | null>>;
   /** The store's warning that secrets would be written in clear, naming each one `work` records. */
   readonly clearTextWarning: (work: readonly StepWork[]) => string | undefined;
+  /** The engine's policies, each at the level it is used at. */
+  readonly policies: readonly PolicyUse[];
 };
 
 /** @throws TypeError when the options are malformed (see Engine's constructor). */
 export function createCore(options: EngineOptions): EngineCore {
   const { parallelism, lockTimeoutMs, retry } = checkedOptions(options);
+  const policies = checkedPolicies(options.policies);
   const resources = new Map<string, Resolved>();
   const lookups = new Map<string, { def: AnyLookup; provider: Provider<unknown> }>();
+  // Instances of one provider serve the same types; two providers may not serve one type.
+  const byInstance = new Map<string, Map<string | undefined, Resolved>>();
+  const lookupsByInstance = new Map<string, Map<string | undefined, Provider<unknown>>>();
   for (const p of options.providers) {
     for (const [token, def] of p.resources) {
-      if (resources.has(token)) throw new TypeError(`Resource type ${token} is served by two providers`);
-      resources.set(token, { def, provider: p });
+      const served = byInstance.get(token) ?? new Map<string | undefined, Resolved>();
+      const other = resources.get(token)?.provider;
+      if (other && other.name !== p.name) throw new TypeError(`Resource type ${token} is served by two providers`);
+      served.set(p.instanceName, { def, provider: p });
+      byInstance.set(token, served);
+      if (!other || p.instanceName === undefined) resources.set(token, { def, provider: p });
     }
-    for (const [token, def] of p.lookups) lookups.set(token, { def, provider: p });
+    for (const [token, def] of p.lookups) {
+      const served = lookupsByInstance.get(token) ?? new Map<string | undefined, Provider<unknown>>();
+      served.set(p.instanceName, p);
+      lookupsByInstance.set(token, served);
+      if (!lookups.has(token) || p.instanceName === undefined) lookups.set(token, { def, provider: p });
+    }
   }
+  const none = new Map();
   const store = options.state ?? new FileStateStore('.converge/state.json');
   const onEvent = options.onEvent;
   const now = options.now ?? Date.now;
@@ -100,12 +124,14 @@ export function createCore(options: EngineOptions): EngineCore {
     providers: options.providers,
     resources,
     lookups,
+    lookupInstances: (token) => lookupsByInstance.get(token) ?? none,
+    instancesOf: (token) => byInstance.get(token) ?? none,
     store,
     parallelism,
     retry,
     listening: !!onEvent,
     now,
-    resolve: (token) => resources.get(token),
+    resolve: (token, instance) => byInstance.get(token)?.get(instance),
     lock: (operation, signal, extra) =>
       store.lock({
         operation,
@@ -119,7 +145,7 @@ export function createCore(options: EngineOptions): EngineCore {
       const { out, failures } = await readAll({
         state,
         names: Object.keys(state.resources).filter((n) => !scope || scope.has(n)),
-        resolve: (t) => resources.get(t),
+        resolve: (t, instance) => byInstance.get(t)?.get(instance),
         parallelism,
         context: (r, address, token, prior) =>
           context(r.provider, address, token, 'read', signal, prior ? recordSecrets(prior) : undefined),
@@ -133,5 +159,6 @@ export function createCore(options: EngineOptions): EngineCore {
       const written = secretsWritten(work);
       return written.length ? store.secretsWarning?.(written) : undefined;
     },
+    policies,
   };
 }

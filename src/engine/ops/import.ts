@@ -1,7 +1,8 @@
 // engine.import(): what a declaration says about the object it adopts, and the record that adoption
 // writes. References resolve against the state; what they cannot resolve is left to the read.
 import type { ResourceDecl } from '../decl/resource-decl.js';
-import type { AnyResource } from '../provider/define.js';
+import type { AnyResource, Provider } from '../provider/define.js';
+import { instanceFields } from '../provider/instance.js';
 import type { ResourceState, State } from '../../state/model.js';
 import { refReadsSecret, resolveInputs, valueOfRecord } from '../decl/resolve.js';
 import { collectRefs } from '../decl/ref.js';
@@ -24,7 +25,7 @@ import { publicOutputs } from '../apply/result.js';
 
 /** Adopts the object `id` as `decl`; see Engine.import. */
 export async function runImport(core: EngineCore, decl: ResourceDecl, id: string): Promise<ImportResult> {
-  const issues: Issue[] = validateStack([decl], core.resolve).issues.filter(
+  const issues: Issue[] = validateStack([decl], core.resolve, { instancesOf: core.instancesOf }).issues.filter(
     (i) => i.code !== 'missing_reference' && i.code !== 'missing_output',
   );
   if (typeof id !== 'string' || !id)
@@ -35,7 +36,7 @@ export async function runImport(core: EngineCore, decl: ResourceDecl, id: string
       message: 'the import id must be a non-empty string',
     });
   if (issues.length) throw new ValidationError(issues);
-  const { def, provider } = core.resolve(decl.type)!;
+  const { def, provider } = core.resolve(decl.type, decl.options?.provider)!;
   const lock = await core.lock('import');
   try {
     const state = await core.store.read();
@@ -67,7 +68,7 @@ export async function runImport(core: EngineCore, decl: ResourceDecl, id: string
     if (!read) throw new LookupError(decl.type, 'not_found', [], `import id '${id}'`);
     const at = new Date(core.now()).toISOString();
     const inputs = { ...declared, ...read.inputs };
-    const resource = importedRecord(decl, provider.name, read.id ?? realId, inputs, read.outputs, secrets, at);
+    const resource = importedRecord(decl, provider, read.id ?? realId, inputs, read.outputs, secrets, at);
     const ledger = new Ledger(state, core.store);
     // An unresolved create of this name is resolved by the import.
     const pendingCreate = Object.values(state.pending).find((p) => p.kind === 'create' && p.name === decl.name);
@@ -109,7 +110,7 @@ function importDeclared(
  */
 function importedRecord(
   decl: ResourceDecl,
-  provider: string,
+  provider: Provider<unknown>,
   id: string,
   inputs: Record<string, unknown>,
   outputs: Record<string, unknown>,
@@ -119,7 +120,8 @@ function importedRecord(
   return {
     type: decl.type,
     name: decl.name,
-    provider,
+    provider: provider.name,
+    ...instanceFields(provider),
     id,
     inputs,
     outputs,

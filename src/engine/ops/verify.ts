@@ -12,7 +12,12 @@ const VERIFY_RETRIES = 3;
 /** Runs `verify` of every provider the changing steps of `work` use, at once; throws the first failure. */
 export async function verifyProviders(core: EngineCore, work: readonly StepWork[], signal: AbortSignal): Promise<void> {
   const involved = new Set<Provider<unknown>>();
-  for (const w of work) if (w.step.action !== 'noop' && w.step.action !== 'forget') involved.add(w.provider);
+  for (const w of work)
+    if (w.step.action !== 'noop' && w.step.action !== 'forget') {
+      involved.add(w.provider);
+      // A move to another instance deletes the old object through the instance that made it.
+      if ('priorProvider' in w && w.priorProvider) involved.add(w.priorProvider);
+    }
   const checks = [...involved].flatMap((p) => {
     if (!p.verify) return [];
     const ctx = core.context(p, p.name, '', 'verify', signal);

@@ -8,9 +8,10 @@
 //   any        replacement requested by the caller                   replace   replace_requested
 //   tainted    (a create made it, then failed)                       replace   tainted
 //   any        recorded under another type                           replace   type_changed
+//   any        made by another provider instance                     replace   provider_changed
 //   any        an input change at a replaceOn path, or no update     replace   replace_forced
 //   any        other input changes (ignoreChanges applied)           update    changed
-//   any        only options or dependencies differ                   update    options_changed (state only)
+//   any        only options, dependencies or instance settings differ update    options_changed (state only)
 //   any        nothing differs, recorded under an alias              noop      moved
 //   any        nothing differs                                       noop      unchanged
 //
@@ -45,6 +46,10 @@ type ChooseInput = {
   readonly replaceRequested?: boolean;
   /** Lists whose elements are matched by a key field ('devices' → 'name'), not by position. */
   readonly keyedLists?: KeyedLists;
+  /** Another provider instance makes it than the one that made the prior object. */
+  readonly instanceMoved?: boolean;
+  /** The instance's settings that differ from those recorded with the object (`provider.region`): recorded, never sent. */
+  readonly settingChanges?: readonly Change[];
 };
 
 export type Choice = {
@@ -71,7 +76,8 @@ export function chooseAction(input: ChooseInput): Choice {
       stateChanges: [],
       inputs: desired,
     };
-  const optionChanges = stateChanges(prior, input.options, input.dependencies);
+  const ownChanges = stateChanges(prior, input.options, input.dependencies);
+  const optionChanges = input.settingChanges?.length ? [...ownChanges, ...input.settingChanges] : ownChanges;
   const replace = (cause: StepCause, reasons: readonly string[]): Choice => ({
     action: 'replace',
     cause,
@@ -83,6 +89,7 @@ export function chooseAction(input: ChooseInput): Choice {
   if (input.replaceRequested) return replace('replace_requested', []);
   if (prior.tainted) return replace('tainted', []);
   if (prior.type !== input.type) return replace('type_changed', ['type']);
+  if (input.instanceMoved) return replace('provider_changed', ['provider']);
 
   const kept = applyIgnoreChanges(desired, prior.inputs as Record<string, unknown>, input.ignoreChanges);
   const changes = diffValues(prior.inputs, kept, input.keyedLists);

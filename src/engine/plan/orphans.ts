@@ -10,13 +10,14 @@ import type { Draft } from './execution.js';
 import type { Resolved } from './work.js';
 import { redactPaths } from '../values/redact.js';
 import { strip } from './secrets.js';
+import { missingInstanceIssue } from './instances.js';
 
 type OrphanInput = {
   readonly state: State;
   /** State names some declaration claims (its own name or an alias). */
   readonly claimed: ReadonlySet<string>;
   readonly refreshed: ReadonlyMap<string, ResourceState | null>;
-  readonly resolve: (token: string) => Resolved | undefined;
+  readonly resolve: (token: string, instance?: string) => Resolved | undefined;
   /** Base order for the drafts made here. */
   readonly base: number;
 };
@@ -34,8 +35,10 @@ export function planOrphans(input: OrphanInput): OrphanOutput {
   const protectedHits: OrphanOutput['protectedHits'] = [];
   let base = input.base;
   const handler = (r: ResourceState, name: string): Resolved | undefined => {
-    const resolved = resolve(r.type);
-    if (!resolved)
+    const resolved = resolve(r.type, r.instance);
+    // A record that names its instance (or its settings): the plan names the instance it needs.
+    if (!resolved && (r.instance !== undefined || r.instanceSettings)) issues.push(missingInstanceIssue(name, r));
+    else if (!resolved)
       issues.push({
         resource: name,
         path: ['type'],
@@ -88,6 +91,7 @@ function orphanStep(r: ResourceState, address: string, action: 'delete' | 'forge
     address,
     type: r.type,
     provider: r.provider,
+    ...(r.instance !== undefined ? { instance: r.instance } : {}),
     action,
     reasons: [],
     cause,

@@ -24,6 +24,8 @@ import { planOrphans } from './orphans.js';
 import { buildExecution, type Draft } from './execution.js';
 import { redactChanges, scrubMessages, strip, withNewSecrets, withPropagated } from './secrets.js';
 import { secretPathsOf } from '../provider/secret-paths.js';
+import { instanceLabel } from '../provider/instance.js';
+import { InstanceNotes, missingInstanceIssue } from './instances.js';
 import { ProtectedResourceError, ValidationError } from '../errors.js';
 
 import type { Resolved } from '../provider/define.js';
@@ -33,7 +35,8 @@ type PlanInput = {
   readonly state: State;
   /** Refreshed view of state resources by state name; null = gone; absent = not refreshed. */
   readonly refreshed: ReadonlyMap<string, ResourceState | null>;
-  readonly resolve: (token: string) => Resolved | undefined;
+  /** The handler of a type through a provider instance (undefined: the default one). */
+  readonly resolve: (token: string, instance?: string) => Resolved | undefined;
   readonly targets?: readonly string[];
   /** Resources to replace although nothing forces it (Terraform's -replace). */
   readonly replace?: readonly string[];
@@ -46,7 +49,14 @@ type PlanInput = {
   readonly parsed?: ReadonlyMap<object, unknown>;
 };
 
-type PlanOutput = { readonly work: StepWork[]; readonly warnings: string[] };
+type PlanOutput = {
+  readonly work: StepWork[];
+  readonly warnings: string[];
+  /** What a reference means at plan time (the stack's outputs resolve through it). */
+  readonly valueOf: (ref: Ref) => unknown;
+  /** Whether a reference reads a secret. */
+  readonly isSecretRef: (ref: Ref) => boolean;
+};
 
 /** What the planner knows of a declared resource once its action is chosen: for references to it. */
 type Planned = {
@@ -79,6 +89,7 @@ export function planSteps(input: PlanInput): PlanOutput {
 
   const planned = new Map<string, Planned>();
   const drafts: Draft[] = [];
+  const notes = new InstanceNotes();
   for (const name of order) {
     const decl = byName.get(name)!;
     const waitsOn = [...blocked].find((b) => b === name || (graph.deps.get(name) ?? []).includes(b));
@@ -91,7 +102,8 @@ export function planSteps(input: PlanInput): PlanOutput {
       );
       continue;
     }
-    const { def, provider } = resolve(decl.type)!;
+    const instance = decl.options?.provider;
+    const { def, provider } = resolve(decl.type, instance)!;
     const stateName = claims.get(name);
     const recorded = stateName !== undefined ? own(state.resources, stateName) : undefined;
     const refreshed = stateName !== undefined ? input.refreshed.get(stateName) : undefined;
@@ -117,8 +129,11 @@ export function planSteps(input: PlanInput): PlanOutput {
     if (issues.length > issuesBefore || warnings.length > warningsBefore)
       scrubMessages(raw, secrets, issues, issuesBefore, warnings, warningsBefore);
 
-    const priorResolved = prior && prior.type !== decl.type ? resolve(prior.type) : undefined;
-    if (prior && prior.type !== decl.type && !priorResolved) {
+    // The old object is deleted through the handler and instance that made it, when they differ.
+    const instanceMoved = !!prior && prior.instance !== instance;
+    const otherHandler = !!prior && (prior.type !== decl.type || instanceMoved);
+    const priorResolved = otherHandler ? resolve(prior.type, prior.instance) : undefined;
+    if (prior && prior.type !== decl.type && !priorResolved && prior.instance === undefined) {
       issues.push({
         resource: name,
         path: ['type'],
@@ -127,6 +142,11 @@ export function planSteps(input: PlanInput): PlanOutput {
       });
       continue;
     }
+    if (prior && otherHandler && !priorResolved) {
+      issues.push(missingInstanceIssue(name, prior));
+      continue;
+    }
+    const settingChanges = prior && !instanceMoved ? notes.compare(name, prior, provider, gone) : undefined;
     // Paths the API cannot change in place from this prior (replaceWhen) force replacement too.
     const replaceOn = [
       ...(def.replaceOn ?? []),
@@ -148,6 +168,8 @@ export function planSteps(input: PlanInput): PlanOutput {
       moved: stateName !== undefined && stateName !== name,
       replaceRequested: replaceRequested.has(name),
       keyedLists: def.keyedLists,
+      instanceMoved,
+      settingChanges,
     });
     const choice = withNewSecrets(chosen, prior, secrets);
     if (decl.options?.protect && choice.action === 'replace') protectedHits.push({ address: name, action: 'replace' });
@@ -160,6 +182,15 @@ export function planSteps(input: PlanInput): PlanOutput {
       address: name,
       type: decl.type,
       provider: provider.name,
+      ...(instance !== undefined ? { instance } : {}),
+      ...(choice.cause === 'provider_changed' && prior
+        ? {
+            providerChange: {
+              from: instanceLabel(prior.provider, prior.instance),
+              to: instanceLabel(provider.name, instance),
+            },
+          }
+        : {}),
       action: choice.action,
       reasons: choice.reasons,
       cause: choice.cause,
@@ -198,6 +229,7 @@ export function planSteps(input: PlanInput): PlanOutput {
       });
   }
   if (issues.length) throw new ValidationError(issues);
+  warnings.push(...notes.warnings());
 
   const orphans = planOrphans({
     state,
@@ -227,7 +259,12 @@ export function planSteps(input: PlanInput): PlanOutput {
     destroy: input.destroy ?? false,
     newDeposedKey: newKey,
   });
-  return { work: execution.work, warnings: [...warnings, ...execution.warnings] };
+  return {
+    work: execution.work,
+    warnings: [...warnings, ...execution.warnings],
+    valueOf: (r) => plannedValue(r, planned),
+    isSecretRef: (r) => refReadsSecret(planned.get(r.resource)?.secrets ?? [], r.path),
+  };
 }
 
 /** Which record each declaration takes over: its own name, else its first alias in the state. */

@@ -3,7 +3,8 @@
 /**
  * new: declared, not in state · changed: inputs differ · options_changed: only options or dependencies differ
  * (recorded without a provider call) · replace_requested: the caller asked for it · replace_forced: a change at a replaceOn path ·
- * type_changed: the token differs from the state's · removed: in state, not declared · retained: removed with
+ * type_changed: the token differs from the state's · provider_changed: another provider instance makes it now
+ * (the object lives in another account or server, so it is replaced) · removed: in state, not declared · retained: removed with
  * retainOnDelete · gone: deleted outside converge (found by refresh) · moved: renamed through aliases ·
  * unchanged: nothing to do · deposed: an object left behind by an interrupted replacement ·
  * tainted: a create made the object but then failed, so it is replaced · drift: changed outside converge (refresh
@@ -16,6 +17,7 @@ export type StepCause =
   | 'replace_forced'
   | 'replace_requested'
   | 'type_changed'
+  | 'provider_changed'
   | 'removed'
   | 'retained'
   | 'gone'

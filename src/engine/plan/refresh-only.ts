@@ -11,14 +11,14 @@ import type { Resolved, StepWork } from './work.js';
 export function refreshOnlyWork(
   state: State,
   refreshed: ReadonlyMap<string, ResourceState | null>,
-  resolve: (token: string) => Resolved | undefined,
+  resolve: (token: string, instance?: string) => Resolved | undefined,
 ): StepWork[] {
   const work: StepWork[] = [];
   const names = [...refreshed.keys()].sort();
   for (const name of names) {
     const prior = own(state.resources, name)!;
     const r = refreshed.get(name)!;
-    const resolved = resolve(prior.type);
+    const resolved = resolve(prior.type, prior.instance);
     if (!resolved || r === prior) continue;
     const i = work.length;
     const before = redactPaths(prior.inputs, strip('inputs.', prior.secrets)) as Record<string, unknown>;
@@ -26,6 +26,7 @@ export function refreshOnlyWork(
       address: name,
       type: prior.type,
       provider: prior.provider,
+      ...(prior.instance !== undefined ? { instance: prior.instance } : {}),
       action: r === null ? 'forget' : 'noop',
       reasons: [],
       cause: r === null ? 'gone' : 'drift',

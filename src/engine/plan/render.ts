@@ -17,6 +17,8 @@ import {
   type Sym,
   type ValueStyle,
 } from './render-value.js';
+import { outputSection } from './render-outputs.js';
+import { policyLines } from './render-policy.js';
 
 /** Options of `plan.render()`. */
 export type RenderOptions = {
@@ -50,6 +52,7 @@ const HEADLINE: Record<Step['cause'], string> = {
   drift: 'changed outside converge and will be updated back in place',
   replace_forced: 'must be replaced',
   type_changed: 'must be replaced',
+  provider_changed: 'must be replaced',
   removed: 'will be destroyed',
   retained: 'will be forgotten',
   deposed: 'will be destroyed',
@@ -80,6 +83,8 @@ function headline(step: Step): string[] {
   }
   const lines = [`# ${who} ${HEADLINE[step.cause]}${moved}`];
   if (NOTE[step.cause]) lines.push(`# ${NOTE[step.cause]}`);
+  if (step.providerChange)
+    lines.push(`# (provider instance changed from ${step.providerChange.from} to ${step.providerChange.to})`);
   if (step.action === 'replace') {
     lines.push(
       step.createBeforeDestroy
@@ -239,10 +244,23 @@ export function renderPlan(plan: PlanView, options: RenderOptions = {}): string 
     out.push('No changes. Your infrastructure matches the configuration.');
     if (options.showNoop) for (const step of shown) out.push('', ...renderStep(step, style, color));
   } else {
-    out.push('converge will perform the following actions:', '');
-    for (const step of shown) out.push(...renderStep(step, style, color), '');
-    out.push(summaryLine(plan));
+    // Outputs alone: Terraform's "Changes to Outputs" and no resource section.
+    const outputs = outputSection(plan.outputChanges, style);
+    const resources = plan.steps.some((s) => s.action !== 'noop' || s.movedFrom !== undefined);
+    if (resources || !outputs.length) {
+      out.push('converge will perform the following actions:', '');
+      for (const step of shown) out.push(...renderStep(step, style, color), '');
+      out.push(summaryLine(plan));
+    }
+    if (outputs.length) out.push(...(resources ? [''] : []), ...outputs);
+    if (outputs.length && !resources)
+      out.push(
+        '',
+        'You can apply this plan to save these new output values to the state, without changing any real infrastructure.',
+      );
   }
+  const policy = policyLines(plan);
+  if (policy.length) out.push('', ...policy);
   if (plan.warnings.length) {
     out.push('', 'Warnings:');
     for (const w of plan.warnings) out.push(`  - ${w}`);

@@ -10,6 +10,7 @@ import type { ExecNode, NodeKind, OrderedWork, Resolved, StepWork } from './work
 import { getPath, parsePath } from '../values/path.js';
 import { PlanFileError } from './plan-errors.js';
 import { checkProviders, type ProviderPrint } from './plan-providers.js';
+import { instanceLabel } from '../provider/instance.js';
 
 /** A step as saved: the fields of its work (those of its kind), without the kind and the handlers. */
 export type SavedStep = {
@@ -75,22 +76,29 @@ export function restoreWork(
   saved: readonly SavedStep[],
   planProviders: readonly ProviderPrint[],
   engineProviders: readonly Provider<unknown>[],
-  resolve: (token: string) => Resolved | undefined,
+  resolve: (token: string, instance?: string) => Resolved | undefined,
   where: string,
 ): StepWork[] {
   checkProviders(planProviders, engineProviders, where);
   return saved.map((s) => {
-    const r = resolve(s.step.type);
+    const r = resolve(s.step.type, s.step.instance);
     if (!r || r.provider.name !== s.step.provider)
       throw new PlanFileError(
         'providers_mismatch',
         where,
-        `no provider '${s.step.provider}' serves ${s.step.type} (step ${s.step.address})`,
+        `no provider ${instanceLabel(s.step.provider, s.step.instance)} serves ${s.step.type} (step ${s.step.address})`,
       );
-    const priorType = (s.deposed ?? s.prior)?.type;
-    const pr = priorType && priorType !== s.step.type ? resolve(priorType) : undefined;
-    if (priorType && priorType !== s.step.type && !pr)
-      throw new PlanFileError('providers_mismatch', where, `no provider serves ${priorType} (step ${s.step.address})`);
+    const priorObject = s.deposed ?? s.prior;
+    const priorType = priorObject?.type;
+    // A replacement that moves to another type or instance deletes the old object through its own.
+    const other = !!priorObject && (priorType !== s.step.type || priorObject.instance !== s.step.instance);
+    const pr = other ? resolve(priorType!, priorObject.instance) : undefined;
+    if (other && !pr)
+      throw new PlanFileError(
+        'providers_mismatch',
+        where,
+        `no provider ${instanceLabel(priorObject.provider, priorObject.instance)} serves ${priorType} (step ${s.step.address})`,
+      );
     const work = restoreStep(s, r, pr, where);
     const stray = work.nodes.find((n) => !NODES[work.kind].includes(n.kind));
     if (stray) throw corrupt(where, s, `a ${stray.kind} node`);

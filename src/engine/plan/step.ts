@@ -42,6 +42,10 @@ export type Step = {
   readonly type: string;
   /** The name of the provider that serves it. */
   readonly provider: string;
+  /** The provider instance that serves it (`provb({ name: 'ops' })`); absent: the default instance. */
+  readonly instance?: string;
+  /** A replacement because the resource moved to another provider instance: from which, to which (labels). */
+  readonly providerChange?: { readonly from: string; readonly to: string };
   /** What the step does. */
   readonly action: Action;
   /** The input paths that force a replacement (empty unless action is replace). */

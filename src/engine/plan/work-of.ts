@@ -14,7 +14,7 @@ export function workOf(
   plan: Plan,
   declarations: readonly ResourceDecl[] | undefined,
   providers: readonly Provider<unknown>[],
-  resolve: (token: string) => Resolved | undefined,
+  resolve: (token: string, instance?: string) => Resolved | undefined,
 ): readonly StepWork[] {
   const saved = plan[planSaved];
   const made = plan[planOrigin];

@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import type { OperationContext } from './context.js';
 import type { KeyedLists } from '../diff/diff.js';
+import { checkInstanceName } from './instance.js';
 
 /** What `create` returns: the object's id and its outputs. */
 export type CreateResult = {
@@ -201,8 +202,13 @@ export type AnyLookup = LookupDefinition<any, any, any>;
 
 /** A provider instance, as a factory (`provb({...})`) or {@link defineProvider} returns it: what `new Engine({ providers })` takes. */
 export type Provider<C = unknown> = {
-  /** The provider's name (`provb`); one per engine. */
+  /** The provider's name (`provb`), the package of its tokens. */
   readonly name: string;
+  /**
+   * The instance's own name when an engine holds several of this provider (`provb({ name: 'ops' })`):
+   * resources choose it with `options.provider: 'ops'`. Absent: the provider's default instance.
+   */
+  readonly instanceName?: string;
   /** Its resolved configuration, handed to every operation as `ctx.config`. */
   readonly config: C;
   /** Its resource types, by token. */
@@ -232,6 +238,8 @@ export type Provider<C = unknown> = {
 export type ProviderSpec<C> = {
   /** The provider's name, the first part of its tokens (`mine` for `mine:index/thing:Thing`). */
   readonly name: string;
+  /** The instance's name when an engine holds several of this provider; absent: the default instance. */
+  readonly instanceName?: string;
   /** Its resolved configuration, handed to every operation as `ctx.config`. */
   readonly config?: C;
   /** Its resource types, made with {@link defineResource}. */
@@ -342,8 +350,14 @@ export function defineLookup<A extends z.ZodType, R, C = unknown>(
  * await engine.apply(await engine.plan([{ type: 'mine:index/thing:Thing', name: 't', inputs: {} }]));
  * ```
  */
-export function defineProvider<C = undefined>(spec: ProviderSpec<C>): Provider<C> {
+export function defineProvider<C = undefined, H extends object = object>(
+  spec: ProviderSpec<C> & {
+    /** Typed helpers to attach to the instance (the shipped factories attach theirs, bound to it). */
+    readonly helpers?: H;
+  },
+): Provider<C> & H {
   if (!spec.name || typeof spec.name !== 'string') throw new TypeError('Expected `name` to be a non-empty string');
+  checkInstanceName(spec.instanceName);
   const resources = new Map<string, AnyResource>();
   for (const r of spec.resources ?? []) {
     if (resources.has(r.token))
@@ -357,7 +371,9 @@ export function defineProvider<C = undefined>(spec: ProviderSpec<C>): Provider<C
   }
   const terraformConfig = spec.terraformConfig ?? (() => ({}));
   const provider = {
+    ...spec.helpers,
     name: spec.name,
+    ...(spec.instanceName !== undefined ? { instanceName: spec.instanceName } : {}),
     config: spec.config as C,
     resources,
     lookups,
@@ -370,6 +386,7 @@ export function defineProvider<C = undefined>(spec: ProviderSpec<C>): Provider<C
   // marker), never `config`, which holds credentials and clients.
   const view = () => ({
     name: spec.name,
+    ...(spec.instanceName !== undefined ? { instanceName: spec.instanceName } : {}),
     config: terraformConfig(),
     resources: [...resources.keys()].length,
     lookups: [...lookups.keys()].length,
@@ -380,5 +397,5 @@ export function defineProvider<C = undefined>(spec: ProviderSpec<C>): Provider<C
       `Provider ${inspect(view(), options)}`,
     enumerable: false,
   });
-  return Object.freeze(provider);
+  return Object.freeze(provider) as Provider<C> & H;
 }

@@ -8,7 +8,7 @@
 // Reads run concurrently up to `parallelism`.
 import type { ResourceState, State } from '../../state/model.js';
 import { own } from '../../state/keys.js';
-import type { AnyResource, ReadResult, Resolved } from '../provider/define.js';
+import type { ReadResult, Resolved } from '../provider/define.js';
 import type { OperationContext } from '../provider/context.js';
 import type { Event } from '../events.js';
 import { schedule } from '../run/scheduler.js';
@@ -18,7 +18,8 @@ import { ConvergeError } from '../../state/errors.js';
 type ReadAllDeps = {
   readonly state: State;
   readonly names: readonly string[];
-  readonly resolve: (token: string) => Resolved | undefined;
+  /** The handler of a type through a provider instance (undefined: the default one). */
+  readonly resolve: (token: string, instance?: string) => Resolved | undefined;
   readonly parallelism: number;
   /** The operation context; `prior` is the record read, whose secret values the context scrubs from what it reports. */
   readonly context: (resolved: Resolved, address: string, token: string, prior?: ResourceState) => OperationContext;
@@ -38,22 +39,24 @@ const MIN_BATCH = 2;
 export async function readAll(deps: ReadAllDeps): Promise<ReadAllResult> {
   const out = new Map<string, ResourceState | null>();
   const failures: { address: string; error: Error }[] = [];
-  const batches = new Map<AnyResource, string[]>();
+  // Batched per type and provider instance (each instance is its own account or server). An object
+  // whose instance this engine lacks is not read: the plan says which instance it needs.
+  const batches = new Map<Resolved, string[]>();
   const singles: string[] = [];
   for (const name of deps.names) {
     const prior = own(deps.state.resources, name)!;
-    const def = deps.resolve(prior.type)?.def;
-    if (!def) continue;
-    if (def.readMany) {
-      const list = batches.get(def);
+    const resolved = deps.resolve(prior.type, prior.instance);
+    if (!resolved) continue;
+    if (resolved.def.readMany) {
+      const list = batches.get(resolved);
       if (list) list.push(name);
-      else batches.set(def, [name]);
+      else batches.set(resolved, [name]);
     } else singles.push(name);
   }
-  for (const [def, names] of batches)
+  for (const [resolved, names] of batches)
     if (names.length < MIN_BATCH) {
       singles.push(...names);
-      batches.delete(def);
+      batches.delete(resolved);
     }
 
   const settle = (name: string, r: ReadResult | null, started: number) => {
@@ -63,7 +66,7 @@ export async function readAll(deps: ReadAllDeps): Promise<ReadAllResult> {
       deps.emit({ type: 'refresh', at: deps.now(), address: name, outcome: 'gone', elapsedMs: deps.now() - started });
       return;
     }
-    const keyed = deps.resolve(prior.type)?.def.keyedLists;
+    const keyed = deps.resolve(prior.type, prior.instance)?.def.keyedLists;
     const same =
       diffValues(prior.inputs, r.inputs, keyed).length === 0 &&
       diffValues(prior.outputs, r.outputs).length === 0 &&
@@ -90,7 +93,7 @@ export async function readAll(deps: ReadAllDeps): Promise<ReadAllResult> {
   };
   const readOne = async (name: string) => {
     const prior = own(deps.state.resources, name)!;
-    const resolved = deps.resolve(prior.type)!;
+    const resolved = deps.resolve(prior.type, prior.instance)!;
     const started = deps.now();
     try {
       settle(
@@ -107,9 +110,9 @@ export async function readAll(deps: ReadAllDeps): Promise<ReadAllResult> {
   };
   /** Names a batched read did not find: read one by one after the listings. */
   const unseen: string[] = [];
-  const readBatch = async (def: AnyResource, names: readonly string[]) => {
+  const readBatch = async (resolved: Resolved, names: readonly string[]) => {
+    const { def } = resolved;
     const first = own(deps.state.resources, names[0]!)!;
-    const resolved = deps.resolve(first.type)!;
     const started = deps.now();
     let answers: ReadonlyMap<string, ReadResult | null>;
     try {
@@ -132,10 +135,10 @@ export async function readAll(deps: ReadAllDeps): Promise<ReadAllResult> {
 
   type Task = { id: string; waitFor: readonly string[]; run: () => Promise<void> };
   const tasks: Task[] = [
-    ...[...batches].map(([def, names]): Task => ({
-      id: `batch:${def.token}`,
+    ...[...batches].map(([resolved, names]): Task => ({
+      id: `batch:${resolved.def.token}:${resolved.provider.instanceName ?? ''}`,
       waitFor: [],
-      run: () => readBatch(def, names),
+      run: () => readBatch(resolved, names),
     })),
     ...singles.map((n): Task => ({ id: n, waitFor: [], run: () => readOne(n) })),
   ];

@@ -21,9 +21,10 @@ import type { Resolved } from '../provider/define.js';
 import { secretPathsOf } from '../provider/secret-paths.js';
 import type { OperationContext } from '../provider/context.js';
 import { isCannotTell } from '../provider/define.js';
+import { instanceFields } from '../provider/instance.js';
 
 export type RecoverDeps = {
-  readonly resolve: (token: string) => Resolved | undefined;
+  readonly resolve: (token: string, instance?: string) => Resolved | undefined;
   readonly context: (resolved: Resolved, address: string, operation: 'find' | 'read') => OperationContext;
   readonly now: () => string;
 };
@@ -32,10 +33,12 @@ export type RecoverDeps = {
 export async function recoverPending(state: State, ledger: Ledger, deps: RecoverDeps): Promise<string[]> {
   const warnings: string[] = [];
   for (const op of Object.values(state.pending)) {
-    const resolved = deps.resolve(op.type);
+    const resolved = deps.resolve(op.type, op.instance);
     if (!resolved) {
       warnings.push(
-        `${op.name}: an interrupted ${op.kind} of a ${op.type} is pending, but no provider of this engine has that type; the record is kept.`,
+        op.instance === undefined
+          ? `${op.name}: an interrupted ${op.kind} of a ${op.type} is pending, but no provider of this engine has that type; the record is kept.`
+          : `${op.name}: an interrupted ${op.kind} of a ${op.type} is pending, but this engine has no ${op.provider} instance '${op.instance}' to check it with; the record is kept.`,
       );
       continue;
     }
@@ -83,6 +86,7 @@ export async function recoverPending(state: State, ledger: Ledger, deps: Recover
         type: op.type,
         name: op.name,
         provider: provider.name,
+        ...instanceFields(provider),
         id: found.id,
         inputs: op.inputs,
         outputs: found.outputs,

@@ -20,6 +20,7 @@ const OPTION_KEYS = [
   'retainOnDelete',
   'aliases',
   'timeouts',
+  'provider',
 ] as const;
 const TIMEOUT_KEYS = ['create', 'update', 'delete'];
 /** The longest delay a timer holds (2^31 - 1 ms, about 24.8 days); longer ones fire at once. */
@@ -63,6 +64,11 @@ export function optionIssues(options: unknown, ctx: OptionContext): ValueIssue[]
       if (typeof x !== 'string' || !x) add([k, i], `${k} entries must be non-empty strings, not ${preview(x)}`);
     });
   }
+  if (o.provider !== undefined && (typeof o.provider !== 'string' || !o.provider))
+    add(
+      ['provider'],
+      `provider must be the name of a provider instance (as given to its factory: provb({ name: 'ops' })), not ${preview(o.provider)}`,
+    );
   (Array.isArray(o.dependsOn) ? o.dependsOn : []).forEach((n, i) => {
     if (n === ctx.name) add(['dependsOn', i], 'a resource cannot depend on itself');
   });

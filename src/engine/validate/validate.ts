@@ -17,12 +17,17 @@ import { closest, cut, didYouMean, preview } from './suggest.js';
 import { issueFacts, type Issue, type IssueFacts, type IssueField } from '../issue.js';
 import { controlCharacterMessage, printableName } from './names.js';
 
-type ResourceResolver = (
-  token: string,
-) => { readonly def: AnyResource; readonly provider?: { readonly config: unknown } } | undefined;
+type Served = { readonly def: AnyResource; readonly provider?: { readonly config: unknown } };
+type ResourceResolver = (token: string, instance?: string) => Served | undefined;
 
-/** What the engine can tell about types it does not have: every token it does serve. */
-type Catalog = { readonly tokens?: Iterable<string> };
+/**
+ * What the engine can tell about types it does not have: every token it does serve; and the
+ * provider instances serving a type, by name (undefined: the default instance).
+ */
+type Catalog = {
+  readonly tokens?: Iterable<string>;
+  readonly instancesOf?: (token: string) => ReadonlyMap<string | undefined, Served>;
+};
 
 type StackCheck = {
   readonly issues: Issue[];
@@ -100,10 +105,20 @@ export function validateStack(decls: readonly unknown[], resolve: ResourceResolv
       declIssue(['type'], 'invalid_type', "type must be an operation token like 'provb:index/instance:Instance'");
       ok = false;
     } else {
-      const found = resolve(d.type);
+      const wanted = isPlain(d.options) && typeof d.options.provider === 'string' ? d.options.provider : undefined;
+      const found = resolve(d.type, wanted);
+      const served = found ? undefined : catalog.instancesOf?.(d.type);
       if (found) {
         def = found.def;
         config = found.provider?.config;
+      } else if (served?.size) {
+        // The type is served, by other instances than the one asked for: the option is at fault.
+        const any = [...served.values()][0]!;
+        def = any.def;
+        config = any.provider?.config;
+        const { message, suggestion } = unknownInstanceMessage(d.type, wanted, served);
+        add(label, 'options', wanted === undefined ? [] : ['provider'], 'unknown_instance', message, { suggestion });
+        ok = false;
       } else {
         declIssue(['type'], 'unknown_type', unknownTypeMessage(d.type, tokens), unknownTypeFacts(d.type, tokens));
         ok = false;
@@ -169,6 +184,26 @@ export function validateStack(decls: readonly unknown[], resolve: ResourceResolv
     for (const cycle of disjointCycles(graph.deps))
       add(cycle[0]!, 'declaration', [], 'dependency_cycle', `dependency cycle: ${cycle.join(' -> ')}`, { cycle });
   return { issues, graph, order, parsed };
+}
+
+/** Why no instance serves a declaration: the one it names is not given (with the closest one), or there is no default one. */
+function unknownInstanceMessage(
+  type: string,
+  wanted: string | undefined,
+  served: ReadonlyMap<string | undefined, unknown>,
+): { message: string; suggestion?: string } {
+  const names = [...served.keys()].filter((n): n is string => n !== undefined);
+  const pkg = type.split(':')[0] ?? '';
+  const list = [...(served.has(undefined) ? ['the default one (no name)'] : []), ...names.map((n) => `'${n}'`)];
+  if (wanted === undefined)
+    return {
+      message: `no default instance of ${pkg} is given, only named ones (${list.join(', ')}); choose one with options.provider, or give ${pkg}({ ... }) without a name.`,
+    };
+  const suggestion = closest(wanted, names);
+  return {
+    message: `options.provider names ${preview(wanted)}, but no instance of ${pkg} has that name.${suggestion ? ` Did you mean '${suggestion}'?` : ''} Instances: ${list.join(', ')}.`,
+    ...(suggestion ? { suggestion } : {}),
+  };
 }
 
 /** The facts of an unknown type: the closest served token, and the shipped provider to add. */

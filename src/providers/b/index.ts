@@ -3,7 +3,8 @@
 // `provb.getInstance(...)` and the rest build typed declarations and lookup calls. Imports the
 // engine's provider contract and src/kit only; never another provider or the simulator.
 import { defineProvider, type Provider } from '../../engine/provider/define.js';
-import { lookupHelper, resourceHelper } from '../../engine/decl/helper.js';
+import { helpersFor, lookupHelper, resourceHelper } from '../../engine/decl/helper.js';
+import type { InstanceOption } from '../../engine/provider/instance.js';
 import { resolveConfig, terraformConfig, type ProvbConfig, type ProvbOptions } from './config.js';
 import * as r from './resources/index.js';
 import * as l from './lookups/index.js';
@@ -60,10 +61,14 @@ export const lookups = [
   l.getVpcSubnet,
 ] as const;
 
-function createProvider(options: ProvbOptions = {}): Provider<ProvbConfig> {
-  const config = resolveConfig(options, process.env);
-  return defineProvider<ProvbConfig>({
+/** One instance: `provb({...})` is the default one, `provb({ name: 'ops', ... })` a named one; each carries the typed helpers, bound to it. */
+function createProvider(options: ProvbOptions & InstanceOption = {}): Provider<ProvbConfig> & ProvbHelpers {
+  const { name, ...rest } = options;
+  const config = resolveConfig(rest, process.env);
+  return defineProvider<ProvbConfig, ProvbHelpers>({
     name: 'provb',
+    instanceName: name,
+    helpers: helpersFor(helpers, name),
     config,
     resources,
     lookups,
@@ -116,6 +121,8 @@ const helpers = {
   getVpcReservedIp: lookupHelper(l.getVpcReservedIp),
   getVpcSubnet: lookupHelper(l.getVpcSubnet),
 };
+
+type ProvbHelpers = typeof helpers;
 
 /** The provider factory, with a typed helper per resource and lookup attached. */
 export const provb = Object.assign(createProvider, helpers);

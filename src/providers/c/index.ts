@@ -2,7 +2,8 @@
 // typed helpers (`provc.cdnResource(...)`, `provc.getCdnResource(...)`) build declarations and
 // lookup calls. Imports the engine's provider contract and src/kit only, never another provider.
 import { defineProvider, type Provider } from '../../engine/provider/define.js';
-import { lookupHelper, resourceHelper } from '../../engine/decl/helper.js';
+import { helpersFor, lookupHelper, resourceHelper } from '../../engine/decl/helper.js';
+import type { InstanceOption } from '../../engine/provider/instance.js';
 import { GcoreClient } from './client.js';
 import { resolveConfig, terraformConfig, type ProvcConfig, type ProvcOptions } from './config.js';
 import * as L from './lookups/index.js';
@@ -28,11 +29,15 @@ export const resources = [
   cdnTrustedCaCertificate,
 ] as const;
 
-function createProvider(options: ProvcOptions = {}): Provider<ProvcConfig> {
-  const settings = resolveConfig(options);
+/** One instance: `provc({...})` is the default one, `provc({ name: 'ops', ... })` a named one; each carries the typed helpers, bound to it. */
+function createProvider(options: ProvcOptions & InstanceOption = {}): Provider<ProvcConfig> & ProvcHelpers {
+  const { name, ...rest } = options;
+  const settings = resolveConfig(rest);
   const client = new GcoreClient(settings, options.dispatcher);
-  return defineProvider<ProvcConfig>({
+  return defineProvider<ProvcConfig, ProvcHelpers>({
     name: 'provc',
+    instanceName: name,
+    helpers: helpersFor(helpers, name),
     config: { settings, client },
     resources: [...resources],
     lookups: [...L.lookups],
@@ -53,7 +58,7 @@ function createProvider(options: ProvcOptions = {}): Provider<ProvcConfig> {
 /** The lookup definitions. */
 export const lookups = L.lookups;
 
-export const provc = Object.assign(createProvider, {
+const helpers = {
   cloudFloatingIp: resourceHelper(cloudFloatingIp),
   cdnOriginGroup: resourceHelper(cdnOriginGroup),
   cdnResource: resourceHelper(cdnResource),
@@ -79,4 +84,9 @@ export const provc = Object.assign(createProvider, {
   getCloudGpuVirtualClusters: lookupHelper(L.getCloudGpuVirtualClusters),
   getCloudInferenceFlavor: lookupHelper(L.getCloudInferenceFlavor),
   getCloudInferenceFlavors: lookupHelper(L.getCloudInferenceFlavors),
-});
+};
+
+type ProvcHelpers = typeof helpers;
+
+/** The provider factory, with a typed helper per resource and lookup attached. */
+export const provc = Object.assign(createProvider, helpers);

@@ -9,15 +9,17 @@ import type { RetryPolicy } from '../../provider/retry-policy.js';
 import type { Event } from '../../events.js';
 import type { OperationContext, OperationKind, Report } from '../../provider/context.js';
 import type { AnyResource, Provider } from '../../provider/define.js';
+import { instanceFields } from '../../provider/instance.js';
 import { raceSignal, stepSignal } from '../../run/timeout.js';
 import { parseDuration } from '../../values/duration.js';
 import { storedOptions } from '../../plan/options.js';
 import { refReadsSecret, resolveInputs, valueOfRecord } from '../../decl/resolve.js';
-import { redactText, secretStrings } from '../../values/redact.js';
+import { redactPaths, redactText, secretStrings } from '../../values/redact.js';
 import { applyIgnoreChanges } from '../../diff/ignore.js';
 import { containsUnknown } from '../../values/unknown.js';
 import { mapPath, parsePath } from '../../values/path.js';
-import { ConvergeError, TimeoutError } from '../../errors.js';
+import { ConvergeError, PolicyViolationError, TimeoutError } from '../../errors.js';
+import type { PendingPolicies } from '../../plan/policy-check.js';
 import { abortReason } from '../../abort.js';
 
 export type ApplyContext = {
@@ -36,6 +38,8 @@ export type ApplyContext = {
   readonly intents?: PendingIntents;
   /** Rejects with the signal's reason when it fires: raced against operations without a limit of their own. */
   readonly aborted?: Promise<never>;
+  /** Policy checks the plan left pending, each run again before its step's provider call. */
+  readonly policies?: PendingPolicies;
 };
 
 /** One promise per apply that rejects when `signal` fires (one listener, however many operations race it). */
@@ -107,7 +111,7 @@ export class StepRun {
 
   /** What a create or update of `w` (this run's work) sends: the plan's values, or the declaration resolved against the live state. */
   desired(w: DeclaredWork, prior?: ResourceState): Record<string, unknown> {
-    if (w.inputs) return (this.#desired = w.inputs as Record<string, unknown>);
+    if (w.inputs) return this.#checked((this.#desired = w.inputs as Record<string, unknown>));
     const decl = w.decl;
     const resolved = resolveInputs(
       decl.inputs,
@@ -142,7 +146,33 @@ export class StepRun {
           )
         : (parsed.data as Record<string, unknown>);
     if (containsUnknown(data)) throw new ConvergeError(`${this.address}: an input is still unknown at apply time.`);
-    return (this.#desired = data);
+    return this.#checked((this.#desired = data));
+  }
+
+  /**
+   * The policy checks the plan left pending on this step, run on the inputs it is about to send
+   * (secrets as the sensitive marker; messages scrubbed of secret values): an advisory finding is a
+   * warning event, a mandatory one stops the step before anything of it is recorded or sent.
+   */
+  #checked(inputs: Record<string, unknown>): Record<string, unknown> {
+    const policies = this.ctx.policies;
+    if (!policies?.has(this.address)) return inputs;
+    const shown = redactPaths({ inputs }, this.#secrets) as { inputs: Record<string, unknown> };
+    const values = this.secretValues();
+    const found = policies
+      .recheck(this.w.step, shown.inputs)
+      .map((v) => ({ ...v, message: redactText(v.message, values) }));
+    for (const v of found)
+      if (v.level === 'advisory')
+        this.ctx.emit({
+          type: 'warning',
+          at: this.ctx.now(),
+          address: this.address,
+          message: `policy ${v.policy} (advisory): ${v.message}`,
+        });
+    const mandatory = found.filter((v) => v.level === 'mandatory');
+    if (mandatory.length) throw new PolicyViolationError(mandatory, 'step');
+    return inputs;
   }
 
   /** The record of the object under `name` with the declaration's options and dependencies. */
@@ -159,6 +189,7 @@ export class StepRun {
       type: w.step.type,
       name,
       provider: w.provider.name,
+      ...instanceFields(w.provider),
       id,
       inputs,
       outputs,

@@ -33,6 +33,7 @@ import {
   type FindHint,
   type FindResult,
 } from '../../provider/define.js';
+import { instanceFields } from '../../provider/instance.js';
 import { PartialCreateError, ProviderError } from '../../errors.js';
 import { isTransient, sleep, backoffFor } from '../../run/retry.js';
 import { MAX_TIMER_MS } from './context.js';
@@ -78,6 +79,7 @@ async function create(run: StepRun, w: DeclaredWork, replacing?: Replacing): Pro
         type: w.step.type,
         name,
         provider: w.provider.name,
+        ...instanceFields(w.provider),
         inputs,
         secrets: run.secrets.filter((s) => s.startsWith('inputs.')),
         dependencies: [...w.deps],

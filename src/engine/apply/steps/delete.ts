@@ -35,6 +35,7 @@ export async function runDelete(run: StepRun, target: DeleteTarget): Promise<voi
         type: object.type,
         name,
         provider: provider.name,
+        ...(provider.instanceName !== undefined ? { instance: provider.instanceName } : {}),
         inputs: {},
         resourceId: object.id,
         secrets: [],
