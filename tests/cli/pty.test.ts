@@ -2,9 +2,9 @@
 // plan --out → apply plan.json → plan (no changes) → destroy (answering the confirmation), checking
 // exit codes and output, the live progress drawn in place, and that no secret is ever printed.
 import { describe, it, expect, afterEach } from 'vitest';
-import { execFile, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import type { CivoSimulator } from '../../src/providers/b/simulator/index.js';
+import { startSimulator, type CivoSimulator } from '../../src/providers/b/simulator/index.js';
 import { bin, repo, simEnv, type Env, type Run } from './run.js';
 
 const hasScript = spawnSync('script', ['--version']).status === 0;
@@ -21,23 +21,53 @@ afterEach(async () => {
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-/** Runs `converge args` with stdin and stdout on a pseudo-terminal; `input` is typed into it. */
-function inPty(args: readonly string[], env: Env, input = ''): Promise<Run> {
+/** A `converge` command running on a pseudo-terminal: what it has written so far, and its end. */
+type Live = { readonly output: () => string; readonly done: Promise<Run> };
+
+/**
+ * Runs `converge args` with stdin and stdout on a pseudo-terminal. `answer` is typed into it once
+ * the confirmation prompt has appeared (the output is polled, no fixed sleep); without one, stdin
+ * is closed at once.
+ */
+function spawnPty(args: readonly string[], env: Env, answer?: string): Live {
   const command = [process.execPath, bin, ...args].map(quote).join(' ');
-  return new Promise((resolve) => {
-    const child = execFile(
-      'script',
-      ['-qfec', command, '/dev/null'],
-      { cwd: repo, env: { ...process.env, ...env, TERM: 'xterm', COLUMNS: '120' }, timeout: 60_000 },
-      (error, stdout, stderr) => {
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-      },
-    );
-    // Typed after the prompt has had time to appear; `script` passes it to the terminal.
-    if (input) setTimeout(() => child.stdin!.write(input), 2500);
-    setTimeout(() => child.stdin!.end(), input ? 3500 : 0);
+  let stdout = '';
+  let stderr = '';
+  const child = spawn('script', ['-qfec', command, '/dev/null'], {
+    cwd: repo,
+    env: { ...process.env, ...env, TERM: 'xterm', COLUMNS: '120' },
   });
+  const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const done = new Promise<Run>((resolve) =>
+    child.on('close', (code) => {
+      clearTimeout(killer);
+      resolve({ code: code ?? 1, stdout, stderr });
+    }),
+  );
+  if (answer === undefined) child.stdin.end();
+  else
+    void waitFor(() => stdout, 'Enter a value:', done).then(
+      () => child.stdin.end(answer),
+      () => child.stdin.end(),
+    );
+  return { output: () => stdout, done };
 }
+
+/** Resolves once `text` shows in the output; rejects if the command ends first or after 45 s. */
+async function waitFor(output: () => string, text: string, done: Promise<Run>): Promise<void> {
+  let ended = false;
+  void done.then(() => (ended = true));
+  const deadline = Date.now() + 45_000;
+  while (!plain(output()).includes(text)) {
+    if (ended) throw new Error(`the command ended before '${text}' showed:\n${plain(output())}`);
+    if (Date.now() > deadline) throw new Error(`'${text}' did not show within 45 s:\n${plain(output())}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const inPty = (args: readonly string[], env: Env, answer?: string) => spawnPty(args, env, answer).done;
 
 // eslint-disable-next-line no-control-regex -- ANSI escape sequences (ESC) are what this strips
 const plain = (s: string) => s.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
@@ -86,4 +116,25 @@ describe.skipIf(!hasScript)('converge in a pseudo-terminal (B simulator)', () =>
       expect(r.stdout + r.stderr).not.toContain(sim.token);
     }
   }, 120_000);
+
+  it("shows the rate-limit hold live: 'waiting for Civo's rate limit: N s until the window resets' while the apply runs", async () => {
+    const { sim: plainSim, env } = await simEnv();
+    await plainSim.close();
+    // One request a second after a burst of two: the allowance runs out and the provider holds its requests.
+    const sim = await startSimulator({
+      transitions: { instance: 30, volume: 10, ip: 10 },
+      rateLimit: { requestsPerSecond: 1, burst: 2 },
+    });
+    sims.push(sim);
+    const live = spawnPty(['apply', '--auto-approve'], { ...env, WF_SIM_URL: sim.url, WF_SIM_TOKEN: sim.token });
+    await waitFor(live.output, "waiting for Civo's rate limit", live.done);
+    const shown = plain(live.output());
+    expect(shown).toMatch(/waiting for Civo's rate limit: \d+s until the window resets/);
+    expect(shown).not.toContain('Apply complete!'); // seen while the apply still runs, not only at its end
+    const r = await live.done;
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('\x1b['); // the live display, drawn in place
+    expect(plain(r.stdout)).toMatch(/Apply complete! Resources: 3 added, 0 changed, 0 replaced, 0 destroyed\./);
+    expect(sim.requests.filter((q) => q.throttled)).toEqual([]);
+  }, 90_000);
 });
