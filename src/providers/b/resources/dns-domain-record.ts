@@ -11,7 +11,7 @@ import type { ProvbContext } from '../wire/region.js';
 import { reporter } from './reported.js';
 import { defined } from '../../../kit/wire.js';
 import type { Prior, ReadResult } from '../../../engine/provider/define.js';
-import { readByGroup } from './read-many.js';
+import { readGroupedById } from './read-many.js';
 
 const TYPES = ['a', 'cname', 'mx', 'txt', 'srv', 'ns'] as const;
 const HOSTNAME =
@@ -160,7 +160,7 @@ export const dnsDomainRecord = defineResource({
     return r ? recordResult(r, prior) : null;
   },
   // One listing per domain (a deleted domain: every record of it is gone).
-  readMany: readByGroup({
+  readMany: readGroupedById({
     groupOf: (_ctx, it) => split(it.id)[0]!,
     list: (ctx, domainId) => orNull(() => ctx.config.client.listRecords(ctx, domainId)),
     pick: (listed, _all, id) => listed.get(split(id)[1]!),

@@ -16,7 +16,7 @@ import { defined } from '../../../kit/wire.js';
 import { poolLabel, taint, userLabels, waitCluster, waitPool, wireTaints } from './kubernetes-shared.js';
 import type { Prior, ReadResult } from '../../../engine/provider/define.js';
 import type { ProvbContext } from '../wire/region.js';
-import { readByGroup } from './read-many.js';
+import { readGroupedById } from './read-many.js';
 
 export const nodePoolInputs = z
   .strictObject({
@@ -140,7 +140,7 @@ export const kubernetesNodePool = defineResource({
   },
   read: readPool,
   // One cluster listing per region; a pool whose cluster is missing there is read as read does (other regions).
-  readMany: readByGroup({
+  readMany: readGroupedById({
     groupOf: (ctx, it) => priorRegion(ctx, it.prior),
     list: (ctx, region) => ctx.config.client.listClusters(ctx, region),
     pick: (listed, _all, id) => listed.get(split(id)[0]!),

@@ -5,14 +5,14 @@
 import type { Prior, ReadItem, ReadResult } from '../../../engine/provider/define.js';
 import type { Listed } from '../wire/objects.js';
 import { priorRegion, type ProvbContext } from '../wire/region.js';
-import { readByGroup as readByGroupIn, type GroupedRead } from '../../../kit/read-many.js';
+import { readByGroup, type GroupedRead } from '../../../kit/read-many.js';
 
 type ReadMany = (ctx: ProvbContext, items: readonly ReadItem[]) => Promise<ReadonlyMap<string, ReadResult | null>>;
 type Grouped<T extends Listed> = Omit<GroupedRead<ProvbContext, T>, 'idOf'>;
 
-/** Civo objects are listed with their `id`. */
-export function readByGroup<T extends Listed>(g: Grouped<T>): ReadMany {
-  return readByGroupIn<ProvbContext, T>({ idOf: (w) => String(w.id), ...g });
+/** The kit's readByGroup for Civo objects, which are listed with their `id`. */
+export function readGroupedById<T extends Listed>(g: Grouped<T>): ReadMany {
+  return readByGroup<ProvbContext, T>({ idOf: (w) => String(w.id), ...g });
 }
 
 /** One listing per region (the region the object was recorded in). */
@@ -20,7 +20,7 @@ export function readByRegion<T extends Listed>(
   list: (ctx: ProvbContext, region: string) => Promise<readonly T[]>,
   toResult: (w: T, prior: Prior) => ReadResult | null,
 ): ReadMany {
-  return readByGroup({ groupOf: (ctx, it) => priorRegion(ctx, it.prior), list, toResult });
+  return readGroupedById({ groupOf: (ctx, it) => priorRegion(ctx, it.prior), list, toResult });
 }
 
 /** The same for account-wide lists (SSH keys, DNS domains): one listing for every object asked for. */
@@ -29,7 +29,7 @@ export function readByList<T extends Listed>(
   toResult: (w: T, prior: Prior) => ReadResult,
   matches: (w: T, id: string) => boolean = (w, id) => String(w.id) === id,
 ): ReadMany {
-  return readByGroup<T>({
+  return readGroupedById<T>({
     groupOf: () => '',
     list: (ctx) => list(ctx),
     pick: (listed, all, id) => listed.get(id) ?? all.find((x) => matches(x, id)),
