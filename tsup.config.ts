@@ -11,6 +11,7 @@ export default defineConfig({
     'providers/b/simulator/index': 'src/providers/b/simulator/index.ts',
     'providers/c/simulator/index': 'src/providers/c/simulator/index.ts',
     'fleet/index': 'src/fleet/index.ts',
+    'testing/index': 'src/testing/index.ts',
     // The `converge` command (bin/converge.mjs loads it after registering tsx).
     'cli/main': 'src/cli/main.ts',
   },

@@ -9,6 +9,7 @@ export default defineConfig({
       { find: /^converge\/providers\/([abc])\/simulator$/, replacement: src('providers/$1/simulator/index.ts') },
       { find: /^converge\/providers\/([abc])$/, replacement: src('providers/$1/index.ts') },
       { find: /^converge\/fleet$/, replacement: src('fleet/index.ts') },
+      { find: /^converge\/testing$/, replacement: src('testing/index.ts') },
       { find: /^converge$/, replacement: src('index.ts') },
     ],
   },

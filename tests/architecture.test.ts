@@ -34,6 +34,7 @@ const allowed: Record<string, (target: string) => boolean> = {
   engine: (t) => t === 'engine' || t === 'state',
   kit: (t) => t === 'kit' || t === 'engine' || t === 'state',
   fleet: (t) => t === 'fleet' || t === 'engine' || t === 'state',
+  testing: (t) => t === 'testing' || t === 'engine' || t === 'state',
   index: (t) => t !== 'kit' && !t.startsWith('providers'),
 };
 

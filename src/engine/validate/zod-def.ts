@@ -20,6 +20,31 @@ export type Def = {
   readonly items?: z.ZodType[];
   readonly rest?: z.ZodType | null;
   readonly discriminator?: string;
+  readonly format?: string;
+  readonly checks?: readonly { readonly _zod?: { readonly def?: CheckDef } }[];
+  readonly entries?: Record<string, string | number>;
+  readonly values?: readonly unknown[];
+};
+
+/** One refinement of a definition (`checks`): a format, a bound, a length. */
+type CheckDef = {
+  readonly check: string;
+  readonly format?: string;
+  readonly value?: number | bigint;
+  readonly inclusive?: boolean;
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly length?: number;
+};
+
+/** What a scalar or list schema's checks require: its format, bounds and lengths. */
+type Facets = {
+  /** `uuid`, `ipv4`, `url`, `email`, `datetime`, `safeint`, `regex`, ... */
+  readonly format?: string;
+  readonly min?: number;
+  readonly max?: number;
+  readonly minLength?: number;
+  readonly maxLength?: number;
 };
 
 /** A view of an object-like schema: its keys, whether it takes others, and the schema those others follow. */
@@ -109,4 +134,22 @@ export function schemaAt(schema: z.ZodType | undefined, path: readonly PropertyK
     }
   }
   return s;
+}
+
+/** The format, bounds and lengths a schema's checks state (past wrappers). */
+export function facetsOf(schema: z.ZodType | undefined): Facets {
+  const d = defOf(shapeSchema(schema));
+  if (!d) return {};
+  const f: { -readonly [K in keyof Facets]: Facets[K] } = d.format ? { format: d.format } : {};
+  for (const c of d.checks ?? []) {
+    const cd = c._zod?.def;
+    if (!cd) continue;
+    if (cd.format && (cd.check === 'string_format' || cd.check === 'number_format')) f.format ??= cd.format;
+    else if (cd.check === 'greater_than') f.min = Number(cd.value) + (cd.inclusive ? 0 : 1);
+    else if (cd.check === 'less_than') f.max = Number(cd.value) - (cd.inclusive ? 0 : 1);
+    else if (cd.check === 'min_length') f.minLength = cd.minimum;
+    else if (cd.check === 'max_length') f.maxLength = cd.maximum;
+    else if (cd.check === 'length_equals') f.minLength = f.maxLength = cd.length;
+  }
+  return f;
 }
