@@ -79,6 +79,7 @@ describe('renderError', () => {
   it('a configuration error says where to set it', () => {
     const text = renderError(new ConfigError('provb', 'token', 'is not set (pass token or set PROVB_TOKEN)'));
     expect(text).toMatch(/^provb: token is not set/);
+    expect(text).toContain("Set it in the stack module's provider options or in its environment variable.");
     expect(text).not.toContain('Cannot load the stack module');
   });
 });
@@ -91,6 +92,36 @@ describe('converge at the command line', () => {
       expect(r.code).toBe(1);
       expect(r.stderr).toContain("invalid value for --replace: 'wbe' names nothing in the stack; did you mean 'web'?");
       expect(r.stderr).not.toContain('Fix the declarations');
+    } finally {
+      await sim.close();
+    }
+  }, 60_000);
+
+  it('reports a missing token as the provider option to set, not as a stack module that cannot load', async () => {
+    const { sim, env } = await simEnv();
+    try {
+      const r = await converge(['plan'], { ...env, WF_SIM_TOKEN: '', PROVB_TOKEN: '', PROVB_CREDENTIAL_FILE: '' });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/Error: provb: token is not set/);
+      expect(r.stderr).toContain("Set it in the stack module's provider options or in its environment variable.");
+      expect(r.stderr).not.toContain('Cannot load the stack module');
+      noLibraryWords(r.stderr);
+    } finally {
+      await sim.close();
+    }
+  }, 60_000);
+
+  it('reports a refused token at plan time with advice to check it, and nothing of importing', async () => {
+    const { sim, env } = await simEnv();
+    try {
+      const r = await converge(['plan'], { ...env, WF_SIM_TOKEN: 'not-the-token' });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/→ 401\)/);
+      expect(r.stderr).toContain('The credentials were refused: check the provb token or API key');
+      expect(r.stderr).not.toContain('import');
+      expect(r.stderr).not.toContain('not-the-token');
+      expect(r.stdout).not.toMatch(/to add/);
+      noLibraryWords(r.stderr);
     } finally {
       await sim.close();
     }
