@@ -69,6 +69,8 @@ function eventLine(e: FleetEvent): string {
       return `${at}  skipped   drift check of ${e.stack}: ${e.reason}`;
     case 'connection_wait':
       return `${at}  waiting   the database refused a connection for capacity: retry ${e.attempt} in ${e.delayMs} ms`;
+    case 'budget_wait':
+      return `${at}  waiting   ${e.stack} (run ${short(e.runId)}): account ${e.account}'s request budget, ${e.waitMs} ms`;
     case 'queue_error':
       return `${at}  queue     ${e.message}`;
   }

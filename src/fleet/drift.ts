@@ -1,6 +1,7 @@
 // Drift watch: each stack's cron schedule sends a tick to the drift queue; a tick queues a
 // refresh-only run unless the stack is paused, failed or busy (a run queued or running), all
-// decided under the stack's row lock, so a stack never has two drift checks at once. After a
+// decided under the stack's row lock, so a stack never has two drift checks at once; a skipped
+// check is recorded on the stack (when, why) and is an event. After a
 // refresh-only run found drift, the stack's onDrift decides: report only, queue a plan, or queue an apply.
 import { inTx, type FleetContext } from './context.js';
 import { lockStack, queueLocked, enqueueRun } from './enqueue.js';
@@ -35,7 +36,13 @@ export async function driftTick(
     return { runId: await queueLocked(cx, c, s, 'refresh-only', { origin: 'drift', delayMs }) };
   });
   if (typeof out === 'object') return out;
-  if (out !== 'gone') await cx.hub.publish({ type: 'drift_skipped', stack, reason: out });
+  if (out !== 'gone') {
+    await cx.pool.query(
+      `UPDATE ${t.stacks} SET drift_skipped_at = clock_timestamp(), drift_skipped = $2 WHERE name = $1`,
+      [stack, out],
+    );
+    await cx.hub.publish({ type: 'drift_skipped', stack, reason: out });
+  }
   return { skipped: out };
 }
 

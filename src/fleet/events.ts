@@ -1,7 +1,7 @@
 // What a fleet tells listeners: runs queued, started and finished, drift found or a drift check
-// skipped, and waits (a database refusing connections for capacity). Run and drift events travel
-// through PostgreSQL LISTEN/NOTIFY, so a listener in any process sees every worker's; waits and
-// queue errors are this process's own.
+// skipped, and waits (a database refusing connections for capacity, a request held by its account's
+// fleet-wide budget). Run and drift events travel through PostgreSQL LISTEN/NOTIFY, so a listener in
+// any process sees every worker's; waits and queue errors are this process's own.
 import type { RunKind, RunStatus } from './run.js';
 
 type Base = { readonly at: string };
@@ -52,6 +52,14 @@ export type ConnectionWaitEvent = Base & {
   readonly attempt: number;
   readonly delayMs: number;
 };
+/** A request of a run waited `waitMs` for its account's fleet-wide budget (this process's runs only). */
+export type BudgetWaitEvent = Base & {
+  readonly type: 'budget_wait';
+  readonly account: string;
+  readonly stack: string;
+  readonly runId: string;
+  readonly waitMs: number;
+};
 /** The job queue reported an error (a lost connection it will retry, a failed maintenance pass). */
 export type QueueErrorEvent = Base & { readonly type: 'queue_error'; readonly message: string };
 
@@ -62,6 +70,7 @@ export type FleetEvent =
   | DriftFoundEvent
   | DriftSkippedEvent
   | ConnectionWaitEvent
+  | BudgetWaitEvent
   | QueueErrorEvent;
 export type FleetEventListener = (event: FleetEvent) => void;
 

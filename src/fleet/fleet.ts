@@ -17,6 +17,7 @@ import { loadStackModule, modulePath } from './stack-module.js';
 import { ScheduleError, UnknownRunError, UnknownStackError } from './errors.js';
 import { RUN_KINDS, type Run, type RunKind, type RunStatus } from './run.js';
 import type { FleetEventListener } from './events.js';
+import { setAccountLimit, type AccountLimit } from './budget.js';
 
 /** Options of {@link Fleet.open}. Every process of one fleet gives the same `schema` and queue settings. */
 export type FleetOptions = {
@@ -165,6 +166,16 @@ export class Fleet {
       });
     else await this.#cx.boss.unschedule(DRIFT_QUEUE, stack.name);
     if (stack.paused) await pauseStack(this.#cx, stack.name);
+  }
+
+  /**
+   * Sets (or with `null` removes) an account's request limit across the fleet: every request of the
+   * runs of its stacks, in every worker, draws from one token bucket in PostgreSQL, so N workers
+   * together stay inside the vendor's limit; each wait is an event. The account's run concurrency
+   * is the workers' `accountConcurrency`.
+   */
+  limitAccount(account: string, limit: AccountLimit | null): Promise<void> {
+    return setAccountLimit(this.#cx.pool, this.#cx.tables, account, limit);
   }
 
   /** Removes a stack's registration and schedule (its state and run history stay). @throws UnknownStackError */

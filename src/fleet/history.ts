@@ -30,6 +30,8 @@ export type StackStatus = {
   readonly lastRun: Run | null;
   /** The last finished drift check: when, and whether it found drift. */
   readonly drift: { readonly runId: string; readonly checkedAt: string; readonly found: boolean } | null;
+  /** The last drift check the schedule skipped: when, and why (busy, paused or failed). */
+  readonly driftSkipped: { readonly at: string; readonly reason: 'busy' | 'paused' | 'failed' } | null;
 };
 
 export type FleetStatus = { readonly paused: boolean; readonly stacks: readonly StackStatus[] };
@@ -70,12 +72,14 @@ type StatusRow = {
   drift_id: string | null;
   drift_at: Date | null;
   drift_found: boolean | null;
+  drift_skipped_at: Date | null;
+  drift_skipped: 'busy' | 'paused' | 'failed' | null;
 };
 
 export async function queryStatus(cx: FleetContext): Promise<FleetStatus> {
   const t = cx.tables;
   const r = await cx.pool.query<StatusRow>(
-    `SELECT s.name, s.module, s.account, s.drift_cron, s.on_drift, s.paused, s.failed_run,
+    `SELECT s.name, s.module, s.account, s.drift_cron, s.on_drift, s.paused, s.failed_run, s.drift_skipped_at, s.drift_skipped,
        (SELECT count(*) FROM ${t.runs} r WHERE r.stack = s.name AND r.status = 'queued') AS queued,
        (SELECT count(*) FROM ${t.runs} r WHERE r.stack = s.name AND r.status = 'running') AS running,
        (SELECT id FROM ${t.runs} r WHERE r.stack = s.name ORDER BY queued_at DESC LIMIT 1) AS last_id,
@@ -107,6 +111,10 @@ export async function queryStatus(cx: FleetContext): Promise<FleetStatus> {
       drift:
         x.drift_id && x.drift_at
           ? { runId: x.drift_id, checkedAt: x.drift_at.toISOString(), found: x.drift_found === true }
+          : null,
+      driftSkipped:
+        x.drift_skipped_at && x.drift_skipped
+          ? { at: x.drift_skipped_at.toISOString(), reason: x.drift_skipped }
           : null,
     })),
   };

@@ -4,6 +4,7 @@
 export { Fleet } from './fleet.js';
 export type { FleetOptions, StackRegistration } from './fleet.js';
 export type { WorkOptions } from './worker.js';
+export type { AccountLimit } from './budget.js';
 export type { RunsQuery, StackStatus, FleetStatus } from './history.js';
 export { RUN_KINDS, RUN_STATUSES } from './run.js';
 export type { Run, RunKind, RunStatus } from './run.js';
@@ -16,6 +17,7 @@ export type {
   DriftFoundEvent,
   DriftSkippedEvent,
   ConnectionWaitEvent,
+  BudgetWaitEvent,
   QueueErrorEvent,
 } from './events.js';
 export { UnknownStackError, UnknownRunError, StackModuleError, ScheduleError, NotApprovableError } from './errors.js';

@@ -1,6 +1,6 @@
 // The fleet's tables in its schema (made on first use under a transaction-scoped advisory lock, so
 // two processes opening one fleet at once do not race on CREATE TABLE): the registered stacks and
-// their settings, the run history, and the fleet-wide flags (paused). pg-boss keeps its own tables
+// their settings, the run history, the fleet-wide flags (paused) and the accounts' token buckets. pg-boss keeps its own tables
 // in `<schema>_queue`; each stack's state lives in the same schema as PostgresStateStore's tables.
 import type pg from 'pg';
 
@@ -9,6 +9,8 @@ export type FleetTables = {
   readonly stacks: string;
   readonly runs: string;
   readonly flags: string;
+  /** Each limited account's token bucket. */
+  readonly accounts: string;
   /** pg-boss's schema. */
   readonly queueSchema: string;
   /** The LISTEN/NOTIFY channel of the fleet's events. */
@@ -28,6 +30,7 @@ export function fleetTables(schema: string): FleetTables {
     stacks: q('fleet_stacks'),
     runs: q('fleet_runs'),
     flags: q('fleet_flags'),
+    accounts: q('fleet_accounts'),
     queueSchema: `${schema}_queue`,
     channel: `${schema}_fleet_events`,
   };
@@ -72,11 +75,21 @@ export async function ensureFleetSchema(pool: pg.Pool, t: FleetTables): Promise<
       drift jsonb,
       cancel_requested boolean NOT NULL DEFAULT false,
       job_id text)`);
+    await c.query(`ALTER TABLE ${t.stacks} ADD COLUMN IF NOT EXISTS drift_skipped_at timestamptz,
+      ADD COLUMN IF NOT EXISTS drift_skipped text`);
     await c.query(`CREATE INDEX IF NOT EXISTS fleet_runs_stack ON ${t.runs} (stack, queued_at)`);
     await c.query(
       `CREATE INDEX IF NOT EXISTS fleet_runs_open ON ${t.runs} (status) WHERE status IN ('queued', 'running')`,
     );
     await c.query(`CREATE TABLE IF NOT EXISTS ${t.flags} (name text PRIMARY KEY, value jsonb NOT NULL)`);
+    await c.query(`CREATE TABLE IF NOT EXISTS ${t.accounts} (
+      account text PRIMARY KEY,
+      provider text,
+      per_minute double precision NOT NULL,
+      per_second double precision NOT NULL,
+      burst double precision NOT NULL,
+      tokens double precision NOT NULL,
+      at timestamptz NOT NULL DEFAULT clock_timestamp())`);
     await c.query('COMMIT');
   } catch (e) {
     await c.query('ROLLBACK').catch(() => {});

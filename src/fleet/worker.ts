@@ -12,6 +12,8 @@ import { executeRun, type RunOutcome } from './execute.js';
 import { driftTick, followDrift } from './drift.js';
 import { sweep } from './sweep.js';
 import type { RunKind } from './run.js';
+import { accountBudget, accountLimit } from './budget.js';
+import { withSharedBudget } from '../engine/provider/shared-budget.js';
 
 /** Options of {@link Fleet.work}. */
 export type WorkOptions = {
@@ -29,6 +31,7 @@ export type WorkOptions = {
 
 type Claimed = {
   stack: string;
+  account: string | null;
   kind: RunKind;
   module: string;
   saved: string | null;
@@ -66,7 +69,7 @@ export async function runWorker(cx: FleetContext, options: WorkOptions, poolSize
     const r = await cx.pool.query<Claimed>(
       `UPDATE ${t.runs} r SET status = 'running', started_at = clock_timestamp(), worker = $2, attempts = attempts + 1
        FROM ${t.stacks} s WHERE r.id = $1 AND r.status IN ('queued', 'running') AND s.name = r.stack
-       RETURNING r.stack, r.kind, s.module, r.attempts,
+       RETURNING r.stack, s.account, r.kind, s.module, r.attempts,
          (SELECT p.saved_plan FROM ${t.runs} p WHERE p.id = r.plan_run) AS saved,
          r.queued_at < clock_timestamp() - $3 * interval '1 millisecond' AND r.attempts = 1 AS expired`,
       [runId, worker, cx.settings.queuedMaxAgeMs],
@@ -124,19 +127,28 @@ export async function runWorker(cx: FleetContext, options: WorkOptions, poolSize
       );
       if (asked.rows[0]?.cancel_requested) cancel(runId);
       await cx.hub.publish({ type: 'run_started', runId, stack: c.stack, kind: c.kind, worker, attempt: c.attempts });
-      const o = await executeRun({
-        pool: cx.pool,
-        schema: t.schema,
-        stack: c.stack,
-        module: c.module,
-        kind: c.kind,
-        savedPlan: c.saved,
-        secretsPassphrase: cx.settings.secretsPassphrase,
-        allowPlaintextSecrets: cx.settings.allowPlaintextSecrets,
-        lockTimeoutMs: cx.settings.lockTimeoutMs,
-        signal: AbortSignal.any([ctl.signal, job.signal]),
-        stopSignal: stop,
-      });
+      const limit = c.account === null ? undefined : await accountLimit(cx.pool, t, c.account);
+      const budget =
+        c.account !== null && limit
+          ? accountBudget(cx.pool, t, c.account, limit, (waitMs) =>
+              cx.hub.local({ type: 'budget_wait', account: c.account!, stack: c.stack, runId, waitMs }),
+            )
+          : undefined;
+      const execute = (): ReturnType<typeof executeRun> =>
+        executeRun({
+          pool: cx.pool,
+          schema: t.schema,
+          stack: c.stack,
+          module: c.module,
+          kind: c.kind,
+          savedPlan: c.saved,
+          secretsPassphrase: cx.settings.secretsPassphrase,
+          allowPlaintextSecrets: cx.settings.allowPlaintextSecrets,
+          lockTimeoutMs: cx.settings.lockTimeoutMs,
+          signal: AbortSignal.any([ctl.signal, job.signal]),
+          stopSignal: stop,
+        });
+      const o = budget ? await withSharedBudget(budget, execute) : await execute();
       // stopped, or aborted by this worker's signal rather than cancelled: back to the queue, retried by another worker
       if (o.status === 'stopped' || (o.status === 'cancelled' && !cancelled.has(runId))) {
         await cx.pool.query(`UPDATE ${t.runs} SET status = 'queued', worker = NULL WHERE id = $1`, [runId]);

@@ -2,13 +2,16 @@
 // JSON, maps vendor error bodies to ProviderError through the provider's parser, retries transient
 // failures through the engine's retry, and never blindly re-sends a request whose outcome is unknown.
 // Every attempt first takes its turn from the client's request budget (budget.ts): one per provider
-// instance, so all the steps of a run share the vendor's rate limit.
+// instance, so all the steps of a run share the vendor's rate limit; then from the shared budget of
+// the async context when there is one (engine/provider/shared-budget.ts: a fleet account's limit
+// across processes).
 import { request as undiciRequest, type Dispatcher } from 'undici';
 import { ProviderError } from '../engine/errors.js';
 import { withRetry, isTransient, defaultRetryPolicy } from '../engine/run/retry.js';
 import type { OperationContext } from '../engine/provider/context.js';
 import { redactBody, redactStrings, redactText } from '../engine/values/redact.js';
 import { RequestBudget, retryAfterMs, type BudgetHold, type RequestRate } from './budget.js';
+import { sharedBudget } from '../engine/provider/shared-budget.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -137,6 +140,17 @@ export class HttpClient {
     await this.budget.take(ctx.signal, (hold) =>
       ctx.report({ kind: 'wait', reason: 'rate_limit', waitMs: hold.waitMs, message: this.#holdText(hold) }),
     );
+    const shared = sharedBudget();
+    if (shared) {
+      try {
+        await shared.take(this.#opts.provider, ctx.signal, (wait) =>
+          ctx.report({ kind: 'wait', reason: 'rate_limit', waitMs: wait.waitMs, message: wait.message }),
+        );
+      } catch (error) {
+        this.budget.observe(0, {}); // let through by this client's budget, never sent
+        throw error;
+      }
+    }
     try {
       res = await undiciRequest(url, {
         method: req.method,

@@ -1,9 +1,12 @@
 // converge/fleet in one process on the real PostgreSQL: registration and bad input, plan + approve
-// (and a stale plan refused), per-stack order, pause and resume, cancel of queued and running runs,
-// a failed run holding its stack's queue until resume, expiry, drift checks skipped while busy.
+// (and a stale plan refused), per-stack order, pause and resume of a stack and of the fleet, cancel
+// of a queued run, a failed run holding its stack's queue until resume, expiry of queued runs after
+// the configured age, drift found (onDrift 'plan': recorded, an event, a plan queued and stored), the
+// drift schedule skipping a busy stack (recorded) and never queuing twice, an account's budget.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { writeFile, rm } from 'node:fs/promises';
+import pg from 'pg';
 import { startSimulator, type CivoSimulator } from '../../src/providers/b/simulator/index.js';
 import {
   Fleet,
@@ -23,21 +26,41 @@ let dir: string;
 const stop = new AbortController();
 let working: Promise<void>;
 const events: FleetEvent[] = [];
+const MAX_AGE_MS = 60_000;
+const sleep = (ms: number) => new Promise((res) => setTimeout(res, ms));
+/** Waits until `pred` holds for some event (or fails after `limitMs`). */
+async function waitEvent(pred: (e: FleetEvent) => boolean, limitMs = 10_000): Promise<FleetEvent> {
+  const end = Date.now() + limitMs;
+  for (;;) {
+    const e = events.find(pred);
+    if (e) return e;
+    if (Date.now() > end) throw new Error('no such event');
+    await sleep(25);
+  }
+}
 
 beforeAll(async () => {
   sim = await startSimulator({ latencyMs: 5, quota: { network_count: 10_000 } });
   process.env.FLEET_SIM_URL = sim.url;
   process.env.FLEET_SIM_TOKEN = sim.token;
-  dir = await stackFiles(['a', 'b', 'c', 'slow', 'bad']);
+  const names = ['a', 'b', 'c', 'bad', 'd', 'e', 'h', 'p1', 'p2', 'acct1', 'acct2'];
+  dir = await stackFiles(names);
   fleet = await Fleet.open({
     connectionString: pgUrl,
     schema,
     superviseSeconds: 1,
     heartbeatSeconds: 10,
     poolSize: 12,
+    queuedMaxAgeMs: MAX_AGE_MS,
   });
   await fleet.on((e) => events.push(e));
-  for (const n of ['a', 'b', 'c', 'bad']) await fleet.register({ name: n, module: join(dir, `${n}.ts`) });
+  for (const n of names)
+    await fleet.register({
+      name: n,
+      module: join(dir, `${n}.ts`),
+      ...(n === 'd' ? { onDrift: 'plan' as const } : {}),
+      ...(n.startsWith('acct') ? { account: 'civo-test' } : {}),
+    });
   working = fleet.work({ concurrency: 4, stopSignal: stop.signal, sweepIntervalMs: 500 });
 });
 
@@ -63,7 +86,20 @@ describe('fleet', () => {
     expect(e.code).toBe('CONVERGE_FLEET_SCHEDULE');
     await expect(fleet.run('00000000-0000-0000-0000-000000000000')).rejects.toBeInstanceOf(UnknownRunError);
     await expect(fleet.approve('not-a-run')).rejects.toBeInstanceOf(UnknownRunError);
-    expect((await fleet.status()).stacks.map((s) => s.name)).toEqual(['a', 'b', 'bad', 'c']);
+    await expect(fleet.limitAccount('civo-test', { requestsPerMinute: 0 })).rejects.toThrow(/requestsPerMinute/);
+    expect((await fleet.status()).stacks.map((s) => s.name)).toEqual([
+      'a',
+      'acct1',
+      'acct2',
+      'b',
+      'bad',
+      'c',
+      'd',
+      'e',
+      'h',
+      'p1',
+      'p2',
+    ]);
     expect(await fleet.runs()).toEqual([]);
   });
 
@@ -97,7 +133,7 @@ describe('fleet', () => {
     await fleet.pause('c');
     const r1 = await fleet.enqueue('c', 'plan');
     const r2 = await fleet.enqueue('c', 'apply');
-    await new Promise((res) => setTimeout(res, 1500));
+    await sleep(600);
     expect((await fleet.run(r1)).status).toBe('queued');
     expect((await fleet.status()).stacks.find((s) => s.name === 'c')).toMatchObject({ paused: true, queueLength: 2 });
     const r3 = await fleet.enqueue('c', 'plan');
@@ -113,7 +149,7 @@ describe('fleet', () => {
     const f = await waitRun(fleet, await fleet.enqueue('bad', 'plan'), ['failed']);
     expect(f.errorCode).toBe('CONVERGE_FLEET_STACK_MODULE');
     const next = await fleet.enqueue('bad', 'plan');
-    await new Promise((res) => setTimeout(res, 1500));
+    await sleep(600);
     expect((await fleet.run(next)).status).toBe('queued');
     expect((await fleet.status()).stacks.find((s) => s.name === 'bad')?.failedRunId).toBe(f.id);
     await rm(join(dir, 'bad.fail'));
@@ -121,28 +157,112 @@ describe('fleet', () => {
     expect((await waitRun(fleet, next, ['succeeded'])).status).toBe('succeeded');
   });
 
-  it('skips a drift check while the stack is busy, and records drift found', async () => {
-    await fleet.pause('b');
-    const queued = await fleet.enqueue('b', 'plan');
-    await fleet.resume('b');
-    await fleet.pause('b');
-    // b has a run queued (paused): its check is skipped as paused; unpaused and busy: skipped as busy
-    await fleet.checkDrift('b');
-    await new Promise((res) => setTimeout(res, 800));
-    expect(events.some((e) => e.type === 'drift_skipped' && e.stack === 'b')).toBe(true);
-    await fleet.resume('b');
-    await waitRun(fleet, queued, ['succeeded']);
-    sim.store.networks?.clear?.();
-    const before = events.length;
-    await fleet.checkDrift('a');
-    const deadline = Date.now() + 10_000;
-    while (
-      !events.slice(before).some((e) => e.type === 'run_finished' && e.stack === 'a' && e.kind === 'refresh-only') &&
-      Date.now() < deadline
-    )
-      await new Promise((res) => setTimeout(res, 50));
-    const drift = (await fleet.runs({ stack: 'a' })).find((r) => r.kind === 'refresh-only')!;
-    expect(drift.status).toBe('succeeded');
-    expect(typeof drift.driftFound).toBe('boolean');
+  it('expires queued runs older than the configured age, and only those', async () => {
+    await fleet.pause('e');
+    const old = await fleet.enqueue('e', 'plan');
+    const young = await fleet.enqueue('e', 'plan');
+    const db = new pg.Client({ connectionString: pgUrl });
+    await db.connect();
+    try {
+      const back = (id: string, ms: number) =>
+        db.query(
+          `UPDATE "${schema}".fleet_runs SET queued_at = queued_at - $2 * interval '1 millisecond' WHERE id = $1`,
+          [id, ms],
+        );
+      await back(old, MAX_AGE_MS + 1000);
+      await back(young, MAX_AGE_MS - 10_000);
+    } finally {
+      await db.end();
+    }
+    const expired = await waitRun(fleet, old, ['expired'], 5000);
+    expect(expired.startedAt).toBeNull();
+    await waitEvent((e) => e.type === 'run_finished' && e.runId === old && e.status === 'expired');
+    expect((await fleet.run(young)).status).toBe('queued');
+    await fleet.resume('e');
+    expect((await waitRun(fleet, young, ['succeeded'])).status).toBe('succeeded');
+    expect((await fleet.run(old)).status).toBe('expired');
+  });
+
+  it('pauses and resumes the whole fleet; a stack paused on its own stays paused', async () => {
+    await fleet.pause();
+    expect((await fleet.status()).paused).toBe(true);
+    const r1 = await fleet.enqueue('p1', 'plan');
+    const r2 = await fleet.enqueue('p2', 'plan');
+    await fleet.pause('p2');
+    await sleep(600);
+    expect([(await fleet.run(r1)).status, (await fleet.run(r2)).status]).toEqual(['queued', 'queued']);
+    await fleet.resume('p1'); // the fleet's pause wins over a stack's resume
+    await sleep(400);
+    expect((await fleet.run(r1)).status).toBe('queued');
+    await fleet.resume();
+    expect((await fleet.status()).paused).toBe(false);
+    expect((await waitRun(fleet, r1, ['succeeded'])).status).toBe('succeeded');
+    expect((await fleet.run(r2)).status).toBe('queued');
+    await fleet.resume('p2');
+    expect((await waitRun(fleet, r2, ['succeeded'])).status).toBe('succeeded');
+  });
+
+  it('records a drift found with its drift section, tells it, and queues the plan onDrift asks for', async () => {
+    await waitRun(fleet, await fleet.enqueue('d', 'apply'), ['succeeded']);
+    const net = [...sim.store.networks.values()].find((n) => n.label === 'd-net1')!;
+    net.label = 'changed-outside';
+    await fleet.checkDrift('d');
+    const found = (await waitEvent((e) => e.type === 'drift_found' && e.stack === 'd')) as Extract<
+      FleetEvent,
+      { type: 'drift_found' }
+    >;
+    expect(found.addresses).toEqual(['net1']);
+    expect(found.then).toBe('plan');
+    const check = await fleet.run(found.runId);
+    expect(check).toMatchObject({ kind: 'refresh-only', status: 'succeeded', driftFound: true, origin: 'drift' });
+    expect(JSON.stringify(check.drift)).toContain('net1');
+    const plan = await waitRun(fleet, found.followUpRunId!, ['succeeded']);
+    expect(plan).toMatchObject({ kind: 'plan', origin: 'drift-followup', hasSavedPlan: true });
+    expect(plan.summary).toMatchObject({ update: 1 });
+    expect((await fleet.status()).stacks.find((s) => s.name === 'd')?.drift).toMatchObject({
+      runId: found.runId,
+      found: true,
+    });
+  });
+
+  it('skips a drift check while the stack is busy (recorded), and never queues two at once', async () => {
+    await writeFile(join(dir, 'h.hold'), '');
+    const busy = await fleet.enqueue('h', 'apply');
+    await waitRun(fleet, busy, ['running']);
+    await fleet.checkDrift('h');
+    await fleet.checkDrift('h');
+    const skipped = () => events.filter((e) => e.type === 'drift_skipped' && e.stack === 'h');
+    await waitEvent(() => skipped().length >= 2);
+    expect(skipped().map((e) => (e as { reason: string }).reason)).toEqual(['busy', 'busy']);
+    expect((await fleet.status()).stacks.find((s) => s.name === 'h')?.driftSkipped?.reason).toBe('busy');
+    expect((await fleet.runs({ stack: 'h' })).map((r) => r.kind)).toEqual(['apply']);
+    await rm(join(dir, 'h.hold'));
+    await waitRun(fleet, busy, ['succeeded']);
+    // idle: two ticks at once queue one check; the second finds it queued or running
+    await writeFile(join(dir, 'h.hold'), '');
+    await Promise.all([fleet.checkDrift('h'), fleet.checkDrift('h')]);
+    await waitEvent(() => skipped().length >= 3);
+    await rm(join(dir, 'h.hold'));
+    const checks = (await fleet.runs({ stack: 'h' })).filter((r) => r.kind === 'refresh-only');
+    expect(checks).toHaveLength(1);
+    expect((await waitRun(fleet, checks[0]!.id, ['succeeded'])).driftFound).toBe(false);
+  });
+
+  it("keeps an account's runs inside its fleet-wide request budget, each wait an event", async () => {
+    await fleet.limitAccount('civo-test', { requestsPerMinute: 600, burst: 2, provider: 'provb' });
+    sim.setRateLimit({ requestsPerSecond: 10, burst: 2 });
+    sim.clearLog();
+    try {
+      const ids = [await fleet.enqueue('acct1', 'apply'), await fleet.enqueue('acct2', 'apply')];
+      for (const id of ids) expect((await waitRun(fleet, id, ['succeeded', 'failed'])).status).toBe('succeeded');
+      expect(sim.requests.filter((r) => r.throttled)).toEqual([]);
+      expect(sim.requests.length).toBeGreaterThan(10);
+      const waits = events.filter((e) => e.type === 'budget_wait');
+      expect(waits.length).toBeGreaterThan(0);
+      expect(waits.every((e) => e.type === 'budget_wait' && e.account === 'civo-test' && e.waitMs > 0)).toBe(true);
+    } finally {
+      sim.setRateLimit(undefined);
+      await fleet.limitAccount('civo-test', null);
+    }
   });
 });

@@ -1,6 +1,7 @@
-// converge/fleet across processes on the real PostgreSQL: two or three worker processes (esbuild bundles,
+// converge/fleet across processes on the real PostgreSQL: three worker processes (esbuild bundles,
 // as tests/integration/kill.test.ts spawns) share one queue — per-stack order and no overlap, read
-// from the run history's timestamps; a running run cancelled; a worker SIGKILLed mid-apply whose
+// from the run history's timestamps; an account's run limit (2 at once) held across the processes,
+// read the same way; a running run cancelled; a worker SIGKILLed mid-apply whose
 // run another worker retries (heartbeat) and finishes by crash recovery: every network made once
 // (that one only in the full run, scripts/fleet-trials.sh). Each worker imports the stack module
 // before it reports ready: a cold import costs seconds of CPU on a 2-core machine, the queue does not.
@@ -16,9 +17,10 @@ import { dropSchema, pgUrl, schemaName, stackFiles, waitRun } from './helpers.js
 const root = join(__dirname, '..', '..');
 const out = join(root, 'node_modules', '.cache', 'converge-fleet', String(process.pid));
 const schema = schemaName('procs');
-/** Three worker processes in the full run; two in npm test, whose other files share the 2-core machine. */
 const FULL = process.env.CONVERGE_FLEET_FULL === '1';
-const WORKERS = FULL ? 3 : 2;
+const WORKERS = 3;
+const ACCOUNT_STACKS = ['a1', 'a2', 'a3', 'a4', 'a5', 'a6'];
+const ACCOUNT_LIMIT = 2;
 let sim: CivoSimulator;
 let fleet: Fleet;
 let dir: string;
@@ -37,6 +39,8 @@ function startWorker(): Promise<ChildProcess> {
       FLEET_RESOURCES_slow: '12',
       FLEET_RESOURCES_kill: '12',
       FLEET_PARALLELISM: '1',
+      FLEET_RESOURCES: '4',
+      FLEET_ACCOUNT_CONCURRENCY: String(ACCOUNT_LIMIT),
       FLEET_PRELOAD: join(out, 'stack.mjs'),
     },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -64,11 +68,16 @@ beforeAll(async () => {
   sim = await startSimulator({ latencyMs: 20, quota: { network_count: 10_000 } });
   process.env.FLEET_SIM_URL = sim.url; // register() loads each module once, in this process
   process.env.FLEET_SIM_TOKEN = sim.token;
-  dir = await stackFiles(['s1', 's2', 's3', 's4', 'slow', 'kill'], join(out, 'stack.mjs'));
+  const names = ['s1', 's2', 's3', 's4', 'slow', 'kill', ...ACCOUNT_STACKS];
+  dir = await stackFiles(names, join(out, 'stack.mjs'));
   fleet = await Fleet.open({ connectionString: pgUrl, schema, heartbeatSeconds: 10, superviseSeconds: 1 });
   await fleet.on((e) => events.push(e));
-  for (const n of ['s1', 's2', 's3', 's4', 'slow', 'kill'])
-    await fleet.register({ name: n, module: join(dir, `${n}.mjs`) });
+  for (const n of names)
+    await fleet.register({
+      name: n,
+      module: join(dir, `${n}.mjs`),
+      ...(n.startsWith('a') ? { account: 'acme' } : {}),
+    });
   await Promise.all(Array.from({ length: WORKERS }, startWorker));
 }, 60_000);
 
@@ -95,6 +104,22 @@ describe(`fleet workers in ${WORKERS} processes`, () => {
     }
     expect(new Set(runs.map((r) => r.worker)).size).toBeGreaterThan(1);
     expect(sim.store.networks.size).toBeGreaterThanOrEqual(4 * 3);
+  });
+
+  it("holds an account's runs to its limit across the worker processes", async () => {
+    const ids = await Promise.all(ACCOUNT_STACKS.map((s) => fleet.enqueue(s, 'apply')));
+    const runs = await Promise.all(ids.map((id) => waitRun(fleet, id, ['succeeded'], 25_000)));
+    // the most runs of the account running at one moment, from the history's start and finish times
+    const edges = runs.flatMap((r) => [
+      { at: r.startedAt!, d: 1 },
+      { at: r.finishedAt!, d: -1 },
+    ]);
+    edges.sort((a, b) => a.at.localeCompare(b.at) || a.d - b.d);
+    let now = 0;
+    let most = 0;
+    for (const e of edges) most = Math.max(most, (now += e.d));
+    expect(most).toBe(ACCOUNT_LIMIT);
+    expect(new Set(runs.map((r) => r.worker)).size).toBeGreaterThan(1);
   });
 
   it('cancels a running run through the engine signal', async () => {
