@@ -5,6 +5,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { sensitive } from '../../engine/values/secret.js';
 import { ConfigError } from '../../engine/errors.js';
+import type { OperationContext } from '../../engine/provider/context.js';
 import { CivoClient } from './client.js';
 
 /** How long each kind of wait may take by default (wire/wait.ts); `waitLimitsMs` overrides any. */
@@ -23,6 +24,7 @@ export const WAIT_LIMITS_MS = Object.freeze({
 export type WaitKind = keyof typeof WAIT_LIMITS_MS;
 import type { RequestRate } from '../../kit/budget.js';
 
+/** What a program passes to `provb(...)`. */
 export type ProvbOptions = {
   /** API token; else PROVB_TOKEN; else the credentials file. */
   readonly token?: string;
@@ -46,6 +48,7 @@ export type ProvbOptions = {
 
 export type TokenSource = 'token' | 'PROVB_TOKEN' | 'credentialsFile' | 'PROVB_CREDENTIAL_FILE';
 
+/** What `ctx.config` holds for provider B's handlers: the resolved settings and the one client. */
 export type ProvbConfig = {
   readonly apiEndpoint: string;
   readonly region: string | undefined;
@@ -55,6 +58,9 @@ export type ProvbConfig = {
   readonly waitLimitsMs: Partial<Record<WaitKind, number>> | undefined;
   readonly client: CivoClient;
 };
+
+/** What provider B's handlers receive. */
+export type ProvbContext = OperationContext<ProvbConfig>;
 
 export const defaultApiEndpoint = 'https://api.civo.com';
 const MAX_FILE_BYTES = 20 * 1024 * 1024;

@@ -3,8 +3,8 @@
 import { isOperationTag } from '../resources/claim.js';
 import { z } from 'zod';
 import { defineLookup } from '../../../engine/provider/define.js';
-import type { ProvbConfig } from '../config.js';
-import { checkRegion, regionOf, type ProvbContext } from '../wire/region.js';
+import type { ProvbConfig, ProvbContext } from '../config.js';
+import { checkRegion, regionOf } from '../wire/region.js';
 import {
   applyListArgs,
   checkListArgs,

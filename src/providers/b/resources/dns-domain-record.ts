@@ -7,7 +7,7 @@ import { isCannotTell } from '../../../engine/provider/define.js';
 import { claim } from './claim.js';
 import type * as W from '../wire/objects.js';
 import { orNull } from '../../../kit/gone.js';
-import type { ProvbContext } from '../wire/region.js';
+import type { ProvbContext } from '../config.js';
 import { reporter } from './reported.js';
 import { defined } from '../../../kit/wire.js';
 import type { Prior, ReadResult } from '../../../engine/provider/define.js';

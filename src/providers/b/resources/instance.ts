@@ -2,10 +2,10 @@
 // tags, firewall, size (up only) and the reserved IP update in place; the rest forces replacement.
 import { type z } from 'zod';
 import { defineResource, type Prior } from '../../../engine/provider/define.js';
-import type { ProvbConfig } from '../config.js';
+import type { ProvbConfig, ProvbContext } from '../config.js';
 import type * as W from '../wire/objects.js';
 import { orNull } from '../../../kit/gone.js';
-import { checkRegion, priorRegion, regionOf, type ProvbContext } from '../wire/region.js';
+import { checkRegion, priorRegion, regionOf } from '../wire/region.js';
 import { isShrink } from '../wire/size.js';
 import { afterCreated, waitGone, waitUntil } from '../wire/wait.js';
 import { reporter } from './reported.js';

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
 import { claim, derivedId } from './claim.js';
-import type { ProvbConfig } from '../config.js';
+import type { ProvbConfig, ProvbContext } from '../config.js';
 import type * as W from '../wire/objects.js';
 import { orNull } from '../../../kit/gone.js';
 import { checkRegion, priorRegion, regionOf, scanRegions } from '../wire/region.js';
@@ -15,7 +15,6 @@ import { reporter } from './reported.js';
 import { defined } from '../../../kit/wire.js';
 import { poolLabel, taint, userLabels, waitCluster, waitPool, wireTaints } from './kubernetes-shared.js';
 import type { Prior, ReadResult } from '../../../engine/provider/define.js';
-import type { ProvbContext } from '../wire/region.js';
 import { readGroupedById } from './read-many.js';
 
 export const nodePoolInputs = z

@@ -2,7 +2,7 @@
 // the wait for a pool to reach its node count with every node ACTIVE.
 import { z } from 'zod';
 import type * as W from '../wire/objects.js';
-import type { ProvbContext } from '../wire/region.js';
+import type { ProvbContext } from '../config.js';
 import { waitUntil } from '../wire/wait.js';
 
 export const taint = z

@@ -7,7 +7,7 @@ import { isCannotTell } from '../../../engine/provider/define.js';
 import { claim } from './claim.js';
 import type * as W from '../wire/objects.js';
 import { orNull } from '../../../kit/gone.js';
-import type { ProvbContext } from '../wire/region.js';
+import type { ProvbContext } from '../config.js';
 
 /** The keys a create of this name could have made. */
 const matching = async (ctx: ProvbContext, name: string) =>

@@ -1,11 +1,8 @@
 // Where an object lives: the resource's or lookup's `region`, else the provider's default. Without
 // either, plan-time validation reports `missing_region` on ['region'].
 import type { CheckIssue } from '../../../engine/provider/define.js';
-import type { OperationContext } from '../../../engine/provider/context.js';
 import { ConfigError } from '../../../engine/errors.js';
-import type { ProvbConfig } from '../config.js';
-
-export type ProvbContext = OperationContext<ProvbConfig>;
+import type { ProvbConfig, ProvbContext } from '../config.js';
 
 /** The check every regional resource and lookup runs. */
 export function checkRegion(inputs: { readonly region?: string }, config: ProvbConfig): CheckIssue[] {

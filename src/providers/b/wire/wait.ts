@@ -6,7 +6,7 @@
 //   load balancer available 15 min · object store ready 10 min · credential ready 5 min · deletion 15 min.
 // A step timeout shorter than these wins (the step's signal aborts the poll).
 import { poll, type PollOutcome } from '../../../kit/poll.js';
-import type { ProvbContext } from './region.js';
+import type { ProvbContext } from '../config.js';
 import { WAIT_LIMITS_MS, type WaitKind } from '../config.js';
 import { orNull } from '../../../kit/gone.js';
 import { PartialCreateError } from '../../../engine/errors.js';
