@@ -2,6 +2,7 @@
 // or was skipped because something it depends on failed. Types only, on the floor of errors.ts so
 // that ApplyError can carry one; apply/result.ts builds them.
 import type { Action } from './action.js';
+import type { SkipReason } from './events.js';
 import type { TypedDecl } from './decl/helper.js';
 import type { ResourceDecl } from './decl/resource-decl.js';
 import type { State } from '../state/model.js';
@@ -29,8 +30,8 @@ export type SkippedStep = {
   readonly address: string;
   /** What the step would have done. */
   readonly action: Action;
-  /** The address of the failed step it waited for, or why the apply stopped. */
-  readonly because: string;
+  /** Why: `{ kind: 'dependency-failed', address }` names the failed step it waited for; `{ kind: 'stopped' }`, the stop. */
+  readonly because: SkipReason;
 };
 
 /**

@@ -52,7 +52,9 @@ describe('apply', () => {
     expect(err).toBeInstanceOf(ApplyError);
     const r = (err as ApplyError).result;
     expect(r.failed.map((f) => f.address)).toEqual(['a']);
-    expect(r.skipped).toEqual([{ address: 'b', action: 'create', because: 'a' }]);
+    expect(r.skipped).toEqual([
+      { address: 'b', action: 'create', because: { kind: 'dependency-failed', address: 'a' } },
+    ]);
     expect(r.succeeded.map((s) => s.address)).toEqual(['c']);
     const state = await engine.state();
     expect(Object.keys(state.resources)).toEqual(['c']);

@@ -157,7 +157,7 @@ export function progressReporter(options: ProgressOptions = {}): ProgressReporte
       case 'progress':
       case 'wait':
       case 'retry': {
-        const s = inFlight.get(e.address);
+        const s = e.address === undefined ? undefined : inFlight.get(e.address);
         const note = noteOf(e);
         if (s) {
           s.note = note?.text;

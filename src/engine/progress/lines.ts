@@ -41,7 +41,10 @@ export function eventLine(e: Event, tty: boolean): Line | undefined {
         tone: 'fail',
       };
     case 'step_skip':
-      return { text: `- ${e.address}: ${e.action} skipped (${e.because})`, tone: 'warn' };
+      return {
+        text: `- ${e.address}: ${e.action} skipped (${e.because.kind === 'stopped' ? 'the apply stopped before it started' : `${e.because.address} failed`})`,
+        tone: 'warn',
+      };
     case 'retry':
       return {
         text: `↻ ${retryText(e)} of ${e.operation}${e.address ? ` ${e.address}` : ''} in ${formatElapsed(e.delayMs)} after ${e.status ?? 'no answer'}: ${e.error}`,

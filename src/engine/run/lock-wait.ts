@@ -3,7 +3,7 @@
 import type { LockWait } from '../../state/store.js';
 import type { Event } from '../events.js';
 
-/** The `onWait` of a lock request made for `operation`: each wait becomes a `wait` event with address ''. */
+/** The `onWait` of a lock request made for `operation`: each wait becomes a `wait` event of the run as a whole (no address). */
 export function lockWaitReporter(
   emit: (e: Event) => void,
   now: () => number,
@@ -16,7 +16,6 @@ export function lockWaitReporter(
     emit({
       type: 'wait',
       at: now(),
-      address: '',
       operation,
       reason: 'lock',
       waitMs: wait.delayMs,

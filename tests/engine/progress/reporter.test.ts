@@ -135,7 +135,14 @@ describe('progressReporter on a TTY', () => {
       error: 'boom',
       code: 'CONVERGE_PROVIDER',
     });
-    report({ type: 'step_skip', at: c.now(), address: 'e', action: 'create', resourceType: 't', because: 'd failed' });
+    report({
+      type: 'step_skip',
+      at: c.now(),
+      address: 'e',
+      action: 'create',
+      resourceType: 't',
+      because: { kind: 'dependency-failed', address: 'd' },
+    });
     report({ type: 'apply_finish', at: c.now(), succeeded: 3, failed: 1, skipped: 1, elapsedMs: 2500 });
     expect(tty.screen()).toEqual([
       '✓ a: created in 0.0s',

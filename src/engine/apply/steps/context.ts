@@ -268,13 +268,15 @@ export function emitReport(
 ): void {
   const at = ctx.now();
   const elapsedMs = at - started;
+  // A call of the provider as a whole (its credential check, a recovery's find) has no resource.
+  const about = address ? { address } : {};
   if (r.kind === 'poll')
     ctx.emit({ type: 'poll', at, address, operation, attempt: r.attempt, message: r.message, elapsedMs, ...delay(r) });
   else if (r.kind === 'retry')
     ctx.emit({
       type: 'retry',
       at,
-      address,
+      ...about,
       operation,
       attempt: r.attempt,
       retriesLeft: r.retriesLeft,
@@ -287,7 +289,7 @@ export function emitReport(
     ctx.emit({
       type: 'wait',
       at,
-      address,
+      ...about,
       operation,
       reason: r.reason,
       waitMs: r.waitMs,
@@ -295,7 +297,7 @@ export function emitReport(
       elapsedMs,
     });
   else if (r.kind === 'progress') ctx.emit({ type: 'progress', at, address, operation, message: r.message, elapsedMs });
-  else ctx.emit({ type: 'warning', at, address, message: r.message });
+  else ctx.emit({ type: 'warning', at, ...about, message: r.message });
 }
 
 function delay(r: { readonly delayMs?: number }): { delayMs?: number } {
