@@ -7,7 +7,8 @@ import { fillPath } from '../../kit/wire.js';
 import type { Call, Envelope, Operation } from './wire/envelope.js';
 
 const PROVIDER = 'prova';
-import { envelopeError, notClustered, operationError, parseLxdError } from './errors.js';
+import { envelopeError, failedOperation, isBusy, notClustered, operationError, parseLxdError } from './errors.js';
+import { defaultRetryPolicy, withRetry } from '../../engine/run/retry.js';
 import { ProviderError, TimeoutError } from '../../engine/errors.js';
 import type { OperationContext } from '../../engine/provider/context.js';
 
@@ -107,8 +108,29 @@ export class LxdClient {
     return (await this.server(ctx)).environment?.server_clustered === true;
   }
 
-  /** One call: sync → metadata; async → waits on the operation; error → ProviderError with LXD's message. */
-  async request<T>(ctx: Ctx, call: Call): Promise<CallResult<T>> {
+  /**
+   * One call: sync → metadata; async → waits on the operation; error → ProviderError with LXD's
+   * message. An operation refused at once because the instance is busy with another one ("Instance
+   * is busy running a stop operation") did nothing: the call is sent again after a back-off, each
+   * wait reported as a retry (an error answer saying so is retried by the HTTP client itself).
+   */
+  request<T>(ctx: Ctx, call: Call): Promise<CallResult<T>> {
+    return withRetry(() => this.#request<T>(ctx, call), {
+      policy: ctx.retry ?? defaultRetryPolicy,
+      signal: ctx.signal,
+      shouldRetry: (error) => failedOperation(error) !== undefined && isBusy(failedOperation(error)!.err),
+      onRetry: (info) =>
+        ctx.report({
+          kind: 'retry',
+          attempt: info.attempt,
+          retriesLeft: info.retriesLeft,
+          delayMs: info.delayMs,
+          error: info.error.message.split('\n')[0] ?? '',
+        }),
+    });
+  }
+
+  async #request<T>(ctx: Ctx, call: Call): Promise<CallResult<T>> {
     const query: Record<string, string | undefined> = { ...(call.query ?? {}) };
     if (call.project && call.project !== 'default') query.project = call.project;
     if (call.target && call.pathTemplate !== '/1.0') {

@@ -6,6 +6,16 @@ import type { Call, Envelope, Operation } from './wire/envelope.js';
 
 const PROVIDER = 'prova';
 
+/**
+ * LXD refuses a second operation on an instance while one runs ("Instance is busy running a stop
+ * operation", from its operation lock): nothing was done, and the lock clears when the first one
+ * ends, so it is a transient the provider waits out, whether it comes as an error answer or as a
+ * background operation that failed at once.
+ */
+export function isBusy(detail: string | undefined): boolean {
+  return !!detail && /\binstance is busy running an? /i.test(detail);
+}
+
 /** LXD error envelope → facts. 500s are usually deterministic in LXD (validation), so only 503 retries. */
 export function parseLxdError(status: number, body: unknown): VendorError {
   const env = body as Envelope | undefined;
@@ -15,7 +25,7 @@ export function parseLxdError(status: number, body: unknown): VendorError {
     detail,
     vendorCode: env?.error_code ? String(env.error_code) : undefined,
     notFound: status === 404,
-    retryable: status === 503 || status === 429,
+    retryable: status === 503 || status === 429 || isBusy(detail),
   };
 }
 
@@ -28,7 +38,7 @@ export function envelopeError(call: Call, status: number, env: Envelope): Provid
     method: call.method,
     pathTemplate: call.pathTemplate,
     status: code,
-    retryable: code === 503,
+    retryable: code === 503 || isBusy(env.error),
     notFound: code === 404,
     detail: env.error || 'unknown LXD error',
   });
@@ -40,7 +50,7 @@ export function operationError(op: Operation, operation: string): ProviderError 
     provider: PROVIDER,
     operation,
     status: op.status_code,
-    retryable: false,
+    retryable: isBusy(op.err),
     vendorCode: op.status,
     detail: op.err || `operation ${op.status}`,
   });
