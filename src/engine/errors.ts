@@ -4,6 +4,7 @@
 import { fieldOf, type Issue } from './issue.js';
 import { ConvergeError } from '../state/errors.js';
 import type { ApplyResult } from './apply-result.js';
+import type { PolicyViolation } from './violation.js';
 
 export {
   ConvergeError,
@@ -416,6 +417,57 @@ export class ApplyError extends ConvergeError {
         (result.skipped.length ? `\n  skipped: ${result.skipped.map((s) => s.address).join(', ')}` : '') +
         '\nThe state records every step that succeeded; fix the cause and plan again.',
       { cause: result.failed[0]?.error },
+    );
+  }
+}
+
+/**
+ * Mandatory policies found violations: apply refuses the plan before anything is changed (`at`
+ * `'plan'`), or, for a check left pending at plan time, the step whose resolved inputs failed it
+ * did not run (`at` `'step'`; apply reports it as that step's failure in {@link ApplyError}, its
+ * dependents skipped). `violations` lists every mandatory one; messages never hold secret values.
+ * Code `CONVERGE_POLICY_VIOLATION`.
+ *
+ * @example
+ * ```ts
+ * import { Engine, MemoryStateStore, PolicyViolationError, type Policy } from 'converge';
+ *
+ * const noLargeThings: Policy = {
+ *   name: 'no-large-things',
+ *   resource: (step, report) => {
+ *     if (step.after?.size === 'large') report('large things are not allowed', { path: 'size' });
+ *   },
+ * };
+ * const engine = new Engine({
+ *   providers: [],
+ *   state: new MemoryStateStore(),
+ *   policies: [{ policy: noLargeThings, level: 'mandatory' }],
+ * });
+ * try {
+ *   await engine.apply(await engine.plan([]));
+ * } catch (e) {
+ *   if (!(e instanceof PolicyViolationError)) throw e;
+ *   const blocked = e.violations.map((v) => `${v.policy}: ${v.address}: ${v.message}`);
+ *   throw new Error(blocked.join('\n'));
+ * }
+ * ```
+ */
+export class PolicyViolationError extends ConvergeError {
+  override readonly name = 'PolicyViolationError';
+  override readonly code = 'CONVERGE_POLICY_VIOLATION';
+  constructor(
+    /** Every mandatory violation found (at least one). */
+    readonly violations: readonly PolicyViolation[],
+    /** `'plan'`: apply refused the whole plan, nothing changed; `'step'`: a re-check at apply stopped one step. */
+    readonly at: 'plan' | 'step',
+  ) {
+    const n = violations.length;
+    super(
+      `${n} mandatory polic${n === 1 ? 'y' : 'ies'} failed; ${at === 'plan' ? 'nothing was changed' : 'the step did not run'}:\n` +
+        violations
+          .map((v) => `  ${v.policy}: ${v.address || '(stack)'}${v.path ? `.${v.path}` : ''}: ${v.message}`)
+          .join('\n') +
+        "\nChange the declarations so the policies pass (or lower a policy's level where it is used) and plan again.",
     );
   }
 }

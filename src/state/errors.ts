@@ -17,6 +17,10 @@ type ErrorCode =
   | 'CONVERGE_CONFIG'
   | 'CONVERGE_PARTIAL_CREATE'
   | 'CONVERGE_PLAN_FILE'
+  /** A mandatory policy found a violation (PolicyViolationError). */
+  | 'CONVERGE_POLICY_VIOLATION'
+  /** A policy threw (its bug): nothing was changed. */
+  | 'CONVERGE_POLICY_ERROR'
   /** A name asked for (result.output) is not in the state. */
   | 'CONVERGE_NOT_IN_STATE'
   /** forceUnlock: no lock with that id is held, or the store cannot force-unlock. */
