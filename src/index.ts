@@ -21,6 +21,8 @@ export type { PlanJSON } from './engine/plan/json.js';
 export type { Step, StepChange } from './engine/plan/step.js';
 export type { StepCause } from './engine/plan/reason.js';
 export type { RenderOptions } from './engine/plan/render.js';
+export type { Policy, PolicyUse, PolicyReport, PolicyAt, PolicyPlan } from './engine/plan/policy.js';
+export type { PolicyLevel, PolicyViolation, PendingCheck } from './engine/violation.js';
 export { ref, isRef } from './engine/decl/ref.js';
 export type { Ref } from './engine/decl/ref.js';
 export type { ResourceDecl, ResourceOptions, ResourceTimeouts, Input, Inputs } from './engine/decl/resource-decl.js';
@@ -64,6 +66,7 @@ export {
   TimeoutError,
   ConfigError,
   PartialCreateError,
+  PolicyViolationError,
   formatIssue,
 } from './engine/errors.js';
 export type { Issue, IssueCode, IssueField } from './engine/issue.js';

@@ -36,6 +36,7 @@ const allowed: Record<string, (target: string) => boolean> = {
   fleet: (t) => t === 'fleet' || t === 'engine' || t === 'state',
   testing: (t) => t === 'testing' || t === 'engine' || t === 'state',
   index: (t) => t !== 'kit' && !t.startsWith('providers'),
+  policies: (t) => t === 'policies' || t === 'engine',
 };
 
 /**
@@ -49,11 +50,12 @@ const engineFloors: readonly (readonly string[])[] = [
   ['diff', 'events'], // structural diff; what the engine tells listeners
   ['provider', 'progress'], // what a provider is and the context of its calls; a listener that draws progress
   ['decl'], // declarations, references and their resolution
-  ['issue', 'apply-result'], // the facts the errors carry: a validation issue, what apply returns
+  ['issue', 'apply-result', 'violation'], // the facts the errors carry: a validation issue, what apply returns, what a policy found
   ['errors'], // every error converge throws on purpose
-  ['engine-options', 'graph', 'run'], // the options, the dependency graph, the runtime (scheduler, ledger, retry, recovery)
+  ['graph', 'run'], // the dependency graph, the runtime (scheduler, ledger, retry, recovery)
   ['validate'], // declarations checked before any request
-  ['lookup', 'plan'], // data sources; the plan, its steps and how it is chosen
+  ['lookup', 'plan'], // data sources; the plan, its steps and how it is chosen, the policies checked on it
+  ['engine-options'], // the options an engine and its operations take (policies among them)
   ['refresh', 'apply', 'state-ops'], // reading what exists; carrying out a plan; the state commands
   ['ops'], // the operations on an engine's core: plan, apply, import
   ['engine'], // the Engine class

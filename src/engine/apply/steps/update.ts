@@ -19,10 +19,11 @@ export async function runUpdate(run: StepRun, w: UpdateWork): Promise<UpdateOutc
   const { prior, priorName } = w;
   const update = w.def.update;
   if (!update) throw new ConvergeError(`${run.address}: its type ${w.step.type} cannot be updated in place.`);
+  // Resolved (and any policy check left pending, run) before anything is recorded, the rename included.
+  const inputs = run.desired(w, prior);
   if (priorName !== run.address) {
     await ctx.ledger.commit((serial) => recordRename(serial, { ...prior, name: run.address }, priorName));
   }
-  const inputs = run.desired(w, prior);
   if (diffValues(prior.inputs, inputs, w.def.keyedLists).length === 0) {
     await run.last(
       ctx.ledger.commit((serial) =>
