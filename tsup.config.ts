@@ -12,6 +12,7 @@ export default defineConfig({
     'providers/c/simulator/index': 'src/providers/c/simulator/index.ts',
     'fleet/index': 'src/fleet/index.ts',
     'testing/index': 'src/testing/index.ts',
+    'policies/index': 'src/policies/index.ts',
     // The `converge` command (bin/converge.mjs loads it after registering tsx).
     'cli/main': 'src/cli/main.ts',
   },
