@@ -19,9 +19,11 @@ const result =
                 ? await (await import('./refresh.js')).benchRefresh()
                 : kind === 'refresh-gcore'
                   ? await (await import('./refresh-gcore.js')).benchRefreshGcore()
-                  : kind === 'lxd'
-                    ? await (await import('./lxd.js').catch(() => ({ benchLxd: async () => ({}) }))).benchLxd()
-                    : (() => {
-                        throw new Error(`unknown bench ${kind}`);
-                      })();
+                  : kind === 'policy'
+                    ? await (await import('./policy.js')).benchPolicy()
+                    : kind === 'lxd'
+                      ? await (await import('./lxd.js').catch(() => ({ benchLxd: async () => ({}) }))).benchLxd()
+                      : (() => {
+                          throw new Error(`unknown bench ${kind}`);
+                        })();
 process.stdout.write(`${JSON.stringify(result)}\n`);
