@@ -16,8 +16,8 @@ export type PlanAssertions = PlanMatchers<void> & {
 /** node's assert diff of two values (the text deepStrictEqual shows). */
 function nodeDiff(expected: unknown, actual: unknown): string {
   return new AssertionError({
-    actual: displayView(actual),
-    expected: displayView(expected),
+    actual: displayView(actual, true),
+    expected: displayView(expected, true),
     operator: 'deepStrictEqual',
   }).message;
 }

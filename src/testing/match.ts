@@ -52,14 +52,18 @@ class Shown extends Pattern {
   }
 }
 
-/** A value as a diff draws it: unknowns and secrets as render() words them, patterns as their text. */
-export function displayView(value: unknown): unknown {
-  if (isUnknown(value)) return new Shown('(known after apply)');
-  if (isSensitive(value)) return new Shown('(sensitive value)');
-  if (value instanceof Pattern) return value;
-  if (Array.isArray(value)) return value.map(displayView);
+/**
+ * A value as a diff draws it: unknowns and secrets as render() words them, patterns as their text
+ * (`asText`: as plain strings, for node's assert, which draws objects without their own inspect).
+ */
+export function displayView(value: unknown, asText = false): unknown {
+  const word = (text: string) => (asText ? text : new Shown(text));
+  if (isUnknown(value)) return word('(known after apply)');
+  if (isSensitive(value)) return word('(sensitive value)');
+  if (value instanceof Pattern) return asText ? value.toString() : value;
+  if (Array.isArray(value)) return value.map((v) => displayView(v, asText));
   if (value && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, displayView(v)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, displayView(v, asText)]));
   return value;
 }
 

@@ -72,6 +72,9 @@ export type Mocks = {
 export type OutputsOf<D> =
   D extends TypedDecl<infer _I, infer O> ? { readonly [K in keyof O]?: O[K] } : Readonly<Record<string, unknown>>;
 
+/** Internal: whether a refresh through these mocks can find anything (a drift was set). */
+export const mocksDrift: unique symbol = Symbol('converge.mocksDrift');
+
 const addressOf = (t: AddressOf): string => (typeof t === 'string' ? t : t.name);
 
 /** The shared memory of one set of mock providers. */
@@ -240,5 +243,6 @@ export function mockProviders(...providers: readonly Provider<unknown>[]): Mocks
       return mocks;
     },
   };
+  Object.defineProperty(mocks, mocksDrift, { value: () => world.drifts.size > 0, enumerable: false });
   return Object.freeze(mocks);
 }

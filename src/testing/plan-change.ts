@@ -9,7 +9,7 @@ import type { ResourceDecl } from '../engine/decl/resource-decl.js';
 import type { State } from '../state/model.js';
 import type { StateStore } from '../state/store.js';
 import { MemoryStateStore } from '../state/stores/memory.js';
-import type { Mocks } from './mock.js';
+import { mocksDrift, type Mocks } from './mock.js';
 
 /** A stack: its declarations (what a stack module's function returns). */
 export type Stack = readonly ResourceDecl[];
@@ -26,7 +26,10 @@ export type PlanChangeOptions = {
    * into a fresh memory store). Default: an empty memory store.
    */
   readonly state?: StateStore | State;
-  /** Options of the plan handed back (refresh, targets, exclude, replace, mode). */
+  /**
+   * Options of the plan handed back (targets, exclude, replace, mode). `refresh` defaults to true,
+   * but with mocks none of which was given a `drift()`: they would read back what they hold.
+   */
   readonly plan?: PlanOptions;
   /** Steps run at once while applying the first plan; default 64 (mocks answer at once). */
   readonly parallelism?: number;
@@ -86,5 +89,9 @@ export async function planChange(stack: Stack, edit: StackEdit, options: PlanCha
   const first = await engine.plan(stack, { refresh: true });
   if (first.hasChanges) await engine.apply(first);
   const edited = typeof edit === 'function' ? edit(stack) : edit;
-  return engine.plan(edited, options.plan);
+  // Mocks read back what they hold: without a drift set, a refresh would find nothing, so it is skipped.
+  const mocks =
+    'providers' in options.providers ? (options.providers as Mocks & { [mocksDrift]?: () => boolean }) : undefined;
+  const refresh = options.plan?.refresh ?? (mocks ? (mocks[mocksDrift]?.() ?? true) : true);
+  return engine.plan(edited, { ...options.plan, refresh });
 }
