@@ -1,7 +1,8 @@
 // What every operation of an engine shares: its providers' handlers by token, the state store, the
 // options, and the few services built on them (the lock, the event emitter, a provider call's
 // context, the refresh of every resource). Engine builds one; plan, apply and import run on it.
-import type { Provider, AnyLookup } from '../provider/define.js';
+import type { Provider, AnyLookup, AnyResource } from '../provider/define.js';
+import { lookupResource } from '../provider/lookup-resource.js';
 import type { OperationContext, OperationKind } from '../provider/context.js';
 import type { EventListener, Event } from '../events.js';
 import type { StateStore, Lock } from '../../state/store.js';
@@ -26,6 +27,8 @@ export type EngineCore = {
   readonly lookups: ReadonlyMap<string, { def: AnyLookup; provider: Provider<unknown> }>;
   /** The instances serving a lookup, by instance name (undefined: the default instance). */
   readonly lookupInstances: (token: string) => ReadonlyMap<string | undefined, Provider<unknown>>;
+  /** Whether a token names a lookup, which a declaration may use as a node of the graph. */
+  readonly isLookup: (token: string) => boolean;
   /** The instances serving a resource type, by instance name (undefined: the default instance). */
   readonly instancesOf: (token: string) => ReadonlyMap<string | undefined, Resolved>;
   readonly store: StateStore;
@@ -69,6 +72,7 @@ export function createCore(options: EngineOptions): EngineCore {
   const lookups = new Map<string, { def: AnyLookup; provider: Provider<unknown> }>();
   // Instances of one provider serve the same types; two providers may not serve one type.
   const byInstance = new Map<string, Map<string | undefined, Resolved>>();
+  const adapters = new Map<AnyLookup, AnyResource>();
   const lookupsByInstance = new Map<string, Map<string | undefined, Provider<unknown>>>();
   for (const p of options.providers) {
     for (const [token, def] of p.resources) {
@@ -84,9 +88,18 @@ export function createCore(options: EngineOptions): EngineCore {
       served.set(p.instanceName, p);
       lookupsByInstance.set(token, served);
       if (!lookups.has(token) || p.instanceName === undefined) lookups.set(token, { def, provider: p });
+      // A lookup declared in the stack is a node of the graph, served as a resource type of its own.
+      const adapter = adapters.get(def) ?? lookupResource(def);
+      adapters.set(def, adapter);
+      const nodes = byInstance.get(token) ?? new Map<string | undefined, Resolved>();
+      nodes.set(p.instanceName, { def: adapter, provider: p });
+      byInstance.set(token, nodes);
+      if (!resources.has(token) || p.instanceName === undefined) resources.set(token, { def: adapter, provider: p });
     }
   }
   const none = new Map();
+  /** Whether a token names a lookup (declared in the stack, it is read, never made). */
+  const isLookup = (token: string) => lookupsByInstance.has(token);
   const store = options.state ?? new FileStateStore('.converge/state.json');
   const onEvent = options.onEvent;
   const now = options.now ?? Date.now;
@@ -125,6 +138,7 @@ export function createCore(options: EngineOptions): EngineCore {
     resources,
     lookups,
     lookupInstances: (token) => lookupsByInstance.get(token) ?? none,
+    isLookup,
     instancesOf: (token) => byInstance.get(token) ?? none,
     store,
     parallelism,

@@ -11,6 +11,7 @@ import type { Resolved } from './work.js';
 import { redactPaths } from '../values/redact.js';
 import { strip } from './secrets.js';
 import { missingInstanceIssue } from './instances.js';
+import { isLookupResource } from '../provider/lookup-resource.js';
 
 type OrphanInput = {
   readonly state: State;
@@ -55,11 +56,16 @@ export function planOrphans(input: OrphanInput): OrphanOutput {
     const retain = r.options.retainOnDelete ?? false;
     const gone = input.refreshed.get(name) === null;
     if (r.options.protect && !retain && !gone) protectedHits.push({ address: name, action: 'delete' });
-    const action = retain || gone ? 'forget' : 'delete';
+    // A declared lookup made nothing: no longer declared, its recorded answer is dropped.
+    const lookup = isLookupResource(resolved.def);
+    const action = retain || gone || lookup ? 'forget' : 'delete';
     drafts.push({
       kind: action,
       base: base++,
-      step: orphanStep(r, name, action, gone ? 'gone' : retain ? 'retained' : 'removed'),
+      step: {
+        ...orphanStep(r, name, action, gone ? 'gone' : retain ? 'retained' : 'removed'),
+        ...(lookup ? { lookup: {} } : {}),
+      },
       def: resolved.def,
       provider: resolved.provider,
       prior: input.refreshed.get(name) ?? r,
