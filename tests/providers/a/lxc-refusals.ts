@@ -86,6 +86,13 @@ export function lxcRefusals(r: string): LxcRefusal[] {
     ),
     refuse('Error: Invalid option for network "lxcfake-rnet2" option "nosuch.key"', ...net(...NO_ADDR, 'nosuch.key=1')),
     refuse(
+      'Error: Network interface is too long (maximum 15 characters)',
+      'network',
+      'create',
+      `${r}:lxcfake-rtoolongname`,
+      ...NO_ADDR,
+    ),
+    refuse(
       'Error: Invalid value for network "lxcfake-rnet2" option "dns.mode": Invalid value "loud" (not one of [dynamic managed none])',
       ...net(...NO_ADDR, 'dns.mode=loud'),
     ),

@@ -6,10 +6,28 @@ import type { Ctx as ClientCtx, LxdClient } from '../client.js';
 import type { ProvaConfig, ProvaContext } from '../config.js';
 import { formatId, parseId, scopeInputs } from '../wire/ids.js';
 import { checkScope } from './checks.js';
+import type { CheckIssue } from '../../../engine/provider/define.js';
 import { configIssues } from './config-checks.js';
 import { findTagged } from '../wire/find.js';
 import { computedKeys, desiredConfig, observedConfigFor, taggedConfig } from '../wire/keys.js';
 import { createObject, deleteObject, getObject, projectOf, replaceObject, type Where } from '../wire/objects.js';
+
+/**
+ * A bridge's name is the host interface LXD creates, so it follows Linux's interface-name rule as
+ * LXD checks it (validate.IsInterfaceName): 2 to 15 characters of letters, digits, `-`, `_` and `.`.
+ */
+export function interfaceNameIssues(name: string, type: string): CheckIssue[] {
+  if (type !== 'bridge') return [];
+  const problem =
+    name.length < 2
+      ? 'is too short for a bridge interface (minimum 2 characters)'
+      : name.length > 15
+        ? `is too long for a bridge interface (${name.length} characters; maximum 15, Linux's limit)`
+        : /^[-_a-zA-Z0-9.]+$/.test(name)
+          ? undefined
+          : 'contains characters a bridge interface cannot have (letters, digits, "-", "_" and "." only)';
+  return problem ? [{ path: ['name'], code: 'invalid_interface_name', message: `"${name}" ${problem}` }] : [];
+}
 
 const inputs = z
   .object({
@@ -123,6 +141,7 @@ export const network = defineResource({
   replaceOn: ['name', 'type', 'project', 'remote', 'target'],
   computedOnUpdate: ['ipv4Address', 'ipv6Address'],
   check: (i, config: ProvaConfig) => [
+    ...interfaceNameIssues(i.name, i.type),
     ...checkScope(i, config),
     ...configIssues(i.config, { kind: 'network', sub: i.type }),
   ],

@@ -33,6 +33,14 @@ function autoBridgeConfig(config: Record<string, string>): Record<string, string
   return out;
 }
 
+/** LXD's validate.IsInterfaceName, which a bridge's name must pass (it is the host interface). */
+function interfaceNameRefusal(name: string): string | null {
+  if (name.length < 2) return 'Network interface is too short (minimum 2 characters)';
+  if (name.length > 15) return 'Network interface is too long (maximum 15 characters)';
+  if (!/^[-_a-zA-Z0-9.]+$/.test(name)) return 'Network interface contains invalid characters';
+  return null;
+}
+
 export const networkRoutes = namedRoutes({
   base: '/1.0/networks',
   what: 'Network',
@@ -42,6 +50,8 @@ export const networkRoutes = namedRoutes({
   duplicate: { code: 400, message: 'The network already exists' },
   make: (b) => {
     const type = str(b.type) || 'bridge';
+    const badName = type === 'bridge' ? interfaceNameRefusal(str(b.name)) : null;
+    if (badName) return err(400, badName);
     const bad = networkConfigRefusal(str(b.name), type, map(b.config));
     if (bad) return err(500, bad);
     return {
