@@ -32,19 +32,47 @@ type OutValue<I, O, K> = K extends keyof O ? O[K] : K extends keyof I ? I[K] : s
  * {@link ResourceDecl} whose inputs are typed from the resource's schema, with `out()` for typed
  * references to its outputs.
  */
-export type TypedDecl<I, O> = ResourceDecl & {
+export type TypedDecl<I, O, D extends FieldDocs = FieldDocs> = ResourceDecl & {
   /** The inputs, typed from the resource's input schema. */
-  readonly inputs: { readonly [K in keyof I]: TypedInputs<I[K]> };
+  readonly inputs: { readonly [K in keyof I]: TypedInputs<I[K]> } & D['inputs'];
   /** A reference to one of this resource's outputs (or inputs, or 'id'); a misspelt name does not compile. */
   out<K extends Extract<keyof O | keyof I | 'id', string>>(key: K): TypedRef<OutValue<I, O, K>>;
+  /** Types only: the outputs, typed from the resource's output schema, each field with its description. Never set at run time. */
+  readonly '@outputs'?: O & D['outputs'];
 };
 
+/**
+ * The descriptions of a resource's fields as TSDoc on optional `unknown` members (a shipped
+ * provider's generated `field-docs.ts`): intersected with the typed inputs and outputs, they change
+ * no type and make an editor's hover show each field's description. Types only.
+ */
+type FieldDocs = { readonly inputs: object; readonly outputs: object };
+
 /** A provider's typed builder for one resource type: `(name, inputs, options?) => TypedDecl`. */
-export type ResourceHelper<I extends z.ZodType, O extends z.ZodType> = (
+export type ResourceHelper<I extends z.ZodType, O extends z.ZodType, D extends FieldDocs = FieldDocs> = (
   name: string,
-  inputs: { readonly [K in keyof z.input<I>]: TypedInputs<z.input<I>[K]> },
+  inputs: { readonly [K in keyof z.input<I>]: TypedInputs<z.input<I>[K]> } & D['inputs'],
   options?: ResourceOptions,
-) => TypedDecl<z.input<I>, z.output<O>>;
+) => TypedDecl<z.input<I>, z.output<O>, D>;
+
+/** Helpers whose resource helpers carry the field descriptions of `D` (keyed by helper name). */
+type DocumentedHelpers<H, D> = {
+  [K in keyof H]: K extends keyof D
+    ? D[K] extends FieldDocs
+      ? H[K] extends ResourceHelper<infer I, infer O>
+        ? ResourceHelper<I, O, D[K]>
+        : H[K]
+      : H[K]
+    : H[K];
+};
+
+/**
+ * Types only: gives each resource helper of `helpers` the TSDoc of its fields from `D` (a shipped
+ * provider's generated `FieldDocs`); at run time the helpers are returned as they are.
+ */
+export function withFieldDocs<D>(): <H extends object>(helpers: H) => DocumentedHelpers<H, D> {
+  return (helpers) => helpers as DocumentedHelpers<typeof helpers, D>;
+}
 
 /**
  * Makes the typed helper for one resource definition, as the shipped providers export theirs.

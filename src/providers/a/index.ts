@@ -2,7 +2,8 @@
 // `prova(config)` builds a provider instance; typed helpers (`prova.instance`, `prova.getInstance`)
 // build declarations. Imports the engine and src/kit only, never another provider.
 import { defineProvider, type Provider } from '../../engine/provider/define.js';
-import { helpersFor, resourceHelper, lookupHelper } from '../../engine/decl/helper.js';
+import { helpersFor, resourceHelper, lookupHelper, withFieldDocs } from '../../engine/decl/helper.js';
+import type { FieldDocs } from './field-docs.js';
 import type { InstanceOption } from '../../engine/provider/instance.js';
 import { resolveConfig, terraformConfig, type ProvaConfig, type ProvaOptions } from './config.js';
 import { makeConnections } from './wire/connections.js';
@@ -67,7 +68,8 @@ function createProvider(options: ProvaOptions & InstanceOption = {}): Provider<P
 /** The lookup definitions. */
 export const lookups = l.lookups;
 
-const helpers = {
+// Each resource helper's fields carry their descriptions as TSDoc (field-docs.ts, generated with the reference pages).
+const helpers = withFieldDocs<FieldDocs>()({
   authGroup: resourceHelper(authGroup),
   instance: resourceHelper(instance),
   instanceDevice: resourceHelper(instanceDevice),
@@ -88,7 +90,7 @@ const helpers = {
   getProfile: lookupHelper(l.getProfile),
   getProject: lookupHelper(l.getProject),
   getStoragePool: lookupHelper(l.getStoragePool),
-};
+});
 
 type ProvaHelpers = typeof helpers;
 

@@ -3,7 +3,8 @@
 // `provb.getInstance(...)` and the rest build typed declarations and lookup calls. Imports the
 // engine's provider contract and src/kit only; never another provider or the simulator.
 import { defineProvider, type Provider } from '../../engine/provider/define.js';
-import { helpersFor, lookupHelper, resourceHelper } from '../../engine/decl/helper.js';
+import { helpersFor, lookupHelper, resourceHelper, withFieldDocs } from '../../engine/decl/helper.js';
+import type { FieldDocs } from './field-docs.js';
 import type { InstanceOption } from '../../engine/provider/instance.js';
 import { resolveConfig, terraformConfig, type ProvbConfig, type ProvbOptions } from './config.js';
 import * as r from './resources/index.js';
@@ -79,7 +80,8 @@ function createProvider(options: ProvbOptions & InstanceOption = {}): Provider<P
   });
 }
 
-const helpers = {
+// Each resource helper's fields carry their descriptions as TSDoc (field-docs.ts, generated with the reference pages).
+const helpers = withFieldDocs<FieldDocs>()({
   database: resourceHelper(r.database),
   dnsDomainName: resourceHelper(r.dnsDomainName),
   dnsDomainRecord: resourceHelper(r.dnsDomainRecord),
@@ -120,7 +122,7 @@ const helpers = {
   getVpcNetwork: lookupHelper(l.getVpcNetwork),
   getVpcReservedIp: lookupHelper(l.getVpcReservedIp),
   getVpcSubnet: lookupHelper(l.getVpcSubnet),
-};
+});
 
 type ProvbHelpers = typeof helpers;
 

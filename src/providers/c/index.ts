@@ -2,7 +2,8 @@
 // typed helpers (`provc.cdnResource(...)`, `provc.getCdnResource(...)`) build declarations and
 // lookup calls. Imports the engine's provider contract and src/kit only, never another provider.
 import { defineProvider, type Provider } from '../../engine/provider/define.js';
-import { helpersFor, lookupHelper, resourceHelper } from '../../engine/decl/helper.js';
+import { helpersFor, lookupHelper, resourceHelper, withFieldDocs } from '../../engine/decl/helper.js';
+import type { FieldDocs } from './field-docs.js';
 import type { InstanceOption } from '../../engine/provider/instance.js';
 import { GcoreClient } from './client.js';
 import { resolveConfig, terraformConfig, type ProvcConfig, type ProvcOptions } from './config.js';
@@ -58,7 +59,8 @@ function createProvider(options: ProvcOptions & InstanceOption = {}): Provider<P
 /** The lookup definitions. */
 export const lookups = L.lookups;
 
-const helpers = {
+// Each resource helper's fields carry their descriptions as TSDoc (field-docs.ts, generated with the reference pages).
+const helpers = withFieldDocs<FieldDocs>()({
   cloudFloatingIp: resourceHelper(cloudFloatingIp),
   cdnOriginGroup: resourceHelper(cdnOriginGroup),
   cdnResource: resourceHelper(cdnResource),
@@ -84,7 +86,7 @@ const helpers = {
   getCloudGpuVirtualClusters: lookupHelper(L.getCloudGpuVirtualClusters),
   getCloudInferenceFlavor: lookupHelper(L.getCloudInferenceFlavor),
   getCloudInferenceFlavors: lookupHelper(L.getCloudInferenceFlavors),
-};
+});
 
 type ProvcHelpers = typeof helpers;
 
