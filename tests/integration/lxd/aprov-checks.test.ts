@@ -8,20 +8,20 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ApplyError, ProviderError, ValidationError } from '../../../src/index.js';
 import { prova, resources } from '../../../src/providers/a/index.js';
 import { lookups } from '../../../src/providers/a/lookups/index.js';
-import { cleanupAprov, describeLxd, lxc, realEngine } from './lxd-env.js';
+import { cleanupAprov, describeLxd, lxc, realEngine, n } from './lxd-env.js';
 
 const minimal: Record<string, Record<string, unknown>> = {
-  'prova:index/authGroup:AuthGroup': { name: 'aprov-g' },
-  'prova:index/instance:Instance': { name: 'aprov-r', image: 'busybox' },
-  'prova:index/instanceDevice:InstanceDevice': { instanceName: 'aprov-r', name: 'd', type: 'disk', properties: {} },
-  'prova:index/instanceFile:InstanceFile': { instance: 'aprov-r', targetPath: '/x', content: 'x' },
+  'prova:index/authGroup:AuthGroup': { name: n('aprov-g') },
+  'prova:index/instance:Instance': { name: n('aprov-r'), image: 'busybox' },
+  'prova:index/instanceDevice:InstanceDevice': { instanceName: n('aprov-r'), name: 'd', type: 'disk', properties: {} },
+  'prova:index/instanceFile:InstanceFile': { instance: n('aprov-r'), targetPath: '/x', content: 'x' },
   'prova:index/network:Network': { name: 'aprovn' },
-  'prova:index/networkAcl:NetworkAcl': { name: 'aprov-acl' },
+  'prova:index/networkAcl:NetworkAcl': { name: n('aprov-acl') },
   'prova:index/networkForward:NetworkForward': { network: 'aprovn', listenAddress: '198.18.0.250' },
-  'prova:index/profile:Profile': { name: 'aprov-p' },
-  'prova:index/project:Project': { name: 'aprov-pr' },
-  'prova:index/storagePool:StoragePool': { name: 'aprov-sp', driver: 'dir' },
-  'prova:index/storageVolume:StorageVolume': { pool: 'default', name: 'aprov-v' },
+  'prova:index/profile:Profile': { name: n('aprov-p') },
+  'prova:index/project:Project': { name: n('aprov-pr') },
+  'prova:index/storagePool:StoragePool': { name: n('aprov-sp'), driver: 'dir' },
+  'prova:index/storageVolume:StorageVolume': { pool: 'default', name: n('aprov-v') },
 };
 const lookupArgs: Record<string, Record<string, unknown>> = {
   getAuthGroup: { name: 'g' },
@@ -86,13 +86,15 @@ describeLxd('prova plan-time checks and keyed devices against a real LXD (issue 
     const { engine, provider } = realEngine(facts, dir);
     try {
       const err = await engine
-        .apply(await engine.plan([prova.instance('t', { name: 'aprov-tgt', image: facts.image, target: 'member1' })]))
+        .apply(
+          await engine.plan([prova.instance('t', { name: n('aprov-tgt'), image: facts.image, target: 'member1' })]),
+        )
         .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ApplyError);
       const cause = (err as ApplyError).result.failed[0]!.error;
       expect(cause).toBeInstanceOf(ProviderError);
       expect(cause).toMatchObject({ status: 400, vendorCode: 'target_not_clustered' });
-      expect(lxc(['list', 'aprov-tgt', '--format', 'csv', '-c', 'n']).trim()).toBe('');
+      expect(lxc(['list', n('aprov-tgt'), '--format', 'csv', '-c', 'n']).trim()).toBe('');
     } finally {
       await provider.close();
     }
@@ -117,7 +119,7 @@ describeLxd('prova plan-time checks and keyed devices against a real LXD (issue 
   it('a device added by hand is one added device in the refresh drift, keyed by its name', async () => {
     const { engine, provider } = realEngine(facts, dir);
     const box = prova.instance('box', {
-      name: 'aprov-dev1',
+      name: n('aprov-dev1'),
       image: facts.image,
       running: false,
       devices: [
@@ -127,7 +129,7 @@ describeLxd('prova plan-time checks and keyed devices against a real LXD (issue 
     });
     try {
       await engine.apply(await engine.plan([box]));
-      lxc(['config', 'device', 'add', 'aprov-dev1', 'mmm', 'disk', 'source=/tmp', 'path=/mnt/m']);
+      lxc(['config', 'device', 'add', n('aprov-dev1'), 'mmm', 'disk', 'source=/tmp', 'path=/mnt/m']);
       const drift = await engine.refresh();
       expect(drift.drifted).toHaveLength(1);
       expect(drift.drifted[0]!.changes).toEqual([

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ApplyError, ProviderError } from '../../../src/index.js';
 import { prova } from '../../../src/providers/a/index.js';
-import { cleanupAprov, describeLxd, lxc, realEngine, realEnv, type RealEnv } from './lxd-env.js';
+import { cleanupAprov, describeLxd, lxc, realEngine, realEnv, type RealEnv, n } from './lxd-env.js';
 
 const hint = (operationId: string) => ({ startedAt: new Date().toISOString(), operationId });
 
@@ -21,11 +21,13 @@ describeLxd('prova find against a real LXD', (facts) => {
 
   it('finds the instance its own create made (by the operation id) and hides that key from read', async () => {
     const def = env.res('prova:index/instance:Instance');
-    const i = def.inputs.parse({ name: 'aprov-find1', image: facts.image, running: false });
-    const made = await def.create({ ...env.ctx, operationId: 'op-aprov-1' }, i);
+    const i = def.inputs.parse({ name: n('aprov-find1'), image: facts.image, running: false });
+    const made = await def.create({ ...env.ctx, operationId: `op-${n('aprov-1')}` }, i);
     try {
-      expect(lxc(['config', 'get', 'aprov-find1', 'user.converge.operation']).trim()).toBe('op-aprov-1');
-      expect(await def.find!({ ...env.ctx, operationId: 'op-aprov-1' }, i, hint('op-aprov-1'))).toMatchObject({
+      expect(lxc(['config', 'get', n('aprov-find1'), 'user.converge.operation']).trim()).toBe(`op-${n('aprov-1')}`);
+      expect(
+        await def.find!({ ...env.ctx, operationId: `op-${n('aprov-1')}` }, i, hint(`op-${n('aprov-1')}`)),
+      ).toMatchObject({
         id: made.id,
       });
       expect(await def.find!({ ...env.ctx, operationId: 'op-other' }, i, hint('op-other'))).toBeNull();
@@ -38,10 +40,12 @@ describeLxd('prova find against a real LXD', (facts) => {
 
   it('answers null for an instance of the same name made before by someone else', async () => {
     const def = env.res('prova:index/instance:Instance');
-    lxc(['init', facts.image, 'aprov-find2']);
-    const i = def.inputs.parse({ name: 'aprov-find2', image: facts.image });
-    expect(await def.find!({ ...env.ctx, operationId: 'op-aprov-2' }, i, hint('op-aprov-2'))).toBeNull();
-    lxc(['delete', '--force', 'aprov-find2']);
+    lxc(['init', facts.image, n('aprov-find2')]);
+    const i = def.inputs.parse({ name: n('aprov-find2'), image: facts.image });
+    expect(
+      await def.find!({ ...env.ctx, operationId: `op-${n('aprov-2')}` }, i, hint(`op-${n('aprov-2')}`)),
+    ).toBeNull();
+    lxc(['delete', '--force', n('aprov-find2')]);
   });
 
   it('answers null for a network, profile and ACL of the same name made with lxc, and finds its own', async () => {
@@ -54,15 +58,15 @@ describeLxd('prova find against a real LXD', (facts) => {
       ],
       [
         'prova:index/profile:Profile',
-        { name: 'aprov-find3' },
-        ['profile', 'create', 'aprov-find3'],
-        ['profile', 'delete', 'aprov-find3'],
+        { name: n('aprov-find3') },
+        ['profile', 'create', n('aprov-find3')],
+        ['profile', 'delete', n('aprov-find3')],
       ],
       [
         'prova:index/networkAcl:NetworkAcl',
-        { name: 'aprov-find3' },
-        ['network', 'acl', 'create', 'aprov-find3'],
-        ['network', 'acl', 'delete', 'aprov-find3'],
+        { name: n('aprov-find3') },
+        ['network', 'acl', 'create', n('aprov-find3')],
+        ['network', 'acl', 'delete', n('aprov-find3')],
       ],
     ];
     for (const [token, raw, make, remove] of cases) {
@@ -90,11 +94,11 @@ describeLxd('prova find against a real LXD', (facts) => {
   });
 
   it("never adopts an instance that existed before: the create's definite refusal fails the apply and the state stays empty", async () => {
-    lxc(['init', facts.image, 'aprov-find4']);
+    lxc(['init', facts.image, n('aprov-find4')]);
     const { engine, store, provider } = realEngine(facts, env.dir);
     try {
       const err = await engine
-        .apply(await engine.plan([prova.instance('x', { name: 'aprov-find4', image: facts.image })]))
+        .apply(await engine.plan([prova.instance('x', { name: n('aprov-find4'), image: facts.image })]))
         .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ApplyError);
       expect((err as ApplyError).result.failed[0]!.error).toBeInstanceOf(ProviderError);
@@ -104,10 +108,10 @@ describeLxd('prova find against a real LXD', (facts) => {
         status: expect.any(Number),
       });
       expect((await store.read()).resources).toEqual({});
-      expect(lxc(['list', 'aprov-find4', '--format', 'csv', '-c', 's']).trim()).toBe('STOPPED');
+      expect(lxc(['list', n('aprov-find4'), '--format', 'csv', '-c', 's']).trim()).toBe('STOPPED');
     } finally {
       await provider.close();
-      lxc(['delete', '--force', 'aprov-find4'], true);
+      lxc(['delete', '--force', n('aprov-find4')], true);
     }
   });
 });

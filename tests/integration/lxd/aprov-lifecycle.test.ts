@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ApplyError, PartialCreateError } from '../../../src/index.js';
 import { prova } from '../../../src/providers/a/index.js';
-import { cleanupAprov, describeLxd, lxc, realEngine } from './lxd-env.js';
+import { cleanupAprov, describeLxd, lxc, realEngine, n } from './lxd-env.js';
 
 describeLxd('prova instance lifecycle against a real LXD (issue 15)', (facts) => {
   let dir: string;
@@ -22,9 +22,9 @@ describeLxd('prova instance lifecycle against a real LXD (issue 15)', (facts) =>
 
   it('an InstanceFile appending to a file pushed with mode 0644 plans nothing the second time and keeps the file', async () => {
     const { engine, provider } = realEngine(facts, dir);
-    const box = prova.instance('box', { name: 'aprov-file1', image: facts.image });
+    const box = prova.instance('box', { name: n('aprov-file1'), image: facts.image });
     const log = prova.instanceFile('log', {
-      instance: 'aprov-file1',
+      instance: n('aprov-file1'),
       targetPath: '/root/log.txt',
       content: 'appended\n',
       append: true,
@@ -33,12 +33,12 @@ describeLxd('prova instance lifecycle against a real LXD (issue 15)', (facts) =>
       await engine.apply(await engine.plan([box]));
       const local = join(dir, 'log.txt');
       writeFileSync(local, 'first\n');
-      lxc(['file', 'push', '--mode', '0644', local, 'aprov-file1/root/log.txt']);
+      lxc(['file', 'push', '--mode', '0644', local, `${n('aprov-file1')}/root/log.txt`]);
       await engine.apply(await engine.plan([box, log]));
       const again = await engine.plan([box, log], { refresh: true });
       expect(again.steps.map((s) => s.action)).toEqual(['noop', 'noop']);
-      expect(lxc(['exec', 'aprov-file1', '--', 'cat', '/root/log.txt'])).toBe('first\nappended\n');
-      expect(lxc(['exec', 'aprov-file1', '--', 'stat', '-c', '%a', '/root/log.txt']).trim()).toBe('644');
+      expect(lxc(['exec', n('aprov-file1'), '--', 'cat', '/root/log.txt'])).toBe('first\nappended\n');
+      expect(lxc(['exec', n('aprov-file1'), '--', 'stat', '-c', '%a', '/root/log.txt']).trim()).toBe('644');
     } finally {
       await engine.destroy();
       await provider.close();
@@ -49,7 +49,7 @@ describeLxd('prova instance lifecycle against a real LXD (issue 15)', (facts) =>
     const { engine, store, provider } = realEngine(facts, dir);
     // No profile, only a root disk: no NIC, so no address ever comes.
     const lonely = prova.instance('lonely', {
-      name: 'aprov-noip',
+      name: n('aprov-noip'),
       image: facts.image,
       profiles: [],
       timeouts: { create: '3s' },
@@ -62,52 +62,52 @@ describeLxd('prova instance lifecycle against a real LXD (issue 15)', (facts) =>
       expect(failed.error).toBeInstanceOf(PartialCreateError);
       expect((failed.error as PartialCreateError).cause).toMatchObject({ code: 'CONVERGE_TIMEOUT' });
       const recorded = (await store.read()).resources.lonely!;
-      expect(recorded).toMatchObject({ id: 'local:default/aprov-noip', tainted: true });
-      expect(lxc(['list', 'aprov-noip', '--format', 'csv', '-c', 'n']).trim()).toBe('aprov-noip');
+      expect(recorded).toMatchObject({ id: `local:default/${n('aprov-noip')}`, tainted: true });
+      expect(lxc(['list', n('aprov-noip'), '--format', 'csv', '-c', 'n']).trim()).toBe(n('aprov-noip'));
       const next = await engine.plan([lonely]);
       expect(next.steps[0]).toMatchObject({ action: 'replace', cause: 'tainted' });
     } finally {
       await engine.destroy();
       await provider.close();
     }
-    expect(lxc(['list', 'aprov-noip', '--format', 'csv', '-c', 'n']).trim()).toBe('');
+    expect(lxc(['list', n('aprov-noip'), '--format', 'csv', '-c', 'n']).trim()).toBe('');
   });
 
   it('the id follows a rename made with allowRestart (local:default/<new name>)', async () => {
     const { engine, store, provider } = realEngine(facts, dir);
     try {
-      await engine.apply(await engine.plan([prova.instance('c1', { name: 'aprov-c1', image: facts.image })]));
-      expect((await store.read()).resources.c1!.id).toBe('local:default/aprov-c1');
-      const renamed = [prova.instance('c1', { name: 'aprov-c1r', image: facts.image, allowRestart: true })];
+      await engine.apply(await engine.plan([prova.instance('c1', { name: n('aprov-c1'), image: facts.image })]));
+      expect((await store.read()).resources.c1!.id).toBe(`local:default/${n('aprov-c1')}`);
+      const renamed = [prova.instance('c1', { name: n('aprov-c1r'), image: facts.image, allowRestart: true })];
       await engine.apply(await engine.plan(renamed));
       await engine.refresh();
-      expect((await store.read()).resources.c1!.id).toBe('local:default/aprov-c1r');
+      expect((await store.read()).resources.c1!.id).toBe(`local:default/${n('aprov-c1r')}`);
       expect((await engine.plan(renamed, { refresh: true })).hasChanges).toBe(false);
     } finally {
       await engine.destroy();
       await provider.close();
     }
-    expect(lxc(['list', 'aprov-c1', '--format', 'csv', '-c', 'n']).trim()).toBe('');
+    expect(lxc(['list', n('aprov-c1'), '--format', 'csv', '-c', 'n']).trim()).toBe('');
   });
 
   it('an InstanceDevice imported as "/c2/dev" is stored under the canonical id local:default/c2/dev', async () => {
     const { engine, store, provider } = realEngine(facts, dir);
-    lxc(['init', facts.image, 'aprov-c2']);
+    lxc(['init', facts.image, n('aprov-c2')]);
     try {
-      lxc(['config', 'device', 'add', 'aprov-c2', 'data', 'disk', 'source=/tmp', 'path=/mnt/data']);
+      lxc(['config', 'device', 'add', n('aprov-c2'), 'data', 'disk', 'source=/tmp', 'path=/mnt/data']);
       const decl = prova.instanceDevice('dev', {
-        instanceName: 'aprov-c2',
+        instanceName: n('aprov-c2'),
         name: 'data',
         type: 'disk',
         properties: { source: '/tmp', path: '/mnt/data' },
       });
-      const imported = await engine.import(decl, '/aprov-c2/data');
-      expect(imported.id).toBe('local:default/aprov-c2/data');
-      expect((await store.read()).resources.dev!.id).toBe('local:default/aprov-c2/data');
+      const imported = await engine.import(decl, `/${n('aprov-c2')}/data`);
+      expect(imported.id).toBe(`local:default/${n('aprov-c2')}/data`);
+      expect((await store.read()).resources.dev!.id).toBe(`local:default/${n('aprov-c2')}/data`);
       expect((await engine.plan([decl], { refresh: true })).hasChanges).toBe(false);
     } finally {
       await provider.close();
-      lxc(['delete', '--force', 'aprov-c2'], true);
+      lxc(['delete', '--force', n('aprov-c2')], true);
     }
   });
 });

@@ -2,7 +2,7 @@
 // agree, modulo ids, addresses and fingerprints.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { simEnv, type SimEnv } from '../../providers/a/sim-env.js';
-import { cleanupCvt, describeLxd, realEnv, type RealEnv } from './lxd-env.js';
+import { cleanupCvt, describeLxd, realEnv, type RealEnv, n } from './lxd-env.js';
 
 type Env = Pick<RealEnv, 'ctx' | 'res' | 'provider'>;
 
@@ -12,21 +12,21 @@ async function scenario(env: Env, image: string): Promise<unknown[]> {
   const inst = env.res('prova:index/instance:Instance');
   const acl = env.res('prova:index/networkAcl:NetworkAcl');
   const pi = prof.inputs.parse({
-    name: 'cvt-diff-prof',
+    name: n('cvt-diff-prof'),
     config: { 'user.team': 'a' },
     devices: [{ name: 'scratch', type: 'disk', properties: { source: '/tmp', path: '/scratch' } }],
   });
   const p = await prof.create(env.ctx, pi);
   const ai = acl.inputs.parse({
-    name: 'cvt-diff-acl',
+    name: n('cvt-diff-acl'),
     ingresses: [{ action: 'allow', state: 'enabled', protocol: 'tcp', destinationPort: '22', source: '198.18.0.0/24' }],
   });
   const a = await acl.create(env.ctx, ai);
   out.push(await acl.read(env.ctx, a.id, { inputs: ai, outputs: {} }));
   const ii = inst.inputs.parse({
-    name: 'cvt-diff1',
+    name: n('cvt-diff1'),
     image,
-    profiles: ['default', 'cvt-diff-prof'],
+    profiles: ['default', n('cvt-diff-prof')],
     config: { 'user.a': '1' },
     limits: { cpu: '1' },
     files: [{ targetPath: '/etc/cvt.conf', content: 'x=1\n' }],
@@ -36,7 +36,7 @@ async function scenario(env: Env, image: string): Promise<unknown[]> {
   out.push(c.outputs);
   out.push(await inst.read(env.ctx, c.id, { inputs: ii, outputs: c.outputs }));
   const getInstance = env.provider.lookups.get('prova:index/getInstance:getInstance')!;
-  out.push(await getInstance.run(env.ctx, getInstance.args.parse({ name: 'cvt-diff1' })));
+  out.push(await getInstance.run(env.ctx, getInstance.args.parse({ name: n('cvt-diff1') })));
   const stopped = inst.inputs.parse({ ...ii, running: false });
   out.push((await inst.update!(env.ctx, c.id, { inputs: ii, outputs: c.outputs }, stopped)).outputs);
   out.push(await inst.read(env.ctx, c.id, { inputs: stopped, outputs: {} }));
@@ -45,7 +45,7 @@ async function scenario(env: Env, image: string): Promise<unknown[]> {
   for (const [token, inputs] of [
     [
       'prova:index/network:Network',
-      { name: 'cvt-diff-net', config: { 'ipv4.address': 'none', 'ipv6.address': 'none' } },
+      { name: n('cvt-dnet'), config: { 'ipv4.address': 'none', 'ipv6.address': 'none' } },
     ],
     [
       'prova:index/networkForward:NetworkForward',
@@ -55,7 +55,10 @@ async function scenario(env: Env, image: string): Promise<unknown[]> {
         ports: [{ protocol: 'udp', listenPort: '53', targetAddress: '198.18.0.30' }],
       },
     ],
-    ['prova:index/storageVolume:StorageVolume', { pool: 'default', name: 'cvt-diff-vol', config: { 'user.k': 'v' } }],
+    [
+      'prova:index/storageVolume:StorageVolume',
+      { pool: 'default', name: n('cvt-diff-vol'), config: { 'user.k': 'v' } },
+    ],
   ] as const) {
     const def = env.res(token);
     const parsed = def.inputs.parse(inputs);

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Engine, MemoryStateStore } from '../../../src/index.js';
 import { prova } from '../../../src/providers/a/index.js';
-import { cleanupCvt, describeLxd, lxc, realEnv, type RealEnv } from './lxd-env.js';
+import { cleanupCvt, describeLxd, lxc, realEnv, type RealEnv, n } from './lxd-env.js';
 
 describeLxd('prova through the Engine against a real LXD', (facts) => {
   let env: RealEnv;
@@ -17,15 +17,15 @@ describeLxd('prova through the Engine against a real LXD', (facts) => {
   });
 
   const stack = () => {
-    const prof = prova.profile('prof', { name: 'cvt-eng-prof', config: { 'user.team': 'a' } });
+    const prof = prova.profile('prof', { name: n('cvt-eng-prof'), config: { 'user.team': 'a' } });
     const web = prova.instance('web', {
-      name: 'cvt-eng-web',
+      name: n('cvt-eng-web'),
       image: facts.image,
       profiles: ['default', prof.out('name')],
       config: { 'user.a': '1' },
     });
     const acl = prova.networkAcl('acl', {
-      name: 'cvt-eng-acl',
+      name: n('cvt-eng-acl'),
       ingresses: [{ action: 'allow', state: 'enabled', protocol: 'tcp', destinationPort: '22' }],
     });
     return [prof, web, acl];
@@ -37,12 +37,12 @@ describeLxd('prova through the Engine against a real LXD', (facts) => {
       const plan = await engine.plan(stack());
       expect(plan.summary.create).toBe(3);
       await engine.apply(plan);
-      expect(lxc(['list', 'cvt-eng-web', '--format', 'csv', '-c', '4'])).toMatch(/198\.18\.0\.\d+/);
+      expect(lxc(['list', n('cvt-eng-web'), '--format', 'csv', '-c', '4'])).toMatch(/198\.18\.0\.\d+/);
       const again = await engine.plan(stack(), { refresh: true });
       expect(again.steps.map((s) => s.action)).toEqual(['noop', 'noop', 'noop']);
 
-      lxc(['config', 'set', 'cvt-eng-web', 'user.a', 'drifted']);
-      lxc(['profile', 'set', 'cvt-eng-prof', 'user.team', 'b']);
+      lxc(['config', 'set', n('cvt-eng-web'), 'user.a', 'drifted']);
+      lxc(['profile', 'set', n('cvt-eng-prof'), 'user.team', 'b']);
       const drift = await engine.plan(stack(), { refresh: true });
       expect(
         drift.steps
@@ -51,12 +51,12 @@ describeLxd('prova through the Engine against a real LXD', (facts) => {
           .sort(),
       ).toEqual(['prof', 'web']);
       await engine.apply(drift);
-      expect(lxc(['config', 'get', 'cvt-eng-web', 'user.a']).trim()).toBe('1');
+      expect(lxc(['config', 'get', n('cvt-eng-web'), 'user.a']).trim()).toBe('1');
       expect((await engine.plan(stack(), { refresh: true })).hasChanges).toBe(false);
     } finally {
       await engine.destroy();
     }
-    expect(lxc(['list', 'cvt-eng-web', '--format', 'csv', '-c', 'n']).trim()).toBe('');
-    expect(lxc(['profile', 'list', '--format', 'csv'])).not.toContain('cvt-eng-prof');
+    expect(lxc(['list', n('cvt-eng-web'), '--format', 'csv', '-c', 'n']).trim()).toBe('');
+    expect(lxc(['profile', 'list', '--format', 'csv'])).not.toContain(n('cvt-eng-prof'));
   });
 });

@@ -1,6 +1,6 @@
 // Each resource against the real daemon: create, read back, update in place, import, delete.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { cleanupCvt, describeLxd, lxc, realEnv, type RealEnv } from './lxd-env.js';
+import { cleanupCvt, describeLxd, lxc, realEnv, type RealEnv, n } from './lxd-env.js';
 
 describeLxd('prova resources against a real LXD', (facts) => {
   let env: RealEnv;
@@ -16,23 +16,26 @@ describeLxd('prova resources against a real LXD', (facts) => {
   const cases: [string, Record<string, unknown>, Record<string, unknown> | undefined, string | undefined][] = [
     [
       'prova:index/network:Network',
-      { name: 'cvt-net1', config: { 'ipv4.address': 'none', 'ipv6.address': 'none', 'user.x': '1' } },
+      { name: n('cvt-net1'), config: { 'ipv4.address': 'none', 'ipv6.address': 'none', 'user.x': '1' } },
       {
-        name: 'cvt-net1',
+        name: n('cvt-net1'),
         description: 'changed',
         config: { 'ipv4.address': 'none', 'ipv6.address': 'none', 'user.x': '2' },
       },
-      'cvt-net1',
+      n('cvt-net1'),
     ],
     [
       'prova:index/networkAcl:NetworkAcl',
-      { name: 'cvt-acl1', ingresses: [{ action: 'allow', state: 'enabled', protocol: 'tcp', destinationPort: '22' }] },
       {
-        name: 'cvt-acl1',
+        name: n('cvt-acl1'),
+        ingresses: [{ action: 'allow', state: 'enabled', protocol: 'tcp', destinationPort: '22' }],
+      },
+      {
+        name: n('cvt-acl1'),
         description: 'd',
         egresses: [{ action: 'drop', state: 'logged', protocol: 'icmp4', icmpType: '8' }],
       },
-      'local:cvt-acl1',
+      `local:${n('cvt-acl1')}`,
     ],
     [
       'prova:index/networkForward:NetworkForward',
@@ -52,30 +55,30 @@ describeLxd('prova resources against a real LXD', (facts) => {
     [
       'prova:index/profile:Profile',
       {
-        name: 'cvt-prof1',
+        name: n('cvt-prof1'),
         config: { 'limits.cpu': '1' },
         devices: [{ name: 'data', type: 'disk', properties: { source: '/tmp', path: '/mnt' } }],
       },
-      { name: 'cvt-prof1', description: 'p', config: { 'limits.cpu': '2' } },
-      'default/cvt-prof1',
+      { name: n('cvt-prof1'), description: 'p', config: { 'limits.cpu': '2' } },
+      `default/${n('cvt-prof1')}`,
     ],
     [
       'prova:index/project:Project',
-      { name: 'cvt-proj1', config: { 'user.a': '1' } },
-      { name: 'cvt-proj1', description: 'x', config: { 'user.a': '2' } },
-      'cvt-proj1',
+      { name: n('cvt-proj1'), config: { 'user.a': '1' } },
+      { name: n('cvt-proj1'), description: 'x', config: { 'user.a': '2' } },
+      n('cvt-proj1'),
     ],
     [
       'prova:index/storagePool:StoragePool',
-      { name: 'cvt-pool1', driver: 'dir' },
-      { name: 'cvt-pool1', driver: 'dir', description: 'pool' },
-      'cvt-pool1',
+      { name: n('cvt-pool1'), driver: 'dir' },
+      { name: n('cvt-pool1'), driver: 'dir', description: 'pool' },
+      n('cvt-pool1'),
     ],
     [
       'prova:index/storageVolume:StorageVolume',
-      { pool: 'default', name: 'cvt-vol1', config: { 'user.a': '1' } },
-      { pool: 'default', name: 'cvt-vol1', description: 'v', config: { 'user.a': '2' } },
-      '/default/cvt-vol1',
+      { pool: 'default', name: n('cvt-vol1'), config: { 'user.a': '1' } },
+      { pool: 'default', name: n('cvt-vol1'), description: 'v', config: { 'user.a': '2' } },
+      `/default/${n('cvt-vol1')}`,
     ],
   ];
 
@@ -105,18 +108,18 @@ describeLxd('prova resources against a real LXD', (facts) => {
 
   it('instance devices and instance files on a real container', async () => {
     const inst = env.res('prova:index/instance:Instance');
-    const ii = inst.inputs.parse({ name: 'cvt-dev1', image: facts.image, running: false });
+    const ii = inst.inputs.parse({ name: n('cvt-dev1'), image: facts.image, running: false });
     const made = await inst.create(env.ctx, ii);
     try {
       const dev = env.res('prova:index/instanceDevice:InstanceDevice');
       const di = dev.inputs.parse({
-        instanceName: 'cvt-dev1',
+        instanceName: n('cvt-dev1'),
         name: 'data',
         type: 'disk',
         properties: { source: '/tmp', path: '/mnt' },
       });
       const d = await dev.create(env.ctx, di);
-      expect(lxc(['config', 'device', 'get', 'cvt-dev1', 'data', 'path']).trim()).toBe('/mnt');
+      expect(lxc(['config', 'device', 'get', n('cvt-dev1'), 'data', 'path']).trim()).toBe('/mnt');
       const dn = dev.inputs.parse({ ...di, properties: { source: '/tmp', path: '/data' } });
       await dev.update!(env.ctx, d.id, { inputs: di, outputs: {} }, dn);
       expect(dev.inputs.parse((await dev.read(env.ctx, d.id, { inputs: dn, outputs: {} }))!.inputs)).toEqual(dn);
@@ -127,22 +130,22 @@ describeLxd('prova resources against a real LXD', (facts) => {
         { inputs: ii, outputs: made.outputs },
         inst.inputs.parse({ ...ii, description: 'x' }),
       );
-      expect(lxc(['config', 'device', 'get', 'cvt-dev1', 'data', 'path']).trim()).toBe('/data');
+      expect(lxc(['config', 'device', 'get', n('cvt-dev1'), 'data', 'path']).trim()).toBe('/data');
       await dev.delete(env.ctx, d.id, { inputs: dn, outputs: {} });
       expect(await dev.read(env.ctx, d.id, { inputs: dn, outputs: {} })).toBeNull();
 
       const file = env.res('prova:index/instanceFile:InstanceFile');
       const fi = file.inputs.parse({
-        instance: 'cvt-dev1',
+        instance: n('cvt-dev1'),
         targetPath: '/opt/cvt/motd',
         content: 'hello\n',
         createDirectories: true,
       });
       const f = await file.create(env.ctx, fi);
-      expect(f.outputs.resourceId).toBe('local:cvt-dev1:/opt/cvt/motd');
+      expect(f.outputs.resourceId).toBe(`local:${n('cvt-dev1')}:/opt/cvt/motd`);
       const fr = await file.read(env.ctx, f.id, { inputs: fi, outputs: f.outputs });
       expect(fr!.inputs).toMatchObject({ mode: '0755', uid: 0, gid: 0 });
-      expect(lxc(['file', 'pull', 'cvt-dev1/opt/cvt/motd', '-'])).toBe('hello\n');
+      expect(lxc(['file', 'pull', `${n('cvt-dev1')}/opt/cvt/motd`, '-'])).toBe('hello\n');
       await file.delete(env.ctx, f.id, { inputs: fi, outputs: f.outputs });
       expect(await file.read(env.ctx, f.id, { inputs: fi, outputs: f.outputs })).toBeNull();
     } finally {

@@ -1,7 +1,7 @@
 // Lookups against the real daemon, and the clear error for the auth lookups LXD 5.0 cannot serve.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LookupError, ProviderError } from '../../../src/engine/errors.js';
-import { cleanupCvt, describeLxd, realEnv, type RealEnv } from './lxd-env.js';
+import { cleanupCvt, describeLxd, realEnv, type RealEnv, n } from './lxd-env.js';
 
 describeLxd('prova lookups against a real LXD', (facts) => {
   let env: RealEnv;
@@ -46,10 +46,10 @@ describeLxd('prova lookups against a real LXD', (facts) => {
 
   it('reads an instance with every always-present output', async () => {
     const def = env.res('prova:index/instance:Instance');
-    const i = def.inputs.parse({ name: 'cvt-look1', image: facts.image, limits: { cpu: '1' } });
+    const i = def.inputs.parse({ name: n('cvt-look1'), image: facts.image, limits: { cpu: '1' } });
     const made = await def.create(env.ctx, i);
     try {
-      const r = await run('getInstance', { name: 'cvt-look1' });
+      const r = await run('getInstance', { name: n('cvt-look1') });
       for (const k of [
         'config',
         'description',
@@ -81,7 +81,7 @@ describeLxd('prova lookups against a real LXD', (facts) => {
   });
 
   it('says not_found for missing objects, and names access_management and the version for auth lookups on 5.0', async () => {
-    const e1 = await run('getInstance', { name: 'cvt-nope' }).catch((e: unknown) => e);
+    const e1 = await run('getInstance', { name: n('cvt-nope') }).catch((e: unknown) => e);
     expect(e1).toBeInstanceOf(LookupError);
     const e2 = await run('getAuthGroup', { name: 'x' }).catch((e: unknown) => e);
     expect(e2).toBeInstanceOf(ProviderError);

@@ -30,7 +30,7 @@ describeLxd('prova objects in a project on a real LXD', (facts) => {
     try {
       const fi = prof.inputs.parse({ name: n('cvt-pprof'), project: n('cvt-scope'), config: { 'user.p': '1' } });
       const f = await prof.create(env.ctx, fi);
-      expect(f.id).toBe(`local:${n('cvt-scope')}/cvt-pprof`);
+      expect(f.id).toBe(`local:${n('cvt-scope')}/${n('cvt-pprof')}`);
       expect(lxc(['profile', 'get', '--project', n('cvt-scope'), n('cvt-pprof'), 'user.p']).trim()).toBe('1');
       const ii = inst.inputs.parse({
         name: n('cvt-pi'),
@@ -43,12 +43,16 @@ describeLxd('prova objects in a project on a real LXD', (facts) => {
         ],
       });
       const i = await inst.create(env.ctx, ii);
-      expect(i.id).toBe(`local:${n('cvt-scope')}/cvt-pi`);
+      expect(i.id).toBe(`local:${n('cvt-scope')}/${n('cvt-pi')}`);
       expect(i.outputs.ipv4Address).toMatch(/^198\.18\.0\./);
-      const imported = await inst.read(env.ctx, inst.importId!(`${n('cvt-scope')}/cvt-pi`, env.provider.config), {
-        inputs: {},
-        outputs: {},
-      });
+      const imported = await inst.read(
+        env.ctx,
+        inst.importId!(`${n('cvt-scope')}/${n('cvt-pi')}`, env.provider.config),
+        {
+          inputs: {},
+          outputs: {},
+        },
+      );
       expect(imported!.inputs).toMatchObject({
         name: n('cvt-pi'),
         project: n('cvt-scope'),
@@ -58,7 +62,7 @@ describeLxd('prova objects in a project on a real LXD', (facts) => {
       expect((imported!.inputs.devices as { name: string }[]).map((d) => d.name)).toEqual(['eth0', 'root']);
       expect(
         prof.inputs.parse(
-          (await prof.read(env.ctx, prof.importId!(`${n('cvt-scope')}/cvt-pprof`, env.provider.config), {
+          (await prof.read(env.ctx, prof.importId!(`${n('cvt-scope')}/${n('cvt-pprof')}`, env.provider.config), {
             inputs: {},
             outputs: {},
           }))!.inputs,
