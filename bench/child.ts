@@ -19,11 +19,13 @@ const result =
                 ? await (await import('./refresh.js')).benchRefresh()
                 : kind === 'refresh-gcore'
                   ? await (await import('./refresh-gcore.js')).benchRefreshGcore()
-                  : kind === 'policy'
-                    ? await (await import('./policy.js')).benchPolicy()
-                    : kind === 'lxd'
-                      ? await (await import('./lxd.js').catch(() => ({ benchLxd: async () => ({}) }))).benchLxd()
-                      : (() => {
-                          throw new Error(`unknown bench ${kind}`);
-                        })();
+                  : kind === 'instances'
+                    ? await (await import('./instances.js')).benchInstances()
+                    : kind === 'policy'
+                      ? await (await import('./policy.js')).benchPolicy()
+                      : kind === 'lxd'
+                        ? await (await import('./lxd.js').catch(() => ({ benchLxd: async () => ({}) }))).benchLxd()
+                        : (() => {
+                            throw new Error(`unknown bench ${kind}`);
+                          })();
 process.stdout.write(`${JSON.stringify(result)}\n`);

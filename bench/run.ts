@@ -27,6 +27,7 @@ const targets: Record<string, [string, number]> = {
   destroy_to_create_durable_ratio: ['<=', 1.2],
   refresh_100_lxd_ratio_to_per_instance: ['<=', 0.5],
   policy_10k_ms: ['<=', 50],
+  plan_10k_4_instances_ratio_to_1: ['<=', 1.1],
 };
 
 function run(...args: string[]): Record<string, number> {
@@ -53,6 +54,7 @@ if (existsSync(join(here, 'state.ts'))) Object.assign(results, run('state'));
 Object.assign(results, run('refresh'));
 Object.assign(results, run('refresh-gcore'));
 Object.assign(results, run('policy'));
+Object.assign(results, run('instances'));
 if (existsSync(join(here, 'lxd.ts'))) Object.assign(results, run('lxd'));
 
 const rows = Object.entries(results).map(([name, value]) => {
