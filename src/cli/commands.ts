@@ -51,7 +51,12 @@ function show(io: Io, plan: Plan, flags: PlanFlags): void {
   else io.out(plan.render({ color: io.color }));
 }
 
-/** `converge plan`: 0 (no changes, or changes without --detailed-exitcode), 2 (changes with it). */
+/**
+ * `converge plan`: 0 (no changes, or changes without --detailed-exitcode), 2 (changes with it).
+ * State-only changes (options, dependencies, a rename) count as changes: applying records them, as
+ * Terraform's -detailed-exitcode says 2 for a plan of moves alone (plans.Changes.Empty() counts a
+ * moved resource as a change) though its summary line does not count moves.
+ */
 export async function planCommand(io: Io, flags: PlanFlags): Promise<number> {
   const { stack, engine } = await openStack(flags, io);
   try {

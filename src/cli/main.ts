@@ -37,7 +37,7 @@ function program(io: Io, done: (code: number) => void): Command {
   planOpts(cmd.command('plan').description('show what apply would do'))
     .option('--out <file>', 'save the plan for `converge apply <file>`')
     .option('--destroy', 'plan the deletion of everything')
-    .option('--detailed-exitcode', 'exit 2 when there are changes')
+    .option('--detailed-exitcode', 'exit 2 when there are changes (state-only ones included)')
     .option('--markdown', 'print the plan as Markdown (pull-request comments)')
     .option('--json', 'print the plan as JSON')
     .option('--allow-plaintext-secrets', 'with --out: write secret values in clear when no passphrase is set')

@@ -90,7 +90,8 @@ describe('converge (plain output)', () => {
     expect(imported.code).toBe(0);
     expect(imported.stdout).toContain(`Imported net (id ${netId})`);
     // fw and web still record their dependency under the moved name: only that is left to record.
-    const after = JSON.parse((await converge(['plan', '--json'], env)).stdout);
+    const planned = await converge(['plan', '--json', '--detailed-exitcode'], env);
+    const after = JSON.parse(planned.stdout);
     expect(
       after.steps
         .filter((s: { action: string }) => s.action !== 'noop')
@@ -99,6 +100,9 @@ describe('converge (plain output)', () => {
       ['fw', 'options_changed'],
       ['web', 'options_changed'],
     ]);
+    // Counted apart from provider changes; alone they still exit 2 (as Terraform's moves do).
+    expect(after.summary).toMatchObject({ update: 0, stateOnly: 2 });
+    expect(planned.code).toBe(2);
   }, 60_000);
 
   it('force-unlock releases a lock left by a holder that is gone, and refuses a live one without --force', async () => {

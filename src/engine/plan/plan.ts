@@ -5,7 +5,6 @@
 import { writeFile, rename, readFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import type { Step } from './step.js';
-import type { Action } from '../action.js';
 import type { StepWork } from './work.js';
 import type { DriftEntry } from './drift.js';
 import { renderPlan, type RenderOptions } from './render.js';
@@ -24,7 +23,7 @@ import {
 import { PlanFileError } from './plan-errors.js';
 
 export type { PlanSummary, PlanMode } from './view.js';
-import { planFields, type PlanInput, type PlanMode, type PlanSummary, type PlanView } from './view.js';
+import { planFields, summarize, type PlanInput, type PlanMode, type PlanSummary, type PlanView } from './view.js';
 
 /** Internal: apply's view of the plan. Not part of the public contract. */
 export const planWork: unique symbol = Symbol('converge.planWork');
@@ -110,9 +109,7 @@ export class Plan implements PlanView {
     this.steps = work
       ? work.map((w) => w.step)
       : (fields as { saved: { work: SavedWork } }).saved.work.steps.map((s) => s.step);
-    const counts: Record<Action, number> = { create: 0, update: 0, replace: 0, delete: 0, noop: 0, forget: 0 };
-    for (const s of this.steps) counts[s.action]++;
-    this.summary = Object.freeze(counts);
+    this.summary = summarize(this.steps);
     this.mode = fields.mode ?? 'normal';
     this.drift = fields.drift ?? [];
     this.hasChanges =

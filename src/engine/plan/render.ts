@@ -171,10 +171,15 @@ function renderStep(step: Step, style: ValueStyle, color: boolean): string[] {
   return lines;
 }
 
-/** "Plan: 3 to add, 1 to change, 1 to replace, 0 to destroy." (", 1 to forget" when there is one). */
+/**
+ * "Plan: 3 to add, 1 to change, 1 to replace, 0 to destroy." (", 1 to forget" when there is one;
+ * "; 2 to change in the state only" when options, dependencies or names change with no input).
+ */
 export function summaryLine(plan: Pick<PlanView, 'summary'>): string {
   const s = plan.summary;
-  return `Plan: ${s.create} to add, ${s.update} to change, ${s.replace} to replace, ${s.delete} to destroy${s.forget ? `, ${s.forget} to forget` : ''}.`;
+  const forget = s.forget ? `, ${s.forget} to forget` : '';
+  const stateOnly = s.stateOnly ? `; ${s.stateOnly} to change in the state only` : '';
+  return `Plan: ${s.create} to add, ${s.update} to change, ${s.replace} to replace, ${s.delete} to destroy${forget}${stateOnly}.`;
 }
 
 /** One step's block as plain text (no colours), as render() prints it. */

@@ -73,3 +73,8 @@ export type Step = {
   /** A step on a deposed object (left by a create-before-destroy replacement): which one. */
   readonly deposedKey?: string;
 };
+
+/** An update recorded in the state only (options, dependencies, a rename by alias): no provider call. */
+export function isStateOnly(step: Pick<Step, 'action' | 'cause'>): boolean {
+  return step.action === 'update' && step.cause === 'options_changed';
+}

@@ -1,15 +1,20 @@
 // What a plan is, as data: the one list of a plan's fields. plan.ts's Plan implements it (and
 // documents each field for its users), util.inspect shows PLAN_FIELDS, json.ts writes them in that
 // order and reads them back; render.ts and json.ts take a PlanView, so none imports plan.ts.
-import type { Step } from './step.js';
+import { isStateOnly, type Step } from './step.js';
 import type { DriftEntry } from './drift.js';
 
 /** How many steps of a plan have each action. */
 export type PlanSummary = {
   /** Resources to create. */
   readonly create: number;
-  /** Resources to update in place. */
+  /** Resources to update in place through their provider. */
   readonly update: number;
+  /**
+   * Resources updated in the state only: an option (protect, retainOnDelete, ...), a dependency or
+   * a rename by alias changed, no input did, so no provider is called. Counted apart from `update`.
+   */
+  readonly stateOnly: number;
   /** Resources to replace (delete and create, in the order `createBeforeDestroy` says). */
   readonly replace: number;
   /** Resources to delete. */
@@ -22,6 +27,13 @@ export type PlanSummary = {
 
 /** 'normal': converge the stack; 'destroy': delete everything; 'refresh-only': record what changed outside, call no provider mutation. */
 export type PlanMode = 'normal' | 'destroy' | 'refresh-only';
+
+/** How many steps of each action: a state-only update counts as `stateOnly`, not `update`. */
+export function summarize(steps: readonly Step[]): PlanSummary {
+  const counts = { create: 0, update: 0, stateOnly: 0, replace: 0, delete: 0, noop: 0, forget: 0 };
+  for (const s of steps) counts[isStateOnly(s) ? 'stateOnly' : s.action]++;
+  return Object.freeze(counts);
+}
 
 /** A plan's fields (documented on `Plan`), in the order its JSON writes them. */
 export type PlanView = {

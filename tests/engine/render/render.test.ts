@@ -335,12 +335,17 @@ describe('renderPlan of hand-made steps', () => {
     `);
   });
 
-  it('prints the summary line with every count', () => {
-    const summary = { create: 3, update: 1, replace: 1, delete: 0, noop: 4, forget: 0 };
-    expect(summaryLine({ summary })).toBe('Plan: 3 to add, 1 to change, 1 to replace, 0 to destroy.');
-    expect(summaryLine({ summary: { ...summary, forget: 2 } })).toBe(
-      'Plan: 3 to add, 1 to change, 1 to replace, 0 to destroy, 2 to forget.',
-    );
+  const summary = { create: 3, update: 1, stateOnly: 0, replace: 1, delete: 0, noop: 4, forget: 0 };
+  it.each([
+    [{}, 'Plan: 3 to add, 1 to change, 1 to replace, 0 to destroy.'],
+    [{ forget: 2 }, 'Plan: 3 to add, 1 to change, 1 to replace, 0 to destroy, 2 to forget.'],
+    [{ stateOnly: 2 }, 'Plan: 3 to add, 1 to change, 1 to replace, 0 to destroy; 2 to change in the state only.'],
+    [
+      { update: 0, stateOnly: 1, forget: 1 },
+      'Plan: 3 to add, 0 to change, 1 to replace, 0 to destroy, 1 to forget; 1 to change in the state only.',
+    ],
+  ])('prints the summary line with every count (%j)', (counts, line) => {
+    expect(summaryLine({ summary: { ...summary, ...counts } })).toBe(line);
   });
 
   it('colours symbols only when asked, and never by default off a TTY', () => {
