@@ -46,7 +46,12 @@ export type TypedDecl<I, O, D extends FieldDocs = FieldDocs> = ResourceDecl & {
  * provider's generated `field-docs.ts`): intersected with the typed inputs and outputs, they change
  * no type and make an editor's hover show each field's description. Types only.
  */
-type FieldDocs = { readonly inputs: object; readonly outputs: object };
+type FieldDocs = {
+  /** The input fields' descriptions. */
+  readonly inputs: object;
+  /** The output fields' descriptions. */
+  readonly outputs: object;
+};
 
 /** A provider's typed builder for one resource type: `(name, inputs, options?) => TypedDecl`. */
 export type ResourceHelper<I extends z.ZodType, O extends z.ZodType, D extends FieldDocs = FieldDocs> = (
