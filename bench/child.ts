@@ -23,9 +23,11 @@ const result =
                     ? await (await import('./instances.js')).benchInstances()
                     : kind === 'policy'
                       ? await (await import('./policy.js')).benchPolicy()
-                      : kind === 'lxd'
-                        ? await (await import('./lxd.js').catch(() => ({ benchLxd: async () => ({}) }))).benchLxd()
-                        : (() => {
-                            throw new Error(`unknown bench ${kind}`);
-                          })();
+                      : kind === 'testing'
+                        ? await (await import('./testing.js')).benchTesting()
+                        : kind === 'lxd'
+                          ? await (await import('./lxd.js').catch(() => ({ benchLxd: async () => ({}) }))).benchLxd()
+                          : (() => {
+                              throw new Error(`unknown bench ${kind}`);
+                            })();
 process.stdout.write(`${JSON.stringify(result)}\n`);

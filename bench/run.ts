@@ -27,6 +27,7 @@ const targets: Record<string, [string, number]> = {
   destroy_to_create_durable_ratio: ['<=', 1.2],
   refresh_100_lxd_ratio_to_per_instance: ['<=', 0.5],
   policy_10k_ms: ['<=', 50],
+  testing_1k_change_ms: ['<=', 100],
   plan_10k_4_instances_ratio_to_1: ['<=', 1.1],
 };
 
@@ -54,6 +55,7 @@ if (existsSync(join(here, 'state.ts'))) Object.assign(results, run('state'));
 Object.assign(results, run('refresh'));
 Object.assign(results, run('refresh-gcore'));
 Object.assign(results, run('policy'));
+Object.assign(results, run('testing'));
 Object.assign(results, run('instances'));
 if (existsSync(join(here, 'lxd.ts'))) Object.assign(results, run('lxd'));
 

@@ -15,8 +15,8 @@ import {
 import type { OperationContext } from '../engine/provider/context.js';
 import type { TypedDecl, LookupCall } from '../engine/decl/helper.js';
 import { LookupError } from '../engine/errors.js';
-import { defOf, objectView } from '../engine/validate/zod-def.js';
-import { mockId, nounOf, sampleValue } from './sample.js';
+import { defOf, objectView, shapeSchema } from '../engine/validate/zod-def.js';
+import { generatorOf, mockId, nounOf } from './sample.js';
 
 /** One object a mock provider holds: what was created (or updated) under an address. */
 export type MockObject = {
@@ -100,38 +100,82 @@ class MockWorld {
   }
 }
 
-/** The outputs a new object answers: its id where the schema names it, inputs of the same name, else samples. */
-function outputsFor(
-  def: AnyResource,
+/**
+ * Each resource definition's outputs maker, made on first use: a memo of a pure function of the
+ * (frozen) definition, so a suite that calls mockProviders() per test reads each schema once.
+ */
+const makers = new WeakMap<AnyResource, OutputsMaker>();
+
+/** Makes the outputs of a new object: (seed, id, inputs, override) → outputs. */
+type OutputsMaker = (
   seed: string,
   id: string,
   inputs: Record<string, unknown>,
   override: Readonly<Record<string, unknown>> | undefined,
-): Record<string, unknown> {
+) => Record<string, unknown>;
+
+/** A cheap test that a value fits a field (its base type), with zod's own parse for anything else. */
+function fitsField(field: z.ZodType): (v: unknown) => boolean {
+  switch (defOf(shapeSchema(field))?.type) {
+    case 'string':
+      return (v) => typeof v === 'string';
+    case 'number':
+      return (v) => typeof v === 'number';
+    case 'boolean':
+      return (v) => typeof v === 'boolean';
+    case 'array':
+      return Array.isArray;
+    case 'object':
+    case 'record':
+      return (v) => !!v && typeof v === 'object' && !Array.isArray(v);
+    default:
+      return (v) => field.safeParse(v).success;
+  }
+}
+
+/**
+ * How a resource type's outputs are made, read once from its schema: its id where the schema
+ * names it (`id`, `<noun>Id`), an input of the same name and type where there is one, else a
+ * generated value; then the test's overrides.
+ */
+function outputsMaker(def: AnyResource): OutputsMaker {
+  const known = makers.get(def);
+  if (known) return known;
   const shape = objectView(def.outputs as z.ZodType)?.shape ?? {};
   const idKey = `${nounOf(def.token)}Id`;
-  const out: Record<string, unknown> = {};
-  for (const [k, field] of Object.entries(shape)) {
-    const optional = defOf(field)?.type === 'optional';
-    if ((k === 'id' || k === idKey) && field.safeParse(id).success) out[k] = id;
-    else if (k in inputs && inputs[k] !== undefined && field.safeParse(inputs[k]).success) out[k] = inputs[k];
-    else if (!optional) out[k] = sampleValue(field, k, seed);
-  }
-  Object.assign(out, override);
-  const parsed = (def.outputs as z.ZodType).safeParse(out);
-  return parsed.success && parsed.data && typeof parsed.data === 'object'
-    ? (parsed.data as Record<string, unknown>)
-    : out;
+  const fields = Object.entries(shape).map(([k, field]) => {
+    const fits = fitsField(field);
+    return {
+      k,
+      isId: (k === 'id' || k === idKey) && fits('x'),
+      fits,
+      optional: defOf(field)?.type === 'optional',
+      make: generatorOf(field, k),
+    };
+  });
+  const maker: OutputsMaker = (seed, id, inputs, override) => {
+    const out: Record<string, unknown> = {};
+    for (const f of fields) {
+      const given = inputs[f.k];
+      if (f.isId) out[f.k] = id;
+      else if (given !== undefined && f.fits(given)) out[f.k] = given;
+      else if (!f.optional) out[f.k] = f.make(seed);
+    }
+    return override ? Object.assign(out, override) : out;
+  };
+  makers.set(def, maker);
+  return maker;
 }
 
 function mockResource(def: AnyResource, provider: string, world: MockWorld): AnyResource {
+  let outputKeys: string[] | undefined;
   const create = async (ctx: OperationContext, inputs: Record<string, unknown>) => {
     world.calls.push({ operation: 'create', address: ctx.address });
     const n = world.generations.get(ctx.address) ?? 0;
     world.generations.set(ctx.address, n + 1);
     const seed = `${provider}:${def.token}:${ctx.address}${n ? `#${n}` : ''}`;
     const id = mockId(provider, def.token, seed, inputs);
-    const outputs = outputsFor(def, seed, id, inputs, world.overrides.get(ctx.address));
+    const outputs = outputsMaker(def)(seed, id, inputs, world.overrides.get(ctx.address));
     world.keep({ address: ctx.address, type: def.token, id, inputs, outputs });
     return { id, outputs };
   };
@@ -158,9 +202,9 @@ function mockResource(def: AnyResource, provider: string, world: MockWorld): Any
       ? async (ctx, id, olds, news) => {
           world.calls.push({ operation: 'update', address: ctx.address });
           const override = world.overrides.get(ctx.address);
-          const shape = objectView(def.outputs as z.ZodType)?.shape ?? {};
           const outputs: Record<string, unknown> = { ...olds.outputs };
-          for (const k of Object.keys(shape)) if (k in news && news[k] !== undefined) outputs[k] = news[k];
+          outputKeys ??= Object.keys(objectView(def.outputs as z.ZodType)?.shape ?? {});
+          for (const k of outputKeys) if (news[k] !== undefined) outputs[k] = news[k];
           Object.assign(outputs, override);
           world.drifts.delete(ctx.address);
           world.keep({ address: ctx.address, type: def.token, id, inputs: news, outputs });
