@@ -270,7 +270,7 @@ export class Engine {
     args?: Record<string, unknown>,
     options: { readonly signal?: AbortSignal } = {},
   ): Promise<R> {
-    const { token, found, data } = checkedLookup(this.#core.lookups, call, args);
+    const { token, found, data } = checkedLookup(this.#core.lookups, call, args, this.#core.lookupInstances);
     const emit = this.#core.emitter(undefined);
     for (const w of found.def.warnings?.(data, found.provider.config) ?? [])
       emit({ type: 'warning', at: this.#core.now(), address: token, message: w });

@@ -34,6 +34,13 @@ export type ResourceState = {
   readonly name: string;
   /** The provider that serves it. */
   readonly provider: string;
+  /** The provider instance that made it (`provb({ name: 'ops' })`); absent: the provider's default instance. */
+  readonly instance?: string;
+  /**
+   * That instance's non-secret settings (endpoint, region, project, remote; flattened `path → value`)
+   * when the object was last written: never a credential. Absent in records older than them.
+   */
+  readonly instanceSettings?: Readonly<Record<string, string | number | boolean>>;
   /** The provider's id of the object. */
   readonly id: string;
   /** The inputs it was last applied or refreshed with (secret paths listed in `secrets`). */
@@ -81,6 +88,10 @@ export type PendingOperation = {
   readonly name: string;
   /** The provider that serves it. */
   readonly provider: string;
+  /** The provider instance it runs through; absent: the default instance. */
+  readonly instance?: string;
+  /** That instance's non-secret settings (recorded with the object if recovery adopts it). */
+  readonly instanceSettings?: Readonly<Record<string, string | number | boolean>>;
   /** The inputs that identify the object (for a create: what `find` needs). */
   readonly inputs: Readonly<Record<string, unknown>>;
   /** The object's id, when known (deletes, updates). */

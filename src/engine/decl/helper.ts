@@ -5,6 +5,7 @@ import type { ResourceDefinition, LookupDefinition } from '../provider/define.js
 import type { ResourceDecl, ResourceOptions } from './resource-decl.js';
 import { ref, type Ref } from './ref.js';
 import type { Secret } from '../values/secret.js';
+import type { StackRef } from './stack-ref.js';
 
 /**
  * A reference that remembers the type of what it points at (types only: at run time it is a plain
@@ -15,8 +16,9 @@ export type TypedRef<T> = Ref & {
   readonly '@type'?: T;
 };
 
-/** A field value given directly, as a reference of the same type, or wrapped in secret(), at any depth. */
-export type TypedInputs<T> = InputShape<T> | TypedRef<T> | Secret<InputShape<T> | TypedRef<T>>;
+/** A field value given directly, as a reference of the same type (or to another stack's output), or wrapped in secret(), at any depth. */
+export type TypedInputs<T> =
+  InputShape<T> | TypedRef<T> | StackRef<T> | Secret<InputShape<T> | TypedRef<T> | StackRef<T>>;
 /** A value of type T whose fields (at any depth) may each be given directly, as a typed reference or as a secret. */
 type InputShape<T> = T extends readonly (infer E)[]
   ? readonly TypedInputs<E>[]
@@ -128,15 +130,36 @@ export type LookupCall<A extends z.ZodType, R> = {
   readonly __result?: R;
 };
 
-/** Makes the typed helper for one lookup: `provb.getInstance({ hostname })` → a call `engine.lookup()` accepts. */
+/**
+ * A provider's typed helper for one lookup: with arguments alone, a call for `engine.lookup()`
+ * (`provb.getInstance({ hostname: 'db' })`); with a name first, a declaration of the lookup as a
+ * node of the stack (`provb.getInstance('db', { hostname: web.out('hostname') })`), whose arguments
+ * may be references and whose answer others reference with `out()`: read when the plan is made if
+ * its arguments are known then, else during apply.
+ */
+export type LookupHelper<A extends z.ZodType, R> = {
+  (args: z.input<A>): LookupCall<A, R>;
+  (
+    name: string,
+    args: { readonly [K in keyof z.input<A>]: TypedInputs<z.input<A>[K]> },
+    options?: ResourceOptions,
+  ): TypedDecl<z.input<A>, R extends object ? R : { value: R }>;
+};
+
+/** Makes the typed helper for one lookup: `provb.getInstance({ hostname })` → a call `engine.lookup()` accepts; `provb.getInstance('db', {...})` → a declared lookup. */
 export function lookupHelper<A extends z.ZodType, R, C>(
   def: LookupDefinition<A, R, C>,
   instance?: string,
-): (args: z.input<A>) => LookupCall<A, R> {
-  const helper = (args: z.input<A>): LookupCall<A, R> =>
-    instance === undefined ? { token: def.token, args } : { token: def.token, args, provider: instance };
+): LookupHelper<A, R> {
+  const declare = resourceHelper({ token: def.token, inputs: def.args } as unknown as ResourceDefinition, instance);
+  const helper = (first: unknown, args?: unknown, options?: ResourceOptions): unknown => {
+    if (typeof first === 'string') return declare(first, args as never, options);
+    return instance === undefined
+      ? { token: def.token, args: first }
+      : { token: def.token, args: first, provider: instance };
+  };
   Object.defineProperty(helper, BIND, { value: (to: string | undefined) => lookupHelper(def, to) });
-  return helper;
+  return helper as LookupHelper<A, R>;
 }
 
 /** Where a helper keeps how to make the same helper bound to a provider instance. */

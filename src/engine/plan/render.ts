@@ -81,6 +81,9 @@ function headline(step: Step): string[] {
   if (step.action === 'forget' && step.cause === 'gone') {
     return [`# ${who} was deleted outside converge`, '# (forgotten: it is no longer in the stack)'];
   }
+  if (step.lookup?.deferred) return [`# ${who} will be read during apply`, `# (${step.lookup.deferred})`];
+  if (step.lookup && step.action === 'forget')
+    return [`# ${who} (a lookup) is no longer declared`, '# (its recorded answer is dropped; nothing is deleted)'];
   const lines = [`# ${who} ${HEADLINE[step.cause]}${moved}`];
   if (NOTE[step.cause]) lines.push(`# ${NOTE[step.cause]}`);
   if (step.providerChange)
@@ -160,12 +163,12 @@ function attributes(step: Step, style: ValueStyle): string[] {
 }
 
 function renderStep(step: Step, style: ValueStyle, color: boolean): string[] {
-  const sym = actionSymbol(step.action, step.createBeforeDestroy);
-  const head = `${sym.padStart(3)} resource "${step.type}" "${step.address}" {`;
+  // A lookup read during apply is a data source's `<= read`, as Terraform shows it.
+  const sym = step.lookup?.deferred ? '<=' : actionSymbol(step.action, step.createBeforeDestroy);
+  const kind = step.lookup ? 'lookup' : 'resource';
+  const head = `${sym.padStart(3)} ${kind} "${step.type}" "${step.address}" {`;
   const painted =
-    color && COLORS[sym]
-      ? `${COLORS[sym]}${sym.padStart(3)}${RESET} resource "${step.type}" "${step.address}" {`
-      : head;
+    color && COLORS[sym] ? `${COLORS[sym]}${sym.padStart(3)}${RESET} ${kind} "${step.type}" "${step.address}" {` : head;
   const lines = headline(step).map((l) => (color ? `  ${BOLD}${l}${RESET}` : `  ${l}`));
   lines.push(painted, ...attributes(step, style), '    }');
   return lines;

@@ -44,6 +44,11 @@ export type Step = {
   readonly provider: string;
   /** The provider instance that serves it (`provb({ name: 'ops' })`); absent: the default instance. */
   readonly instance?: string;
+  /**
+   * A lookup declared in the stack (a data source), not a resource: read when the plan was made,
+   * or, with `deferred` (why), read during apply (`<= read`), what depends on it waiting.
+   */
+  readonly lookup?: { readonly deferred?: string };
   /** A replacement because the resource moved to another provider instance: from which, to which (labels). */
   readonly providerChange?: { readonly from: string; readonly to: string };
   /** What the step does. */
