@@ -11,7 +11,7 @@ import { ValidationError } from '../errors.js';
 import { ownSignal } from '../run/signal.js';
 import { Ledger } from '../run/ledger.js';
 import { recoverPending } from '../run/recover.js';
-import { planSteps } from '../plan/planner.js';
+import { planWithLookups } from './plan-lookups.js';
 import { Plan } from '../plan/plan.js';
 import { findDrift, markDriftRepairs } from '../plan/drift.js';
 import { refreshOnlyWork } from '../plan/refresh-only.js';
@@ -30,6 +30,7 @@ export async function runPlan(
   // Everything that needs no remote data is checked before the lock, the state and any request.
   const { issues, graph, order, parsed } = validateStack(decls as unknown[], resolve, {
     tokens: core.resources.keys(),
+    instancesOf: core.instancesOf,
   });
   issues.push(...planOptionIssues(options, destroy));
   if (issues.length) throw new ValidationError(issues);
@@ -92,18 +93,12 @@ export async function runPlan(
     }
     if (targets !== undefined && targets.length === 0 && targeting)
       return new Plan({ ...fields, work: [], warnings, origin });
-    const planned = planSteps({
-      decls,
-      state,
-      refreshed,
-      resolve,
-      targets,
-      replace: options.replace,
-      destroy,
-      graph,
-      order,
-      parsed,
-    });
+    // Declared lookups whose arguments are known are read here; the others are deferred to apply.
+    const planned = await planWithLookups(
+      core,
+      { decls, state, refreshed, resolve, targets, replace: options.replace, destroy, graph, order, parsed },
+      signal.signal,
+    );
     await verifyProviders(core, planned.work, signal.signal);
     warnings.push(...planned.warnings, ...(core.store.takeWarnings?.() ?? []));
     const clear = core.clearTextWarning(planned.work);
