@@ -4,10 +4,11 @@
 import type { ResourceDecl } from '../decl/resource-decl.js';
 import type { EngineCore } from './core.js';
 import type { ApplyOptions } from '../engine-options.js';
-import { Plan, planSaved, planWork } from '../plan/plan.js';
+import { Plan, planPolicies, planSaved, planWork } from '../plan/plan.js';
+import { policyGate } from '../plan/policy-check.js';
 import { workOf } from '../plan/work-of.js';
 import { own } from '../../state/keys.js';
-import { ApplyError, ConvergeError, StalePlanError } from '../errors.js';
+import { ApplyError, ConvergeError, PolicyViolationError, StalePlanError } from '../errors.js';
 import { ownSignal } from '../run/signal.js';
 import { Ledger } from '../run/ledger.js';
 import { applySteps } from '../apply/apply.js';
@@ -20,6 +21,9 @@ export async function runApply(core: EngineCore, plan: Plan, options: ApplyOptio
   if (!(plan instanceof Plan) || !(plan[planWork] || plan[planSaved]))
     throw new TypeError('Expected `plan` to be a Plan returned by engine.plan() or Plan.load()');
   const work = workOf(plan, options.declarations, core.providers, core.resolve);
+  // Policies before anything is read or changed: every mandatory violation refuses the plan.
+  const policies = policyGate(plan, plan[planPolicies], core.policies);
+  if (policies.mandatory.length) throw new PolicyViolationError(policies.mandatory, 'plan');
   const started = core.now();
   const lock = await core.lock(plan.destroy ? 'destroy' : 'apply', options.signal, options.onEvent);
   try {
@@ -38,6 +42,13 @@ export async function runApply(core: EngineCore, plan: Plan, options: ApplyOptio
       ...(clear && !told ? [clear] : []),
     ]))
       emit({ type: 'warning', at: core.now(), message });
+    for (const v of policies.advisory)
+      emit({
+        type: 'warning',
+        at: core.now(),
+        ...(v.address ? { address: v.address } : {}),
+        message: `policy ${v.policy} (advisory): ${v.message}`,
+      });
     emit({
       type: 'apply_start',
       at: core.now(),
@@ -59,6 +70,7 @@ export async function runApply(core: EngineCore, plan: Plan, options: ApplyOptio
         listening: core.listening || !!options.onEvent,
         now: core.now,
         intents,
+        ...(policies.pending ? { policies: policies.pending } : {}),
       });
     } finally {
       signal.dispose();

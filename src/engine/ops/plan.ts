@@ -18,6 +18,8 @@ import { refreshOnlyWork } from '../plan/refresh-only.js';
 import { TARGETING_WARNING, targetsExcluding, unknownNames } from '../plan/targets.js';
 import { declarationPrints, declarationsDigest, providerPrints } from '../plan/saved.js';
 import { verifyProviders } from './verify.js';
+import { checkedPolicies } from '../plan/policy.js';
+import { policyCheck } from '../plan/policy-check.js';
 
 /** Plans `decls` (none, for a destroy plan) against the refreshed state. */
 export async function runPlan(
@@ -27,6 +29,8 @@ export async function runPlan(
   destroy: boolean,
 ): Promise<Plan> {
   const resolve = core.resolve;
+  // The engine's policies and the plan's own, checked on the finished plan (every mode).
+  const policies = policyCheck(checkedPolicies(core.policies, options.policies));
   // Everything that needs no remote data is checked before the lock, the state and any request.
   const { issues, graph, order, parsed } = validateStack(decls as unknown[], resolve, {
     tokens: core.resources.keys(),
@@ -72,6 +76,7 @@ export async function runPlan(
       exclude: options.exclude,
       mode: destroy ? ('destroy' as const) : refreshOnly ? ('refresh-only' as const) : ('normal' as const),
       drift,
+      policies,
     };
     // The declarations' digest is needed only when the plan is saved or checked: computed on first use.
     let digest: string | undefined;

@@ -30,7 +30,9 @@ export function planToJSON(plan: PlanView): PlanJSON {
 /** What a plan is made from, read back from its JSON (a saved plan's `plan` member). */
 export function planInputOf(json: PlanJSON): PlanInput {
   // Everything but what the plan computes (from its steps and mode) is an input as it stands.
-  const { formatVersion: _v, destroy: _d, hasChanges: _h, summary: _s, steps: _t, targets, exclude, ...input } = json;
+  const { formatVersion: _v, destroy: _d, hasChanges: _h, summary: _s, steps: _t, targets, exclude, ...rest } = json;
+  // Policy findings are not read back: a loaded plan is checked again by the policies where it is loaded.
+  const { violations: _pv, pendingChecks: _pc, ...input } = rest;
   return { ...input, targets: targets ?? undefined, exclude: exclude ?? undefined };
 }
 

@@ -4,6 +4,7 @@
 import type { PlanView } from './view.js';
 import { actionSymbol } from '../action.js';
 import { driftLines, renderStepText, stepHeadline, summaryLine } from './render.js';
+import { policyMarkdown } from './render-policy.js';
 
 /** Options of `plan.renderMarkdown()`. */
 export type MarkdownOptions = {
@@ -39,6 +40,7 @@ export function renderMarkdown(plan: PlanView, options: MarkdownOptions = {}): s
     );
   else out.push(`**${summaryLine(plan)}**`, '');
   for (const w of plan.warnings) out.push(`> **Warning:** ${escapeHtml(w)}`, '');
+  out.push(...policyMarkdown(plan));
   if (drift.length) {
     out.push('#### Objects changed outside converge', '');
     for (const d of drift) {

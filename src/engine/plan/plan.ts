@@ -21,6 +21,9 @@ import {
   type ProviderPrint,
 } from './saved.js';
 import { PlanFileError } from './plan-errors.js';
+import type { PendingCheck, PolicyViolation } from '../violation.js';
+import { checkedPolicies, type PolicyUse } from './policy.js';
+import { policyCheck, type PolicyOutcome } from './policy-check.js';
 
 export type { PlanSummary, PlanMode } from './view.js';
 import { planFields, summarize, type PlanInput, type PlanMode, type PlanSummary, type PlanView } from './view.js';
@@ -31,6 +34,11 @@ export const planWork: unique symbol = Symbol('converge.planWork');
 export const planSaved: unique symbol = Symbol('converge.planSaved');
 /** Internal: where an engine-made plan came from (providers, declarations digest). */
 export const planOrigin: unique symbol = Symbol('converge.planOrigin');
+/** Internal: the policy uses a plan was checked with (apply checks the applying engine's others). */
+export const planPolicies: unique symbol = Symbol('converge.planPolicies');
+
+/** Internal: the check a new plan runs on itself (the policies in use where it is made or loaded). */
+type PolicyInput = { policies?: (plan: Plan) => PolicyOutcome };
 
 /**
  * What `engine.plan()` returns: a complete, immutable value. `steps` in execution order, a
@@ -79,6 +87,15 @@ export class Plan implements PlanView {
   readonly mode: PlanMode;
   /** Objects refresh found changed or deleted outside converge (empty without refresh). */
   readonly drift: readonly DriftEntry[];
+  /**
+   * What the policies in use found (where the plan was made, or loaded): a `mandatory` one makes
+   * apply refuse the plan with PolicyViolationError; `advisory` ones are shown only.
+   */
+  readonly violations: readonly PolicyViolation[];
+  /** Policy checks that read a value known only after apply: each runs again before its step. */
+  readonly pendingChecks: readonly PendingCheck[];
+  /** Internal: the policy uses the plan was checked with. @hidden */
+  declare readonly [planPolicies]: readonly PolicyUse[];
   /** Internal: apply's work list (real values). Not part of the public contract. @hidden */
   declare readonly [planWork]: readonly StepWork[] | undefined;
   /** Internal: a loaded plan's saved work. @hidden */
@@ -89,8 +106,8 @@ export class Plan implements PlanView {
 
   constructor(
     fields:
-      | (PlanInput & { work: readonly StepWork[]; origin?: PlanOrigin })
-      | (PlanInput & { saved: { work: SavedWork; providers: readonly ProviderPrint[]; where: string } }),
+      | (PlanInput & { work: readonly StepWork[]; origin?: PlanOrigin } & PolicyInput)
+      | (PlanInput & { saved: { work: SavedWork; providers: readonly ProviderPrint[]; where: string } } & PolicyInput),
   ) {
     const work = 'work' in fields ? fields.work : undefined;
     // Not enumerable, and util.inspect shows the public view only: the work list holds the real
@@ -123,6 +140,13 @@ export class Plan implements PlanView {
     this.targets = fields.targets;
     this.exclude = fields.exclude;
     this.destroy = this.mode === 'destroy';
+    // Policies see the finished plan (its own findings still empty) and find what it shows.
+    this.violations = [];
+    this.pendingChecks = [];
+    const found = fields.policies?.(this);
+    this.violations = found?.violations ?? [];
+    this.pendingChecks = found?.pendingChecks ?? [];
+    Object.defineProperty(this, planPolicies, { value: found?.evaluated ?? [], enumerable: false, writable: false });
     Object.freeze(this);
   }
 
@@ -185,6 +209,8 @@ export class Plan implements PlanView {
   /** Reads a plan file's text (serialize()'s output). */
   static async parse(text: string, options: LoadOptions = {}, where = 'plan'): Promise<Plan> {
     const { plan, providers, work } = await decodePlanFile(text, where, options);
-    return new Plan({ saved: { work, providers, where }, ...planInputOf(plan) });
+    // The file's findings are not trusted: the policies given here check the plan again.
+    const policies = policyCheck(checkedPolicies(options.policies));
+    return new Plan({ saved: { work, providers, where }, ...planInputOf(plan), policies });
   }
 }

@@ -30,6 +30,7 @@ import {
   type IntegrityKey,
 } from './plan-integrity.js';
 import type { ProviderPrint } from './plan-providers.js';
+import type { PolicyUse } from './policy.js';
 import { holdsSecrets, toSaved, type SavedStep } from './saved-work.js';
 
 export { providerPrints, type ProviderPrint } from './plan-providers.js';
@@ -71,6 +72,11 @@ export type LoadOptions = {
   readonly passphrase?: string;
   /** The key the plan was signed with; default CONVERGE_PLAN_SIGNING_KEY. */
   readonly signingKey?: string;
+  /**
+   * Policies to check the loaded plan with (its `violations` and `pendingChecks`); the findings
+   * written in the file are not read back. The applying engine's own policies are checked at apply.
+   */
+  readonly policies?: readonly PolicyUse[];
 };
 
 /** What an engine-made plan knows of where it came from, to save and to check at apply. */

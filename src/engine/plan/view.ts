@@ -3,6 +3,7 @@
 // order and reads them back; render.ts and json.ts take a PlanView, so none imports plan.ts.
 import { isStateOnly, type Step } from './step.js';
 import type { DriftEntry } from './drift.js';
+import type { PendingCheck, PolicyViolation } from '../violation.js';
 
 /** How many steps of a plan have each action. */
 export type PlanSummary = {
@@ -51,6 +52,8 @@ export type PlanView = {
   readonly warnings: readonly string[];
   readonly drift: readonly DriftEntry[];
   readonly steps: readonly Step[];
+  readonly violations: readonly PolicyViolation[];
+  readonly pendingChecks: readonly PendingCheck[];
 };
 
 /** The name of one of a plan's fields. */
@@ -71,6 +74,8 @@ const ORDER: { readonly [K in PlanField]: true } = {
   warnings: true,
   drift: true,
   steps: true,
+  violations: true,
+  pendingChecks: true,
 };
 
 /** A plan's field names, in the order its JSON writes them and util.inspect shows them. */
