@@ -67,6 +67,7 @@ export async function planCommand(io: Io, flags: PlanFlags): Promise<number> {
       if (!flags.json && !flags.markdown)
         io.out(`\nSaved the plan to ${flags.out}. Apply exactly these actions with:\n  converge apply ${flags.out}`);
     }
+    if (refused(io, plan)) return 1;
     return flags.detailedExitcode && plan.hasChanges ? 2 : 0;
   } finally {
     await closeAll(stack);
@@ -93,6 +94,7 @@ export async function applyCommand(io: Io, planFile: string | undefined, flags: 
     } else {
       plan = await makePlan(engine, stack, flags);
       io.out(plan.render({ color: io.color }));
+      if (refused(io, plan)) return 1;
       if (!plan.hasChanges) return 0;
       if (!flags.autoApprove) {
         const verb = plan.destroy ? 'destroy all these resources' : 'perform these actions';
@@ -113,6 +115,16 @@ export async function applyCommand(io: Io, planFile: string | undefined, flags: 
   } finally {
     await closeAll(stack);
   }
+}
+
+/** A plan with mandatory policy violations: says so on stderr (apply would refuse it) and the command fails. */
+function refused(io: Io, plan: Plan): boolean {
+  const n = plan.violations.filter((v) => v.level === 'mandatory').length;
+  if (n === 0) return false;
+  io.err(
+    `\nError: ${n} mandatory polic${n === 1 ? 'y' : 'ies'} failed (see "Policy checks" above); apply will refuse this plan.`,
+  );
+  return true;
 }
 
 async function runApply(
