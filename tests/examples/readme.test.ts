@@ -67,6 +67,9 @@ describe('the README', () => {
       'examples/providers.ts#provb',
       'examples/providers.ts#provc',
       'examples/providers.ts#stores',
+      'tests/examples/web-stack.ts#stack',
+      'tests/examples/testing.test.ts#vitest',
+      'tests/examples/node-test/testing.test.mts#node-test',
       'tests/examples/own-stack.test.ts#test',
       'examples/my-provider.ts#provider',
     ]);

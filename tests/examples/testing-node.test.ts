@@ -8,11 +8,15 @@ import { expect, it } from 'vitest';
 const root = join(__dirname, '..', '..');
 
 it('runs the node:test example with node --test, every test passing', async () => {
-  const { stdout } = await promisify(execFile)(
+  const run = promisify(execFile)(
     process.execPath,
     ['--import', 'tsx', '--test', '--test-reporter=tap', join('tests', 'examples', 'node-test', 'testing.test.mts')],
     { cwd: root, env: { ...process.env, NODE_OPTIONS: '' }, timeout: 60_000 },
   );
+  // On a failure, the child's whole output is the message.
+  const { stdout } = await run.catch((e: { stdout?: string; stderr?: string }) => {
+    throw new Error(`node --test failed:\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
+  });
   expect(stdout).toMatch(/^ok 1 - grows the instance in place, and replaces it to shrink it$/m);
   expect(stdout).toMatch(/^# pass 1$/m);
   expect(stdout).toMatch(/^# fail 0$/m);
