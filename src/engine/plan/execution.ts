@@ -12,7 +12,8 @@
 //    (been updated, recorded or recreated), unless that resource still references its
 //    replacement, which is created after the destroy (delete-first: Terraform's order).
 // 5. createBeforeDestroy creates the new object first, moves the old one to `deposed`, and
-//    destroys it after every dependent has been updated or replaced to point at the new one. It
+//    destroys it after every dependent, direct or through others (a <- b <- c: after c's update
+//    too), has been updated or replaced to point at the new one, as Terraform does. It
 //    propagates to the replaced resources it depends on, directly or through others, and to those
 //    its old object depended on (else rules 2 and 3 would make a cycle), as in Terraform.
 // 6. Targets keep the named resources and what they depend on; a targeted destroy keeps the named
@@ -47,6 +48,8 @@ type ExecutionInput = {
 };
 
 type Node = { id: string; kind: NodeKind; draft: number; waitFor: Set<string> };
+/** A destroy-side node, with the address and recorded dependencies of the object it destroys. */
+type Destroy = { node: Node; address: string; deps: readonly string[]; deleteFirst: boolean; createFirst: boolean };
 
 const APPLY_SIDE: ReadonlySet<NodeKind> = new Set(['create', 'create-replacement', 'update', 'record']);
 
@@ -106,7 +109,7 @@ export function buildExecution(input: ExecutionInput): { readonly work: StepWork
   }
 
   // Destroy-side nodes with the address and the recorded dependencies of the object they destroy.
-  const destroys: { node: Node; address: string; deps: readonly string[]; deleteFirst: boolean }[] = [];
+  const destroys: Destroy[] = [];
   for (const n of nodes.values()) {
     if (APPLY_SIDE.has(n.kind)) continue;
     const d = drafts[n.draft]!;
@@ -115,6 +118,7 @@ export function buildExecution(input: ExecutionInput): { readonly work: StepWork
       address: d.step.address,
       deps: objectOf(d)?.dependencies ?? [],
       deleteFirst: d.kind === 'replace-delete-first',
+      createFirst: d.kind === 'replace-create-first',
     });
   }
   // Rule 3: index destroys by what their object depended on.
@@ -130,16 +134,22 @@ export function buildExecution(input: ExecutionInput): { readonly work: StepWork
         if (dep !== name && !d.deps.includes(dep)) push(referrers, dep, i);
     }
   }
-  for (const x of destroys) {
+  for (const x of destroys)
     for (const y of destroyedDependents.get(x.address) ?? [])
       if (y !== x.node && drafts[y.draft]!.step.address !== x.address) x.node.waitFor.add(y.id);
-  }
   // An apply-side node waits for a destroy only through a delete-first replacement (rule 2): only
   // then can a rule-4 edge close a cycle, so only then is it checked (and dropped, with a warning).
   const mayCycle = destroys.some((x) => x.deleteFirst);
   const warnings: string[] = [];
+  // Rule 5: the old object of a create-first replacement waits for every resource that depends on
+  // it through any chain, not only the direct ones (Terraform destroys the deposed object last).
+  const referring = new Map([...referrers].map(([n, is]) => [n, is.map((i) => drafts[i]!.step.address)]));
+  const chain = (name: string): number[] =>
+    [...closure({ deps: referring, dependents: new Map() }, [name])].flatMap((n) =>
+      n === name ? [] : declared.get(n)!,
+    );
   for (const x of destroys) {
-    for (const i of referrers.get(x.address) ?? []) {
+    for (const i of x.createFirst ? chain(x.address) : (referrers.get(x.address) ?? [])) {
       const w = drafts[i]!;
       const target = applyNode(w.step.address);
       if (!target) continue;

@@ -16,7 +16,7 @@ import type { Change } from '../diff/diff.js';
 import { formatPath, getPath, parsePath } from '../values/path.js';
 import { containsUnknown, unknown } from '../values/unknown.js';
 import { redactPaths } from '../values/redact.js';
-import type { Step, StepChange } from './step.js';
+import { isStateOnly, type Step, type StepChange } from './step.js';
 import type { StepWork } from './work.js';
 import { chooseAction, type Choice } from './choose.js';
 import { storedOptions } from './options.js';
@@ -305,7 +305,8 @@ function plannedValue(ref: Ref, planned: ReadonlyMap<string, Planned>): unknown 
   const fresh = action === 'create' || action === 'replace';
   const outKeys = schemaKeys(u.def.outputs);
   const inKeys = schemaKeys(u.def.inputs);
-  const computed = action === 'update' && (u.def.computedOnUpdate ?? []).includes(head);
+  // A state-only update calls no provider: its outputs stay what the state records.
+  const computed = action === 'update' && !isStateOnly(u.choice) && (u.def.computedOnUpdate ?? []).includes(head);
   if (segs.length === 1 && head === 'id') return fresh || computed ? unknown : valueOfRecord(u.prior!, segs);
   const isOutput = outKeys ? outKeys.has(head) : !inKeys?.has(head);
   if (isOutput) {

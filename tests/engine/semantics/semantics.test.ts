@@ -157,6 +157,39 @@ const rows: Row[] = [
     ],
   },
   {
+    name: 'a create-first replacement in a chain a <- b <- c deletes the old a after c is updated too',
+    cite: 'Terraform create_before_destroy (docs/destroying.md): the deposed object is destroyed after every dependent is updated, not only the direct ones',
+    stages: [
+      { decls: [thing('a'), thing('b', { peer: ref('a', 'id') }), thing('c', { peer: ref('b', 'status') })] },
+      {
+        decls: [
+          thing('a', { region: 'us' }, { createBeforeDestroy: true }),
+          thing('b', { peer: ref('a', 'id') }),
+          thing('c', { peer: ref('b', 'status') }),
+        ],
+        actions: { a: 'replace', b: 'update', c: 'update' },
+        calls: ['create a', 'update b', 'update c', 'delete a'],
+      },
+    ],
+  },
+  {
+    name: 'a state-only update keeps its outputs known: what refers to them is not updated',
+    cite: 'Terraform: a lifecycle or depends_on change alone plans no change of the object, so its attributes stay known; converge records it in the state only',
+    stages: [
+      { decls: [thing('a'), thing('b', { peer: ref('a', 'status') })], calls: ['create a', 'create b'] },
+      {
+        decls: [thing('a', {}, { protect: true }), thing('b', { peer: ref('a', 'status') })],
+        actions: { a: 'update' },
+        calls: [],
+      },
+      {
+        decls: [thing('a', {}, { retainOnDelete: true }), thing('b', { peer: ref('a', 'status') })],
+        actions: { a: 'update' },
+        calls: [],
+      },
+    ],
+  },
+  {
     name: 'removing a middle resource: what referred to it moves off first, then it is deleted',
     cite: 'Terraform: a destroy waits for the updates of resources that referenced it',
     stages: [
