@@ -10,6 +10,8 @@ import type { ProvcSettings, Scope } from './config.js';
 import { fillPath } from '../../kit/wire.js';
 import { cdnItems, collectCdnPages, collectPages, type CdnList } from './wire/query.js';
 import type { CdnActivityPage, CloudPage, Task, TaskIds } from './wire/answers.js';
+import type * as C from './wire/cdn.js';
+import type { FloatingIp, FloatingIpCreate, FloatingIpUpdate } from './wire/cloud.js';
 
 export type Ctx = Pick<OperationContext, 'signal' | 'retry' | 'report'>;
 export type Wire = Record<string, unknown>;
@@ -77,15 +79,20 @@ export class GcoreClient {
   }
 
   /** Every item of a CDN list (see collectCdnPages). */
-  cdnAll = (ctx: Ctx, template: string, params: Params, operation: string): Promise<Wire[]> =>
-    collectCdnPages((query) => this.call<CdnList>(ctx, 'GET', template, params, operation, { query }));
-  allCdnResources = (ctx: Ctx) => this.cdnAll(ctx, '/cdn/resources', {}, 'list CDN resources');
-  allCdnOriginGroups = (ctx: Ctx) => this.cdnAll(ctx, '/cdn/origin_groups', {}, 'list CDN origin groups');
-  allCdnCertificates = (ctx: Ctx) => this.cdnAll(ctx, '/cdn/sslData', {}, 'list CDN certificates');
-  allCdnCaCertificates = (ctx: Ctx) => this.cdnAll(ctx, '/cdn/sslCertificates', {}, 'list CDN CA certificates');
+  cdnAll = <T>(ctx: Ctx, template: string, params: Params, operation: string): Promise<T[]> =>
+    collectCdnPages((query) => this.call<CdnList<T>>(ctx, 'GET', template, params, operation, { query }));
+  allCdnResources = (ctx: Ctx) => this.#resources.all(ctx);
+  allCdnOriginGroups = (ctx: Ctx) => this.#groups.all(ctx);
+  allCdnCertificates = (ctx: Ctx) => this.#certs.all(ctx);
+  allCdnCaCertificates = (ctx: Ctx) => this.#cas.all(ctx);
   allCdnRules = (ctx: Ctx, resourceId: number) =>
-    this.cdnAll(ctx, '/cdn/resources/{resource_id}/rules', { resource_id: resourceId }, 'list CDN resource rules');
-  allCdnRuleTemplates = (ctx: Ctx) => this.cdnAll(ctx, '/cdn/resources/rule_templates', {}, 'list CDN rule templates');
+    this.cdnAll<C.CdnRule>(
+      ctx,
+      '/cdn/resources/{resource_id}/rules',
+      { resource_id: resourceId },
+      'list CDN resource rules',
+    );
+  allCdnRuleTemplates = (ctx: Ctx) => this.#templates.all(ctx);
   allFloatingIps = (ctx: Ctx, s: Scope) =>
     collectPages(
       (offset) => this.listFloatingIps(ctx, s, offset === undefined ? {} : { offset }),
@@ -104,22 +111,29 @@ export class GcoreClient {
 
   // Cloud: floating IPs
   listFloatingIps = (ctx: Ctx, s: Scope, query: Query) =>
-    this.call<CloudPage>(ctx, 'GET', '/cloud/v1/floatingips/{project_id}/{region_id}', sp(s), 'list floating IPs', {
-      query,
-    });
+    this.call<CloudPage<FloatingIp>>(
+      ctx,
+      'GET',
+      '/cloud/v1/floatingips/{project_id}/{region_id}',
+      sp(s),
+      'list floating IPs',
+      {
+        query,
+      },
+    );
   getFloatingIp = (ctx: Ctx, s: Scope, id: string) =>
-    this.call<Wire>(
+    this.call<FloatingIp>(
       ctx,
       'GET',
       '/cloud/v1/floatingips/{project_id}/{region_id}/{floating_ip_id}',
       { ...sp(s), floating_ip_id: id },
       'read floating IP',
     );
-  createFloatingIp = (ctx: Ctx, s: Scope, body: Wire) =>
+  createFloatingIp = (ctx: Ctx, s: Scope, body: FloatingIpCreate) =>
     this.call<TaskIds>(ctx, 'POST', '/cloud/v1/floatingips/{project_id}/{region_id}', sp(s), 'create floating IP', {
       body,
     });
-  updateFloatingIp = (ctx: Ctx, s: Scope, id: string, body: Wire) =>
+  updateFloatingIp = (ctx: Ctx, s: Scope, id: string, body: FloatingIpUpdate) =>
     this.call<TaskIds>(
       ctx,
       'PATCH',
@@ -176,76 +190,79 @@ export class GcoreClient {
       'read inference flavor',
     );
 
-  // CDN: SSL certificates
-  listCdnCertificates = (ctx: Ctx, query: Query = {}) =>
-    this.call<CdnList>(ctx, 'GET', '/cdn/sslData', {}, 'list CDN certificates', { query }).then(cdnItems);
-  getCdnCertificate = (ctx: Ctx, id: number) =>
-    this.call<Wire>(ctx, 'GET', '/cdn/sslData/{ssl_id}', { ssl_id: id }, 'read CDN certificate');
-  createCdnCertificate = (ctx: Ctx, body: Wire) =>
-    this.call<Wire | undefined>(ctx, 'POST', '/cdn/sslData', {}, 'create CDN certificate', { body });
-  replaceCdnCertificate = (ctx: Ctx, id: number, body: Wire) =>
-    this.call<Wire>(ctx, 'PUT', '/cdn/sslData/{ssl_id}', { ssl_id: id }, 'update CDN certificate', { body });
-  deleteCdnCertificate = (ctx: Ctx, id: number) =>
-    this.call<void>(ctx, 'DELETE', '/cdn/sslData/{ssl_id}', { ssl_id: id }, 'delete CDN certificate');
+  /** The endpoints of one CDN object type at `path`, its id named `idName` in the path ('list CDN origin groups'). */
+  #cdnCrud<T, Req>(path: string, idName: string, what: string) {
+    const one = `${path}/{${idName}}`;
+    return {
+      list: (ctx: Ctx, query: Query = {}) =>
+        this.call<CdnList<T>>(ctx, 'GET', path, {}, `list ${what}s`, { query }).then(cdnItems),
+      all: (ctx: Ctx) => this.cdnAll<T>(ctx, path, {}, `list ${what}s`),
+      get: (ctx: Ctx, id: number) => this.call<T>(ctx, 'GET', one, { [idName]: id }, `read ${what}`),
+      create: (ctx: Ctx, body: Req) => this.call<T>(ctx, 'POST', path, {}, `create ${what}`, { body }),
+      replace: (ctx: Ctx, id: number, body: Req) =>
+        this.call<T>(ctx, 'PUT', one, { [idName]: id }, `update ${what}`, { body }),
+      delete: (ctx: Ctx, id: number) => this.call<void>(ctx, 'DELETE', one, { [idName]: id }, `delete ${what}`),
+    };
+  }
 
-  // CDN: trusted CA certificates
-  listCdnCaCertificates = (ctx: Ctx, query: Query = {}) =>
-    this.call<CdnList>(ctx, 'GET', '/cdn/sslCertificates', {}, 'list CDN CA certificates', { query }).then(cdnItems);
-  getCdnCaCertificate = (ctx: Ctx, id: number) =>
-    this.call<Wire>(ctx, 'GET', '/cdn/sslCertificates/{id}', { id }, 'read CDN CA certificate');
-  createCdnCaCertificate = (ctx: Ctx, body: Wire) =>
-    this.call<Wire>(ctx, 'POST', '/cdn/sslCertificates', {}, 'create CDN CA certificate', { body });
-  replaceCdnCaCertificate = (ctx: Ctx, id: number, body: Wire) =>
-    this.call<Wire>(ctx, 'PUT', '/cdn/sslCertificates/{id}', { id }, 'update CDN CA certificate', { body });
-  deleteCdnCaCertificate = (ctx: Ctx, id: number) =>
-    this.call<void>(ctx, 'DELETE', '/cdn/sslCertificates/{id}', { id }, 'delete CDN CA certificate');
+  // CDN: SSL certificates (a create may answer without a body)
+  readonly #certs = this.#cdnCrud<C.CdnCertificate, C.CdnCertificateRequest>(
+    '/cdn/sslData',
+    'ssl_id',
+    'CDN certificate',
+  );
+  listCdnCertificates = this.#certs.list;
+  getCdnCertificate = this.#certs.get;
+  createCdnCertificate = this.#certs.create as (
+    ctx: Ctx,
+    body: C.CdnCertificateRequest,
+  ) => Promise<C.CdnCertificate | undefined>;
+  replaceCdnCertificate = this.#certs.replace;
+  deleteCdnCertificate = this.#certs.delete;
+
+  // CDN: trusted CA certificates (an update changes the name only)
+  readonly #cas = this.#cdnCrud<C.CdnCaCertificate, C.CdnCaCertificateRequest>(
+    '/cdn/sslCertificates',
+    'id',
+    'CDN CA certificate',
+  );
+  listCdnCaCertificates = this.#cas.list;
+  getCdnCaCertificate = this.#cas.get;
+  createCdnCaCertificate = this.#cas.create;
+  replaceCdnCaCertificate = this.#cas.replace;
+  deleteCdnCaCertificate = this.#cas.delete;
 
   // CDN: origin groups
-  listCdnOriginGroups = (ctx: Ctx, query: Query = {}) =>
-    this.call<CdnList>(ctx, 'GET', '/cdn/origin_groups', {}, 'list CDN origin groups', { query }).then(cdnItems);
-  getCdnOriginGroup = (ctx: Ctx, id: number) =>
-    this.call<Wire>(
-      ctx,
-      'GET',
-      '/cdn/origin_groups/{origin_group_id}',
-      { origin_group_id: id },
-      'read CDN origin group',
-    );
-  createCdnOriginGroup = (ctx: Ctx, body: Wire) =>
-    this.call<Wire>(ctx, 'POST', '/cdn/origin_groups', {}, 'create CDN origin group', { body });
-  replaceCdnOriginGroup = (ctx: Ctx, id: number, body: Wire) =>
-    this.call<Wire>(
-      ctx,
-      'PUT',
-      '/cdn/origin_groups/{origin_group_id}',
-      { origin_group_id: id },
-      'update CDN origin group',
-      { body },
-    );
-  deleteCdnOriginGroup = (ctx: Ctx, id: number) =>
-    this.call<void>(
-      ctx,
-      'DELETE',
-      '/cdn/origin_groups/{origin_group_id}',
-      { origin_group_id: id },
-      'delete CDN origin group',
-    );
+  readonly #groups = this.#cdnCrud<C.CdnOriginGroup, C.CdnOriginGroupRequest>(
+    '/cdn/origin_groups',
+    'origin_group_id',
+    'CDN origin group',
+  );
+  listCdnOriginGroups = this.#groups.list;
+  getCdnOriginGroup = this.#groups.get;
+  createCdnOriginGroup = this.#groups.create;
+  replaceCdnOriginGroup = this.#groups.replace;
+  deleteCdnOriginGroup = this.#groups.delete;
 
-  // CDN: resources
-  listCdnResources = (ctx: Ctx, query: Query = {}) =>
-    this.call<CdnList>(ctx, 'GET', '/cdn/resources', {}, 'list CDN resources', { query }).then(cdnItems);
-  getCdnResource = (ctx: Ctx, id: number) =>
-    this.call<Wire>(ctx, 'GET', '/cdn/resources/{resource_id}', { resource_id: id }, 'read CDN resource');
-  createCdnResource = (ctx: Ctx, body: Wire) =>
-    this.call<Wire>(ctx, 'POST', '/cdn/resources', {}, 'create CDN resource', { body });
-  replaceCdnResource = (ctx: Ctx, id: number, body: Wire) =>
-    this.call<Wire>(ctx, 'PUT', '/cdn/resources/{resource_id}', { resource_id: id }, 'update CDN resource', { body });
-  deleteCdnResource = (ctx: Ctx, id: number) =>
-    this.call<void>(ctx, 'DELETE', '/cdn/resources/{resource_id}', { resource_id: id }, 'delete CDN resource');
+  // CDN: resources (POST takes the cname and origin, PUT the settings)
+  readonly #resources = this.#cdnCrud<C.CdnResource, C.CdnResourceRequest>(
+    '/cdn/resources',
+    'resource_id',
+    'CDN resource',
+  );
+  listCdnResources = this.#resources.list;
+  getCdnResource = this.#resources.get;
+  createCdnResource = this.#resources.create;
+  replaceCdnResource = this.#resources.replace as (
+    ctx: Ctx,
+    id: number,
+    body: C.CdnResourceSettings,
+  ) => Promise<C.CdnResource>;
+  deleteCdnResource = this.#resources.delete;
 
   // CDN: resource rules
   listCdnRules = (ctx: Ctx, resourceId: number) =>
-    this.call<CdnList>(
+    this.call<CdnList<C.CdnRule>>(
       ctx,
       'GET',
       '/cdn/resources/{resource_id}/rules',
@@ -253,15 +270,15 @@ export class GcoreClient {
       'list CDN resource rules',
     ).then(cdnItems);
   getCdnRule = (ctx: Ctx, resourceId: number, id: number) =>
-    this.call<Wire>(
+    this.call<C.CdnRule>(
       ctx,
       'GET',
       '/cdn/resources/{resource_id}/rules/{rule_id}',
       { resource_id: resourceId, rule_id: id },
       'read CDN resource rule',
     );
-  createCdnRule = (ctx: Ctx, resourceId: number, body: Wire) =>
-    this.call<Wire>(
+  createCdnRule = (ctx: Ctx, resourceId: number, body: C.CdnRuleRequest) =>
+    this.call<C.CdnRule>(
       ctx,
       'POST',
       '/cdn/resources/{resource_id}/rules',
@@ -269,8 +286,8 @@ export class GcoreClient {
       'create CDN resource rule',
       { body },
     );
-  replaceCdnRule = (ctx: Ctx, resourceId: number, id: number, body: Wire) =>
-    this.call<Wire>(
+  replaceCdnRule = (ctx: Ctx, resourceId: number, id: number, body: C.CdnRuleRequest) =>
+    this.call<C.CdnRule>(
       ctx,
       'PUT',
       '/cdn/resources/{resource_id}/rules/{rule_id}',
@@ -278,8 +295,8 @@ export class GcoreClient {
       'update CDN resource rule',
       { body },
     );
-  patchCdnRule = (ctx: Ctx, resourceId: number, id: number, body: Wire) =>
-    this.call<Wire>(
+  patchCdnRule = (ctx: Ctx, resourceId: number, id: number, body: Partial<C.CdnRuleRequest>) =>
+    this.call<C.CdnRule>(
       ctx,
       'PATCH',
       '/cdn/resources/{resource_id}/rules/{rule_id}',
@@ -297,35 +314,16 @@ export class GcoreClient {
     );
 
   // CDN: rule templates (a literal segment under /cdn/resources)
-  listCdnRuleTemplates = (ctx: Ctx) =>
-    this.call<CdnList>(ctx, 'GET', '/cdn/resources/rule_templates', {}, 'list CDN rule templates').then(cdnItems);
-  getCdnRuleTemplate = (ctx: Ctx, id: number) =>
-    this.call<Wire>(
-      ctx,
-      'GET',
-      '/cdn/resources/rule_templates/{rule_template_id}',
-      { rule_template_id: id },
-      'read CDN rule template',
-    );
-  createCdnRuleTemplate = (ctx: Ctx, body: Wire) =>
-    this.call<Wire>(ctx, 'POST', '/cdn/resources/rule_templates', {}, 'create CDN rule template', { body });
-  replaceCdnRuleTemplate = (ctx: Ctx, id: number, body: Wire) =>
-    this.call<Wire>(
-      ctx,
-      'PUT',
-      '/cdn/resources/rule_templates/{rule_template_id}',
-      { rule_template_id: id },
-      'update CDN rule template',
-      { body },
-    );
-  deleteCdnRuleTemplate = (ctx: Ctx, id: number) =>
-    this.call<void>(
-      ctx,
-      'DELETE',
-      '/cdn/resources/rule_templates/{rule_template_id}',
-      { rule_template_id: id },
-      'delete CDN rule template',
-    );
+  readonly #templates = this.#cdnCrud<C.CdnRuleTemplate, C.CdnRuleRequest>(
+    '/cdn/resources/rule_templates',
+    'rule_template_id',
+    'CDN rule template',
+  );
+  listCdnRuleTemplates = (ctx: Ctx) => this.#templates.list(ctx);
+  getCdnRuleTemplate = this.#templates.get;
+  createCdnRuleTemplate = this.#templates.create;
+  replaceCdnRuleTemplate = this.#templates.replace;
+  deleteCdnRuleTemplate = this.#templates.delete;
 }
 
 export type GpuKind = 'baremetal' | 'virtual';

@@ -1,16 +1,17 @@
 // CdnCertificate: an SSL certificate for CDN resources (/cdn/sslData), either uploaded (certificate
 // and private key, both secret and never returned by the API) or issued by Let's Encrypt
 // (automated). find reads the CDN activity log for this create's POST since it started (certificates
-// have no creation time or free text: ../activity.ts), so another stack's certificate is never found.
+// have no creation time or free text: ../wire/activity.ts), so another stack's certificate is never found.
 import { z } from 'zod';
 import { ProviderError } from '../../../engine/errors.js';
-import type { Ctx, Wire } from '../client.js';
-import type { ProvcConfig } from '../config.js';
+import type { Ctx } from '../client.js';
+import type { ProvcConfig, ProvcContext } from '../config.js';
+import type { CdnCertificate, CdnCertificateRequest } from '../wire/cdn.js';
 import { certificateShape } from '../lookups/cdn.js';
-import { cdnId, certificateOutputFields, findCdnCreated, provcResource } from './shared.js';
+import { cdnId, certificateOutputFields, findCdnCreated } from './shared.js';
 import { ignoreGone, orNull } from '../../../kit/gone.js';
 import { createdSince } from '../wire/activity.js';
-import { isCannotTell } from '../../../engine/provider/define.js';
+import { defineResource, isCannotTell } from '../../../engine/provider/define.js';
 import { readByGroup } from '../../../kit/read-many.js';
 import type { Prior, ReadResult } from '../../../engine/provider/define.js';
 
@@ -57,9 +58,9 @@ const outputs = z.object({
   ...certificateOutputFields,
 });
 
-const outputsOf = (w: Wire) => ({ ...certificateShape(w), sslId: w.id });
+const outputsOf = (w: CdnCertificate) => ({ ...certificateShape(w), sslId: w.id });
 
-function body(i: Inputs): Wire {
+function body(i: Inputs): CdnCertificateRequest {
   if (i.automated) return { name: i.name, automated: true };
   return {
     name: i.name,
@@ -84,7 +85,7 @@ async function madeBy(
 }
 
 /** What read answers for a listed or fetched object. */
-function certificateResult(w: Wire, prior: Prior): ReadResult {
+function certificateResult(w: CdnCertificate, prior: Prior): ReadResult {
   const old = prior.inputs as Partial<Inputs>;
   const readInputs: Record<string, unknown> = {
     name: w.name,
@@ -96,7 +97,7 @@ function certificateResult(w: Wire, prior: Prior): ReadResult {
   return { inputs: readInputs, outputs: outputsOf(w) };
 }
 
-export const cdnCertificate = provcResource({
+export const cdnCertificate = defineResource({
   token: 'provc:index/cdnCertificate:CdnCertificate',
   inputs,
   outputs,
@@ -122,7 +123,7 @@ export const cdnCertificate = provcResource({
       : (['sslCertificate', 'sslPrivateKey'] as const)
           .filter((k) => i[k] === undefined)
           .map((k) => ({ path: [k], code: 'invalid_value', message: `${k} is required unless automated is true` })),
-  create: async (ctx, i) => {
+  create: async (ctx: ProvcContext, i) => {
     const startedAt = new Date().toISOString();
     const answer = await ctx.config.client.createCdnCertificate(ctx, body(i));
     // The POST answer (when there is one) says deleted: true; the object itself is read back.

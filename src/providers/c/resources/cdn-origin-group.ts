@@ -1,11 +1,13 @@
 // CdnOriginGroup: the origins a CDN resource pulls from (host sources). Synchronous CDN CRUD:
 // POST 201, PUT replaces, DELETE 204 (refused while a resource or rule uses it). Names are unique
 // per account; find reads the CDN activity log for this create's POST since it started (origin
-// groups have no creation time or free-text field: see ../activity.ts), never another stack's group.
+// groups have no creation time or free-text field: see ../wire/activity.ts), never another stack's group.
 import { z } from 'zod';
-import type { Wire } from '../client.js';
+import type { ProvcContext } from '../config.js';
+import type { CdnOriginGroup, CdnOriginGroupRequest } from '../wire/cdn.js';
 import { originGroupShape } from '../lookups/cdn.js';
-import { cdnId, findCdnCreated, provcResource } from './shared.js';
+import { defineResource } from '../../../engine/provider/define.js';
+import { cdnId, findCdnCreated } from './shared.js';
 import { defined } from '../../../kit/wire.js';
 import { ignoreGone, orNull } from '../../../kit/gone.js';
 import { readByGroup } from '../../../kit/read-many.js';
@@ -80,7 +82,7 @@ const outputs = z.object({
     .describe('The origins as the API returns them (source, backup, enabled, host_header_override, origin_type, ...).'),
 });
 
-function toWire(i: Inputs): Wire {
+function toWire(i: Inputs): CdnOriginGroupRequest {
   return {
     name: i.name,
     sources: i.sources.map((s) =>
@@ -91,10 +93,10 @@ function toWire(i: Inputs): Wire {
   };
 }
 
-function toInputs(w: Wire): Inputs {
-  const sources = (w.sources as Wire[] | undefined) ?? [];
+function toInputs(w: CdnOriginGroup): Inputs {
+  const sources = w.sources ?? [];
   return {
-    name: String(w.name),
+    name: w.name,
     sources: sources.map((s) => ({
       source: String(s.source),
       backup: Boolean(s.backup),
@@ -106,12 +108,12 @@ function toInputs(w: Wire): Inputs {
   };
 }
 
-export const cdnOriginGroup = provcResource({
+export const cdnOriginGroup = defineResource({
   token: 'provc:index/cdnOriginGroup:CdnOriginGroup',
   inputs,
   outputs,
   computedOnUpdate: ['hasRelatedResources', 'sources'],
-  create: async (ctx, i) => {
+  create: async (ctx: ProvcContext, i) => {
     const w = await ctx.config.client.createCdnOriginGroup(ctx, toWire(i));
     return { id: String(w.id), outputs: originGroupShape(w) };
   },

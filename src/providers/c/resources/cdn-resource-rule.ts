@@ -1,11 +1,13 @@
 // CdnResourceRule: settings for paths of one CDN resource that match a pattern. The id is
 // '<resourceId>/<ruleId>' (also the import id). A rule must be inactive before DELETE, so delete
 // first switches it off. find reads the CDN activity log for this create's POST since it started
-// (../activity.ts), so a rule of the same name made by someone else is never found.
+// (../wire/activity.ts), so a rule of the same name made by someone else is never found.
 import { z } from 'zod';
-import type { Wire } from '../client.js';
+import type { ProvcContext } from '../config.js';
+import type { CdnRule, CdnRuleRequest } from '../wire/cdn.js';
+import { defineResource } from '../../../engine/provider/define.js';
 import { ruleShape } from '../lookups/cdn.js';
-import { cdnId, findCdnCreated, provcResource } from './shared.js';
+import { cdnId, findCdnCreated, setOptions } from './shared.js';
 import { defined } from '../../../kit/wire.js';
 import { ignoreGone, orNull } from '../../../kit/gone.js';
 import { readByGroup } from '../../../kit/read-many.js';
@@ -103,7 +105,7 @@ const outputs = z.object({
     .nullable()
     .describe("Origin protocol of the rule; null inherits the resource's originProtocol."),
 });
-export const toRuleWire = (i: Omit<Inputs, 'resourceId' | 'active'> & { active?: boolean }): Wire =>
+export const toRuleWire = (i: Omit<Inputs, 'resourceId' | 'active'> & { active?: boolean }): CdnRuleRequest =>
   defined({
     name: i.name,
     rule: i.rule,
@@ -114,11 +116,6 @@ export const toRuleWire = (i: Omit<Inputs, 'resourceId' | 'active'> & { active?:
     overrideOriginProtocol: i.overrideOriginProtocol,
     options: i.options,
   });
-
-export const setOptions = (o: unknown) =>
-  Object.fromEntries(
-    Object.entries((o ?? {}) as Record<string, unknown>).filter(([, v]) => v !== null && v !== undefined),
-  );
 
 /** The rule pattern as declared when the server only added the leading '/'. */
 export const declaredRule = (wire: string, prior: string | undefined) =>
@@ -132,29 +129,29 @@ function parse(id: string): { resourceId: number; ruleId: number } {
 }
 
 /** What read answers for rule `w` of CDN resource `resourceId`. */
-function ruleResult(w: Wire, prior: Prior, resourceId: number): ReadResult {
+function ruleResult(w: CdnRule, prior: Prior, resourceId: number): ReadResult {
   const old = prior.inputs as Partial<Inputs>;
   const readInputs = defined({
     resourceId,
-    name: w.name as string,
-    rule: declaredRule(w.rule as string, old.rule),
+    name: w.name,
+    rule: declaredRule(w.rule, old.rule),
     ruleType: w.ruleType as 0 | 1,
-    active: w.active as boolean,
-    weight: old.weight !== undefined ? (w.weight as number) : undefined,
-    originGroup: (w.originGroup as number | null) ?? undefined,
+    active: w.active,
+    weight: old.weight !== undefined ? w.weight : undefined,
+    originGroup: w.originGroup ?? undefined,
     overrideOriginProtocol: (w.overrideOriginProtocol as Inputs['overrideOriginProtocol'] | null) ?? undefined,
     options: setOptions(w.options),
   });
   return { inputs: readInputs, outputs: ruleShape(w, resourceId) };
 }
 
-export const cdnResourceRule = provcResource({
+export const cdnResourceRule = defineResource({
   token: 'provc:index/cdnResourceRule:CdnResourceRule',
   inputs,
   outputs,
   replaceOn: ['resourceId'],
   computedOnUpdate: ['options', 'originProtocol', 'weight'],
-  create: async (ctx, i) => {
+  create: async (ctx: ProvcContext, i) => {
     const w = await ctx.config.client.createCdnRule(ctx, i.resourceId, toRuleWire(i));
     return { id: `${i.resourceId}/${String(w.id)}`, outputs: ruleShape(w, i.resourceId) };
   },

@@ -1,13 +1,15 @@
 // CdnResource: a CDN delivery domain (cname) in front of an origin group (or one origin host).
 // PUT replaces the settings; a resource must be deactivated before DELETE, so delete first turns
-// it off. find reads the CDN activity log for this create's POST since it started (../activity.ts),
+// it off. find reads the CDN activity log for this create's POST since it started (../wire/activity.ts),
 // so a resource someone else made with the same cname is never found. Options keep the vendor's
 // option names; unset (null) options are left out of the inputs.
 import { z } from 'zod';
-import type { Ctx, Wire } from '../client.js';
-import type { ProvcConfig } from '../config.js';
+import type { Ctx } from '../client.js';
+import type { ProvcConfig, ProvcContext } from '../config.js';
+import type { CdnResource, CdnResourceRequest, CdnResourceSettings } from '../wire/cdn.js';
+import { defineResource } from '../../../engine/provider/define.js';
 import { resourceShape } from '../lookups/cdn.js';
-import { cdnId, findCdnCreated, provcResource } from './shared.js';
+import { cdnId, findCdnCreated, setOptions } from './shared.js';
 import { defined } from '../../../kit/wire.js';
 import { ignoreGone, orNull } from '../../../kit/gone.js';
 import { readByGroup } from '../../../kit/read-many.js';
@@ -111,7 +113,7 @@ const outputs = z.object({
     .describe("All CDN options as the API returns them, by the vendor's names (null for an option not set)."),
 });
 
-function settings(i: Inputs, originGroup: number | undefined): Wire {
+function settings(i: Inputs, originGroup: number | undefined): CdnResourceSettings {
   return defined({
     originGroup,
     originProtocol: i.originProtocol,
@@ -128,31 +130,27 @@ function settings(i: Inputs, originGroup: number | undefined): Wire {
   });
 }
 
-const setOptions = (o: unknown) =>
-  Object.fromEntries(
-    Object.entries((o ?? {}) as Record<string, unknown>).filter(([, v]) => v !== null && v !== undefined),
-  );
 const orUndef = <T>(v: T | null | undefined) => (v === null ? undefined : v);
 
-function toInputs(w: Wire, prior: Partial<Inputs>): Partial<Inputs> {
+function toInputs(w: CdnResource, prior: Partial<Inputs>): Partial<Inputs> {
   return defined({
-    cname: w.cname as string,
-    ...(prior.origin !== undefined ? { origin: prior.origin } : { originGroup: w.originGroup as number }),
+    cname: w.cname,
+    ...(prior.origin !== undefined ? { origin: prior.origin } : { originGroup: w.originGroup }),
     originProtocol: w.originProtocol as Inputs['originProtocol'],
-    name: orUndef(w.name as string | null),
-    description: (w.description as string) ?? '',
-    active: w.active as boolean,
-    secondaryHostnames: (w.secondaryHostnames as string[]) ?? [],
+    name: orUndef(w.name),
+    description: w.description ?? '',
+    active: w.active,
+    secondaryHostnames: w.secondaryHostnames ?? [],
     sslEnabled: Boolean(w.sslEnabled),
-    sslData: orUndef(w.sslData as number | null),
+    sslData: orUndef(w.sslData),
     proxySslEnabled: Boolean(w.proxy_ssl_enabled),
-    proxySslCa: orUndef(w.proxy_ssl_ca as number | null),
-    proxySslData: orUndef(w.proxy_ssl_data as number | null),
+    proxySslCa: orUndef(w.proxy_ssl_ca),
+    proxySslData: orUndef(w.proxy_ssl_data),
     options: setOptions(w.options),
   });
 }
 
-const createBody = (i: Inputs): Wire => ({
+const createBody = (i: Inputs): CdnResourceRequest => ({
   cname: i.cname,
   ...settings(i, i.originGroup),
   ...(i.origin !== undefined ? { origin: i.origin } : {}),
@@ -162,12 +160,12 @@ async function deactivate(ctx: Ctx, config: ProvcConfig, id: number): Promise<vo
   const w = await config.client.getCdnResource(ctx, id);
   if (!w.active) return;
   await config.client.replaceCdnResource(ctx, id, {
-    ...settings({ ...(toInputs(w, {}) as Inputs), options: setOptions(w.options) }, w.originGroup as number),
+    ...settings({ ...(toInputs(w, {}) as Inputs), options: setOptions(w.options) }, w.originGroup),
     active: false,
   });
 }
 
-export const cdnResource = provcResource({
+export const cdnResource = defineResource({
   token: 'provc:index/cdnResource:CdnResource',
   inputs,
   outputs,
@@ -183,7 +181,7 @@ export const cdnResource = provcResource({
           },
         ]
       : [],
-  create: async (ctx, i) => {
+  create: async (ctx: ProvcContext, i) => {
     const w = await ctx.config.client.createCdnResource(ctx, createBody(i));
     return { id: String(w.id), outputs: resourceShape(w) };
   },

@@ -1,15 +1,16 @@
 // CdnRuleTemplate: a reusable rule (pattern plus options) of the account, under the literal path
 // /cdn/resources/rule_templates. Synchronous CRUD; find reads the CDN activity log for this create's
-// POST since it started (../activity.ts; names are neither required nor unique).
+// POST since it started (../wire/activity.ts; names are neither required nor unique).
 import { z } from 'zod';
 import { ruleTemplateShape } from '../lookups/cdn.js';
-import { declaredRule, protocols, setOptions, toRuleWire } from './cdn-resource-rule.js';
-import { cdnId, findCdnCreated, provcResource } from './shared.js';
+import { declaredRule, protocols, toRuleWire } from './cdn-resource-rule.js';
+import { cdnId, findCdnCreated, setOptions } from './shared.js';
 import { defined } from '../../../kit/wire.js';
 import { ignoreGone, orNull } from '../../../kit/gone.js';
 import { readByGroup } from '../../../kit/read-many.js';
-import type { Wire } from '../client.js';
-import type { Prior, ReadResult } from '../../../engine/provider/define.js';
+import type { ProvcContext } from '../config.js';
+import type { CdnRuleTemplate } from '../wire/cdn.js';
+import { defineResource, type Prior, type ReadResult } from '../../../engine/provider/define.js';
 
 const inputs = z
   .object({
@@ -78,25 +79,25 @@ const outputs = z.object({
 const wire = (i: Inputs) => toRuleWire({ ...i, name: i.name as string });
 
 /** What read answers for a listed or fetched object. */
-function ruleTemplateResult(w: Wire, prior: Prior): ReadResult {
+function ruleTemplateResult(w: CdnRuleTemplate, prior: Prior): ReadResult {
   const old = prior.inputs as Partial<Inputs>;
   const readInputs = defined({
-    name: (w.name as string | undefined) || undefined,
-    rule: declaredRule(w.rule as string, old.rule),
+    name: w.name || undefined,
+    rule: declaredRule(w.rule, old.rule),
     ruleType: w.ruleType as 0 | 1,
-    weight: old.weight !== undefined ? (w.weight as number) : undefined,
+    weight: old.weight !== undefined ? w.weight : undefined,
     overrideOriginProtocol: (w.overrideOriginProtocol as Inputs['overrideOriginProtocol'] | null) ?? undefined,
     options: setOptions(w.options),
   });
   return { inputs: readInputs, outputs: ruleTemplateShape(w) };
 }
 
-export const cdnRuleTemplate = provcResource({
+export const cdnRuleTemplate = defineResource({
   token: 'provc:index/cdnRuleTemplate:CdnRuleTemplate',
   inputs,
   outputs,
   computedOnUpdate: ['options', 'weight'],
-  create: async (ctx, i) => {
+  create: async (ctx: ProvcContext, i) => {
     const w = await ctx.config.client.createCdnRuleTemplate(ctx, wire(i));
     return { id: String(w.id), outputs: ruleTemplateShape(w) };
   },

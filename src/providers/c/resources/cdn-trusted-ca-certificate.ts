@@ -1,14 +1,15 @@
 // CdnTrustedCaCertificate: a CA certificate CDN resources use to verify their origins
 // (/cdn/sslCertificates — not /cdn/sslData). Only the name can change in place; a new
 // certificate replaces the object. find reads the CDN activity log for this create's POST since it
-// started (../activity.ts), so a CA certificate of the same name made by someone else is never found.
+// started (../wire/activity.ts), so a CA certificate of the same name made by someone else is never found.
 import { z } from 'zod';
-import type { Wire } from '../client.js';
+import type { ProvcContext } from '../config.js';
+import type { CdnCaCertificate } from '../wire/cdn.js';
 import { caCertificateShape } from '../lookups/cdn.js';
-import { cdnId, certificateOutputFields, findCdnCreated, provcResource } from './shared.js';
+import { cdnId, certificateOutputFields, findCdnCreated } from './shared.js';
 import { ignoreGone, orNull } from '../../../kit/gone.js';
 import { readByGroup } from '../../../kit/read-many.js';
-import type { Prior, ReadResult } from '../../../engine/provider/define.js';
+import { defineResource, type Prior, type ReadResult } from '../../../engine/provider/define.js';
 
 const inputs = z
   .object({
@@ -28,10 +29,10 @@ const outputs = z.object({
   ...certificateOutputFields,
 });
 
-const outputsOf = (w: Wire) => caCertificateShape(w);
+const outputsOf = (w: CdnCaCertificate) => caCertificateShape(w);
 
 /** What read answers for a listed or fetched object. */
-function caCertificateResult(w: Wire, prior: Prior): ReadResult {
+function caCertificateResult(w: CdnCaCertificate, prior: Prior): ReadResult {
   const old = prior.inputs as { sslCertificate?: string };
   return {
     inputs: { name: w.name, sslCertificate: old.sslCertificate ?? w.sslCertificateChain },
@@ -39,12 +40,12 @@ function caCertificateResult(w: Wire, prior: Prior): ReadResult {
   };
 }
 
-export const cdnTrustedCaCertificate = provcResource({
+export const cdnTrustedCaCertificate = defineResource({
   token: 'provc:index/cdnTrustedCaCertificate:CdnTrustedCaCertificate',
   inputs,
   outputs,
   replaceOn: ['sslCertificate'],
-  create: async (ctx, i) => {
+  create: async (ctx: ProvcContext, i) => {
     const w = await ctx.config.client.createCdnCaCertificate(ctx, { name: i.name, sslCertificate: i.sslCertificate });
     return { id: String(w.id), outputs: outputsOf(w) };
   },

@@ -8,18 +8,18 @@
 import { z } from 'zod';
 import {
   cannotTell,
+  defineResource,
   isCannotTell,
   type CannotTell,
   type FindHint,
   type FindResult,
 } from '../../../engine/provider/define.js';
-import type { Wire } from '../client.js';
 import type { ProvcConfig, ProvcContext } from '../config.js';
 import type { Task } from '../wire/answers.js';
+import type { FloatingIp, FloatingIpUpdate } from '../wire/cloud.js';
 import { resolveScope, scopeIssues, type Scope } from '../config.js';
 import { camelize, tagMap } from '../wire/shape.js';
 import { waitForCreated, waitForFirst, waitForTask } from '../wire/tasks.js';
-import { provcResource } from './shared.js';
 import { defined } from '../../../kit/wire.js';
 import { ignoreGone, orNull } from '../../../kit/gone.js';
 import { readByGroup } from '../../../kit/read-many.js';
@@ -85,7 +85,7 @@ const outputs = z.object({
 /** The tag a create writes the converge operation id in; read, outputs and updates leave it alone. */
 export const OPERATION_TAG = 'converge-operation';
 
-function toOutputs(w: Wire): Record<string, unknown> {
+function toOutputs(w: FloatingIp): Record<string, unknown> {
   const c = camelize(w) as Record<string, unknown>;
   const tags = ((c.tags as { key: string }[] | undefined) ?? []).filter((t) => t.key !== OPERATION_TAG);
   return {
@@ -185,31 +185,30 @@ function locate(config: ProvcConfig, id: string, prior: Prior): Located {
 }
 
 /** What read answers for a listed or fetched floating IP. */
-function floatingIpResult(w: Wire, prior: Prior, at: Pick<Located, 'uuid' | 'explicit'>): ReadResult {
+function floatingIpResult(w: FloatingIp, prior: Prior, at: Pick<Located, 'uuid' | 'explicit'>): ReadResult {
   const priorInputs = prior.inputs as Partial<Inputs>;
   const readInputs = defined({
     ...at.explicit,
-    portId: (w.port_id as string | null) ?? undefined,
-    fixedIpAddress:
-      priorInputs.fixedIpAddress !== undefined ? ((w.fixed_ip_address as string | null) ?? undefined) : undefined,
+    portId: w.port_id ?? undefined,
+    fixedIpAddress: priorInputs.fixedIpAddress !== undefined ? (w.fixed_ip_address ?? undefined) : undefined,
     tags: Object.fromEntries(Object.entries(tagMap(w.tags)).filter(([k]) => k !== OPERATION_TAG)),
   });
   return { id: at.uuid, inputs: readInputs, outputs: toOutputs(w) };
 }
 
-export const cloudFloatingIp = provcResource({
+export const cloudFloatingIp = defineResource({
   token: 'provc:index/cloudFloatingIp:CloudFloatingIp',
   inputs,
   outputs,
   replaceOn: ['projectId', 'regionId'],
   computedOnUpdate: ['fixedIpAddress', 'portId', 'status', 'tags', 'updatedAt', 'routerId'],
-  check: (i, config) => [
+  check: (i, config: ProvcConfig) => [
     ...scopeIssues(config.settings, i.projectId, i.regionId),
     ...(i.fixedIpAddress !== undefined && i.portId === undefined
       ? [{ path: ['fixedIpAddress'], code: 'invalid_value', message: 'fixedIpAddress needs portId' }]
       : []),
   ],
-  create: async (ctx, i) => {
+  create: async (ctx: ProvcContext, i) => {
     const s = scopeOf(ctx.config, i);
     const tags = { ...i.tags, ...(ctx.operationId ? { [OPERATION_TAG]: ctx.operationId } : {}) };
     const body = defined({
@@ -237,7 +236,7 @@ export const cloudFloatingIp = provcResource({
   update: async (ctx, id, olds, news) => {
     const s = scopeOf(ctx.config, news);
     const old = olds.inputs as Partial<Inputs>;
-    const body: Wire = {};
+    const body: FloatingIpUpdate = {};
     if (old.portId !== news.portId) body.port_id = news.portId ?? null;
     if (old.fixedIpAddress !== news.fixedIpAddress || 'port_id' in body)
       body.fixed_ip_address = news.fixedIpAddress ?? null;

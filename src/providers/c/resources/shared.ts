@@ -1,21 +1,14 @@
-// What the managed resources share: defineResource typed with provc's configuration, the reading of
-// a vanished object as null, deletes that treat "already gone" as done, and integer CDN ids.
+// What the CDN resources share: find through the activity log, integer CDN ids, options as inputs,
+// and the output fields of every certificate answer.
 import { z } from 'zod';
-import { defineResource, type ResourceDefinition } from '../../../engine/provider/define.js';
 import { isCannotTell, type CreateResult, type FindHint, type FindResult } from '../../../engine/provider/define.js';
 import type { Wire } from '../client.js';
-import type { ProvcConfig, ProvcContext } from '../config.js';
+import type { ProvcContext } from '../config.js';
 import { orNull } from '../../../kit/gone.js';
 import { createdSince } from '../wire/activity.js';
 
-export function provcResource<I extends z.ZodType, O extends z.ZodType>(
-  def: ResourceDefinition<I, O, ProvcConfig>,
-): ResourceDefinition<I, O, ProvcConfig> {
-  return defineResource(def);
-}
-
 /**
- * find for a CDN create (see ../activity.ts): the object the POST of `body` to `path` made since the
+ * find for a CDN create (see ../wire/activity.ts): the object the POST of `body` to `path` made since the
  * create started, read back by id; null when it made none (or it is gone since); cannotTell when
  * the activity log cannot say which.
  */
@@ -30,6 +23,10 @@ export async function findCdnCreated(
   if (made === null || isCannotTell(made)) return made;
   return orNull(() => read(made.id)).then((r) => r ?? null);
 }
+
+/** CDN options as inputs: the options set (an option the API answers null is not set, so inherited). */
+export const setOptions = (o: Readonly<Record<string, unknown>> | undefined): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== null && v !== undefined));
 
 /** A CDN id from the engine's string id; throws on anything but a positive integer. */
 export function cdnId(id: string, what: string): number {

@@ -9,10 +9,10 @@ type Wire = Record<string, unknown>;
 const CDN_PAGE = 1000;
 
 /** A CDN list's answer: a bare array, or {count, next, previous, results} when `limit` was sent. */
-export type CdnList = Wire[] | { count: number; next: string | null; previous: string | null; results: Wire[] };
+export type CdnList<T = Wire> = T[] | { count: number; next: string | null; previous: string | null; results: T[] };
 
 /** The items of a CDN list answer, either shape. */
-export function cdnItems(body: CdnList | undefined): Wire[] {
+export function cdnItems<T = Wire>(body: CdnList<T> | undefined): T[] {
   if (Array.isArray(body)) return body;
   return body?.results ?? [];
 }
@@ -21,15 +21,15 @@ export function cdnItems(body: CdnList | undefined): Wire[] {
  * Every item of a CDN list, by pages of 1,000 (the spec's `limit` maximum): the first page says the
  * count, the other pages are fetched at once. A server that ignores `limit` answers a bare array: all of it.
  */
-export async function collectCdnPages(
-  fetch: (query: { readonly limit: number; readonly offset: number }) => Promise<CdnList>,
-): Promise<Wire[]> {
+export async function collectCdnPages<T = Wire>(
+  fetch: (query: { readonly limit: number; readonly offset: number }) => Promise<CdnList<T>>,
+): Promise<T[]> {
   const first = await fetch({ limit: CDN_PAGE, offset: 0 });
   if (Array.isArray(first)) return first;
   const offsets: number[] = [];
   for (let offset = first.results.length; offset < first.count && first.results.length > 0; offset += CDN_PAGE)
     offsets.push(offset);
-  const rest = await Promise.all(offsets.map((offset) => fetch({ limit: CDN_PAGE, offset }).then(cdnItems)));
+  const rest = await Promise.all(offsets.map((offset) => fetch({ limit: CDN_PAGE, offset }).then((b) => cdnItems(b))));
   return [...first.results, ...rest.flat()];
 }
 
