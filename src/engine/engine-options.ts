@@ -50,6 +50,13 @@ export type PlanOptions = {
   readonly mode?: 'normal' | 'refresh-only';
   /** Aborts the plan's reads (and the wait for the state lock). */
   readonly signal?: AbortSignal;
+  /**
+   * The stack's outputs, by name: values that may hold references (`web.out('publicIp')`),
+   * `secret()` values and other stacks' outputs (`stackRef`). Shown in the plan ("Changes to
+   * Outputs"), recorded by apply with the state (secret ones sealed), read by other stacks with
+   * `stackOutputs()` / `stackRef()`. Recorded outputs no longer declared are removed.
+   */
+  readonly outputs?: Readonly<Record<string, unknown>>;
   /** Policies for this plan, in addition to the engine's (a use of the same policy name here replaces the engine's). */
   readonly policies?: readonly PolicyUse[];
 };

@@ -2,7 +2,18 @@
 // inferred from each resource's and lookup's zod schemas; a misspelt field, a value of the wrong type,
 // or out() of a name the resource does not have fails to compile.
 import { describe, expectTypeOf, it } from 'vitest';
-import { Engine, ref, type LookupCall, type Ref, type TypedDecl, type TypedRef, type Secret } from 'converge';
+import {
+  Engine,
+  MemoryStateStore,
+  ref,
+  stackRef,
+  type LookupCall,
+  type Ref,
+  type StackRef,
+  type TypedDecl,
+  type TypedRef,
+  type Secret,
+} from 'converge';
 import { prova } from 'converge/providers/a';
 import { provb } from 'converge/providers/b';
 import { provc } from 'converge/providers/c';
@@ -34,7 +45,7 @@ describe('resource helpers', () => {
   it('infer required and optional inputs with their types', () => {
     type WebInputs = Parameters<typeof provb.instance>[1];
     expectTypeOf<WebInputs['diskImage']>().toEqualTypeOf<
-      string | TypedRef<string> | Secret<string | TypedRef<string>>
+      string | TypedRef<string> | StackRef<string> | Secret<string | TypedRef<string> | StackRef<string>>
     >();
     expectTypeOf<WebInputs>().toHaveProperty('size');
     expectTypeOf<Parameters<typeof prova.instance>[1]['type']>().toEqualTypeOf<
@@ -42,11 +53,27 @@ describe('resource helpers', () => {
       | 'virtual-machine'
       | undefined
       | TypedRef<'container' | 'virtual-machine' | undefined>
-      | Secret<'container' | 'virtual-machine' | undefined | TypedRef<'container' | 'virtual-machine' | undefined>>
+      | StackRef<'container' | 'virtual-machine' | undefined>
+      | Secret<
+          | 'container'
+          | 'virtual-machine'
+          | undefined
+          | TypedRef<'container' | 'virtual-machine' | undefined>
+          | StackRef<'container' | 'virtual-machine' | undefined>
+        >
     >();
     expectTypeOf<Parameters<typeof provc.cdnResource>[1]['originGroup']>().toEqualTypeOf<
-      number | undefined | TypedRef<number | undefined> | Secret<number | undefined | TypedRef<number | undefined>>
+      | number
+      | undefined
+      | TypedRef<number | undefined>
+      | StackRef<number | undefined>
+      | Secret<number | undefined | TypedRef<number | undefined> | StackRef<number | undefined>>
     >();
+    // Another stack's output of the field's type fits it; one of another type does not.
+    const network = new MemoryStateStore();
+    provb.instance('app', { hostname: 'app', diskImage: stackRef<string>(network, 'image'), firewallId: 'fw' });
+    // @ts-expect-error a number output does not fit a string field
+    provb.instance('app', { hostname: 'app', diskImage: stackRef<number>(network, 'image'), firewallId: 'fw' });
   });
 
   it('accept a correct declaration with references between providers', () => {
@@ -118,7 +145,7 @@ describe('resource helpers', () => {
       name: 'app',
       value: ref('app', 'interfaces.eth0.ipv4Address'),
     });
-    expectTypeOf(rec.inputs.value).toMatchTypeOf<string | Ref | Secret<string | Ref>>();
+    expectTypeOf(rec.inputs.value).toMatchTypeOf<string | Ref | StackRef | Secret<string | Ref | StackRef>>();
   });
 });
 

@@ -1,5 +1,6 @@
 // A desired resource: plain, JSON-serialisable data (DESIGN.md, "Declaring resources").
 import type { Ref } from './ref.js';
+import type { StackRef } from './stack-ref.js';
 
 /** How long each operation of a resource may take ('30s', '5m', '1h'); past it the step fails with {@link TimeoutError}. */
 export type ResourceTimeouts = {
@@ -52,7 +53,7 @@ export type ResourceDecl = {
 };
 
 /** An input value that may be given directly or as a reference to another resource's output. */
-export type Input<T> = T | Ref;
+export type Input<T> = T | Ref | StackRef<T>;
 
 /** Lets every field, at any depth, be a reference. */
 export type Inputs<T> = T extends readonly (infer E)[]

@@ -15,6 +15,7 @@ import { applySteps } from '../apply/apply.js';
 import { PendingIntents } from '../apply/intents.js';
 import type { ApplyResult } from '../apply-result.js';
 import { applyResult } from '../apply/result.js';
+import { recordStackOutputs } from '../apply/outputs.js';
 
 /** Carries out `plan`; see Engine.apply. */
 export async function runApply(core: EngineCore, plan: Plan, options: ApplyOptions): Promise<ApplyResult> {
@@ -76,6 +77,10 @@ export async function runApply(core: EngineCore, plan: Plan, options: ApplyOptio
       signal.dispose();
       await intents.settle();
     }
+    // The stack's outputs, against what the steps left: one change, before the journal is folded.
+    await recordStackOutputs(plan, ledger, state.outputs ?? {}, (message) =>
+      emit({ type: 'warning', at: core.now(), address: '', message }),
+    );
     await core.store.compact();
     const elapsedMs = core.now() - started;
     emit({

@@ -18,17 +18,21 @@ import { refreshOnlyWork } from '../plan/refresh-only.js';
 import { TARGETING_WARNING, targetsExcluding, unknownNames } from '../plan/targets.js';
 import { declarationPrints, declarationsDigest, providerPrints } from '../plan/saved.js';
 import { verifyProviders } from './verify.js';
+import { linkStacks, mergeLinkIssues } from './stack-links.js';
+import { planOutputs, type OutputWork } from '../plan/outputs.js';
 import { checkedPolicies } from '../plan/policy.js';
 import { policyCheck } from '../plan/policy-check.js';
 
 /** Plans `decls` (none, for a destroy plan) against the refreshed state. */
 export async function runPlan(
   core: EngineCore,
-  decls: readonly ResourceDecl[],
+  declared: readonly ResourceDecl[],
   options: PlanOptions,
   destroy: boolean,
 ): Promise<Plan> {
   const resolve = core.resolve;
+  // Other stacks' outputs (stackRef) are read, without their locks, and put in place first.
+  const { decls, outputs, issues: links } = await linkStacks(declared, options.outputs, destroy);
   // The engine's policies and the plan's own, checked on the finished plan (every mode).
   const policies = policyCheck(checkedPolicies(core.policies, options.policies));
   // Everything that needs no remote data is checked before the lock, the state and any request.
@@ -37,6 +41,7 @@ export async function runPlan(
     instancesOf: core.instancesOf,
   });
   issues.push(...planOptionIssues(options, destroy));
+  mergeLinkIssues(issues, links);
   if (issues.length) throw new ValidationError(issues);
   const refreshOnly = options.mode === 'refresh-only';
   const refresh = refreshOnly || (options.refresh ?? true);
@@ -81,14 +86,19 @@ export async function runPlan(
     // The declarations' digest is needed only when the plan is saved or checked: computed on first use.
     let digest: string | undefined;
     let prints: Record<string, string> | undefined;
+    // The stack's outputs: declared ones recorded by apply, recorded ones no longer declared removed.
+    const recorded = state.outputs ?? {};
+    const outputWork: OutputWork | undefined =
+      outputs !== undefined || destroy || Object.keys(recorded).length ? { declared: outputs ?? {} } : undefined;
     const origin = {
       providers: providerPrints(core.providers),
       get declarations() {
-        return (digest ??= declarationsDigest(decls));
+        return (digest ??= declarationsDigest(declared));
       },
       get resources() {
-        return (prints ??= declarationPrints(decls));
+        return (prints ??= declarationPrints(declared));
       },
+      ...(outputWork && !refreshOnly ? { outputs: outputWork } : {}),
     };
     if (targeting) warnings.push(TARGETING_WARNING);
     if (refreshOnly) {
@@ -108,7 +118,10 @@ export async function runPlan(
     warnings.push(...planned.warnings, ...(core.store.takeWarnings?.() ?? []));
     const clear = core.clearTextWarning(planned.work);
     if (clear && !warnings.includes(clear)) warnings.push(clear);
-    return new Plan({ ...fields, work: markDriftRepairs(planned.work, drift), warnings, origin });
+    const outputChanges = outputWork
+      ? planOutputs(outputWork.declared, recorded, planned.valueOf, planned.isSecretRef)
+      : undefined;
+    return new Plan({ ...fields, work: markDriftRepairs(planned.work, drift), warnings, origin, outputChanges });
   } finally {
     signal.dispose();
     await lock?.release();

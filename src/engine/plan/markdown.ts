@@ -2,6 +2,7 @@
 // drift section, then one collapsible <details> block per changed resource holding the same diff
 // render() prints (no colours). Secrets are already the sensitive marker in every step.
 import type { PlanView } from './view.js';
+import { outputLines } from './render-outputs.js';
 import { actionSymbol } from '../action.js';
 import { driftLines, renderStepText, stepHeadline, summaryLine } from './render.js';
 import { policyMarkdown } from './render-policy.js';
@@ -69,5 +70,7 @@ export function renderMarkdown(plan: PlanView, options: MarkdownOptions = {}): s
       );
     }
   }
+  const outputs = refreshOnly ? [] : outputLines(plan.outputChanges, { width: 120, maxLines: 24, sym: (x) => x });
+  if (outputs.length) out.push('#### Changes to Outputs', '', ...fence(outputs.join('\n'), 'diff'), '');
   return out.join('\n').trimEnd() + '\n';
 }

@@ -21,6 +21,7 @@ import {
   type ProviderPrint,
 } from './saved.js';
 import { PlanFileError } from './plan-errors.js';
+import { outputsChange, type OutputChange } from './outputs.js';
 import type { PendingCheck, PolicyViolation } from '../violation.js';
 import { checkedPolicies, type PolicyUse } from './policy.js';
 import { policyCheck, type PolicyOutcome } from './policy-check.js';
@@ -65,7 +66,7 @@ export class Plan implements PlanView {
   readonly steps: readonly Step[];
   /** How many steps of each action. */
   readonly summary: PlanSummary;
-  /** False when applying would change nothing (every step a no-op and no rename; no drift in a refresh-only plan). */
+  /** False when applying would change nothing (every step a no-op and no rename, no output changes; no drift in a refresh-only plan). */
   readonly hasChanges: boolean;
   /** Things a person should know before applying (targeting, secrets stored in clear, a cleared stale lock). */
   readonly warnings: readonly string[];
@@ -87,6 +88,11 @@ export class Plan implements PlanView {
   readonly mode: PlanMode;
   /** Objects refresh found changed or deleted outside converge (empty without refresh). */
   readonly drift: readonly DriftEntry[];
+  /**
+   * The stack's outputs (`plan(decls, { outputs })`) and how each changes, by name (Terraform's
+   * "Changes to Outputs"): unknown values as the unknown marker, secret ones as the sensitive marker.
+   */
+  readonly outputChanges: readonly OutputChange[];
   /**
    * What the policies in use found (where the plan was made, or loaded): a `mandatory` one makes
    * apply refuse the plan with PolicyViolationError; `advisory` ones are shown only.
@@ -129,9 +135,12 @@ export class Plan implements PlanView {
     this.summary = summarize(this.steps);
     this.mode = fields.mode ?? 'normal';
     this.drift = fields.drift ?? [];
+    this.outputChanges = fields.outputChanges ?? [];
+    // Outputs alone are a change worth applying (recorded without touching any object), as in Terraform.
     this.hasChanges =
       this.steps.some((s) => s.action !== 'noop' || s.movedFrom !== undefined) ||
-      (this.mode === 'refresh-only' && this.drift.length > 0);
+      (this.mode === 'refresh-only' && this.drift.length > 0) ||
+      (this.mode !== 'refresh-only' && outputsChange(this.outputChanges));
     this.warnings = fields.warnings;
     this.lineage = fields.lineage;
     this.serial = fields.serial;

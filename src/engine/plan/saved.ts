@@ -32,6 +32,7 @@ import {
 import type { ProviderPrint } from './plan-providers.js';
 import type { PolicyUse } from './policy.js';
 import { holdsSecrets, toSaved, type SavedStep } from './saved-work.js';
+import { outputWorkHoldsSecrets, type OutputWork } from './outputs.js';
 
 export { providerPrints, type ProviderPrint } from './plan-providers.js';
 
@@ -42,6 +43,8 @@ export type SavedWork = {
   /** Each declaration's short digest by name, to name the one that differs at apply. */
   readonly resources?: Readonly<Record<string, string>>;
   readonly steps: readonly SavedStep[];
+  /** The stack outputs apply records (declared values, secret() inside): sealed with the rest. */
+  readonly outputs?: OutputWork;
 };
 
 type PlanFile = {
@@ -84,6 +87,8 @@ export type PlanOrigin = {
   readonly providers: readonly ProviderPrint[];
   readonly declarations: string;
   readonly resources?: Readonly<Record<string, string>>;
+  /** The stack outputs the plan declares, for apply to record. */
+  readonly outputs?: OutputWork;
 };
 
 const fromEnv = (option: string | undefined, name: string) => option ?? (process.env[name] || undefined);
@@ -122,6 +127,7 @@ export async function encodePlanFile(
     declarations: origin.declarations,
     ...(origin.resources ? { resources: origin.resources } : {}),
     steps: work.map(toSaved),
+    ...(origin.outputs ? { outputs: origin.outputs } : {}),
   };
   const passphrase = fromEnv(options.passphrase, 'CONVERGE_SECRETS_PASSPHRASE');
   const key = integrityKey(fromEnv(options.signingKey, 'CONVERGE_PLAN_SIGNING_KEY'), passphrase);
@@ -131,8 +137,9 @@ export async function encodePlanFile(
     const codec = await SecretCodec.create(where, passphrase, undefined);
     body = codec.sealValue(inner) as SealedValue;
     encryption = codec.header!;
-  } else if (!options.allowPlaintextSecrets && holdsSecrets(inner.steps)) {
+  } else if (!options.allowPlaintextSecrets && (holdsSecrets(inner.steps) || outputWorkHoldsSecrets(inner.outputs))) {
     const n = inner.steps.filter((s) => holdsSecrets([s])).map((s) => s.step.address);
+    if (outputWorkHoldsSecrets(inner.outputs)) n.push('its outputs');
     throw new PlanFileError(
       'secrets_in_clear',
       where,

@@ -3,6 +3,7 @@
 // order and reads them back; render.ts and json.ts take a PlanView, so none imports plan.ts.
 import { isStateOnly, type Step } from './step.js';
 import type { DriftEntry } from './drift.js';
+import type { OutputChange } from './outputs.js';
 import type { PendingCheck, PolicyViolation } from '../violation.js';
 
 /** How many steps of a plan have each action. */
@@ -52,6 +53,7 @@ export type PlanView = {
   readonly warnings: readonly string[];
   readonly drift: readonly DriftEntry[];
   readonly steps: readonly Step[];
+  readonly outputChanges: readonly OutputChange[];
   readonly violations: readonly PolicyViolation[];
   readonly pendingChecks: readonly PendingCheck[];
 };
@@ -74,6 +76,7 @@ const ORDER: { readonly [K in PlanField]: true } = {
   warnings: true,
   drift: true,
   steps: true,
+  outputChanges: true,
   violations: true,
   pendingChecks: true,
 };
@@ -83,7 +86,7 @@ export const PLAN_FIELDS = Object.keys(ORDER) as readonly PlanField[];
 
 /** What a plan is made from: its fields but those it computes from its steps and mode. */
 export type PlanInput = Pick<PlanView, 'lineage' | 'serial' | 'refresh' | 'warnings'> &
-  Partial<Pick<PlanView, 'mode' | 'targets' | 'exclude' | 'drift' | 'createdAt'>>;
+  Partial<Pick<PlanView, 'mode' | 'targets' | 'exclude' | 'drift' | 'createdAt' | 'outputChanges'>>;
 
 /** A plan's fields alone, in PLAN_FIELDS order (what util.inspect shows, what JSON starts from). */
 export function planFields(plan: PlanView): PlanView {

@@ -152,7 +152,7 @@ export async function readOutputs(
  * outputs of the same committed state). Needs SELECT on the view only, and creates nothing;
  * undefined when the stack (or the view) does not exist.
  */
-export async function readOutputRows(
+async function readOutputRows(
   c: pg.Pool | pg.PoolClient,
   t: Tables,
   stack: string,
