@@ -6,6 +6,8 @@ import type { Outcome } from './check.js';
 import { checkCreate, checkDelete, checkForget, checkReplace, checkUpdate } from './check.js';
 import { checkChangeOnly, checkDrift, checkNoChanges } from './check-plan.js';
 import type { PlanMatchers } from './assertions.js';
+// Makes 'vitest' a module of the program, so the augmentation below has something to augment.
+import type {} from 'vitest';
 import { displayView } from './match.js';
 
 /** What vitest and jest give a matcher as `this`: the parts read here. */
