@@ -30,7 +30,14 @@ export type { OutputChange, OutputAction } from './engine/plan/outputs.js';
 export type { Ref } from './engine/decl/ref.js';
 export type { ResourceDecl, ResourceOptions, ResourceTimeouts, Input, Inputs } from './engine/decl/resource-decl.js';
 export { resourceHelper, lookupHelper } from './engine/decl/helper.js';
-export type { TypedDecl, TypedRef, TypedInputs, ResourceHelper, LookupCall } from './engine/decl/helper.js';
+export type {
+  TypedDecl,
+  TypedRef,
+  TypedInputs,
+  ResourceHelper,
+  LookupCall,
+  LookupHelper,
+} from './engine/decl/helper.js';
 export { defineProvider, defineResource, defineLookup, cannotTell, isCannotTell } from './engine/provider/define.js';
 export type {
   Provider,
