@@ -9,10 +9,10 @@ import { isSensitive } from '../values/secret.js';
 export type SettingValue = string | number | boolean;
 
 /** Non-secret settings, flattened (`remote.local`, `endpoints[0]`), in key order. */
-export type InstanceSettings = Readonly<Record<string, SettingValue>>;
+type InstanceSettings = Readonly<Record<string, SettingValue>>;
 
 /** What a record (or pending record) keeps of the instance that made its object. */
-export type InstanceFields = {
+type InstanceFields = {
   readonly instance?: string;
   readonly instanceSettings: InstanceSettings;
 };
