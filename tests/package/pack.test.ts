@@ -3,13 +3,16 @@
 // and the type checks of TypeScript 5 and of the current major (devDependency `typescript-next`).
 // The scratch install pins every dependency to the repository's locked version and installs from
 // the npm cache (filled by the repository's own install); only what the cache lacks comes from the
-// registry.
+// registry. The README's Quickstart, cut from README.md by its code fence, runs as the README says
+// in a fresh `npm init -y` project (npm 11 writes "type": "commonjs") with the tarball installed, and
+// that project's `converge init` writes a stack that plans against the simulator.
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator } from '../../src/providers/b/simulator/index.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const fixture = fileURLToPath(new URL('./consumer', import.meta.url));
@@ -74,6 +77,36 @@ let consumer = '';
 let pack: Run;
 let packed: Packed;
 let install: Run;
+/** A fresh `npm init -y` project with the tarball installed (the Quickstart's). */
+let fresh = '';
+let freshInstall: Run;
+
+/** The README's Quickstart program: the first TypeScript fence of its Quickstart section, verbatim. */
+function quickstartSnippet(): string {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('\n## Quickstart\n'));
+  const m = /```ts\n([\s\S]*?)```/.exec(section.slice(0, section.indexOf('\n## ', 1)));
+  if (!m) throw new Error('README.md has no ```ts fence in its Quickstart section');
+  return m[1]!;
+}
+
+/** Installs the tarball (and `extra`) into `dir`: from the npm cache alone when it holds everything, else the registry fills the gaps. */
+async function installTarball(dir: string, extra: string[] = []): Promise<Run> {
+  const args = ['--no-audit', '--no-fund', '--ignore-scripts', join(work, packed.filename), ...extra];
+  let r = await run('npm', ['install', '--offline', ...args], dir);
+  if (r.code !== 0) r = await run('npm', ['install', '--prefer-offline', ...args], dir);
+  if (r.code !== 0) throw new Error(`npm install of the tarball failed (${r.code}):\n${r.stderr.slice(-4000)}`);
+  return r;
+}
+
+async function freshProject(): Promise<void> {
+  fresh = join(work, 'fresh');
+  mkdirSync(fresh);
+  const init = await run('npm', ['init', '-y'], fresh);
+  if (init.code !== 0) throw new Error(`npm init -y failed:\n${init.stderr}`);
+  pinToLockedVersions(join(fresh, 'package.json'));
+  freshInstall = await installTarball(fresh);
+}
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'converge-pack-'));
@@ -86,15 +119,11 @@ beforeAll(async () => {
   cpSync(fixture, consumer, { recursive: true });
   pinToLockedVersions(join(consumer, 'package.json'));
   const typesNode = `@types/node@${versionOf(join(root, 'node_modules/@types/node'))}`;
-  const args = ['--no-audit', '--no-fund', '--ignore-scripts', join(work, packed.filename), typesNode];
-  // From the npm cache alone when it holds everything; else the registry fills the gaps.
-  install = await run('npm', ['install', '--offline', ...args], consumer);
-  if (install.code !== 0) install = await run('npm', ['install', '--prefer-offline', ...args], consumer);
-  if (install.code !== 0)
-    throw new Error(`npm install of the tarball failed (${install.code}):\n${install.stderr.slice(-4000)}`);
+  // The consumer fixture's install and the fresh project's at once: one tarball, one build.
+  [install] = await Promise.all([installTarball(consumer, [typesNode]), freshProject()]);
   // The programs the run tests below start; whether the types check is each check's own test.
   await run('node', [tscNext, '-p', '.'], consumer);
-}, 240_000);
+}, 420_000);
 
 afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
@@ -179,5 +208,55 @@ describe('a consumer of the installed tarball', () => {
       defines: ['function', 'function'],
       factories: ['function', 'function', 'function', 'function'],
     });
+  }, 60_000);
+});
+
+describe("the README's Quickstart in a fresh `npm init -y` project", () => {
+  it('is a project of type commonjs, as npm 11 writes it', () => {
+    const pkg = JSON.parse(readFileSync(join(fresh, 'package.json'), 'utf8')) as { type?: string };
+    expect(pkg.type ?? 'commonjs').toBe('commonjs');
+    expect(`${freshInstall.stdout}\n${freshInstall.stderr}`).not.toMatch(/EBADENGINE/);
+  });
+
+  it('runs pasted verbatim as the README says (saved as quickstart.mts, `npx tsx quickstart.mts`)', async () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    expect(readme).toContain('save it as `quickstart.mts`');
+    expect(readme).toContain('`npx tsx quickstart.mts`');
+    writeFileSync(join(fresh, 'quickstart.mts'), quickstartSnippet());
+    const r = await run('npx', ['--offline', 'tsx', 'quickstart.mts'], fresh);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Plan: 3 to add, 0 to change, 0 to replace, 0 to destroy.');
+    expect(r.stdout).toMatch(/web has public IP \d+\.\d+\.\d+\.\d+\n/);
+    expect(r.stdout.trimEnd().split('\n').pop()).toBe('false'); // the plan after apply has no changes
+  }, 60_000);
+
+  it("`converge init` there writes a stack that type-checks and plans against the simulator: 'to add'", async () => {
+    const bin = join(fresh, 'node_modules/.bin/converge');
+    const init = await run(bin, ['init', 'stack'], fresh);
+    expect(init.stderr).toBe('');
+    expect(init.code).toBe(0);
+    const checked = await run('node', [tsc5, '-p', '.'], join(fresh, 'stack'));
+    expect(checked.stdout + checked.stderr).toBe(''); // its tsconfig.json type-checks it against the package
+    const sim = await startSimulator();
+    try {
+      const r = await new Promise<Run>((resolve) => {
+        execFile(
+          bin,
+          ['plan'],
+          {
+            cwd: join(fresh, 'stack'),
+            env: { ...process.env, NO_COLOR: '1', PROVB_TOKEN: '', CONVERGE_SIMULATOR_URL: sim.url },
+          },
+          (err, stdout, stderr) =>
+            resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
+        );
+      });
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toContain('Plan: 3 to add, 0 to change, 0 to replace, 0 to destroy.');
+      expect(r.code).toBe(0);
+    } finally {
+      await sim.close();
+    }
   }, 60_000);
 });
