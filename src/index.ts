@@ -77,6 +77,8 @@ export {
   ConfigError,
   PartialCreateError,
   PolicyViolationError,
+  RefreshError,
+  UnresolvedInputsError,
   formatIssue,
 } from './engine/errors.js';
 export type { Issue, IssueCode, IssueField } from './engine/issue.js';

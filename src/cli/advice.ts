@@ -26,7 +26,7 @@ export function renderError(error: unknown): string {
   if (code === 'CONVERGE_CONFIG')
     return `${(error as ConfigError).message}\nSet it in the stack module's provider options or in its environment variable.`;
   const message = error instanceof Error ? error.message : String(error);
-  if (/^Refreshing \d+ resources? failed/.test(message))
+  if (code === 'CONVERGE_REFRESH')
     return `${firstLine(message)}\nNothing was planned. Run the command again, or plan from the state as it is with --no-refresh.`;
   return message.replace(/engine\.import\((decl, id)?\)/g, 'converge import <name> <id>');
 }

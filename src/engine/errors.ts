@@ -472,6 +472,61 @@ export class PolicyViolationError extends ConvergeError {
   }
 }
 
+/**
+ * Reading resources for a plan or refresh failed: nothing was planned or recorded. `failures`
+ * names each resource whose read failed and why (the first one's error is the `cause`). Retry, or
+ * plan with `refresh: false`. Code `CONVERGE_REFRESH`.
+ */
+export class RefreshError extends ConvergeError {
+  override readonly name = 'RefreshError';
+  override readonly code = 'CONVERGE_REFRESH';
+  constructor(
+    /** Each resource whose read failed, with the first line of its error (secrets redacted). */
+    readonly failures: readonly {
+      /** The resource's address. */
+      readonly address: string;
+      /** Why its read failed. */
+      readonly message: string;
+    }[],
+    options?: { cause?: unknown },
+  ) {
+    const f = failures[0];
+    super(
+      `Refreshing ${failures.length} resource${failures.length === 1 ? '' : 's'} failed, first ${f?.address}: ${f?.message}\nNothing was planned; retry, or plan with refresh: false.`,
+      options,
+    );
+  }
+}
+
+/**
+ * At apply, a step's inputs could not be made from its declaration and the live state: a
+ * reference names a resource that is not in the state (its step did not run), the inputs are
+ * invalid once references are known, or an input is still unknown. The step did not call its
+ * provider; apply reports it as that step's failure. Code `CONVERGE_UNRESOLVED_INPUTS`.
+ */
+export class UnresolvedInputsError extends ConvergeError {
+  override readonly name = 'UnresolvedInputsError';
+  override readonly code = 'CONVERGE_UNRESOLVED_INPUTS';
+  constructor(
+    /** The resource whose inputs could not be made. */
+    readonly address: string,
+    /** `'not-in-state'`: a referenced resource is not recorded; `'invalid'`: the schema refuses them; `'unknown'`: a value is still unknown. */
+    readonly reason: 'not-in-state' | 'invalid' | 'unknown',
+    /** The referenced resource (not-in-state), or the input path the schema refuses (invalid). */
+    readonly at?: string,
+    /** The schema's message (invalid). */
+    readonly detail?: string,
+  ) {
+    super(
+      reason === 'not-in-state'
+        ? `${address}: the referenced resource '${at}' is not in the state (its step did not run).`
+        : reason === 'invalid'
+          ? `${address}: inputs are invalid once references are known: ${at}: ${detail}`
+          : `${address}: an input is still unknown at apply time.`,
+    );
+  }
+}
+
 /** A duration as a person writes it: `2h`, `5m`, `30s`, or `1500ms`. */
 export function formatMs(ms: number): string {
   if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;

@@ -21,6 +21,10 @@ type ErrorCode =
   | 'CONVERGE_POLICY_VIOLATION'
   /** A policy threw (its bug): nothing was changed. */
   | 'CONVERGE_POLICY_ERROR'
+  /** Reading resources for a plan or refresh failed (RefreshError). */
+  | 'CONVERGE_REFRESH'
+  /** A step's inputs could not be made at apply (UnresolvedInputsError). */
+  | 'CONVERGE_UNRESOLVED_INPUTS'
   /** A name asked for (result.output) is not in the state. */
   | 'CONVERGE_NOT_IN_STATE'
   /** forceUnlock: no lock with that id is held, or the store cannot force-unlock. */

@@ -13,7 +13,7 @@ import type { OperationContext } from '../provider/context.js';
 import type { Event } from '../events.js';
 import { schedule } from '../run/scheduler.js';
 import { diffValues } from '../diff/diff.js';
-import { ConvergeError } from '../../state/errors.js';
+import { RefreshError } from '../errors.js';
 
 type ReadAllDeps = {
   readonly state: State;
@@ -158,11 +158,10 @@ export async function readAll(deps: ReadAllDeps): Promise<ReadAllResult> {
   return { out, failures };
 }
 
-/** The error a refresh with failed reads throws: how many failed, the first one, and its cause. */
-export function refreshFailure(failures: readonly { address: string; error: Error }[]): ConvergeError {
-  const f = failures[0]!;
-  return new ConvergeError(
-    `Refreshing ${failures.length} resource${failures.length === 1 ? '' : 's'} failed, first ${f.address}: ${f.error.message.split('\n')[0]}\nNothing was planned; retry, or plan with refresh: false.`,
-    { cause: f.error },
+/** The error a refresh with failed reads throws: each failed read, the first one's error as the cause. */
+export function refreshFailure(failures: readonly { address: string; error: Error }[]): RefreshError {
+  return new RefreshError(
+    failures.map((f) => ({ address: f.address, message: f.error.message.split('\n')[0] ?? '' })),
+    { cause: failures[0]?.error },
   );
 }

@@ -18,7 +18,7 @@ import { redactPaths, redactText, secretStrings } from '../../values/redact.js';
 import { applyIgnoreChanges } from '../../diff/ignore.js';
 import { containsUnknown } from '../../values/unknown.js';
 import { mapPath, parsePath } from '../../values/path.js';
-import { ConvergeError, PolicyViolationError, TimeoutError } from '../../errors.js';
+import { PolicyViolationError, TimeoutError, UnresolvedInputsError } from '../../errors.js';
 import type { PendingPolicies } from '../../plan/policy-check.js';
 import { abortReason } from '../../abort.js';
 
@@ -117,10 +117,7 @@ export class StepRun {
       decl.inputs,
       (ref) => {
         const r = this.ctx.ledger.get(ref.resource);
-        if (!r)
-          throw new ConvergeError(
-            `${this.address}: the referenced resource '${ref.resource}' is not in the state (its step did not run).`,
-          );
+        if (!r) throw new UnresolvedInputsError(this.address, 'not-in-state', ref.resource);
         return valueOfRecord(r, parsePath(ref.path));
       },
       (ref) => refReadsSecret(this.ctx.ledger.get(ref.resource)?.secrets ?? [], ref.path),
@@ -132,9 +129,7 @@ export class StepRun {
     const parsed = w.def.inputs.safeParse(raw);
     if (!parsed.success) {
       const first = parsed.error.issues[0];
-      throw new ConvergeError(
-        `${this.address}: inputs are invalid once references are known: ${first?.path.join('.')}: ${first?.message}`,
-      );
+      throw new UnresolvedInputsError(this.address, 'invalid', first?.path.join('.'), first?.message);
     }
     // ignoreChanges holds for updates only: a replacement's new object is made from the declaration.
     const data =
@@ -145,7 +140,7 @@ export class StepRun {
             decl.options?.ignoreChanges,
           )
         : (parsed.data as Record<string, unknown>);
-    if (containsUnknown(data)) throw new ConvergeError(`${this.address}: an input is still unknown at apply time.`);
+    if (containsUnknown(data)) throw new UnresolvedInputsError(this.address, 'unknown');
     return this.#checked((this.#desired = data));
   }
 
