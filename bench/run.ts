@@ -18,6 +18,7 @@ const targets: Record<string, [string, number]> = {
   lxd_serial_ratio_to_lxc: ['<=', 1.05],
   lxd_parallel10_ratio_to_lxc: ['<=', 0.8],
   apply_10k_pg_ms_per_step: ['<=', 0.15],
+  outputs_1k_pg_read_ms: ['<=', 20],
   ratelimited_apply_failed_steps: ['<=', 0],
   ratelimited_apply_throughput_ratio: ['>=', 0.9],
   refresh_2k_civo_requests_per_resource: ['<=', 0.02],
