@@ -155,3 +155,21 @@ describe('override', () => {
     expect(mocks.objects.get('web')!.outputs.publicIp).toBe('203.0.113.7');
   });
 });
+
+describe('planStack and planChange with a state to start from', () => {
+  it('plan against a recorded state (a value, or a store kept for the test): read answers the prior', async () => {
+    const engine = new Engine({ providers: mockProviders(civo()).providers, state: new MemoryStateStore() });
+    await engine.apply(await engine.plan(stack().all));
+    const recorded = await engine.state();
+    // Fresh mocks know none of these objects: they read back what the state recorded.
+    expect(await planStack(stack().all, { providers: mockProviders(civo()), state: recorded })).toHaveNoChanges();
+    const store = new MemoryStateStore();
+    await store.write(recorded, (await store.read()).serial);
+    const grown = await planChange(stack().all, stack({ size: 'g3.large' }).all, {
+      providers: mockProviders(civo()),
+      state: store,
+    });
+    expect(grown).toChangeOnly(['web']);
+    expect(Object.keys((await store.read()).resources).sort()).toEqual(['fw', 'net', 'web']);
+  });
+});
