@@ -6,7 +6,7 @@ import { helpersFor, resourceHelper, lookupHelper, withFieldDocs } from '../../e
 import type { FieldDocs } from './field-docs.js';
 import type { InstanceOption } from '../../engine/provider/instance.js';
 import { resolveConfig, terraformConfig, type ProvaConfig, type ProvaOptions } from './config.js';
-import { makeConnections } from './wire/connections.js';
+import { makeConnections } from './support/connections.js';
 import * as l from './lookups/index.js';
 import { authGroup } from './resources/auth-group.js';
 import { instance } from './resources/instance.js';
@@ -98,4 +98,4 @@ type ProvaHelpers = typeof helpers;
 export const prova = Object.assign(createProvider, helpers);
 
 export type { ProvaOptions, ProvaArgs, ProvaConfig, ProvaContext, ProvaSettings } from './config.js';
-export { certificateFingerprint, decodeTrustToken, generateClientCertificate } from './wire/trust.js';
+export { certificateFingerprint, decodeTrustToken, generateClientCertificate } from './support/trust.js';

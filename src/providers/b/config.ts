@@ -8,7 +8,7 @@ import { ConfigError } from '../../engine/errors.js';
 import type { OperationContext } from '../../engine/provider/context.js';
 import { CivoClient } from './client.js';
 
-/** How long each kind of wait may take by default (wire/wait.ts); `waitLimitsMs` overrides any. */
+/** How long each kind of wait may take by default (support/wait.ts); `waitLimitsMs` overrides any. */
 export const WAIT_LIMITS_MS = Object.freeze({
   instance: 20 * 60_000,
   cluster: 30 * 60_000,

@@ -9,7 +9,7 @@ import type { InstanceOption } from '../../engine/provider/instance.js';
 import { resolveConfig, terraformConfig, type ProvbConfig, type ProvbOptions } from './config.js';
 import * as r from './resources/index.js';
 import * as l from './lookups/index.js';
-import { verifyAccess } from './wire/region.js';
+import { verifyAccess } from './support/region.js';
 
 export type { ProvbOptions, ProvbConfig } from './config.js';
 export { defaultApiEndpoint } from './config.js';

@@ -8,7 +8,7 @@ import { ConfigError } from '../../engine/errors.js';
 import { parseGcoreError } from './errors.js';
 import type { ProvcSettings, Scope } from './config.js';
 import { fillPath } from '../../kit/wire.js';
-import { cdnItems, collectCdnPages, collectPages, type CdnList } from './wire/query.js';
+import { cdnItems, collectCdnPages, collectPages, type CdnList } from './support/query.js';
 import type { CdnActivityPage, CloudPage, Task, TaskIds } from './wire/answers.js';
 import type * as C from './wire/cdn.js';
 import type { FloatingIp, FloatingIpCreate, FloatingIpUpdate } from './wire/cloud.js';

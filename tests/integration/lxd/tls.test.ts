@@ -6,7 +6,7 @@ import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { ProviderError } from '../../../src/engine/errors.js';
-import { certificateFingerprint, generateClientCertificate } from '../../../src/providers/a/wire/trust.js';
+import { certificateFingerprint, generateClientCertificate } from '../../../src/providers/a/support/trust.js';
 import { describeLxd, lxc, realEnv, type RealEnv } from './lxd-env.js';
 
 describeLxd('prova over HTTPS against a real LXD', (facts) => {

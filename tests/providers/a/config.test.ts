@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/engine/errors.js';
 import { findSocket, normalizeAddress, resolveConfig, terraformConfig } from '../../../src/providers/a/config.js';
-import { formatId, parseId } from '../../../src/providers/a/wire/ids.js';
+import { formatId, parseId } from '../../../src/providers/a/support/ids.js';
 
 const dirs: string[] = [];
 const tmp = () => {

@@ -191,7 +191,7 @@ describe('Instance on a cluster (simulated)', () => {
   });
 
   it('parses memory sizes for the VM memory-growth restart rule', async () => {
-    const { memoryBytes } = await import('../../../src/providers/a/wire/instances.js');
+    const { memoryBytes } = await import('../../../src/providers/a/support/instances.js');
     expect(memoryBytes('1GiB')).toBe(1024 ** 3);
     expect(memoryBytes('512MB')).toBe(512e6);
     expect(memoryBytes('2048')).toBe(2048);

@@ -9,7 +9,7 @@ import {
   decodeTrustToken,
   generateClientCertificate,
   loadClientCertificate,
-} from '../../../src/providers/a/wire/trust.js';
+} from '../../../src/providers/a/support/trust.js';
 import { prova } from '../../../src/providers/a/index.js';
 import { standaloneContext } from '../../../src/engine/provider/context.js';
 

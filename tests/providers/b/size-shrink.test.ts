@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Engine, MemoryStateStore } from '../../../src/index.js';
 import { provb } from '../../../src/providers/b/index.js';
 import { startSimulator } from '../../../src/providers/b/simulator/index.js';
-import { isShrink } from '../../../src/providers/b/wire/size.js';
+import { isShrink } from '../../../src/providers/b/support/size.js';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {

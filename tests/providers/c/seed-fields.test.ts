@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { provc } from 'converge/providers/c';
-import { SEED_FIELDS } from '../../../src/providers/c/wire/shape.js';
+import { SEED_FIELDS } from '../../../src/providers/c/support/shape.js';
 import { useHarness, type Harness } from './helpers/harness.js';
 
 const pem = (f: string) => readFileSync(new URL(`./fixtures/${f}`, import.meta.url), 'utf8');

@@ -1,8 +1,8 @@
 // Lookups of LXD's fine-grained authorization: a group with its permissions, an identity with its groups.
 import { z } from 'zod';
 import { defineLookup } from '../../../engine/provider/define.js';
-import { formatId } from '../wire/ids.js';
-import { getObject } from '../wire/objects.js';
+import { formatId } from '../support/ids.js';
+import { getObject } from '../support/objects.js';
 import { authClient, fromWirePermission, type WireGroup } from '../resources/auth-group.js';
 import { remote, check, notFound } from './shared.js';
 import type { ProvaContext } from '../config.js';

@@ -2,9 +2,9 @@
 import { z } from 'zod';
 import { defineLookup } from '../../../engine/provider/define.js';
 import { LookupError } from '../../../engine/errors.js';
-import { formatId } from '../wire/ids.js';
-import { findImage } from '../wire/images.js';
-import { getObject, projectOf } from '../wire/objects.js';
+import { formatId } from '../support/ids.js';
+import { findImage } from '../support/images.js';
+import { getObject, projectOf } from '../support/objects.js';
 import { remote, project, check, notFound } from './shared.js';
 import type { ProvaContext } from '../config.js';
 

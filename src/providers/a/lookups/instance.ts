@@ -1,11 +1,11 @@
 // The instance lookup: an existing container or VM with its config, devices, state and addresses.
 import { z } from 'zod';
 import { defineLookup } from '../../../engine/provider/define.js';
-import { fromWire } from '../wire/devices.js';
-import { formatId } from '../wire/ids.js';
-import { projectOf } from '../wire/objects.js';
-import { getInstance as fetchInstance, readOutputs, splitConfig } from '../wire/instances.js';
-import { isRunning, readState } from '../wire/runtime.js';
+import { fromWire } from '../support/devices.js';
+import { formatId } from '../support/ids.js';
+import { projectOf } from '../support/objects.js';
+import { getInstance as fetchInstance, readOutputs, splitConfig } from '../support/instances.js';
+import { isRunning, readState } from '../support/runtime.js';
 import { remote, project, check, notFound } from './shared.js';
 import type { ProvaContext } from '../config.js';
 

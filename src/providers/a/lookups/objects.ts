@@ -1,9 +1,9 @@
 // Lookups of named server objects: networks, profiles, projects and storage pools.
 import { z } from 'zod';
 import { defineLookup } from '../../../engine/provider/define.js';
-import { fromWire } from '../wire/devices.js';
-import { formatId } from '../wire/ids.js';
-import { getObject, projectOf } from '../wire/objects.js';
+import { fromWire } from '../support/devices.js';
+import { formatId } from '../support/ids.js';
+import { getObject, projectOf } from '../support/objects.js';
 import { networkAddresses, type WireNetwork } from '../resources/network.js';
 import type { WireProfile } from '../resources/profile.js';
 import type { WireProject } from '../resources/project.js';

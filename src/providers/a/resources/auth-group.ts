@@ -5,9 +5,9 @@ import { cannotTell, defineResource, type CheckIssue } from '../../../engine/pro
 import { scopeIssues } from './checks.js';
 import type { LxdClient, Ctx as ClientCtx } from '../client.js';
 import type { ProvaConfig, ProvaContext } from '../config.js';
-import { entityArgs, entityUrl } from '../wire/entities.js';
-import { formatId, parseId, scopeInputs } from '../wire/ids.js';
-import { createObject, deleteObject, getObject, replaceObject, type Where } from '../wire/objects.js';
+import { entityArgs, entityUrl } from '../support/entities.js';
+import { formatId, parseId, scopeInputs } from '../support/ids.js';
+import { createObject, deleteObject, getObject, replaceObject, type Where } from '../support/objects.js';
 
 export const permissionSchema = z.object({
   entitlement: z

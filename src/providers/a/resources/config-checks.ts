@@ -4,7 +4,7 @@
 // before anything is read, all at once — naming the field, LXD's own words, and for a misspelt key
 // the nearest documented one.
 import type { CheckIssue } from '../../../engine/provider/define.js';
-import { configProblems, tablesFor } from '../wire/config-check.js';
+import { configProblems, tablesFor } from '../support/config-check.js';
 import { LXD_CONFIG_RELEASE } from '../wire/config-keys.js';
 
 /** Which config: the object kind (and its network type or pool driver), and the input it comes from. */

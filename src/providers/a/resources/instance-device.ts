@@ -6,12 +6,12 @@ import { defineResource } from '../../../engine/provider/define.js';
 import { ProviderError } from '../../../engine/errors.js';
 import { checkScope } from './checks.js';
 import type { ProvaConfig, ProvaContext } from '../config.js';
-import { isOurs } from '../wire/find.js';
-import { OPERATION_KEY } from '../wire/keys.js';
-import { deviceTypes, fromWire, MARKER, STANDALONE, type WireDevices } from '../wire/devices.js';
-import { formatId, parseId, scopeInputs } from '../wire/ids.js';
-import { getObject, projectOf, replaceObject, type Where } from '../wire/objects.js';
-import type { WireInstance } from '../wire/runtime.js';
+import { isOurs } from '../support/find.js';
+import { OPERATION_KEY } from '../support/keys.js';
+import { deviceTypes, fromWire, MARKER, STANDALONE, type WireDevices } from '../support/devices.js';
+import { formatId, parseId, scopeInputs } from '../support/ids.js';
+import { getObject, projectOf, replaceObject, type Where } from '../support/objects.js';
+import type { WireInstance } from '../support/runtime.js';
 
 const inputs = z
   .object({

@@ -17,9 +17,9 @@ import {
   fileOwnership,
   statFile,
   uploadFile,
-} from '../wire/files.js';
+} from '../support/files.js';
 import { cannotTell } from '../../../engine/provider/define.js';
-import { projectOf } from '../wire/objects.js';
+import { projectOf } from '../support/objects.js';
 
 const inputs = z
   .object({

@@ -3,11 +3,11 @@
 import { z } from 'zod';
 import type { CheckIssue } from '../../../engine/provider/define.js';
 import type { ProvaConfig } from '../config.js';
-import { deviceSchema, sortDevices } from '../wire/devices.js';
-import { execSchema } from '../wire/execs.js';
-import { fileIssues, fileOwnership } from '../wire/files.js';
-import { splitImage } from '../wire/images.js';
-import { durationMs } from '../wire/runtime.js';
+import { deviceSchema, sortDevices } from '../support/devices.js';
+import { execSchema } from '../support/execs.js';
+import { fileIssues, fileOwnership } from '../support/files.js';
+import { splitImage } from '../support/images.js';
+import { durationMs } from '../support/runtime.js';
 import { scopeIssues } from './checks.js';
 import { configIssues } from './config-checks.js';
 

@@ -6,7 +6,7 @@
 import { defineResource, type Prior, type ReadResult } from '../../../engine/provider/define.js';
 import { readByGroup } from '../../../kit/read-many.js';
 import { PartialCreateError, ProviderError } from '../../../engine/errors.js';
-import { isOurs } from '../wire/find.js';
+import { isOurs } from '../support/find.js';
 import { instanceInputs, instanceOutputs, checkInstance, type InstanceInputs } from './instance-schema.js';
 import {
   getInstance,
@@ -18,15 +18,15 @@ import {
   splitConfig,
   mergedConfig,
   waitsFor,
-} from '../wire/instances.js';
+} from '../support/instances.js';
 import { isNotFound } from '../../../kit/gone.js';
 import type { ProvaConfig, ProvaContext } from '../config.js';
-import { fromWire, toWire, MARKER, STANDALONE } from '../wire/devices.js';
-import { runExecs, type ExecResult } from '../wire/execs.js';
-import { replaceFiles } from '../wire/files.js';
-import { formatId, parseId } from '../wire/ids.js';
-import { imageSource } from '../wire/images.js';
-import { desiredConfig, taggedConfig } from '../wire/keys.js';
+import { fromWire, toWire, MARKER, STANDALONE } from '../support/devices.js';
+import { runExecs, type ExecResult } from '../support/execs.js';
+import { replaceFiles } from '../support/files.js';
+import { formatId, parseId } from '../support/ids.js';
+import { imageSource } from '../support/images.js';
+import { desiredConfig, taggedConfig } from '../support/keys.js';
 import {
   isRunning,
   readState,
@@ -34,7 +34,7 @@ import {
   stopInstance,
   type InstanceState,
   type WireInstance,
-} from '../wire/runtime.js';
+} from '../support/runtime.js';
 
 /** Where a recorded instance lives: its id's parts, its name and its project. */
 type Located = {

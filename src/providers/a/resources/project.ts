@@ -3,12 +3,12 @@
 import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
 import type { ProvaConfig, ProvaContext } from '../config.js';
-import { formatId, parseId, scopeInputs } from '../wire/ids.js';
+import { formatId, parseId, scopeInputs } from '../support/ids.js';
 import { checkScope } from './checks.js';
 import { configIssues } from './config-checks.js';
-import { findTagged } from '../wire/find.js';
-import { computedKeys, desiredConfig, observedConfigFor, taggedConfig } from '../wire/keys.js';
-import { createObject, deleteObject, getObject, replaceObject, type Where } from '../wire/objects.js';
+import { findTagged } from '../support/find.js';
+import { computedKeys, desiredConfig, observedConfigFor, taggedConfig } from '../support/keys.js';
+import { createObject, deleteObject, getObject, replaceObject, type Where } from '../support/objects.js';
 
 const inputs = z
   .object({

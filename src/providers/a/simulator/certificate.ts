@@ -3,7 +3,7 @@
 // verify a pinned certificate against the address they dial (the `lxc` client does) accept it.
 import { webcrypto } from 'node:crypto';
 import { hostname } from 'node:os';
-import { ensureReflectMetadata } from '../wire/reflect-shim.js';
+import { ensureReflectMetadata } from '../support/reflect-shim.js';
 
 export type ServerCertificate = { readonly cert: string; readonly key: string };
 

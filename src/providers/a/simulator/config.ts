@@ -3,7 +3,7 @@
 // the way the daemon frames it (texts and statuses probed on a real daemon: an instance's create
 // fails its operation with "Failed creating instance record: …", a network's create answers 500
 // "Invalid value for network "n" option "k": …", a project 400 "Invalid project configuration key …").
-import { configProblems, tablesFor, type ConfigProblem } from '../wire/config-check.js';
+import { configProblems, tablesFor, type ConfigProblem } from '../support/config-check.js';
 
 /** The first key LXD would refuse in `config` (in key order), or undefined. */
 function firstProblem(

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { CheckIssue } from '../../../engine/provider/define.js';
 import type { ProvbConfig } from '../config.js';
-import { checkRegion } from '../wire/region.js';
+import { checkRegion } from '../support/region.js';
 
 /** Exactly one of `keys` is set. */
 export function exactlyOne(args: Record<string, unknown>, keys: readonly string[]): CheckIssue[] {

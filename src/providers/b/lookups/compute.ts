@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { defineLookup } from '../../../engine/provider/define.js';
 import { LookupError } from '../../../engine/errors.js';
 import type * as W from '../wire/objects.js';
-import { regionOf } from '../wire/region.js';
+import { regionOf } from '../support/region.js';
 import type { ProvbContext } from '../config.js';
 import { atLeastOne, criteria, exactlyOne, idNameArgs, regional, regionArg } from './args.js';
 import { findOne } from './find.js';

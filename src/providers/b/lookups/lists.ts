@@ -4,7 +4,7 @@ import { isOperationTag } from '../resources/claim.js';
 import { z } from 'zod';
 import { defineLookup } from '../../../engine/provider/define.js';
 import type { ProvbConfig, ProvbContext } from '../config.js';
-import { checkRegion, regionOf } from '../wire/region.js';
+import { checkRegion, regionOf } from '../support/region.js';
 import {
   applyListArgs,
   checkListArgs,

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { defineLookup } from '../../../engine/provider/define.js';
 import { LookupError } from '../../../engine/errors.js';
 import { orNull } from '../../../kit/gone.js';
-import { regionOf } from '../wire/region.js';
+import { regionOf } from '../support/region.js';
 import type { ProvbContext } from '../config.js';
 import { atLeastOne, criteria, exactlyOne, regional, idNameArgs, regionArg } from './args.js';
 import { findOne } from './find.js';

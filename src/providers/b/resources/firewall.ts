@@ -7,7 +7,7 @@ import { claim } from './claim.js';
 import type { ProvbConfig, ProvbContext } from '../config.js';
 import type * as W from '../wire/objects.js';
 import { orNull } from '../../../kit/gone.js';
-import { checkRegion, priorRegion, regionOf } from '../wire/region.js';
+import { checkRegion, priorRegion, regionOf } from '../support/region.js';
 import { reporter } from './reported.js';
 import { defined } from '../../../kit/wire.js';
 import { readByRegion } from './read-many.js';

@@ -8,8 +8,8 @@ import { claim } from './claim.js';
 import type { ProvbConfig } from '../config.js';
 import { orNull } from '../../../kit/gone.js';
 import { ProviderError } from '../../../engine/errors.js';
-import { checkRegion, priorRegion, regionOf } from '../wire/region.js';
-import { waitUntil } from '../wire/wait.js';
+import { checkRegion, priorRegion, regionOf } from '../support/region.js';
+import { waitUntil } from '../support/wait.js';
 import { defined } from '../../../kit/wire.js';
 
 export const assignmentInputs = z

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type * as W from '../wire/objects.js';
 import type { ProvbContext } from '../config.js';
-import { waitUntil } from '../wire/wait.js';
+import { waitUntil } from '../support/wait.js';
 
 export const taint = z
   .strictObject({

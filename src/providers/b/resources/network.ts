@@ -8,8 +8,8 @@ import { claim } from './claim.js';
 import type { ProvbConfig } from '../config.js';
 import type * as W from '../wire/objects.js';
 import { orNull } from '../../../kit/gone.js';
-import { checkRegion, priorRegion, regionOf } from '../wire/region.js';
-import { waitGone } from '../wire/wait.js';
+import { checkRegion, priorRegion, regionOf } from '../support/region.js';
+import { waitGone } from '../support/wait.js';
 import { reporter } from './reported.js';
 import { defined } from '../../../kit/wire.js';
 

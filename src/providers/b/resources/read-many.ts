@@ -4,7 +4,7 @@
 // listing lacks is read alone by the engine (its `read` also looks in other regions).
 import type { Prior, ReadItem, ReadResult } from '../../../engine/provider/define.js';
 import type { Listed } from '../wire/objects.js';
-import { priorRegion } from '../wire/region.js';
+import { priorRegion } from '../support/region.js';
 import type { ProvbContext } from '../config.js';
 import { readByGroup, type GroupedRead } from '../../../kit/read-many.js';
 

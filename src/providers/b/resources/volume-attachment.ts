@@ -7,7 +7,7 @@ import { claim } from './claim.js';
 import type { ProvbConfig } from '../config.js';
 import { orNull } from '../../../kit/gone.js';
 import { tolerate } from './tolerate.js';
-import { checkRegion, priorRegion, regionOf } from '../wire/region.js';
+import { checkRegion, priorRegion, regionOf } from '../support/region.js';
 import { rememberAttachAtBoot, waitVolume } from './volume.js';
 import { defined } from '../../../kit/wire.js';
 

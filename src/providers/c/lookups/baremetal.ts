@@ -4,9 +4,9 @@
 import { z } from 'zod';
 import { type Ctx, type Wire } from '../client.js';
 import type { ProvcConfig } from '../config.js';
-import { baremetalQuery, collectPages, type BaremetalFilters } from '../wire/query.js';
+import { baremetalQuery, collectPages, type BaremetalFilters } from '../support/query.js';
 import type { Scope } from '../config.js';
-import { camelize, SEED_FIELDS, withSeedFields } from '../wire/shape.js';
+import { camelize, SEED_FIELDS, withSeedFields } from '../support/shape.js';
 import {
   checkScope,
   describeCriteria,

@@ -2,7 +2,7 @@
 // keeps the vendor's option names, and a resource's `rules` are JSON strings (as upstream keeps them).
 import { z } from 'zod';
 import type { Wire } from '../client.js';
-import { camelize, SEED_FIELDS, withSeedFields } from '../wire/shape.js';
+import { camelize, SEED_FIELDS, withSeedFields } from '../support/shape.js';
 import { getOne, provcLookup } from './shared.js';
 
 const id = z.number().int().positive();

@@ -3,8 +3,8 @@
 // first page must hold exactly one floating IP, which is then read by id (the smaller basic shape).
 import { z } from 'zod';
 import { type Wire } from '../client.js';
-import { collectPages, floatingIpQuery } from '../wire/query.js';
-import { camelize, SEED_FIELDS, withSeedFields } from '../wire/shape.js';
+import { collectPages, floatingIpQuery } from '../support/query.js';
+import { camelize, SEED_FIELDS, withSeedFields } from '../support/shape.js';
 import { tagKeyValueArg } from './baremetal.js';
 import {
   checkScope,

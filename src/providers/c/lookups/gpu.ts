@@ -3,9 +3,9 @@
 // does not return project and region on these objects, so the resolved ones are added.
 import { z } from 'zod';
 import { type GpuKind, type Wire } from '../client.js';
-import { collectPages } from '../wire/query.js';
+import { collectPages } from '../support/query.js';
 import type { Scope } from '../config.js';
-import { camelize, SEED_FIELDS, withSeedFields } from '../wire/shape.js';
+import { camelize, SEED_FIELDS, withSeedFields } from '../support/shape.js';
 import {
   checkScope,
   describeCriteria,

@@ -1,8 +1,8 @@
 // Inference flavor lookups: an account-wide catalog (no project or region), keyed by flavor name.
 import { z } from 'zod';
 import type { Wire } from '../client.js';
-import { collectPages } from '../wire/query.js';
-import { camelize, SEED_FIELDS, withSeedFields } from '../wire/shape.js';
+import { collectPages } from '../support/query.js';
+import { camelize, SEED_FIELDS, withSeedFields } from '../support/shape.js';
 import { effectiveMax, getOne, listId, maxItemsArg, provcLookup } from './shared.js';
 
 const flavorShape = (w: Wire) =>

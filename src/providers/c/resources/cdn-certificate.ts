@@ -1,7 +1,7 @@
 // CdnCertificate: an SSL certificate for CDN resources (/cdn/sslData), either uploaded (certificate
 // and private key, both secret and never returned by the API) or issued by Let's Encrypt
 // (automated). find reads the CDN activity log for this create's POST since it started (certificates
-// have no creation time or free text: ../wire/activity.ts), so another stack's certificate is never found.
+// have no creation time or free text: ../support/activity.ts), so another stack's certificate is never found.
 import { z } from 'zod';
 import { ProviderError } from '../../../engine/errors.js';
 import type { Ctx } from '../client.js';
@@ -9,8 +9,8 @@ import type { ProvcConfig, ProvcContext } from '../config.js';
 import type { CdnCertificate, CdnCertificateRequest } from '../wire/cdn.js';
 import { certificateShape } from '../lookups/cdn.js';
 import { cdnId, certificateOutputFields, findCdnCreated } from './shared.js';
-import { ignoreGone, orNull } from '../../../kit/gone.js';
-import { createdSince } from '../wire/activity.js';
+import { orNull } from '../../../kit/gone.js';
+import { createdSince } from '../support/activity.js';
 import { defineResource, isCannotTell } from '../../../engine/provider/define.js';
 import { readByGroup } from '../../../kit/read-many.js';
 import type { Prior, ReadResult } from '../../../engine/provider/define.js';
@@ -161,7 +161,9 @@ export const cdnCertificate = defineResource({
       outputs: outputsOf(await ctx.config.client.replaceCdnCertificate(ctx, cdnId(id, 'certificate'), body(news))),
     };
   },
-  delete: async (ctx, id) => ignoreGone(() => ctx.config.client.deleteCdnCertificate(ctx, cdnId(id, 'certificate'))),
+  delete: async (ctx, id) => {
+    await ctx.config.client.deleteCdnCertificate(ctx, cdnId(id, 'certificate'));
+  },
   find: (ctx, i, hint) =>
     findCdnCreated(ctx, '/sslData', body(i), hint, async (id) => ({
       id: String(id),

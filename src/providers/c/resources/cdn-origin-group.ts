@@ -1,7 +1,7 @@
 // CdnOriginGroup: the origins a CDN resource pulls from (host sources). Synchronous CDN CRUD:
 // POST 201, PUT replaces, DELETE 204 (refused while a resource or rule uses it). Names are unique
 // per account; find reads the CDN activity log for this create's POST since it started (origin
-// groups have no creation time or free-text field: see ../wire/activity.ts), never another stack's group.
+// groups have no creation time or free-text field: see ../support/activity.ts), never another stack's group.
 import { z } from 'zod';
 import type { ProvcContext } from '../config.js';
 import type { CdnOriginGroup, CdnOriginGroupRequest } from '../wire/cdn.js';
@@ -9,7 +9,7 @@ import { originGroupShape } from '../lookups/cdn.js';
 import { defineResource } from '../../../engine/provider/define.js';
 import { cdnId, findCdnCreated } from './shared.js';
 import { defined } from '../../../kit/wire.js';
-import { ignoreGone, orNull } from '../../../kit/gone.js';
+import { orNull } from '../../../kit/gone.js';
 import { readByGroup } from '../../../kit/read-many.js';
 
 export const proxyNextUpstreamValues = [
@@ -132,7 +132,9 @@ export const cdnOriginGroup = defineResource({
       await ctx.config.client.replaceCdnOriginGroup(ctx, cdnId(id, 'origin group'), toWire(news)),
     ),
   }),
-  delete: async (ctx, id) => ignoreGone(() => ctx.config.client.deleteCdnOriginGroup(ctx, cdnId(id, 'origin group'))),
+  delete: async (ctx, id) => {
+    await ctx.config.client.deleteCdnOriginGroup(ctx, cdnId(id, 'origin group'));
+  },
   find: (ctx, i, hint) =>
     findCdnCreated(ctx, '/origin_groups', toWire(i), hint, async (id) => {
       const w = await ctx.config.client.getCdnOriginGroup(ctx, id);

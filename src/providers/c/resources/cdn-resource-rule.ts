@@ -1,7 +1,7 @@
 // CdnResourceRule: settings for paths of one CDN resource that match a pattern. The id is
 // '<resourceId>/<ruleId>' (also the import id). A rule must be inactive before DELETE, so delete
 // first switches it off. find reads the CDN activity log for this create's POST since it started
-// (../wire/activity.ts), so a rule of the same name made by someone else is never found.
+// (../support/activity.ts), so a rule of the same name made by someone else is never found.
 import { z } from 'zod';
 import type { ProvcContext } from '../config.js';
 import type { CdnRule, CdnRuleRequest } from '../wire/cdn.js';
@@ -9,7 +9,7 @@ import { defineResource } from '../../../engine/provider/define.js';
 import { ruleShape } from '../lookups/cdn.js';
 import { cdnId, findCdnCreated, setOptions } from './shared.js';
 import { defined } from '../../../kit/wire.js';
-import { ignoreGone, orNull } from '../../../kit/gone.js';
+import { orNull } from '../../../kit/gone.js';
 import { readByGroup } from '../../../kit/read-many.js';
 import type { Prior, ReadResult } from '../../../engine/provider/define.js';
 
@@ -177,13 +177,12 @@ export const cdnResourceRule = defineResource({
       ),
     };
   },
-  delete: async (ctx, id) =>
-    ignoreGone(async () => {
-      const p = parse(id);
-      const w = await ctx.config.client.getCdnRule(ctx, p.resourceId, p.ruleId);
-      if (w.active) await ctx.config.client.patchCdnRule(ctx, p.resourceId, p.ruleId, { active: false });
-      await ctx.config.client.deleteCdnRule(ctx, p.resourceId, p.ruleId);
-    }),
+  delete: async (ctx, id) => {
+    const p = parse(id);
+    const w = await ctx.config.client.getCdnRule(ctx, p.resourceId, p.ruleId);
+    if (w.active) await ctx.config.client.patchCdnRule(ctx, p.resourceId, p.ruleId, { active: false });
+    await ctx.config.client.deleteCdnRule(ctx, p.resourceId, p.ruleId);
+  },
   find: (ctx, i, hint) =>
     findCdnCreated(ctx, `/resources/${i.resourceId}/rules`, toRuleWire(i), hint, async (id) => {
       const w = await ctx.config.client.getCdnRule(ctx, i.resourceId, id);

@@ -1,6 +1,6 @@
 // CdnResource: a CDN delivery domain (cname) in front of an origin group (or one origin host).
 // PUT replaces the settings; a resource must be deactivated before DELETE, so delete first turns
-// it off. find reads the CDN activity log for this create's POST since it started (../wire/activity.ts),
+// it off. find reads the CDN activity log for this create's POST since it started (../support/activity.ts),
 // so a resource someone else made with the same cname is never found. Options keep the vendor's
 // option names; unset (null) options are left out of the inputs.
 import { z } from 'zod';
@@ -11,7 +11,7 @@ import { defineResource } from '../../../engine/provider/define.js';
 import { resourceShape } from '../lookups/cdn.js';
 import { cdnId, findCdnCreated, setOptions } from './shared.js';
 import { defined } from '../../../kit/wire.js';
-import { ignoreGone, orNull } from '../../../kit/gone.js';
+import { orNull } from '../../../kit/gone.js';
 import { readByGroup } from '../../../kit/read-many.js';
 
 const protocols = ['HTTP', 'HTTPS', 'MATCH'] as const;
@@ -203,12 +203,11 @@ export const cdnResource = defineResource({
       ),
     };
   },
-  delete: async (ctx, id) =>
-    ignoreGone(async () => {
-      const n = cdnId(id, 'CDN resource');
-      await deactivate(ctx, ctx.config, n);
-      await ctx.config.client.deleteCdnResource(ctx, n);
-    }),
+  delete: async (ctx, id) => {
+    const n = cdnId(id, 'CDN resource');
+    await deactivate(ctx, ctx.config, n);
+    await ctx.config.client.deleteCdnResource(ctx, n);
+  },
   find: (ctx, i, hint) =>
     findCdnCreated(ctx, '/resources', createBody(i), hint, async (id) => {
       const w = await ctx.config.client.getCdnResource(ctx, id);

@@ -1,12 +1,12 @@
 // CdnRuleTemplate: a reusable rule (pattern plus options) of the account, under the literal path
 // /cdn/resources/rule_templates. Synchronous CRUD; find reads the CDN activity log for this create's
-// POST since it started (../wire/activity.ts; names are neither required nor unique).
+// POST since it started (../support/activity.ts; names are neither required nor unique).
 import { z } from 'zod';
 import { ruleTemplateShape } from '../lookups/cdn.js';
 import { declaredRule, protocols, toRuleWire } from './cdn-resource-rule.js';
 import { cdnId, findCdnCreated, setOptions } from './shared.js';
 import { defined } from '../../../kit/wire.js';
-import { ignoreGone, orNull } from '../../../kit/gone.js';
+import { orNull } from '../../../kit/gone.js';
 import { readByGroup } from '../../../kit/read-many.js';
 import type { ProvcContext } from '../config.js';
 import type { CdnRuleTemplate } from '../wire/cdn.js';
@@ -116,7 +116,9 @@ export const cdnRuleTemplate = defineResource({
       await ctx.config.client.replaceCdnRuleTemplate(ctx, cdnId(id, 'rule template'), wire(news)),
     ),
   }),
-  delete: async (ctx, id) => ignoreGone(() => ctx.config.client.deleteCdnRuleTemplate(ctx, cdnId(id, 'rule template'))),
+  delete: async (ctx, id) => {
+    await ctx.config.client.deleteCdnRuleTemplate(ctx, cdnId(id, 'rule template'));
+  },
   find: (ctx, i, hint) =>
     findCdnCreated(ctx, '/resources/rule_templates', wire(i), hint, async (id) => {
       const w = await ctx.config.client.getCdnRuleTemplate(ctx, id);

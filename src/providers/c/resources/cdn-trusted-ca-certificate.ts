@@ -1,13 +1,13 @@
 // CdnTrustedCaCertificate: a CA certificate CDN resources use to verify their origins
 // (/cdn/sslCertificates — not /cdn/sslData). Only the name can change in place; a new
 // certificate replaces the object. find reads the CDN activity log for this create's POST since it
-// started (../wire/activity.ts), so a CA certificate of the same name made by someone else is never found.
+// started (../support/activity.ts), so a CA certificate of the same name made by someone else is never found.
 import { z } from 'zod';
 import type { ProvcContext } from '../config.js';
 import type { CdnCaCertificate } from '../wire/cdn.js';
 import { caCertificateShape } from '../lookups/cdn.js';
 import { cdnId, certificateOutputFields, findCdnCreated } from './shared.js';
-import { ignoreGone, orNull } from '../../../kit/gone.js';
+import { orNull } from '../../../kit/gone.js';
 import { readByGroup } from '../../../kit/read-many.js';
 import { defineResource, type Prior, type ReadResult } from '../../../engine/provider/define.js';
 
@@ -64,8 +64,9 @@ export const cdnTrustedCaCertificate = defineResource({
       await ctx.config.client.replaceCdnCaCertificate(ctx, cdnId(id, 'CA certificate'), { name: news.name }),
     ),
   }),
-  delete: async (ctx, id) =>
-    ignoreGone(() => ctx.config.client.deleteCdnCaCertificate(ctx, cdnId(id, 'CA certificate'))),
+  delete: async (ctx, id) => {
+    await ctx.config.client.deleteCdnCaCertificate(ctx, cdnId(id, 'CA certificate'));
+  },
   find: (ctx, i, hint) =>
     findCdnCreated(ctx, '/sslCertificates', { name: i.name, sslCertificate: i.sslCertificate }, hint, async (id) => {
       const w = await ctx.config.client.getCdnCaCertificate(ctx, id);

@@ -18,10 +18,10 @@ import type { ProvcConfig, ProvcContext } from '../config.js';
 import type { Task } from '../wire/answers.js';
 import type { FloatingIp, FloatingIpUpdate } from '../wire/cloud.js';
 import { resolveScope, scopeIssues, type Scope } from '../config.js';
-import { camelize, tagMap } from '../wire/shape.js';
-import { waitForCreated, waitForFirst, waitForTask } from '../wire/tasks.js';
+import { camelize, tagMap } from '../support/shape.js';
+import { waitForCreated, waitForFirst, waitForTask } from '../support/tasks.js';
 import { defined } from '../../../kit/wire.js';
-import { ignoreGone, orNull } from '../../../kit/gone.js';
+import { orNull } from '../../../kit/gone.js';
 import { readByGroup } from '../../../kit/read-many.js';
 import type { Prior, ReadResult } from '../../../engine/provider/define.js';
 
@@ -258,9 +258,7 @@ export const cloudFloatingIp = defineResource({
       projectId: o.projectId ?? (prior.inputs as Inputs).projectId,
       regionId: o.regionId ?? (prior.inputs as Inputs).regionId,
     });
-    await ignoreGone(async () =>
-      waitForFirst(ctx, ctx.config.client, await ctx.config.client.deleteFloatingIp(ctx, s, parseId(id).uuid)),
-    );
+    await waitForFirst(ctx, ctx.config.client, await ctx.config.client.deleteFloatingIp(ctx, s, parseId(id).uuid));
   },
   find,
   importId: (importId) => {

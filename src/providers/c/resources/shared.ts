@@ -5,10 +5,10 @@ import { isCannotTell, type CreateResult, type FindHint, type FindResult } from 
 import type { Wire } from '../client.js';
 import type { ProvcContext } from '../config.js';
 import { orNull } from '../../../kit/gone.js';
-import { createdSince } from '../wire/activity.js';
+import { createdSince } from '../support/activity.js';
 
 /**
- * find for a CDN create (see ../wire/activity.ts): the object the POST of `body` to `path` made since the
+ * find for a CDN create (see ../support/activity.ts): the object the POST of `body` to `path` made since the
  * create started, read back by id; null when it made none (or it is gone since); cannotTell when
  * the activity log cannot say which.
  */

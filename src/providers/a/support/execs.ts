@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { ProviderError } from '../../../engine/errors.js';
 import type { Ctx, LxdClient } from '../client.js';
-import type { Operation } from './envelope.js';
+import type { Operation } from '../wire/envelope.js';
 import { failedOperation } from '../errors.js';
 
 export const execSchema = z.object({

@@ -2,7 +2,7 @@
 // which row a key is (patterns `user.*`, `volatile.<name>.hwaddr`, `tunnel.NAME.id`), whether a
 // value has the row's format, with the words LXD itself refuses it with, and the nearest known key
 // for a misspelt one. Used by the fake LXD to refuse and by the resources' plan-time checks.
-import { configKeys, type ConfigKey, type ConfigTable } from './config-keys.js';
+import { configKeys, type ConfigKey, type ConfigTable } from '../wire/config-keys.js';
 
 /** A key LXD would refuse: unknown, or known with a value not of its format. */
 export type ConfigProblem = {

@@ -11,7 +11,7 @@
 // same body after this create started while this request never arrived is taken for this one.
 import { cannotTell, type CannotTell, type FindHint } from '../../../engine/provider/define.js';
 import type { Ctx, GcoreClient, Wire } from '../client.js';
-import type { CdnActivityEntry } from './answers.js';
+import type { CdnActivityEntry } from '../wire/answers.js';
 
 const PAGE = 100;
 const MAX_PAGES = 20;

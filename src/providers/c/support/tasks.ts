@@ -5,7 +5,7 @@ import { poll } from '../../../kit/poll.js';
 import { ProviderError } from '../../../engine/errors.js';
 import type { OperationContext } from '../../../engine/provider/context.js';
 import type { GcoreClient } from '../client.js';
-import type { Task, TaskIds } from './answers.js';
+import type { Task, TaskIds } from '../wire/answers.js';
 
 type TaskCtx = Pick<OperationContext, 'signal' | 'retry' | 'report' | 'address' | 'operation'>;
 

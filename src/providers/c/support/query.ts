@@ -1,7 +1,7 @@
 // Gcore Cloud list queries and paging: the offset paging of the SDKs, and the encodings the wire
 // notes give (hyphenated change filters, JSON-encoded tag_key_value, repeated tag_value).
 import type { QueryValue } from '../../../kit/http.js';
-import type { CloudPage } from './answers.js';
+import type { CloudPage } from '../wire/answers.js';
 
 type Wire = Record<string, unknown>;
 
