@@ -81,11 +81,14 @@ export async function runWorker(cx: FleetContext, options: WorkOptions, poolSize
     runId: string,
     c: Claimed,
     o: (RunOutcome & { status: 'succeeded' | 'failed' | 'cancelled' }) | { status: 'expired' },
-  ): Promise<void> => {
+  ): Promise<boolean> => {
     const x = o as Partial<RunOutcome>;
-    await cx.pool.query(
+    // only this attempt's outcome: a worker whose heartbeat lapsed (a stalled process) may find its
+    // run claimed again by another worker, whose outcome is the one that counts
+    const r = await cx.pool.query(
       `UPDATE ${t.runs} SET status = $2, finished_at = clock_timestamp(), summary = $3, plan_json = $4, saved_plan = $5,
-         error_code = $6, error_message = $7, drift_found = $8, drift = $9 WHERE id = $1`,
+         error_code = $6, error_message = $7, drift_found = $8, drift = $9
+       WHERE id = $1 AND status = 'running' AND attempts = $10`,
       [
         runId,
         o.status,
@@ -96,8 +99,10 @@ export async function runWorker(cx: FleetContext, options: WorkOptions, poolSize
         x.errorMessage ?? null,
         c.kind === 'refresh-only' && o.status === 'succeeded' ? (x.drift?.length ?? 0) > 0 : null,
         x.drift?.length ? JSON.stringify(x.drift) : null,
+        c.attempts,
       ],
     );
+    if (r.rowCount === 0) return false;
     if (x.blocking) await cx.pool.query(`UPDATE ${t.stacks} SET failed_run = $2 WHERE name = $1`, [c.stack, runId]);
     await cx.hub.publish({
       type: 'run_finished',
@@ -107,6 +112,7 @@ export async function runWorker(cx: FleetContext, options: WorkOptions, poolSize
       status: o.status,
       ...(x.errorCode ? { errorCode: x.errorCode } : {}),
     });
+    return true;
   };
 
   const handle = async (job: Job<RunJob>): Promise<JobResult['status']> => {
@@ -114,8 +120,7 @@ export async function runWorker(cx: FleetContext, options: WorkOptions, poolSize
     const c = await claim(runId);
     if (!c) return 'completed'; // cancelled or expired while queued, or unregistered
     if (c.expired) {
-      await finish(runId, c, { status: 'expired' });
-      return 'completed';
+      return (await finish(runId, c, { status: 'expired' })) ? 'completed' : 'failed';
     }
     const ctl = new AbortController();
     running.set(runId, ctl);
@@ -151,10 +156,15 @@ export async function runWorker(cx: FleetContext, options: WorkOptions, poolSize
       const o = budget ? await withSharedBudget(budget, execute) : await execute();
       // stopped, or aborted by this worker's signal rather than cancelled: back to the queue, retried by another worker
       if (o.status === 'stopped' || (o.status === 'cancelled' && !cancelled.has(runId))) {
-        await cx.pool.query(`UPDATE ${t.runs} SET status = 'queued', worker = NULL WHERE id = $1`, [runId]);
+        await cx.pool.query(
+          `UPDATE ${t.runs} SET status = 'queued', worker = NULL WHERE id = $1 AND status = 'running' AND attempts = $2`,
+          [runId, c.attempts],
+        );
         return 'failed';
       }
-      await finish(runId, c, o as RunOutcome & { status: 'succeeded' | 'failed' | 'cancelled' });
+      // superseded: another worker claimed the run since; its job goes back to the queue's hands
+      if (!(await finish(runId, c, o as RunOutcome & { status: 'succeeded' | 'failed' | 'cancelled' })))
+        return 'failed';
       if (c.kind === 'refresh-only' && o.drift?.length)
         await followDrift(
           cx,

@@ -9,6 +9,7 @@ const fleet = await Fleet.open({
   heartbeatSeconds: 10,
   superviseSeconds: 1,
   poolSize: 12,
+  retryLimit: Number(process.env.FLEET_RETRY_LIMIT ?? 5),
 });
 // a cold process's first import of a stack module (providers, undici, zod: seconds of CPU on a busy
 // 2-core machine, the event loop blocked) is paid before taking runs, so timings measure the queue

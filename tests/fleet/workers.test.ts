@@ -104,7 +104,7 @@ describe(`fleet workers in ${WORKERS} processes`, () => {
     }
     expect(new Set(runs.map((r) => r.worker)).size).toBeGreaterThan(1);
     expect(sim.store.networks.size).toBeGreaterThanOrEqual(4 * 3);
-  });
+  }, 60_000);
 
   it("holds an account's runs to its limit across the worker processes", async () => {
     const ids = await Promise.all(ACCOUNT_STACKS.map((s) => fleet.enqueue(s, 'apply')));
