@@ -23,11 +23,13 @@ const result =
                     ? await (await import('./instances.js')).benchInstances()
                     : kind === 'policy'
                       ? await (await import('./policy.js')).benchPolicy()
-                      : kind === 'testing'
-                        ? await (await import('./testing.js')).benchTesting()
-                        : kind === 'lxd'
-                          ? await (await import('./lxd.js').catch(() => ({ benchLxd: async () => ({}) }))).benchLxd()
-                          : (() => {
-                              throw new Error(`unknown bench ${kind}`);
-                            })();
+                      : kind === 'fleet'
+                        ? await (await import('./fleet.js')).benchFleet()
+                        : kind === 'testing'
+                          ? await (await import('./testing.js')).benchTesting()
+                          : kind === 'lxd'
+                            ? await (await import('./lxd.js').catch(() => ({ benchLxd: async () => ({}) }))).benchLxd()
+                            : (() => {
+                                throw new Error(`unknown bench ${kind}`);
+                              })();
 process.stdout.write(`${JSON.stringify(result)}\n`);

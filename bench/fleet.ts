@@ -1,0 +1,221 @@
+// Fleet benchmark (converge/fleet on the real PostgreSQL, the Civo simulator at 20 ms latency, worker
+// processes bundled from tests/fleet/worker-child.ts): drift checks of 1,000 stacks x 10 networks with
+// 1, 2 and 4 worker processes (4 runs at once each) and the scaling 4 : 1; the connections one worker
+// holds for 1,000 stacks; enqueue-to-start on an idle fleet and the queue's cost per run (runs of an
+// empty stack); 4 workers applying stacks of one account limited to 600 requests a minute. Needs
+// CONVERGE_TEST_PG_URL or /tmp/converge-pg-env; else empty. `npm run bench -- fleet` runs it alone.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { randomBytes } from 'node:crypto';
+import { build } from 'esbuild';
+import pg from 'pg';
+import { Fleet } from '../src/fleet/index.js';
+import { startSimulator, type CivoSimulator } from '../src/providers/b/simulator/index.js';
+import { pgUrl } from './pg.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..');
+const out = join(root, 'node_modules', '.cache', 'converge-bench-fleet');
+const STACKS = Number(process.env.CONVERGE_BENCH_FLEET_STACKS ?? 1000);
+const RESOURCES = 10;
+/** Runs at once in each worker process. */
+const CONCURRENCY = 4;
+const BUDGET_STACKS = 8;
+const BUDGET_RESOURCES = 40;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+type Ctx = { url: string; schema: string; sim: CivoSimulator; dir: string };
+
+function startWorker(cx: Ctx, env: Record<string, string> = {}): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [join(out, 'worker-child.mjs')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      CONVERGE_TEST_PG_URL: cx.url,
+      FLEET_SCHEMA: cx.schema,
+      FLEET_SIM_URL: cx.sim.url,
+      FLEET_SIM_TOKEN: cx.sim.token,
+      FLEET_RESOURCES: String(RESOURCES),
+      FLEET_PARALLELISM: '10',
+      FLEET_CONCURRENCY: String(CONCURRENCY),
+      FLEET_PRELOAD: join(out, 'stack.mjs'),
+      ...Object.fromEntries(
+        Array.from({ length: BUDGET_STACKS }, (_, i) => [`FLEET_RESOURCES_b${i}`, String(BUDGET_RESOURCES)]),
+      ),
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    child.stdout!.once('data', () => resolve(child));
+    child.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
+  });
+}
+
+async function stopWorkers(children: ChildProcess[]): Promise<void> {
+  await Promise.all(
+    children.map(
+      (c) =>
+        new Promise<void>((resolve) => {
+          if (c.exitCode !== null) return resolve();
+          c.once('exit', () => resolve());
+          c.kill('SIGTERM');
+          setTimeout(() => c.kill('SIGKILL'), 15_000).unref();
+        }),
+    ),
+  );
+}
+
+/** Waits until `n` runs of `kind` queued since `since` are finished; the last one's finish time (ms since epoch). */
+async function waitRuns(db: pg.Pool, schema: string, kind: string, since: Date, n: number): Promise<number> {
+  for (;;) {
+    const r = await db.query<{ done: string; last: Date | null }>(
+      `SELECT count(*) AS done, max(finished_at) AS last FROM "${schema}".fleet_runs
+       WHERE kind = $1 AND queued_at >= $2 AND status IN ('succeeded', 'failed', 'cancelled', 'expired')`,
+      [kind, since],
+    );
+    if (Number(r.rows[0]!.done) >= n) return r.rows[0]!.last!.getTime();
+    await sleep(100);
+  }
+}
+
+/** Runs `fn` over `items`, `width` at once. */
+async function inBatches<T>(items: readonly T[], width: number, fn: (x: T) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < items.length; i += width) await Promise.all(items.slice(i, i + width).map(fn));
+}
+
+export async function benchFleet(): Promise<Record<string, number>> {
+  const url = pgUrl();
+  if (!url) return {};
+  await build({
+    entryPoints: [join(root, 'tests/fleet/worker-child.ts'), join(root, 'tests/fleet/stack.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    packages: 'external',
+    outdir: out,
+    outExtension: { '.js': '.mjs' },
+    logLevel: 'silent',
+  });
+  const sim = await startSimulator({ latencyMs: 0, quota: { network_count: 1_000_000 } });
+  process.env.FLEET_SIM_URL = sim.url;
+  process.env.FLEET_SIM_TOKEN = sim.token;
+  const schema = `bench_fleet_${randomBytes(4).toString('hex')}`;
+  const dir = await mkdtemp(join(tmpdir(), 'converge-bench-fleet-'));
+  const cx: Ctx = { url, schema, sim, dir };
+  const db = new pg.Pool({ connectionString: url, max: 4 });
+  const fleet = await Fleet.open({ connectionString: url, schema, poolSize: 12 });
+  const results: Record<string, number> = {};
+  let workers: ChildProcess[] = [];
+  try {
+    const stack = join(out, 'stack.mjs');
+    const names = Array.from({ length: STACKS }, (_, i) => `s${i}`);
+    const budget = Array.from({ length: BUDGET_STACKS }, (_, i) => `b${i}`);
+    const noop = Array.from({ length: 100 }, (_, i) => `n${i}`);
+    for (const n of [...names, ...budget])
+      await writeFile(
+        join(dir, `${n}.mjs`),
+        `import { makeStack } from ${JSON.stringify(stack)};\nexport default makeStack(${JSON.stringify(n)}, ${JSON.stringify(dir)});\n`,
+      );
+    for (const n of noop) await writeFile(join(dir, `${n}.mjs`), 'export default { providers: [], resources: [] };\n');
+    await inBatches([...names, ...noop], 20, (n) => fleet.register({ name: n, module: join(dir, `${n}.mjs`) }));
+    for (const n of budget) await fleet.register({ name: n, module: join(dir, `${n}.mjs`), account: 'acme' });
+
+    // the stacks made once (not measured), at no latency
+    workers = await Promise.all([1, 2, 3, 4].map(() => startWorker(cx, { FLEET_CONCURRENCY: '8' })));
+    let since = new Date();
+    await inBatches(names, 50, (n) => fleet.enqueue(n, 'apply'));
+    await waitRuns(db, schema, 'apply', since, STACKS);
+    await stopWorkers(workers);
+
+    // drift checks: every stack once, with 1, 2 and 4 worker processes, at 20 ms
+    sim.setLatency(20);
+    for (const w of [1, 2, 4]) {
+      workers = await Promise.all(Array.from({ length: w }, () => startWorker(cx)));
+      const base = Number(
+        (await db.query(`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database()`)).rows[0].n,
+      );
+      let peak = 0;
+      const sampling = setInterval(() => {
+        void db
+          .query(`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database()`)
+          .then((r) => (peak = Math.max(peak, Number(r.rows[0].n) - base)))
+          .catch(() => {});
+      }, 250);
+      since = new Date();
+      const t0 = Date.now();
+      await inBatches(names, 50, (n) => fleet.checkDrift(n));
+      const last = await waitRuns(db, schema, 'refresh-only', since, STACKS);
+      clearInterval(sampling);
+      results[`fleet_drift_1k_stacks_per_s_${w}w`] = STACKS / ((last - t0) / 1000);
+      if (w === 1) results.fleet_1k_stacks_1w_connections_peak = peak;
+      await stopWorkers(workers);
+    }
+    results.fleet_scaling_4_to_1 = results.fleet_drift_1k_stacks_per_s_4w! / results.fleet_drift_1k_stacks_per_s_1w!;
+    const failed = await db.query(`SELECT count(*) AS n FROM "${schema}".fleet_runs WHERE status = 'failed'`);
+    results.fleet_1k_stacks_failed_runs = Number(failed.rows[0].n);
+
+    // an idle fleet: enqueue to start, one run at a time; then the queue's cost per run of an empty stack
+    workers = [await startWorker(cx, { FLEET_CONCURRENCY: '8' })];
+    await sleep(1000);
+    const starts: number[] = [];
+    for (const n of noop.slice(0, 30)) {
+      const id = await fleet.enqueue(n, 'plan');
+      for (;;) {
+        const r = await db.query<{ ms: number | null; done: boolean }>(
+          `SELECT EXTRACT(EPOCH FROM started_at - queued_at) * 1000 AS ms, finished_at IS NOT NULL AS done
+           FROM "${schema}".fleet_runs WHERE id = $1`,
+          [id],
+        );
+        if (r.rows[0]!.done) {
+          starts.push(Number(r.rows[0]!.ms));
+          break;
+        }
+        await sleep(5);
+      }
+      await sleep(50);
+    }
+    results.fleet_enqueue_to_start_ms = median(starts);
+    since = new Date();
+    const t0 = Date.now();
+    await Promise.all(noop.map((n) => fleet.enqueue(n, 'plan')));
+    const last = await waitRuns(db, schema, 'plan', since, noop.length);
+    results.fleet_queue_cost_ms_per_run = (last - t0) / noop.length;
+    await stopWorkers(workers);
+
+    // one account limited to 600 requests a minute, 4 workers applying its stacks
+    await fleet.limitAccount('acme', { requestsPerMinute: 600, provider: 'provb' });
+    sim.setRateLimit({ requestsPerSecond: 10, burst: 10 });
+    workers = await Promise.all([1, 2, 3, 4].map(() => startWorker(cx)));
+    sim.clearLog();
+    since = new Date();
+    await Promise.all(budget.map((n) => fleet.enqueue(n, 'apply')));
+    await waitRuns(db, schema, 'apply', since, BUDGET_STACKS);
+    const served = sim.requests.filter((r) => !r.throttled);
+    const seconds = (served.at(-1)!.at - served[0]!.at) / 1000;
+    const bad = await db.query<{ n: string }>(
+      `SELECT count(*) AS n FROM "${schema}".fleet_runs WHERE queued_at >= $1 AND status <> 'succeeded'`,
+      [since],
+    );
+    results.fleet_account_budget_failed_steps = Number(bad.rows[0]!.n);
+    results.fleet_account_budget_ratio = served.length / seconds / 10;
+    results.fleet_account_budget_429s = sim.requests.length - served.length;
+    await stopWorkers(workers);
+    workers = [];
+    return results;
+  } finally {
+    await stopWorkers(workers);
+    await fleet.close();
+    await db.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
+    await db.query(`DROP SCHEMA IF EXISTS "${schema}_queue" CASCADE`).catch(() => {});
+    await db.end();
+    await sim.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
