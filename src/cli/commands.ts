@@ -28,7 +28,7 @@ type ApplyFlags = PlanFlags & { readonly autoApprove?: boolean };
 
 export async function openStack(flags: Common, io?: Io): Promise<{ stack: StackModule; engine: Engine }> {
   const stack = await loadStack(flags.stack);
-  const { resources: _r, ...options } = stack;
+  const { resources: _r, outputs: _o, ...options } = stack;
   // While planning, retries and waits are progress lines on stderr (an apply draws its own).
   const onEvent = io ? bothListeners(options.onEvent, planWaits(process.stderr)) : options.onEvent;
   return { stack, engine: new Engine({ ...options, ...(onEvent ? { onEvent } : {}) }) };
@@ -42,7 +42,9 @@ async function makePlan(engine: Engine, stack: StackModule, flags: PlanFlags): P
     ...(flags.refresh === false ? { refresh: false } : {}),
     ...(flags.refreshOnly ? { mode: 'refresh-only' as const } : {}),
   };
-  return flags.destroy ? engine.planDestroy(options) : engine.plan(stack.resources, options);
+  return flags.destroy
+    ? engine.planDestroy(options)
+    : engine.plan(stack.resources, { ...options, ...(stack.outputs ? { outputs: stack.outputs } : {}) });
 }
 
 function show(io: Io, plan: Plan, flags: PlanFlags): void {

@@ -9,7 +9,11 @@ import type { EngineOptions } from '../engine/engine.js';
 import { ConvergeError } from '../engine/errors.js';
 import { describeSyntaxError, syntaxLocation, type SyntaxLocation } from './syntax-location.js';
 
-export type StackModule = EngineOptions & { readonly resources: readonly ResourceDecl[] };
+export type StackModule = EngineOptions & {
+  readonly resources: readonly ResourceDecl[];
+  /** The stack's outputs (`plan(decls, { outputs })`): shown in the plan, recorded by apply, read by other stacks. */
+  readonly outputs?: Readonly<Record<string, unknown>>;
+};
 
 class StackLoadError extends ConvergeError {
   override readonly name = 'StackLoadError';
