@@ -22,6 +22,7 @@ import {
 } from 'converge';
 import { TestCloud, testProvider } from '../helpers/test-provider.js';
 import { thing } from '../helpers/builders.js';
+import { expectValidPlanFile } from '../workflow/plan-schema.js';
 
 const PASS = 'outputs test passphrase';
 
@@ -214,6 +215,8 @@ describe('stack outputs', () => {
     await expect(plan.serialize()).rejects.toMatchObject({ problem: 'secrets_in_clear' });
     const text = await plan.serialize({ passphrase: PASS });
     expect(text).not.toContain('saved-secret-55');
+    expectValidPlanFile(text); // schema/plan.v1.json describes outputChanges
+    expectValidPlanFile(await plan.serialize({ allowPlaintextSecrets: true })); // and the work's outputs
     const file = JSON.parse(text);
     expect(file.plan.outputChanges.map((o: { name: string }) => o.name)).toEqual(['key', 'url']);
     const edited = JSON.stringify({
