@@ -187,7 +187,6 @@ describe('architecture', () => {
       // and these helpers were moved there for the three providers to share (issue 18 item 6).
       'src/kit/gone.ts isNotFound',
       'src/kit/gone.ts orNull',
-      'src/kit/gone.ts ignoreGone',
       'src/kit/wire.ts defined',
       'src/kit/wire.ts fillPath',
       'src/kit/sim/clock.ts systemClock',

@@ -1,5 +1,7 @@
 // How every provider reads "the object is not there": a ProviderError whose vendor answer meant not
-// found (each client's error parser sets `notFound`). Reads turn it into null, deletes into done.
+// found (each client's error parser sets `notFound`). Reads turn it into null. A delete answered
+// not found is done, and that is absorbed in one layer only: the engine's delete step
+// (engine/apply/steps/delete.ts), so a provider's delete just throws what its vendor says.
 import { ProviderError } from '../engine/errors.js';
 
 /** True when `error` is the vendor saying the object does not exist. */
@@ -15,9 +17,4 @@ export async function orNull<T>(run: () => Promise<T>): Promise<T | null> {
     if (isNotFound(error)) return null;
     throw error;
   }
-}
-
-/** `run()`, where an object that is already gone counts as done: a delete, retried or raced. */
-export async function ignoreGone(run: () => Promise<unknown>): Promise<void> {
-  await orNull(run);
 }

@@ -1,6 +1,8 @@
 // src/kit/gone.ts: how every provider reads "the object is not there".
 import { describe, expect, it } from 'vitest';
-import { ignoreGone, isNotFound, orNull } from '../../src/kit/gone.js';
+import { isNotFound, orNull } from '../../src/kit/gone.js';
+import type { Engine } from '../../src/index.js';
+import { setup, thing } from '../helpers/builders.js';
 import { ProviderError } from '../../src/engine/errors.js';
 
 const vendor = (facts: { notFound?: boolean; status?: number }) =>
@@ -39,17 +41,20 @@ describe('orNull', () => {
   });
 });
 
-describe('ignoreGone', () => {
-  it('counts an object already gone as done', async () => {
-    await expect(ignoreGone(() => Promise.reject(vendor({ notFound: true })))).resolves.toBeUndefined();
-  });
-
-  it('rethrows any other failure, the same error', async () => {
-    const error = vendor({ status: 409 });
-    await expect(ignoreGone(() => Promise.reject(error))).rejects.toBe(error);
-  });
-
-  it('resolves to undefined whatever run answers', async () => {
-    await expect(ignoreGone(async () => 'deleted')).resolves.toBeUndefined();
+// A delete answered not found is done, absorbed in one layer: the engine's delete step (a
+// provider's delete throws what its vendor says).
+describe('a delete answered not found', () => {
+  it.each([
+    ['removed from the stack', (engine: Engine) => engine.plan([], { refresh: false })],
+    ['destroyed', (engine: Engine) => engine.planDestroy({ refresh: false })],
+  ])('%s: the step succeeds and the record is removed', async (_how, plan) => {
+    const { engine, cloud } = setup();
+    await engine.apply(await engine.plan([thing('web')]));
+    cloud.objects.clear(); // gone outside converge, and the plan does not read it
+    cloud.calls = [];
+    const result = await engine.apply(await plan(engine));
+    expect(cloud.calls.map((c) => c.op)).toEqual(['delete']);
+    expect(result.succeeded.map((s) => [s.address, s.action])).toEqual([['web', 'delete']]);
+    expect((await engine.state()).resources).toEqual({});
   });
 });

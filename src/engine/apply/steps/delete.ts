@@ -5,7 +5,8 @@
 // it: the record removed and the pending record cleared, in one change. A crash in between leaves
 // both: the next plan's recovery reads the object and drops the record only if it is gone.
 // A 404 counts as done (the object is gone, whoever removed it; a retried delete whose first
-// answer was lost gets one). Any other failure clears the pending mark and keeps the record.
+// answer was lost gets one): this step is the one layer that absorbs it, providers' deletes throw
+// what their vendor says. Any other failure clears the pending mark and keeps the record.
 import { priorHandler, type StepRun } from './context.js';
 import type { CreateFirstWork } from '../../plan/work.js';
 import type { AnyResource, Provider } from '../../provider/define.js';
