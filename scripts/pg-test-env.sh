@@ -3,7 +3,8 @@
 #
 # Idempotent: installs postgresql if needed, makes the newest installed major
 # version's "main" cluster listen on 127.0.0.1:5432 only, starts it, ensures
-# role converge/converge and database converge_test (owned by converge), and
+# role converge/converge (LOGIN, CREATEROLE: a test makes a read-only role) and database
+# converge_test (owned by converge), and
 # writes CONVERGE_TEST_PG_URL to /tmp/converge-pg-env (override: PG_ENV_FILE).
 set -euo pipefail
 
@@ -71,11 +72,11 @@ runuser -u postgres -- pg_isready -h 127.0.0.1 -p "$PORT" || die "PostgreSQL is 
 # --- 3. role + database ---------------------------------------------------------
 psql_admin() { runuser -u postgres -- psql -p "$PORT" -v ON_ERROR_STOP=1 -qtAX "$@"; }
 if [ "$(psql_admin -c "SELECT 1 FROM pg_roles WHERE rolname = '$ROLE'")" = 1 ]; then
-  log "role $ROLE exists; re-asserting LOGIN and password"
-  psql_admin -c "ALTER ROLE $ROLE WITH LOGIN PASSWORD '$PASSWORD'"
+  log "role $ROLE exists; re-asserting LOGIN, CREATEROLE and password"
+  psql_admin -c "ALTER ROLE $ROLE WITH LOGIN CREATEROLE PASSWORD '$PASSWORD'"
 else
-  log "+ CREATE ROLE $ROLE LOGIN PASSWORD '***'"
-  psql_admin -c "CREATE ROLE $ROLE WITH LOGIN PASSWORD '$PASSWORD'"
+  log "+ CREATE ROLE $ROLE LOGIN CREATEROLE PASSWORD '***'"
+  psql_admin -c "CREATE ROLE $ROLE WITH LOGIN CREATEROLE PASSWORD '$PASSWORD'"
 fi
 if [ "$(psql_admin -c "SELECT 1 FROM pg_database WHERE datname = '$DB'")" = 1 ]; then
   owner=$(psql_admin -c "SELECT pg_get_userbyid(datdba) FROM pg_database WHERE datname = '$DB'")
