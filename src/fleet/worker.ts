@@ -201,9 +201,25 @@ export async function runWorker(cx: FleetContext, options: WorkOptions, poolSize
   const offFinished = await cx.hub.on((e) => {
     if (e.type === 'run_finished') setTimeout(wakeIdle, 100).unref();
   });
-  await boss.work<DriftJob>(DRIFT_QUEUE, { localConcurrency: 1, pollingIntervalSeconds: 2 }, async ([j]) => {
-    if (j) await driftTick(cx, j.data.stack);
-  });
+  // drift ticks in batches, fetched back to back while full: with one per fetch, pg-boss waits its
+  // notify polling interval (30 s) between fetches, and a schedule firing for 1,000 stacks at once
+  // would take hours to turn into runs
+  await boss.work<DriftJob>(
+    DRIFT_QUEUE,
+    {
+      localConcurrency: 1,
+      batchSize: 25,
+      burstWhenBatchFull: true,
+      pollingIntervalSeconds: 2,
+      notifyPollingIntervalSeconds: 2,
+    },
+    async (jobs) => {
+      for (const j of jobs)
+        await driftTick(cx, j.data.stack).catch((e: Error) =>
+          cx.hub.local({ type: 'queue_error', message: e.message }),
+        );
+    },
+  );
   const sweepEvery = options.sweepIntervalMs ?? 60_000;
   const sweeping = setInterval(
     () => void sweep(cx).catch((e: Error) => cx.hub.local({ type: 'queue_error', message: e.message })),
