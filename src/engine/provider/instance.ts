@@ -2,8 +2,17 @@
 // told apart by the name given to the factory (`provb({ name: 'ops' })`; none: the default
 // instance). What a record keeps of the instance that made its object: the name, and the
 // instance's non-secret settings (endpoint, region, project, remote), never a credential.
-import type { Provider } from './define.js';
 import { isSensitive } from '../values/secret.js';
+
+/**
+ * What this module reads of a provider, as a shape (not define.ts's Provider type, which would
+ * tie the two files in a circle: define.ts checks instance names here).
+ */
+type ProviderInstance = {
+  readonly instanceName?: string;
+  planConfig?(): unknown;
+  readonly terraformConfig?: unknown;
+};
 
 /** A setting's value as recorded: a string, number or boolean. */
 export type SettingValue = string | number | boolean;
@@ -47,12 +56,17 @@ export function instanceLabel(provider: string, instance: string | undefined): s
 const settingsCache = new WeakMap<object, InstanceSettings>();
 
 /** A provider instance's non-secret settings (`planConfig()`, else `terraformConfig()` without its secrets), flattened. */
-export function instanceSettings(p: Provider<unknown>): InstanceSettings {
+export function instanceSettings(p: ProviderInstance): InstanceSettings {
   const cached = settingsCache.get(p);
   if (cached) return cached;
   const out: Record<string, SettingValue> = {};
   // A hand-made provider (tests, tools) may have neither: it has no settings then.
-  flatten(p.planConfig ? p.planConfig() : typeof p.terraformConfig === 'function' ? p.terraformConfig() : {}, '', out);
+  const settings = p.planConfig
+    ? p.planConfig()
+    : typeof p.terraformConfig === 'function'
+      ? (p.terraformConfig as () => unknown).call(p)
+      : {};
+  flatten(settings, '', out);
   const sorted = Object.freeze(
     Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
   );
@@ -61,7 +75,7 @@ export function instanceSettings(p: Provider<unknown>): InstanceSettings {
 }
 
 /** The instance fields of a record written through `p`. */
-export function instanceFields(p: Provider<unknown>): InstanceFields {
+export function instanceFields(p: ProviderInstance): InstanceFields {
   return p.instanceName === undefined
     ? { instanceSettings: instanceSettings(p) }
     : { instance: p.instanceName, instanceSettings: instanceSettings(p) };
