@@ -128,7 +128,7 @@ export async function benchFleet(): Promise<Record<string, number>> {
     for (const n of budget) await fleet.register({ name: n, module: join(dir, `${n}.mjs`), account: 'acme' });
 
     // the stacks made once (not measured), at no latency
-    workers = await Promise.all([1, 2, 3, 4].map(() => startWorker(cx, { FLEET_CONCURRENCY: '8' })));
+    workers = await Promise.all([1, 2, 3, 4].map(() => startWorker(cx)));
     let since = new Date();
     await inBatches(names, 50, (n) => fleet.enqueue(n, 'apply'));
     await waitRuns(db, schema, 'apply', since, STACKS);
@@ -162,7 +162,7 @@ export async function benchFleet(): Promise<Record<string, number>> {
     results.fleet_1k_stacks_failed_runs = Number(failed.rows[0].n);
 
     // an idle fleet: enqueue to start, one run at a time; then the queue's cost per run of an empty stack
-    workers = [await startWorker(cx, { FLEET_CONCURRENCY: '8' })];
+    workers = [await startWorker(cx)];
     await sleep(1000);
     const starts: number[] = [];
     for (const n of noop.slice(0, 30)) {
