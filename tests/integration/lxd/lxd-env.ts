@@ -86,6 +86,25 @@ export function realEnv(facts: LxdFacts, args: ProvaOptions = {}): RealEnv {
   };
 }
 
+// Names on the real daemon carry this run's suffix, so two suites on one daemon never touch each
+// other's objects: "-t", the minute of the run (3 base-36 digits, wrapping every 32 days) and a
+// random digit. A cleanup deletes its own run's objects and those of runs over an hour old (a
+// killed suite's leftovers), never a live run's.
+const MINUTES = 36 ** 3;
+const minuteNow = (): number => Math.floor(Date.now() / 60_000) % MINUTES;
+const RUN = `t${minuteNow().toString(36).padStart(3, '0')}${Math.floor(Math.random() * 36).toString(36)}`;
+
+/** A real-daemon object name for this run: `n('cvt-web')` is `cvt-web-t1x2k`. */
+export const n = (base: string): string => `${base}-${RUN}`;
+
+/** Whether a cvt-/aprov- object is this run's, or a leftover of a run over an hour old (or of no run). */
+export function cleanable(name: string): boolean {
+  if (name.endsWith(`-${RUN}`)) return true;
+  const m = /-t([0-9a-z]{3})[0-9a-z]$/.exec(name);
+  if (!m) return true;
+  return (minuteNow() - parseInt(m[1]!, 36) + MINUTES) % MINUTES > 60;
+}
+
 /** Runs the lxc CLI (for drift and cleanup); returns stdout, or '' when it fails and `quiet`. */
 export function lxc(args: string[], quiet = false): string {
   try {
@@ -96,43 +115,43 @@ export function lxc(args: string[], quiet = false): string {
   }
 }
 
-/** Deletes every object named cvt-* the tests may have left behind (instances, profiles, networks, …). */
+/** Deletes this run's objects named cvt-* and stale ones (see `cleanable`): instances, profiles, networks, …. */
 export function cleanupCvt(): void {
   const names = (kind: string[]) =>
     lxc([...kind, '--format', 'csv', '-c', 'n'], true)
       .split('\n')
       .map((l) => l.split(',')[0]!.trim())
-      .filter((n) => n.startsWith('cvt-'));
+      .filter((n) => n.startsWith('cvt-') && cleanable(n));
   for (const n of names(['list'])) lxc(['delete', '--force', n], true);
   for (const line of lxc(['query', '/1.0/networks/convergebr0/forwards'], true).match(/"[^"]+"/g) ?? []) {
     const addr = line.replace(/"/g, '').split('/').pop()!;
     if (addr.startsWith('198.18.0.2')) lxc(['network', 'forward', 'delete', 'convergebr0', addr], true);
   }
   for (const line of lxc(['query', '/1.0/profiles'], true).match(/cvt-[\w-]+/g) ?? [])
-    lxc(['profile', 'delete', line], true);
+    if (cleanable(line)) lxc(['profile', 'delete', line], true);
   for (const line of lxc(['query', '/1.0/network-acls'], true).match(/cvt-[\w-]+/g) ?? [])
-    lxc(['network', 'acl', 'delete', line], true);
+    if (cleanable(line)) lxc(['network', 'acl', 'delete', line], true);
   for (const line of lxc(['query', '/1.0/networks'], true).match(/cvt-[\w-]+/g) ?? [])
-    lxc(['network', 'delete', line], true);
+    if (cleanable(line)) lxc(['network', 'delete', line], true);
   for (const line of lxc(['query', '/1.0/storage-pools/default/volumes/custom'], true).match(/cvt-[\w-]+/g) ?? [])
-    lxc(['storage', 'volume', 'delete', 'default', line], true);
+    if (cleanable(line)) lxc(['storage', 'volume', 'delete', 'default', line], true);
   for (const line of lxc(['query', '/1.0/storage-pools'], true).match(/cvt-[\w-]+/g) ?? [])
-    lxc(['storage', 'delete', line], true);
+    if (cleanable(line)) lxc(['storage', 'delete', line], true);
   for (const line of lxc(['query', '/1.0/projects'], true).match(/cvt-[\w-]+/g) ?? [])
-    lxc(['project', 'delete', line], true);
+    if (cleanable(line)) lxc(['project', 'delete', line], true);
 }
 
-/** Deletes every object named aprov-* (the provider-A issue tests' prefix): instances, profiles, networks. */
+/** Deletes this run's and stale objects named aprov-* (the provider-A issue tests' prefix): instances, profiles, networks. */
 export function cleanupAprov(): void {
   const instances = lxc(['list', '--format', 'csv', '-c', 'n'], true)
     .split('\n')
     .map((l) => l.trim())
-    .filter((n) => n.startsWith('aprov-'));
+    .filter((n) => n.startsWith('aprov-') && cleanable(n));
   for (const n of instances) lxc(['delete', '--force', n], true);
   for (const p of lxc(['query', '/1.0/profiles'], true).match(/aprov-[\w-]+/g) ?? [])
-    lxc(['profile', 'delete', p], true);
+    if (cleanable(p)) lxc(['profile', 'delete', p], true);
   for (const n of lxc(['query', '/1.0/networks'], true).match(/aprov[\w-]*/g) ?? [])
-    lxc(['network', 'delete', n], true);
+    if (cleanable(n)) lxc(['network', 'delete', n], true);
 }
 
 /** An Engine over a memory state with provider A on the real daemon (fast polls, as tests use). */
