@@ -71,6 +71,8 @@ function eventLine(e: FleetEvent): string {
       return `${at}  waiting   the database refused a connection for capacity: retry ${e.attempt} in ${e.delayMs} ms`;
     case 'budget_wait':
       return `${at}  waiting   ${e.stack} (run ${short(e.runId)}): account ${e.account}'s request budget, ${e.waitMs} ms`;
+    case 'account_wait':
+      return `${at}  waiting   ${e.stack} (run ${short(e.runId)}): account ${e.account}'s run limit, ${e.running} of ${e.limit} running`;
     case 'queue_error':
       return `${at}  queue     ${e.message}`;
   }

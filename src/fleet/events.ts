@@ -1,7 +1,8 @@
 // What a fleet tells listeners: runs queued, started and finished, drift found or a drift check
 // skipped, and waits (a database refusing connections for capacity, a request held by its account's
-// fleet-wide budget). Run and drift events travel through PostgreSQL LISTEN/NOTIFY, so a listener in
-// any process sees every worker's; waits and queue errors are this process's own.
+// fleet-wide budget, a run held by its account's run limit). Run and drift events travel through
+// PostgreSQL LISTEN/NOTIFY, so a listener in any process sees every worker's; waits and queue errors
+// are this process's own.
 import type { RunKind, RunStatus } from './run.js';
 
 type Base = { readonly at: string };
@@ -60,6 +61,15 @@ export type BudgetWaitEvent = Base & {
   readonly runId: string;
   readonly waitMs: number;
 };
+/** A run was not started because `running` runs of its account were running across the fleet (its `limit`, the worker's `accountConcurrency`): it keeps its place and starts when one finishes (this process's runs only). */
+export type AccountWaitEvent = Base & {
+  readonly type: 'account_wait';
+  readonly account: string;
+  readonly stack: string;
+  readonly runId: string;
+  readonly running: number;
+  readonly limit: number;
+};
 /** The job queue reported an error (a lost connection it will retry, a failed maintenance pass). */
 export type QueueErrorEvent = Base & { readonly type: 'queue_error'; readonly message: string };
 
@@ -71,6 +81,7 @@ export type FleetEvent =
   | DriftSkippedEvent
   | ConnectionWaitEvent
   | BudgetWaitEvent
+  | AccountWaitEvent
   | QueueErrorEvent;
 export type FleetEventListener = (event: FleetEvent) => void;
 

@@ -18,6 +18,7 @@ export type {
   DriftSkippedEvent,
   ConnectionWaitEvent,
   BudgetWaitEvent,
+  AccountWaitEvent,
   QueueErrorEvent,
 } from './events.js';
 export { UnknownStackError, UnknownRunError, StackModuleError, ScheduleError, NotApprovableError } from './errors.js';

@@ -1,5 +1,6 @@
-// A worker: takes runs from the queue (pg-boss work() with batch 1, `concurrency` at once, at most
-// `accountConcurrency` runs of one account across the fleet), claims each in the history, carries it
+// A worker: takes runs from the queue (pg-boss work() with batch 1, `concurrency` at once), claims
+// each in the history (at most `accountConcurrency` runs of one account running across the fleet,
+// counted under an advisory lock on the account at claim time; a run over it waits), carries it
 // out and records the outcome. A failed run fails its job terminally, which holds its stack's queue
 // (key_strict_fifo) until resume. Cancel messages abort a running run; stopSignal stops taking runs
 // and sends the ones in flight back to the queue once their current steps finish; signal aborts them.
@@ -65,16 +66,98 @@ export async function runWorker(cx: FleetContext, options: WorkOptions, poolSize
   );
   const t = cx.tables;
 
-  const claim = async (runId: string): Promise<Claimed | undefined> => {
-    const r = await cx.pool.query<Claimed>(
-      `UPDATE ${t.runs} r SET status = 'running', started_at = clock_timestamp(), worker = $2, attempts = attempts + 1
-       FROM ${t.stacks} s WHERE r.id = $1 AND r.status IN ('queued', 'running') AND s.name = r.stack
-       RETURNING r.stack, s.account, r.kind, s.module, r.attempts,
-         (SELECT p.saved_plan FROM ${t.runs} p WHERE p.id = r.plan_run) AS saved,
-         r.queued_at < clock_timestamp() - $3 * interval '1 millisecond' AND r.attempts = 1 AS expired`,
-      [runId, worker, cx.settings.queuedMaxAgeMs],
-    );
-    return r.rows[0];
+  // The account's run limit, held at claim time in PostgreSQL (pg-boss's groupConcurrency only
+  // thins the fetches: workers in different processes fetching at one moment each see room). Under
+  // a transaction-scoped advisory lock on the account, count its runs running elsewhere whose jobs
+  // are active with a live heartbeat (a dead worker's run does not hold a slot), and mark this one
+  // running only below the limit. A refused run keeps its job (its stack's order is kept, no retry
+  // is spent) and is tried again when a run finishes or a second passes; a retried run of a dead
+  // worker goes back to queued while it waits, so it holds no slot either.
+  const claim = async (
+    runId: string,
+  ): Promise<Claimed | { full: { account: string; stack: string; running: number } } | undefined> => {
+    const db = await cx.pool.connect();
+    try {
+      await db.query('BEGIN');
+      const a = await db.query<{ account: string | null; stack: string; expired: boolean }>(
+        `SELECT s.account, r.stack, r.queued_at < clock_timestamp() - $2 * interval '1 millisecond' AND r.attempts = 0 AS expired
+         FROM ${t.runs} r JOIN ${t.stacks} s ON s.name = r.stack WHERE r.id = $1 AND r.status IN ('queued', 'running')`,
+        [runId, cx.settings.queuedMaxAgeMs],
+      );
+      const account = a.rows[0]?.account ?? null;
+      if (account !== null && !a.rows[0]!.expired) {
+        await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${t.schema}:account:${account}`]);
+        const n = await db.query<{ running: number }>(
+          `SELECT count(*)::int AS running FROM ${t.runs} r JOIN ${t.stacks} s ON s.name = r.stack
+           WHERE s.account = $2 AND r.status = 'running' AND r.id <> $1
+             AND (r.job_id IS NULL OR EXISTS (SELECT 1 FROM "${t.queueSchema}".job j
+               WHERE j.name = $3 AND j.id = r.job_id::uuid AND j.state = 'active'
+                 AND (j.heartbeat_on IS NULL OR j.heartbeat_seconds IS NULL
+                   OR j.heartbeat_on >= clock_timestamp() - j.heartbeat_seconds * interval '1 second')))`,
+          [runId, account, RUNS_QUEUE],
+        );
+        const running = n.rows[0]!.running;
+        if (running >= accountConcurrency) {
+          await db.query(`UPDATE ${t.runs} SET status = 'queued', worker = NULL WHERE id = $1 AND status = 'running'`, [
+            runId,
+          ]);
+          await db.query('COMMIT');
+          return { full: { account, stack: a.rows[0]!.stack, running } };
+        }
+      }
+      const r = await db.query<Claimed>(
+        `UPDATE ${t.runs} r SET status = 'running', started_at = clock_timestamp(), worker = $2, attempts = attempts + 1
+         FROM ${t.stacks} s WHERE r.id = $1 AND r.status IN ('queued', 'running') AND s.name = r.stack
+         RETURNING r.stack, s.account, r.kind, s.module, r.attempts,
+           (SELECT p.saved_plan FROM ${t.runs} p WHERE p.id = r.plan_run) AS saved,
+           r.queued_at < clock_timestamp() - $3 * interval '1 millisecond' AND r.attempts = 1 AS expired`,
+        [runId, worker, cx.settings.queuedMaxAgeMs],
+      );
+      await db.query('COMMIT');
+      return r.rows[0];
+    } catch (e) {
+      await db.query('ROLLBACK').catch(() => {});
+      throw e;
+    } finally {
+      db.release();
+    }
+  };
+
+  // a run of any stack finished (in any process): the runs waiting for their account's slot look again
+  const slotWaiters = new Set<() => void>();
+  const waitSlot = (job: Job<RunJob>): Promise<void> =>
+    new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        slotWaiters.delete(done);
+        for (const s of signals) s.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, 1000);
+      const signals = [stop, abort, job.signal];
+      slotWaiters.add(done);
+      for (const s of signals) s.addEventListener('abort', done, { once: true });
+    });
+
+  /** Claims the run once its account has a free slot; undefined when there is nothing to run, 'stopped' when the wait was given up. */
+  const claimInTurn = async (job: Job<RunJob>): Promise<Claimed | 'stopped' | undefined> => {
+    const runId = job.data.runId;
+    for (let waited = false; ; waited = true) {
+      const c = await claim(runId);
+      if (!c || !('full' in c)) return c;
+      if (!waited)
+        cx.hub.local({
+          type: 'account_wait',
+          account: c.full.account,
+          stack: c.full.stack,
+          runId,
+          running: c.full.running,
+          limit: accountConcurrency,
+        });
+      if (stop.aborted || abort.aborted || job.signal.aborted) return 'stopped';
+      await waitSlot(job);
+      if (stop.aborted || abort.aborted || job.signal.aborted) return 'stopped';
+    }
   };
 
   const finish = async (
@@ -117,8 +200,9 @@ export async function runWorker(cx: FleetContext, options: WorkOptions, poolSize
 
   const handle = async (job: Job<RunJob>): Promise<JobResult['status']> => {
     const runId = job.data.runId;
-    const c = await claim(runId);
+    const c = await claimInTurn(job);
     if (!c) return 'completed'; // cancelled or expired while queued, or unregistered
+    if (c === 'stopped') return 'failed'; // the worker stops while the run waited for its account: back to the queue
     if (c.expired) {
       return (await finish(runId, c, { status: 'expired' })) ? 'completed' : 'failed';
     }
@@ -199,7 +283,9 @@ export async function runWorker(cx: FleetContext, options: WorkOptions, poolSize
     boss.notifyWorker(idle?.id ?? runWorkerId);
   };
   const offFinished = await cx.hub.on((e) => {
-    if (e.type === 'run_finished') setTimeout(wakeIdle, 100).unref();
+    if (e.type !== 'run_finished') return;
+    setTimeout(wakeIdle, 100).unref();
+    for (const w of [...slotWaiters]) w();
   });
   // drift ticks in batches, fetched back to back while full: with one per fetch, pg-boss waits its
   // notify polling interval (30 s) between fetches, and a schedule firing for 1,000 stacks at once
