@@ -2,7 +2,8 @@
 // (and a stale plan refused), per-stack order, pause and resume of a stack and of the fleet, cancel
 // of a queued run, a failed run holding its stack's queue until resume, expiry of queued runs after
 // the configured age, drift found (onDrift 'plan': recorded, an event, a plan queued and stored), the
-// drift schedule skipping a busy stack (recorded) and never queuing twice, an account's budget.
+// drift schedule skipping a busy stack (recorded) and never queuing twice, an account's budget, and
+// its run limit held at claim time (a run over it waits, an event).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { writeFile, rm } from 'node:fs/promises';
@@ -263,6 +264,35 @@ describe('fleet', () => {
     } finally {
       sim.setRateLimit(undefined);
       await fleet.limitAccount('civo-test', null);
+    }
+  });
+  it("starts no run over its account's run limit counted in PostgreSQL at claim time; the held run waits, an event, and starts once a slot frees", async () => {
+    // four runs of the account running elsewhere (another process's, as the history shows them): the
+    // worker's accountConcurrency (4) is reached though pg-boss's own group count sees none of them
+    const db = new pg.Client({ connectionString: pgUrl });
+    await db.connect();
+    try {
+      const busy = await db.query<{ id: string }>(
+        `INSERT INTO "${schema}".fleet_runs (stack, kind, status, started_at, attempts)
+         SELECT 'acct1', 'apply', 'running', clock_timestamp(), 1 FROM generate_series(1, 4) RETURNING id`,
+      );
+      const id = await fleet.enqueue('acct2', 'apply');
+      const wait = await waitEvent((e) => e.type === 'account_wait' && e.runId === id);
+      expect(wait).toMatchObject({ account: 'civo-test', stack: 'acct2', running: 4, limit: 4 });
+      await sleep(300);
+      expect((await fleet.run(id)).status).toBe('queued');
+      await db.query(
+        `UPDATE "${schema}".fleet_runs SET status = 'succeeded', finished_at = clock_timestamp() WHERE id = ANY($1)`,
+        [busy.rows.map((r) => r.id)],
+      );
+      const freed = new Date().toISOString();
+      const done = await waitRun(fleet, id, ['succeeded', 'failed']);
+      expect(done.status).toBe('succeeded');
+      expect(done.attempts).toBe(1);
+      expect(done.startedAt! >= freed).toBe(true);
+      expect(events.filter((e) => e.type === 'account_wait' && e.runId === id)).toHaveLength(1);
+    } finally {
+      await db.end();
     }
   });
 });
