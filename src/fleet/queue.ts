@@ -1,7 +1,8 @@
 // The fleet's job queue: pg-boss over the fleet's pool. One queue of runs with the key_strict_fifo
 // policy and the stack's name as key (one active run per stack, in the order queued; a run that is
 // active, retrying or failed holds its successors back), heartbeats (a dead worker's run is retried
-// elsewhere), group concurrency per account, and one queue of drift ticks fed by cron schedules.
+// elsewhere), group concurrency per account (it thins fetches only: the limit is held at claim time,
+// see worker.ts), and one queue of drift ticks fed by cron schedules.
 import { PgBoss } from 'pg-boss';
 import type pg from 'pg';
 import { bossDatabase } from './pool.js';
