@@ -89,11 +89,15 @@ const engine = new Engine({
 });
 const [, after] = stacksOf(env.KILL_SCENARIO as Scenario);
 // A plan can fail too under injected faults (its refresh and its credential check read through
-// them): like a failed apply, that is an outcome the parent's recovery must cope with.
-await engine
-  .plan(after)
-  .then((plan) => engine.apply(plan))
-  .catch((e: unknown) => process.stderr.write(`plan or apply failed: ${String(e)}\n`));
+// them): it is made again, up to three times, as an operator would, so the apply the trial means to
+// kill does run; a failed apply is an outcome the parent's recovery must cope with.
+let plan: Awaited<ReturnType<typeof engine.plan>> | undefined;
+for (let attempt = 1; !plan && attempt <= 3; attempt++)
+  plan = await engine.plan(after).catch((e: unknown) => {
+    process.stderr.write(`plan failed (attempt ${attempt}): ${String(e)}\n`);
+    return undefined;
+  });
+if (plan) await engine.apply(plan).catch((e: unknown) => process.stderr.write(`apply failed: ${String(e)}\n`));
 await state.close?.();
 process.stdout.write('done\n');
 // Idle keep-alive sockets to the simulator would keep the process for seconds more.
