@@ -58,8 +58,13 @@ describe.skipIf(problem !== undefined && process.env.CI !== 'true')('stack outpu
   afterAll(async () => {
     for (const s of stores) await s.close().catch(() => {});
     await admin.query('DELETE FROM converge_stacks WHERE stack = ANY($1)', [[producerStack, consumerStack]]);
-    await admin.query(`DROP OWNED BY ${role}`).catch(() => {});
-    await admin.query(`DROP ROLE IF EXISTS ${role}`);
+    // The role's grants go first: DROP OWNED BY needs membership in the role, which CREATEROLE lacks.
+    const made = await admin.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role]);
+    if (made.rowCount) {
+      await admin.query(`REVOKE ALL ON converge_stack_outputs FROM ${role}`);
+      await admin.query(`REVOKE USAGE ON SCHEMA public FROM ${role}`);
+      await admin.query(`DROP ROLE ${role}`);
+    }
     await admin.end();
   });
 
