@@ -36,7 +36,7 @@ export function lxcScript(r: string, dir: string): LxcStep[] {
   const step = (compare: boolean, ...argv: string[]): LxcStep => ({ argv, compare });
   return [
     step(false, 'launch', `${r}:busybox`, c),
-    step(true, 'list', `${r}:lxcfake-`, '--format', 'csv', '-c', 'ns'),
+    step(true, 'list', `${r}:lxcfake-c`, '--format', 'csv', '-c', 'ns'),
     step(true, 'exec', c, '--', 'echo', 'hello', 'from', 'lxcfake'),
     { argv: ['exec', c, '--', 'sh', '-c', 'exit 3'], compare: true, exitCode: 3 },
     { argv: ['exec', c, '--', 'cat'], compare: true, stdin: 'piped into lxcfake\n' },
@@ -66,7 +66,7 @@ export function lxcScript(r: string, dir: string): LxcStep[] {
     step(true, 'config', 'show', `${r}:lxcfake-c3`),
     step(false, 'info', `${r}:lxcfake-c3`),
     step(true, 'delete', `${r}:lxcfake-c3`),
-    step(true, 'list', `${r}:lxcfake-`, '--format', 'csv', '-c', 'ns'),
+    step(true, 'list', `${r}:lxcfake-c`, '--format', 'csv', '-c', 'ns'),
     step(false, 'operation', 'list', `${r}:`),
     step(false, 'image', 'alias', 'list', `${r}:`),
     step(false, 'config', 'trust', 'list', `${r}:`),
