@@ -1,12 +1,14 @@
 // find for every CDN resource (the activity log, see src/providers/c/activity.ts): a pre-existing
 // object with the same name is never found, the object this create made is, a lost answer is
 // recovered, an ambiguous log answers cannotTell; a delete whose answer was lost and whose retry
-// meets 404 is done; and two stacks declaring the same origin group never adopt each other's.
+// meets 404 rejects as not found, and an apply counts it done (the engine's delete step absorbs
+// it); and two stacks declaring the same origin group never adopt each other's.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ApplyError, Engine, MemoryStateStore, ProviderError, isCannotTell, type FindHint } from 'converge';
 import { provc } from 'converge/providers/c';
 import type { ResourceDefinition } from '../../../src/engine/provider/define.js';
+import { resourceHelper } from '../../../src/engine/decl/helper.js';
 import { cdnOriginGroup } from '../../../src/providers/c/resources/cdn-origin-group.js';
 import { cdnResource } from '../../../src/providers/c/resources/cdn-resource.js';
 import { cdnResourceRule } from '../../../src/providers/c/resources/cdn-resource-rule.js';
@@ -88,6 +90,17 @@ const kinds: Kind[] = [
 ];
 
 const hint = (operationId: string): FindHint => ({ startedAt: new Date().toISOString(), operationId });
+/** An engine on the harness's provider whose first retry clears the faults: a lost answer, then a clean retry. */
+const clearingFaultsOnRetry = (h: Harness) =>
+  new Engine({
+    providers: [h.provider],
+    state: new MemoryStateStore(),
+    retry: { retries: 3, minTimeoutMs: 1, maxTimeoutMs: 5 },
+    onEvent: (e) => {
+      h.events.push(e);
+      if (e.type === 'retry') h.sim.setFaults(undefined);
+    },
+  });
 const ctxOf = (h: Harness, operation: 'create' | 'find' | 'delete', operationId?: string) => ({
   ...h.ctx(operation),
   ...(operationId ? { operationId } : {}),
@@ -136,7 +149,9 @@ describe.each(kinds)('$name find', (k) => {
     expect(await k.def.find!(ctxOf(h(), 'find', 'op-2'), i, mine)).toBeNull();
   });
 
-  it('counts a delete whose answer was lost and whose retry meets 404 as done', async () => {
+  // A delete answered not found is absorbed in one layer, the engine's delete step: the handler
+  // throws what the vendor says, and an apply counts it done.
+  it('rejects a delete whose answer was lost and whose retry meets 404 as not found, the object gone', async () => {
     h().secrets.push(pem('cdn.key').split('\n')[1]!);
     const i = k.def.inputs.parse(await k.inputs(h()));
     const r = await k.def.create(h().ctx('create'), i);
@@ -144,7 +159,25 @@ describe.each(kinds)('$name find', (k) => {
     h().sim.setFaults({ rate: 1, kinds: ['drop_after'], methods: ['DELETE'] });
     // The first DELETE acts and its answer is lost; the retry goes through and meets 404.
     const ctx = { ...h().ctx('delete'), report: () => h().sim.setFaults(undefined) };
-    await k.def.delete(ctx, r.id, { inputs: i, outputs: r.outputs });
+    const gone = await failure(h(), k.def.delete(ctx, r.id, { inputs: i, outputs: r.outputs }));
+    expect(gone).toBeInstanceOf(ProviderError);
+    expect(gone).toMatchObject({ notFound: true, status: 404 });
+    expect(k.count(h())).toBe(before - 1);
+    const deletes = h().sim.requests.filter((x) => x.method === 'DELETE');
+    expect(deletes.map((x) => x.fault ?? x.status)).toEqual(['drop_after', 404]);
+  });
+
+  it('counts a delete whose answer was lost and whose retry meets 404 as done', async () => {
+    h().secrets.push(pem('cdn.key').split('\n')[1]!);
+    const engine = clearingFaultsOnRetry(h());
+    const decl = resourceHelper(k.def)('it', await k.inputs(h()));
+    expect((await engine.apply(await engine.plan([decl]))).failed).toEqual([]);
+    const before = k.count(h());
+    h().sim.setFaults({ rate: 1, kinds: ['drop_after'], methods: ['DELETE'] });
+    // Removed from the stack: the first DELETE acts and its answer is lost; the retry meets 404.
+    const result = await engine.apply(await engine.plan([]));
+    expect(result.succeeded.map((s) => [s.address, s.action])).toEqual([['it', 'delete']]);
+    expect((await engine.state()).resources).toEqual({});
     expect(k.count(h())).toBe(before - 1);
     const deletes = h().sim.requests.filter((x) => x.method === 'DELETE');
     expect(deletes.map((x) => x.fault ?? x.status)).toEqual(['drop_after', 404]);

@@ -2,7 +2,7 @@
 // data carries the operation tag) names the floating IP it made. A floating IP that existed before
 // the create started is never found; a lost create answer never makes a second floating IP.
 import { describe, expect, it } from 'vitest';
-import { Engine, MemoryStateStore, TimeoutError, isCannotTell, type FindHint } from 'converge';
+import { Engine, MemoryStateStore, ProviderError, TimeoutError, isCannotTell, type FindHint } from 'converge';
 import { provc } from 'converge/providers/c';
 import { startSimulator } from 'converge/providers/c/simulator';
 import { cloudFloatingIp, OPERATION_TAG } from '../../../src/providers/c/resources/cloud-floating-ip.js';
@@ -13,6 +13,11 @@ const ctxOf = (h: Harness, operation: 'create' | 'find' | 'delete', operationId?
   ...h.ctx(operation, 'fip'),
   ...(operationId ? { operationId } : {}),
 });
+/** The first DELETE's answer was lost: later requests go through, and its delete task has finished. */
+const lostThenGone = (h: Harness) => {
+  h.sim.setFaults(undefined);
+  h.sim.store.settle(Date.now() + 60_000);
+};
 const after = (h: Harness, operationId: string): FindHint => ({
   startedAt: new Date((h.sim.requests.at(-1)?.at ?? Date.now()) + 1).toISOString(),
   operationId,
@@ -84,18 +89,40 @@ describe('CloudFloatingIp find', () => {
     expect(e.limitMs).toBe(50);
   });
 
-  it('counts a delete whose answer was lost and whose retry meets 404 as done', async () => {
+  // A delete answered not found is absorbed in one layer, the engine's delete step: the handler
+  // throws what the vendor says, and an apply counts it done.
+  it('rejects a delete whose answer was lost and whose retry meets 404 as not found, the IP gone', async () => {
     const r = await cloudFloatingIp.create(h().ctx('create'), inputs());
     h().sim.setFaults({ rate: 1, kinds: ['drop_after'], methods: ['DELETE'] });
     // The first DELETE starts the delete task and its answer is lost; by the retry the IP is gone.
-    const ctx = {
-      ...h().ctx('delete'),
-      report: () => {
-        h().sim.setFaults(undefined);
-        h().sim.store.settle(Date.now() + 60_000);
+    const ctx = { ...h().ctx('delete'), report: () => lostThenGone(h()) };
+    const gone = await failure(h(), cloudFloatingIp.delete(ctx, r.id, { inputs: inputs(), outputs: r.outputs }));
+    expect(gone).toBeInstanceOf(ProviderError);
+    expect(gone).toMatchObject({ notFound: true, status: 404 });
+    expect(h().sim.store.floatingIps.size).toBe(0);
+    expect(
+      h()
+        .sim.requests.filter((x) => x.method === 'DELETE')
+        .map((x) => x.fault ?? x.status),
+    ).toEqual(['drop_after', 404]);
+  });
+
+  it('counts a delete whose answer was lost and whose retry meets 404 as done', async () => {
+    const engine = new Engine({
+      providers: [h().provider],
+      state: new MemoryStateStore(),
+      retry: { retries: 3, minTimeoutMs: 1, maxTimeoutMs: 5 },
+      onEvent: (e) => {
+        h().events.push(e);
+        if (e.type === 'retry') lostThenGone(h());
       },
-    };
-    await cloudFloatingIp.delete(ctx, r.id, { inputs: inputs(), outputs: r.outputs });
+    });
+    expect((await engine.apply(await engine.plan([provc.cloudFloatingIp('fip', {})]))).failed).toEqual([]);
+    h().sim.setFaults({ rate: 1, kinds: ['drop_after'], methods: ['DELETE'] });
+    // Removed from the stack: the first DELETE's answer is lost; by the retry the IP is gone.
+    const result = await engine.apply(await engine.plan([]));
+    expect(result.succeeded.map((s) => [s.address, s.action])).toEqual([['fip', 'delete']]);
+    expect((await engine.state()).resources).toEqual({});
     expect(h().sim.store.floatingIps.size).toBe(0);
     expect(
       h()
