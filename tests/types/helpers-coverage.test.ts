@@ -10,18 +10,23 @@ import { provc } from 'converge/providers/c';
 const dir = mkdtempSync(join(tmpdir(), 'cvt-helpers-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The tokens the helpers of one provider build, found by calling each helper. */
+/**
+ * The tokens the helpers of one provider build, found by calling each helper. Every helper takes a
+ * name first and declares a node of the stack; a lookup helper also takes its arguments alone and
+ * then answers a call for `engine.lookup()`, which is how lookups are told from resources.
+ */
 function helperTokens(helpers: Record<string, unknown>): { resources: Set<string>; lookups: Set<string> } {
   const resources = new Set<string>();
   const lookups = new Set<string>();
   for (const fn of Object.values(helpers)) {
     if (typeof fn !== 'function') continue;
-    const made =
-      fn.length >= 2
-        ? (fn as (n: string, i: object) => { type: string })('x', {})
-        : (fn as (a: object) => { token?: string; type?: string })({});
-    if ('type' in made && made.type) resources.add(made.type);
-    else if ('token' in made && made.token) lookups.add(made.token);
+    const declared = (fn as (n: string, i: object) => { type?: string })('x', {});
+    const call = (fn as (a: object) => { token?: string })({});
+    if (call.token) {
+      // A lookup declared in the stack is a node of the lookup's own token.
+      expect(declared.type).toBe(call.token);
+      lookups.add(call.token);
+    } else if (declared.type) resources.add(declared.type);
   }
   return { resources, lookups };
 }
