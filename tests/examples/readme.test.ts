@@ -93,7 +93,9 @@ describe('the README', () => {
   it('tour: declare, plan, render, apply, refresh, import, destroy', async () => {
     const tour = await import('../../examples/tour.js');
     expect(logged[0]).toContain('bad.sizeGb');
-    expect(logged[1]).toBe(JSON.stringify({ create: 5, update: 0, replace: 0, delete: 0, noop: 0, forget: 0 }));
+    expect(logged[1]).toBe(
+      JSON.stringify({ create: 5, update: 0, stateOnly: 0, replace: 0, delete: 0, noop: 0, forget: 0 }),
+    );
     expect(logged[2]).toContain('+ resource "provb:index/instance:Instance" "web" {');
     expect(logged[3]).toContain('dnsDomainRecordId');
     expect(logged.slice(4)).toEqual(['false', '0 0 5', 'false', '6']);
