@@ -7,7 +7,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 /** A wait the gate imposed on one request: how long, and for people what on. */
-export type SharedWait = { readonly waitMs: number; readonly message: string };
+type SharedWait = { readonly waitMs: number; readonly message: string };
 
 export type SharedBudget = {
   /**
