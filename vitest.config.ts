@@ -19,6 +19,12 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Most files wait on sockets, child processes and simulated latency, not the CPU: three forks
+    // keep a 2-core machine busy (vitest's default is one fork per core minus one, here 1). Files
+    // share nothing: the real-LXD tests name their objects per run, PostgreSQL tests use stacks or
+    // schemas of their own.
+    maxWorkers: 3,
+    minWorkers: 1,
     // every fork can collect garbage on demand: the warning guard surfaces handles left to the collector
     poolOptions: { forks: { execArgv: ['--expose-gc'] } },
     setupFiles: ['tests/setup/no-warnings.ts'],
