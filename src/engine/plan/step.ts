@@ -48,9 +48,17 @@ export type Step = {
    * A lookup declared in the stack (a data source), not a resource: read when the plan was made,
    * or, with `deferred` (why), read during apply (`<= read`), what depends on it waiting.
    */
-  readonly lookup?: { readonly deferred?: string };
+  readonly lookup?: {
+    /** Why the lookup is read during apply, not when the plan is made (an argument still unknown, a dependency with changes planned). */
+    readonly deferred?: string;
+  };
   /** A replacement because the resource moved to another provider instance: from which, to which (labels). */
-  readonly providerChange?: { readonly from: string; readonly to: string };
+  readonly providerChange?: {
+    /** The label of the provider instance the object is deleted through (the one it was created by). */
+    readonly from: string;
+    /** The label of the provider instance the new object is created through. */
+    readonly to: string;
+  };
   /** What the step does. */
   readonly action: Action;
   /** The input paths that force a replacement (empty unless action is replace). */
