@@ -196,5 +196,5 @@ describe('architecture', () => {
       .map((d) => `${d.file} ${d.name}`)
       .filter((d) => !kept.has(d));
     expect(dead).toEqual([]);
-  });
+  }, 120_000); // a TypeScript program over src/: seconds alone, more beside other forks
 });

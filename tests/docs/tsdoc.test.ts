@@ -56,5 +56,5 @@ describe('TSDoc of the public surface', () => {
       .filter((d) => d.file && files.includes(d.file.fileName))
       .map((d) => `${d.file!.fileName.slice(scratch.length + 1)}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
     expect(problems).toEqual([]);
-  });
+  }, 180_000); // a TypeScript program over every example: half a minute alone, more beside other forks
 });
