@@ -1,7 +1,16 @@
 // The validation gate (issue 12): everything checkable without remote data is reported in one
 // ValidationError before the state store is locked or read and before any request.
 import { describe, expect, it } from 'vitest';
-import { Engine, ValidationError, formatIssue, ref, type Issue, type ResourceDecl } from 'converge';
+import {
+  Engine,
+  MemoryStateStore,
+  ValidationError,
+  formatIssue,
+  ref,
+  stackRef,
+  type Issue,
+  type ResourceDecl,
+} from 'converge';
 import { provb } from 'converge/providers/b';
 import { startSimulator as startB } from 'converge/providers/b/simulator';
 import { testProvider, TestCloud, THING } from '../helpers/test-provider.js';
@@ -200,6 +209,17 @@ describe('values that are not JSON', () => {
       expect(at(e.issues)).toContainEqual(['a', 'inputs', ['tags', 'x', ...below].join('.'), 'not_json']);
     },
   );
+
+  it('a circular object holding a stack reference is an issue at its path, never a RangeError', async () => {
+    const o = circular();
+    o.peer = stackRef(new MemoryStateStore(), 'address');
+    const e = await gate().refuse([thing('a', { tags: { x: o } })]);
+    // The loop stands where it stood in the declaration, and the reference is reported once, in its own words.
+    expect(at(e.issues).sort()).toEqual([
+      ['a', 'inputs', 'tags.x.me', 'not_json'],
+      ['a', 'inputs', 'tags.x.peer', 'missing_stack_output'],
+    ]);
+  });
 
   it('an undefined property is the same as an absent one, as in JSON', async () => {
     await gate().engine.plan([thing('a', { password: undefined })]);

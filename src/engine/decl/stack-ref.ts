@@ -108,12 +108,16 @@ export function isStackRef(value: unknown): value is StackRef {
   );
 }
 
-/** True when a stack reference stands anywhere inside `value` (allocates nothing). */
-export function hasStackRefs(value: unknown): boolean {
-  if (value === null || typeof value !== 'object') return false;
+/**
+ * True when a stack reference stands anywhere inside `value`. Each object is walked once (a
+ * seen-set), so a circular value ends the walk: it is not JSON, and validation reports it at its path.
+ */
+export function hasStackRefs(value: unknown, seen = new WeakSet<object>()): boolean {
+  if (value === null || typeof value !== 'object' || seen.has(value)) return false;
+  seen.add(value);
   if (isStackRef(value)) return true;
-  if (Array.isArray(value)) return value.some(hasStackRefs);
-  for (const k in value) if (hasStackRefs((value as Record<string, unknown>)[k])) return true;
+  if (Array.isArray(value)) return value.some((x) => hasStackRefs(x, seen));
+  for (const k in value) if (hasStackRefs((value as Record<string, unknown>)[k], seen)) return true;
   return false;
 }
 

@@ -141,36 +141,77 @@ async function resolveStackRefs<T>(
   return { values: values.map((v) => substitute(v.value, replaced) as T), issues };
 }
 
-function collect(v: unknown, at: PathSegment[], found: (ref: StackRef, at: PathSegment[]) => void): void {
-  if (v === null || typeof v !== 'object') return;
+// A value may contain itself (it is not JSON, and validation reports it at its path): collect stops
+// where it meets an object it is inside of, and substitute ties such a loop back to the copy it
+// makes, so the loop stands where it stood. An object met twice side by side is walked at each
+// place, so a reference is found at every path it stands at.
+
+function collect(
+  v: unknown,
+  at: PathSegment[],
+  found: (ref: StackRef, at: PathSegment[]) => void,
+  inside = new Set<object>(),
+): void {
+  if (v === null || typeof v !== 'object' || inside.has(v)) return;
   if (isStackRef(v)) return found(v, [...at]);
+  inside.add(v);
   if ((v as { '@converge'?: unknown })['@converge'] === 'secret')
-    return collect((v as { value: unknown }).value, at, found);
-  if (Array.isArray(v)) {
-    v.forEach((x, i) => collect(x, [...at, i], found));
-    return;
-  }
-  for (const k of Object.keys(v)) collect((v as Record<string, unknown>)[k], [...at, k], found);
+    collect((v as { value: unknown }).value, at, found, inside);
+  else if (Array.isArray(v)) v.forEach((x, i) => collect(x, [...at, i], found, inside));
+  else for (const k of Object.keys(v)) collect((v as Record<string, unknown>)[k], [...at, k], found, inside);
+  inside.delete(v);
 }
 
-/** `v` with each reference in `replaced` swapped for its value; copies only along the way to one. */
-function substitute(v: unknown, replaced: ReadonlyMap<unknown, unknown>): unknown {
+/**
+ * `v` with each reference in `replaced` swapped for its value; copies only along the way to one.
+ * `inside` maps each object on the way down to the copy a loop back to it stands for (made when
+ * one is met), which becomes that object's copy.
+ */
+function substitute(
+  v: unknown,
+  replaced: ReadonlyMap<unknown, unknown>,
+  inside = new Map<object, object | undefined>(),
+): unknown {
   if (v === null || typeof v !== 'object') return v;
   if (replaced.has(v)) return replaced.get(v);
-  if (Array.isArray(v)) {
-    const out = v.map((x) => substitute(x, replaced));
-    return out.some((x, i) => x !== v[i]) ? out : v;
+  if (inside.has(v)) {
+    const loop = inside.get(v) ?? (Array.isArray(v) ? [] : {});
+    inside.set(v, loop);
+    return loop;
   }
-  let out: Record<string, unknown> | undefined;
-  for (const k of Object.keys(v)) {
-    const before = (v as Record<string, unknown>)[k];
-    const after = substitute(before, replaced);
-    if (after !== before) {
-      out ??= { ...(v as Record<string, unknown>) };
-      Object.defineProperty(out, k, { value: after, enumerable: true, writable: true, configurable: true });
+  inside.set(v, undefined);
+  try {
+    if (Array.isArray(v)) {
+      const out = v.map((x) => substitute(x, replaced, inside));
+      const loop = inside.get(v) as unknown[] | undefined;
+      if (loop) {
+        loop.length = out.length;
+        out.forEach((x, i) => (loop[i] = x));
+        return loop;
+      }
+      return out.some((x, i) => x !== v[i]) ? out : v;
     }
+    const o = v as Record<string, unknown>;
+    const changed = new Map<string, unknown>();
+    for (const k of Object.keys(o)) {
+      const after = substitute(o[k], replaced, inside);
+      if (after !== o[k]) changed.set(k, after);
+    }
+    const loop = inside.get(v) as Record<string | symbol, unknown> | undefined;
+    if (!loop && changed.size === 0) return v;
+    const out = loop ?? {};
+    for (const k of Reflect.ownKeys(o))
+      if (Object.prototype.propertyIsEnumerable.call(o, k))
+        Object.defineProperty(out, k, {
+          value: typeof k === 'string' && changed.has(k) ? changed.get(k) : o[k as string],
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+    // secret() values keep their non-enumerable inspect hook only through secret(): rebuild it
+    // (not for a secret that contains itself: its copy is the one the loop points to).
+    return o['@converge'] === 'secret' && !loop ? secret(out.value) : out;
+  } finally {
+    inside.delete(v);
   }
-  if (!out) return v;
-  // secret() values keep their non-enumerable inspect hook only through secret(): rebuild it.
-  return (v as { '@converge'?: unknown })['@converge'] === 'secret' ? secret(out.value) : out;
 }
