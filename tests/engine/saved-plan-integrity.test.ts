@@ -303,7 +303,11 @@ describe('a saved plan with a key (HMAC-SHA-256)', () => {
       expect(paths.filter((p) => p[0] === 'work').length).toBe(5); // the sealed value: @converge, v, n, c, t
       expect(await editsNotRefused(text, paths, 'change', { passphrase: PASS })).toEqual({});
       // The sealed work's ciphertext edited: "edited or damaged".
-      const forged = edit(file, ['work', 'c'], (p, k) => (p[k] = `A${String(p[k]).slice(1)}`));
+      // (its first character changed: to 'B' when it is an 'A' already, so the edit is never a no-op)
+      const forged = edit(file, ['work', 'c'], (p, k) => {
+        const c = String(p[k]);
+        p[k] = `${c.startsWith('A') ? 'B' : 'A'}${c.slice(1)}`;
+      });
       const error = await Plan.parse(forged, { passphrase: PASS }).catch((e: unknown) => e);
       expect((error as Error).message).toMatch(/edited or damaged/);
       expect((error as Error).message).not.toMatch(/different passphrase/);
