@@ -147,8 +147,8 @@ export class Engine {
    *
    * const engine = new Engine({ providers: [provb({ token: 'your-civo-api-key', region: 'LON1' })] });
    * const { drifted, gone } = await engine.refresh();
-   * for (const d of drifted) console.log(d.address, d.changes.map((c) => c.path));
-   * console.log('deleted outside converge:', gone);
+   * // What drifted, and what was deleted outside converge, for a report of your own:
+   * export const driftReport = { drifted: drifted.map((d) => [d.address, d.changes.map((c) => c.path)]), gone };
    * ```
    */
   async refresh(options: { readonly signal?: AbortSignal } = {}): Promise<RefreshResult> {
@@ -182,8 +182,7 @@ export class Engine {
    *
    * const engine = new Engine({ providers: [provb({ token: 'your-civo-api-key', region: 'LON1' })] });
    * const legacy = provb.dnsDomainName('legacy', { name: 'legacy.example' });
-   * const { id, outputs } = await engine.import(legacy, 'legacy.example');
-   * console.log(id, outputs);
+   * export const { id, outputs } = await engine.import(legacy, 'legacy.example');
    * ```
    */
   async import(decl: ResourceDecl, id: string): Promise<ImportResult> {
@@ -225,7 +224,7 @@ export class Engine {
    *
    * const engine = new Engine({ providers: [provb({ token: 'your-civo-api-key', region: 'LON1' })], state: new MemoryStateStore() });
    * const result = await engine.destroy({ refresh: true });
-   * console.log(result.succeeded.map((s) => s.address));
+   * export const destroyed = result.succeeded.map((s) => s.address);
    * ```
    */
   async destroy(options: DestroyOptions = {}): Promise<ApplyResult> {
@@ -255,13 +254,11 @@ export class Engine {
    * import { provb } from 'converge/providers/b';
    *
    * const engine = new Engine({ providers: [provb({ token: 'your-civo-api-key', region: 'LON1' })] });
-   * try {
-   *   const net = await engine.lookup(provb.getNetwork({ label: 'default' }));
-   *   console.log(net);
-   * } catch (e) {
-   *   if (e instanceof LookupError) console.error(e.reason, e.matches);
-   *   else throw e;
-   * }
+   * export const net = await engine.lookup(provb.getNetwork({ label: 'default' })).catch((e: unknown) => {
+   *   // none or several matched: the reason and the candidates, to show or decide on
+   *   if (e instanceof LookupError) return { notFound: e.reason, candidates: e.matches };
+   *   throw e;
+   * });
    * ```
    */
   async lookup<R = unknown>(

@@ -26,11 +26,12 @@ export {
  * import { provb } from 'converge/providers/b';
  *
  * const engine = new Engine({ providers: [provb({ token: 'your-civo-api-key', region: 'LON1' })] });
+ * export const problems: unknown[][] = []; // what went wrong, to show or act on
  * try {
  *   await engine.plan([{ type: 'provb:index/network:Network', name: 'net', inputs: { label: 42 } }]);
  * } catch (e) {
  *   if (!(e instanceof ValidationError)) throw e;
- *   for (const issue of e.issues) console.error(issue.resource, issue.field, issue.path.join('.'), issue.code);
+ *   for (const issue of e.issues) problems.push([issue.resource, issue.field, issue.path.join('.'), issue.code]);
  * }
  * ```
  */
@@ -76,10 +77,11 @@ export function formatIssue(issue: Issue): string {
  * import { Engine, MemoryStateStore, StalePlanError } from 'converge';
  * const engine = new Engine({ providers: [], state: new MemoryStateStore() });
  * const plan = await engine.plan([]);
+ * export const problems: unknown[][] = []; // what went wrong, to show or act on
  * try {
  *   await engine.apply(plan);
  * } catch (e) {
- *   if (e instanceof StalePlanError) console.error(`planned at serial ${e.planSerial}, state at ${e.stateSerial}`);
+ *   if (e instanceof StalePlanError) problems.push([`planned at serial ${e.planSerial}, state at ${e.stateSerial}`]);
  *   else throw e;
  * }
  * ```
@@ -119,11 +121,12 @@ type ProtectedAction = 'delete' | 'replace';
  * ```ts
  * import { Engine, MemoryStateStore, ProtectedResourceError } from 'converge';
  * const engine = new Engine({ providers: [], state: new MemoryStateStore() });
+ * export const problems: unknown[][] = []; // what went wrong, to show or act on
  * try {
  *   await engine.destroy();
  * } catch (e) {
  *   if (!(e instanceof ProtectedResourceError)) throw e;
- *   for (const p of [e, ...e.others]) console.error(`${p.action} of ${p.address} refused: it is protected`);
+ *   for (const p of [e, ...e.others]) problems.push([`${p.action} of ${p.address} refused: it is protected`]);
  * }
  * ```
  */
@@ -160,10 +163,11 @@ export class ProtectedResourceError extends ConvergeError {
  * @example
  * ```ts
  * import { ApplyError, TimeoutError } from 'converge';
+ * export const problems: unknown[][] = []; // what went wrong, to show or act on
  * function explain(e: unknown): void {
  *   if (!(e instanceof ApplyError)) return;
  *   for (const f of e.result.failed) {
- *     if (f.error instanceof TimeoutError) console.error(`${f.error.operation} of ${f.error.address} took over ${f.error.limitMs} ms`);
+ *     if (f.error instanceof TimeoutError) problems.push([`${f.error.operation} of ${f.error.address} took over ${f.error.limitMs} ms`]);
  *   }
  * }
  * explain(undefined);
@@ -203,11 +207,12 @@ type LookupFailure = 'not_found' | 'ambiguous';
  * import { provb } from 'converge/providers/b';
  *
  * const engine = new Engine({ providers: [provb({ token: 'your-civo-api-key', region: 'LON1' })] });
+ * export const problems: unknown[][] = []; // what went wrong, to show or act on
  * try {
  *   await engine.lookup(provb.getNetwork({ label: 'default' }));
  * } catch (e) {
  *   if (!(e instanceof LookupError)) throw e;
- *   console.error(e.token, e.reason === 'ambiguous' ? `matches: ${e.matches.join(', ')}` : `nothing matches ${e.criteria}`);
+ *   problems.push([e.token, e.reason === 'ambiguous' ? `matches: ${e.matches.join(', ')}` : `nothing matches ${e.criteria}`]);
  * }
  * ```
  */
@@ -260,10 +265,11 @@ type ProviderErrorFacts = {
  * @example
  * ```ts
  * import { ApplyError, ProviderError } from 'converge';
+ * export const problems: unknown[][] = []; // what went wrong, to show or act on
  * function explain(e: unknown): void {
  *   if (!(e instanceof ApplyError)) return;
  *   for (const f of e.result.failed) {
- *     if (f.error instanceof ProviderError) console.error(f.error.status, f.error.vendorCode, f.error.detail, f.error.requestId);
+ *     if (f.error instanceof ProviderError) problems.push([f.error.status, f.error.vendorCode, f.error.detail, f.error.requestId]);
  *   }
  * }
  * explain(undefined);
@@ -393,12 +399,13 @@ export class ConfigError extends ConvergeError {
  * ```ts
  * import { ApplyError, Engine, MemoryStateStore } from 'converge';
  * const engine = new Engine({ providers: [], state: new MemoryStateStore() });
+ * export const problems: unknown[][] = []; // what went wrong, to show or act on
  * try {
  *   await engine.apply(await engine.plan([]));
  * } catch (e) {
  *   if (!(e instanceof ApplyError)) throw e;
- *   for (const f of e.result.failed) console.error(`${f.action} ${f.address}: ${f.error.message}`);
- *   console.error('skipped:', e.result.skipped.map((s) => `${s.address} (${s.because.kind === 'stopped' ? 'stopped' : `waits for ${s.because.address}`})`));
+ *   for (const f of e.result.failed) problems.push([`${f.action} ${f.address}: ${f.error.message}`]);
+ *   problems.push(['skipped:', e.result.skipped.map((s) => `${s.address} (${s.because.kind === 'stopped' ? 'stopped' : `waits for ${s.because.address}`})`)]);
  * }
  * ```
  */

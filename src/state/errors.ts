@@ -44,10 +44,11 @@ type ErrorCode =
  * ```ts
  * import { ConvergeError, Engine, MemoryStateStore } from 'converge';
  * const engine = new Engine({ providers: [], state: new MemoryStateStore() });
+ * export const problems: unknown[][] = []; // what went wrong, to show or act on
  * try {
  *   await engine.plan([]);
  * } catch (e) {
- *   if (e instanceof ConvergeError) console.error(e.code, e.message);
+ *   if (e instanceof ConvergeError) problems.push([e.code, e.message]);
  *   else throw e;
  * }
  * ```
@@ -83,10 +84,11 @@ type LockHolder = {
  * ```ts
  * import { Engine, MemoryStateStore, StateLockedError } from 'converge';
  * const engine = new Engine({ providers: [], state: new MemoryStateStore(), lockTimeout: '30s' });
+ * export const problems: unknown[][] = []; // what went wrong, to show or act on
  * try {
  *   await engine.refresh();
  * } catch (e) {
- *   if (e instanceof StateLockedError) console.error(`held by ${e.holder} for ${e.operation} since ${e.since}; lock ${e.lockId}`);
+ *   if (e instanceof StateLockedError) problems.push([`held by ${e.holder} for ${e.operation} since ${e.since}; lock ${e.lockId}`]);
  *   else throw e;
  * }
  * ```
@@ -131,10 +133,11 @@ export class StateLockedError extends ConvergeError {
  * ```ts
  * import { Engine, LockHolderAliveError, MemoryStateStore } from 'converge';
  * const engine = new Engine({ providers: [], state: new MemoryStateStore() });
+ * export const problems: unknown[][] = []; // what went wrong, to show or act on
  * try {
  *   await engine.forceUnlock('2b1c…');
  * } catch (e) {
- *   if (e instanceof LockHolderAliveError) console.error(`pid ${e.pid} on ${e.host} still holds it (${e.liveness})`);
+ *   if (e instanceof LockHolderAliveError) problems.push([`pid ${e.pid} on ${e.host} still holds it (${e.liveness})`]);
  *   else throw e;
  * }
  * ```

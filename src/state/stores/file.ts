@@ -52,7 +52,7 @@ const CLEAR_WARNING = (where: string, paths?: readonly string[]) =>
  *   lockTimeoutMs: 30_000,                                      // wait for another process's apply
  * });
  * const engine = new Engine({ providers: [], state });
- * console.log((await engine.state()).serial);
+ * export const serial = (await engine.state()).serial;
  * ```
  */
 export class FileStateStore implements StateStore {

@@ -37,7 +37,7 @@ export class MemoryLocation {
  * const engine = new Engine({ providers: [], state: new MemoryStateStore(shared) });
  * await engine.apply(await engine.plan([]));
  * const other = new MemoryStateStore(shared); // sees the same state, contends for the same lock
- * console.log((await other.read()).serial);
+ * export const serial = (await other.read()).serial; // the serial the first engine's apply left
  * ```
  */
 export class MemoryStateStore implements StateStore {

@@ -64,10 +64,11 @@ const CLEAR_WARNING = (where: string, paths?: readonly string[]) =>
  *   lockTimeoutMs: 60_000,
  * });
  * const engine = new Engine({ providers: [], state });
+ * export const problems: unknown[][] = []; // what went wrong, to show or act on
  * try {
  *   await engine.apply(await engine.plan([]));
  * } catch (e) {
- *   if (e instanceof StateLockedError) console.error(`another runner (${e.holder}) is applying`);
+ *   if (e instanceof StateLockedError) problems.push([`another runner (${e.holder}) is applying`]);
  *   else throw e;
  * } finally {
  *   await state.close();
