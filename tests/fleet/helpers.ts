@@ -1,8 +1,10 @@
 // Shared by the fleet tests: a schema of the test's own on the test PostgreSQL (dropped at the end),
-// stack module files for named stacks, and waiting for a run to reach a status.
+// stack module files for named stacks, the worker child bundled for other processes, and waiting
+// for a run to reach a status.
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { build } from 'esbuild';
 import pg from 'pg';
 import type { Fleet, Run, RunStatus } from '../../src/fleet/index.js';
 import { pgTestUrl } from '../helpers/pg-env.js';
@@ -45,4 +47,19 @@ export async function waitRun(fleet: Fleet, id: string, want: readonly RunStatus
       throw new Error(`run ${id} is ${r.status} (${r.errorCode ?? ''} ${r.errorMessage ?? ''}), not ${want.join('|')}`);
     await new Promise((res) => setTimeout(res, 50));
   }
+}
+
+/** Bundles the worker child and the test stack into `out` (worker-child.mjs, stack.mjs), for worker processes. */
+export async function bundleWorkerChild(out: string): Promise<void> {
+  await build({
+    entryPoints: [join(__dirname, 'worker-child.ts'), join(__dirname, 'stack.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    packages: 'external',
+    outdir: out,
+    outExtension: { '.js': '.mjs' },
+    logLevel: 'silent',
+  });
 }

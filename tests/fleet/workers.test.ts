@@ -8,11 +8,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { rm } from 'node:fs/promises';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type CivoSimulator } from '../../src/providers/b/simulator/index.js';
 import { Fleet, type FleetEvent } from '../../src/fleet/index.js';
-import { dropSchema, pgUrl, schemaName, stackFiles, waitRun } from './helpers.js';
+import { dropSchema, pgUrl, schemaName, stackFiles, waitRun, bundleWorkerChild } from './helpers.js';
 
 const root = join(__dirname, '..', '..');
 const out = join(root, 'node_modules', '.cache', 'converge-fleet', String(process.pid));
@@ -54,17 +53,7 @@ function startWorker(): Promise<ChildProcess> {
 }
 
 beforeAll(async () => {
-  await build({
-    entryPoints: [join(__dirname, 'worker-child.ts'), join(__dirname, 'stack.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    packages: 'external',
-    outdir: out,
-    outExtension: { '.js': '.mjs' },
-    logLevel: 'silent',
-  });
+  await bundleWorkerChild(out);
   sim = await startSimulator({ latencyMs: 20, quota: { network_count: 10_000 } });
   process.env.FLEET_SIM_URL = sim.url; // register() loads each module once, in this process
   process.env.FLEET_SIM_TOKEN = sim.token;
