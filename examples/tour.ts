@@ -57,7 +57,7 @@ try {
     console.log(error.issues.map((i) => `${i.resource}.${i.path.join('.')}: ${i.message}`));
 }
 const plan = await engine.plan(stack);
-console.log(plan.summary); // { create: 5, update: 0, stateOnly: 0, replace: 0, delete: 0, noop: 0, forget: 0 }
+console.log(plan.summary); // { create: 5, read: 0, update: 0, stateOnly: 0, replace: 0, delete: 0, noop: 0, forget: 0 }
 // #endregion plan
 
 // #region render

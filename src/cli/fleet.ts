@@ -41,7 +41,7 @@ function summaryText(r: Run): string {
   if (r.driftFound !== null) return r.driftFound ? 'drift found' : 'no drift';
   const s = r.summary as Record<string, number> | null;
   if (!s) return '';
-  const parts = ['create', 'update', 'replace', 'delete'].filter((k) => s[k]).map((k) => `${s[k]} to ${k}`);
+  const parts = ['create', 'update', 'replace', 'delete', 'read'].filter((k) => s[k]).map((k) => `${s[k]} to ${k}`);
   return parts.length ? parts.join(', ') : 'no changes';
 }
 

@@ -16,6 +16,9 @@ export const actionSymbols: Readonly<Record<Action, string>> = Object.freeze({
 /** A replacement that creates its new object first: Terraform's `+/-` (create_before_destroy). */
 export const CREATE_FIRST_SYMBOL = '+/-';
 
+/** A lookup read during apply (deferred): Terraform's `<= read (data resources)`. */
+export const READ_SYMBOL = '<=';
+
 /**
  * The symbol of a step: its action's, `+/-` for a replacement that creates first. In a 'label'
  * (a Markdown summary, a graph node) a no-op, blank in the diff, is `=`.

@@ -3,6 +3,7 @@
 // ids, timestamps and UUIDs masked, so a snapshot holds only what the stack decides.
 import type { Step } from '../engine/plan/step.js';
 import { driftLines, renderStepText } from '../engine/plan/render.js';
+import { summaryKey } from '../engine/plan/view.js';
 import type { PlanLike } from './expectation.js';
 
 /** A policy violation as a plan may carry it (`plan.violations`), read without depending on its type. */
@@ -46,10 +47,15 @@ export function planSnapshot(plan: PlanLike): string {
   const steps = [...plan.steps].sort(byAddress);
   const changed = steps.filter((s) => s.action !== 'noop' || s.movedFrom !== undefined);
   const unchanged = steps.filter((s) => !changed.includes(s));
-  const counts = { create: 0, update: 0, replace: 0, delete: 0, forget: 0 } as Record<string, number>;
-  for (const s of changed) if (s.action in counts) counts[s.action]!++;
+  // The plan's own counts (view.ts), a state-only update shown as a change; a deferred lookup is a read, not an add.
+  const counts = { create: 0, read: 0, update: 0, replace: 0, delete: 0, forget: 0 } as Record<string, number>;
+  for (const s of changed) {
+    const key = summaryKey(s) === 'stateOnly' ? 'update' : summaryKey(s);
+    if (key in counts) counts[key]!++; // a no-op shown for its rename is counted nowhere
+  }
+  const read = counts.read ? `, ${counts.read} to read` : '';
   const out: string[] = [
-    `Plan: ${counts.create} to add, ${counts.update} to change, ${counts.replace} to replace, ${counts.delete} to destroy, ${counts.forget} to forget.`,
+    `Plan: ${counts.create} to add, ${counts.update} to change, ${counts.replace} to replace, ${counts.delete} to destroy${read}, ${counts.forget} to forget.`,
   ];
   const drift = [...(plan.drift ?? [])].sort((a, b) => (a.address < b.address ? -1 : 1));
   if (drift.length) out.push('', 'Drift:', ...drift.flatMap((d) => driftLines(d)));

@@ -94,7 +94,7 @@ describe('the README', () => {
     const tour = await import('../../examples/tour.js');
     expect(logged[0]).toContain('bad.sizeGb');
     expect(logged[1]).toBe(
-      JSON.stringify({ create: 5, update: 0, stateOnly: 0, replace: 0, delete: 0, noop: 0, forget: 0 }),
+      JSON.stringify({ create: 5, read: 0, update: 0, stateOnly: 0, replace: 0, delete: 0, noop: 0, forget: 0 }),
     );
     expect(logged[2]).toContain('+ resource "provb:index/instance:Instance" "web" {');
     expect(logged[3]).toContain('dnsDomainRecordId');

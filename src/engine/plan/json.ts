@@ -1,8 +1,7 @@
 // The machine-readable plan: stable keys in a fixed order, secrets redacted (the steps already hold
 // the sensitive marker), unknowns as {"@converge":"unknown"}. schema/plan.v1.json describes it (as
 // the `plan` member of a saved plan file).
-import { planFields, type PlanField, type PlanInput, type PlanView } from './view.js';
-import type { Step } from './step.js';
+import { planFields, stepFields, type PlanField, type PlanInput, type PlanView } from './view.js';
 
 export const PLAN_FORMAT_VERSION = 1;
 
@@ -10,7 +9,8 @@ export const PLAN_FORMAT_VERSION = 1;
  * The machine-readable plan (`plan.toJSON()`, `JSON.stringify(plan)`): stable keys in a fixed
  * order, secrets redacted, unknowns as `{"@converge":"unknown"}`. `schema/plan.v1.json` describes it.
  * After `formatVersion`, each field is the {@link Plan}'s field of that name, in the same order;
- * `targets` and `exclude` are null when none.
+ * `targets` and `exclude` are null when none. Each step holds the plan step's fields (those
+ * present), in one fixed order: the provider `instance`, a `providerChange`, the `lookup` facts too.
  */
 export type PlanJSON = {
   /** The format's version; 1. */
@@ -23,7 +23,7 @@ export function planToJSON(plan: PlanView): PlanJSON {
     ...planFields(plan),
     targets: plan.targets ?? null,
     exclude: plan.exclude ?? null,
-    steps: plan.steps.map(stepJSON),
+    steps: plan.steps.map(stepFields),
   };
 }
 
@@ -34,23 +34,4 @@ export function planInputOf(json: PlanJSON): PlanInput {
   // Policy findings are not read back: a loaded plan is checked again by the policies where it is loaded.
   const { violations: _pv, pendingChecks: _pc, ...input } = rest;
   return { ...input, targets: targets ?? undefined, exclude: exclude ?? undefined };
-}
-
-function stepJSON(s: Step): Step {
-  return {
-    address: s.address,
-    type: s.type,
-    provider: s.provider,
-    action: s.action,
-    cause: s.cause,
-    reasons: s.reasons,
-    changes: s.changes,
-    before: s.before,
-    after: s.after,
-    dependsOn: s.dependsOn,
-    ...(s.id !== undefined ? { id: s.id } : {}),
-    ...(s.movedFrom !== undefined ? { movedFrom: s.movedFrom } : {}),
-    ...(s.createBeforeDestroy !== undefined ? { createBeforeDestroy: s.createBeforeDestroy } : {}),
-    ...(s.deposedKey !== undefined ? { deposedKey: s.deposedKey } : {}),
-  };
 }

@@ -3,7 +3,7 @@
 // render() prints (no colours). Secrets are already the sensitive marker in every step.
 import type { PlanView } from './view.js';
 import { outputLines } from './render-outputs.js';
-import { actionSymbol } from '../action.js';
+import { stepSymbol } from './step.js';
 import { driftLines, renderStepText, stepHeadline, summaryLine } from './render.js';
 import { policyMarkdown } from './render-policy.js';
 
@@ -63,7 +63,7 @@ export function renderMarkdown(plan: PlanView, options: MarkdownOptions = {}): s
         .join(' ');
       out.push(
         ...block(
-          `<code>${escapeHtml(actionSymbol(s.action, s.createBeforeDestroy, 'label'))}</code> <b>${escapeHtml(s.address)}</b>: ${escapeHtml(head.replace(`${s.address} `, ''))}`,
+          `<code>${escapeHtml(stepSymbol(s, 'label'))}</code> <b>${escapeHtml(s.address)}</b>: ${escapeHtml(head.replace(`${s.address} `, ''))}`,
           renderStepText(s),
           'diff',
         ),

@@ -2,7 +2,7 @@
 // each step to the steps that wait for it. A reviewer sees the shape of a change at a glance.
 import type { PlanView } from './view.js';
 import type { Action } from '../action.js';
-import { actionSymbol } from '../action.js';
+import { stepSymbol } from './step.js';
 
 const STYLES: Readonly<Record<Action, string>> = {
   create: 'fill:#e6ffed,stroke:#22863a,color:#22863a',
@@ -26,7 +26,7 @@ export function planToMermaid(plan: PlanView): string {
     if (!ids.has(s.address)) ids.set(s.address, `s${i}`);
   });
   plan.steps.forEach((s, i) => {
-    const sym = actionSymbol(s.action, s.createBeforeDestroy, 'label');
+    const sym = stepSymbol(s, 'label');
     const who = s.deposedKey ? `${s.address} (deposed ${s.deposedKey})` : s.address;
     lines.push(`  s${i}["${label(`${sym} ${who}`)}<br/><small>${label(s.type)}</small>"]:::${s.action}`);
   });

@@ -3,9 +3,10 @@
 // attribute, "(known after apply)", "(sensitive value)", and the summary line. The only place that
 // writes the words for unknown and sensitive values; colours only on a TTY.
 import type { PlanView } from './view.js';
-import type { Step } from './step.js';
+import { stepSymbol, type Step } from './step.js';
 import type { DriftEntry } from './drift.js';
-import { actionSymbol, actionSymbols, CREATE_FIRST_SYMBOL } from '../action.js';
+import { actionSymbols, CREATE_FIRST_SYMBOL, READ_SYMBOL } from '../action.js';
+import { instanceLabel } from '../provider/instance.js';
 import { parsePath, type PathSegment } from '../values/path.js';
 import {
   diffNode,
@@ -39,6 +40,7 @@ const COLORS: Record<string, string> = {
   [CREATE_FIRST_SYMBOL]: '\x1b[35m',
   [actionSymbols.delete]: '\x1b[31m',
   [actionSymbols.forget]: '\x1b[36m',
+  [READ_SYMBOL]: '\x1b[36m',
 };
 const RESET = '\x1b[0m';
 const BOLD = '\x1b[1m';
@@ -81,11 +83,17 @@ function headline(step: Step): string[] {
   if (step.action === 'forget' && step.cause === 'gone') {
     return [`# ${who} was deleted outside converge`, '# (forgotten: it is no longer in the stack)'];
   }
-  if (step.lookup?.deferred) return [`# ${who} will be read during apply`, `# (${step.lookup.deferred})`];
+  // A named provider instance is said once, in the headline (the default one goes unsaid).
+  const through =
+    step.instance !== undefined && !step.providerChange
+      ? [`# (through provider instance ${instanceLabel(step.provider, step.instance)})`]
+      : [];
+  if (step.lookup?.deferred) return [`# ${who} will be read during apply`, `# (${step.lookup.deferred})`, ...through];
   if (step.lookup && step.action === 'forget')
     return [`# ${who} (a lookup) is no longer declared`, '# (its recorded answer is dropped; nothing is deleted)'];
   const lines = [`# ${who} ${HEADLINE[step.cause]}${moved}`];
   if (NOTE[step.cause]) lines.push(`# ${NOTE[step.cause]}`);
+  lines.push(...through);
   if (step.providerChange)
     lines.push(`# (provider instance changed from ${step.providerChange.from} to ${step.providerChange.to})`);
   if (step.action === 'replace') {
@@ -164,7 +172,7 @@ function attributes(step: Step, style: ValueStyle): string[] {
 
 function renderStep(step: Step, style: ValueStyle, color: boolean): string[] {
   // A lookup read during apply is a data source's `<= read`, as Terraform shows it.
-  const sym = step.lookup?.deferred ? '<=' : actionSymbol(step.action, step.createBeforeDestroy);
+  const sym = stepSymbol(step);
   const kind = step.lookup ? 'lookup' : 'resource';
   const head = `${sym.padStart(3)} ${kind} "${step.type}" "${step.address}" {`;
   const painted =
@@ -175,12 +183,15 @@ function renderStep(step: Step, style: ValueStyle, color: boolean): string[] {
 }
 
 /**
- * "Plan: 3 to add, 1 to change, 1 to replace, 0 to destroy." (", 1 to forget" when there is one;
- * "; 2 to change in the state only" when options, dependencies or names change with no input).
+ * "Plan: 3 to add, 1 to change, 1 to replace, 0 to destroy." (", 1 to read" when lookups are read
+ * during apply, not counted as adds; ", 1 to forget" when there is one; "; 2 to change in the state
+ * only" when options, dependencies or names change with no input).
  */
 export function summaryLine(plan: Pick<PlanView, 'summary'>): string {
   const s = plan.summary;
-  const forget = s.forget ? `, ${s.forget} to forget` : '';
+  // `read` is absent from the summary of a plan file written before reads were counted apart.
+  const read = s.read ? `, ${s.read} to read` : '';
+  const forget = `${read}${s.forget ? `, ${s.forget} to forget` : ''}`;
   const stateOnly = s.stateOnly ? `; ${s.stateOnly} to change in the state only` : '';
   return `Plan: ${s.create} to add, ${s.update} to change, ${s.replace} to replace, ${s.delete} to destroy${forget}${stateOnly}.`;
 }

@@ -12,7 +12,7 @@
 //
 // Values in a Step are for people and machines reading the plan: secrets are the sensitive marker,
 // unknowns the unknown marker. Apply reads its own copy of the real values.
-import type { Action } from '../action.js';
+import { actionSymbol, READ_SYMBOL, type Action } from '../action.js';
 import type { StepCause } from './reason.js';
 
 /** One changed path of a step: the value before and after (secrets as the sensitive marker, unknowns as the unknown marker). */
@@ -90,4 +90,20 @@ export type Step = {
 /** An update recorded in the state only (options, dependencies, a rename by alias): no provider call. */
 export function isStateOnly(step: Pick<Step, 'action' | 'cause'>): boolean {
   return step.action === 'update' && step.cause === 'options_changed';
+}
+
+/** A lookup read during apply (`<= read`): counted as a read, not by its action (a create or a replace). */
+export function isDeferredRead(step: Pick<Step, 'lookup'>): boolean {
+  return step.lookup?.deferred !== undefined;
+}
+
+/**
+ * The symbol a person sees for a step: `<=` for a deferred read, else its action's (`+/-` for a
+ * replacement that creates first; in a 'label', a no-op is `=`).
+ */
+export function stepSymbol(
+  step: Pick<Step, 'action' | 'createBeforeDestroy' | 'lookup'>,
+  where: 'diff' | 'label' = 'diff',
+): string {
+  return isDeferredRead(step) ? READ_SYMBOL : actionSymbol(step.action, step.createBeforeDestroy, where);
 }

@@ -1,7 +1,8 @@
-// What a plan is, as data: the one list of a plan's fields. plan.ts's Plan implements it (and
-// documents each field for its users), util.inspect shows PLAN_FIELDS, json.ts writes them in that
-// order and reads them back; render.ts and json.ts take a PlanView, so none imports plan.ts.
-import { isStateOnly, type Step } from './step.js';
+// What a plan is, as data: the one list of a plan's fields and of a step's. plan.ts's Plan
+// implements it (and documents each field for its users), util.inspect shows PLAN_FIELDS, json.ts
+// writes them in that order and reads them back, and writes each step's STEP_FIELDS (step.ts
+// documents them); render.ts and json.ts take a PlanView, so none imports plan.ts.
+import { isDeferredRead, isStateOnly, type Step } from './step.js';
 import type { DriftEntry } from './drift.js';
 import type { OutputChange } from './outputs.js';
 import type { PendingCheck, PolicyViolation } from '../violation.js';
@@ -10,6 +11,12 @@ import type { PendingCheck, PolicyViolation } from '../violation.js';
 export type PlanSummary = {
   /** Resources to create. */
   readonly create: number;
+  /**
+   * Lookups read during apply (deferred: an argument known only after apply, or a `dependsOn` with
+   * changes planned; Terraform's `<= read (data resources)`). Counted apart from `create`: a read
+   * makes nothing.
+   */
+  readonly read: number;
   /** Resources to update in place through their provider. */
   readonly update: number;
   /**
@@ -30,10 +37,15 @@ export type PlanSummary = {
 /** 'normal': converge the stack; 'destroy': delete everything; 'refresh-only': record what changed outside, call no provider mutation. */
 export type PlanMode = 'normal' | 'destroy' | 'refresh-only';
 
-/** How many steps of each action: a state-only update counts as `stateOnly`, not `update`. */
+/** The count of the summary a step adds to: its action, but `read` for a deferred lookup and `stateOnly` for a state-only update. */
+export function summaryKey(step: Step): keyof PlanSummary {
+  return isDeferredRead(step) ? 'read' : isStateOnly(step) ? 'stateOnly' : step.action;
+}
+
+/** How many steps of each action: a state-only update counts as `stateOnly`, not `update`; a deferred lookup as `read`, not `create`. */
 export function summarize(steps: readonly Step[]): PlanSummary {
-  const counts = { create: 0, update: 0, stateOnly: 0, replace: 0, delete: 0, noop: 0, forget: 0 };
-  for (const s of steps) counts[isStateOnly(s) ? 'stateOnly' : s.action]++;
+  const counts = { create: 0, read: 0, update: 0, stateOnly: 0, replace: 0, delete: 0, noop: 0, forget: 0 };
+  for (const s of steps) counts[summaryKey(s)]++;
   return Object.freeze(counts);
 }
 
@@ -91,4 +103,38 @@ export type PlanInput = Pick<PlanView, 'lineage' | 'serial' | 'refresh' | 'warni
 /** A plan's fields alone, in PLAN_FIELDS order (what util.inspect shows, what JSON starts from). */
 export function planFields(plan: PlanView): PlanView {
   return Object.fromEntries(PLAN_FIELDS.map((k) => [k, plan[k]])) as PlanView;
+}
+
+// Every field of a step once, in the order its JSON writes them: the compiler refuses a field of
+// Step missing here (optional ones included) or not in Step.
+const STEP_ORDER: { readonly [K in keyof Step]-?: true } = {
+  address: true,
+  type: true,
+  provider: true,
+  instance: true,
+  action: true,
+  cause: true,
+  reasons: true,
+  changes: true,
+  before: true,
+  after: true,
+  dependsOn: true,
+  id: true,
+  movedFrom: true,
+  providerChange: true,
+  lookup: true,
+  createBeforeDestroy: true,
+  createBeforeDestroyPropagated: true,
+  retainOld: true,
+  deposedKey: true,
+};
+
+/** A step's field names, in the order its JSON writes them (schema/plan.v1.json describes each). */
+export const STEP_FIELDS = Object.keys(STEP_ORDER) as readonly (keyof Step)[];
+
+/** A step's fields alone, in STEP_FIELDS order, those absent (undefined) left out. */
+export function stepFields(step: Step): Step {
+  const out: Record<string, unknown> = {};
+  for (const k of STEP_FIELDS) if (step[k] !== undefined) out[k] = step[k];
+  return out as Step;
 }

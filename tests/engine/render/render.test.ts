@@ -335,10 +335,11 @@ describe('renderPlan of hand-made steps', () => {
     `);
   });
 
-  const summary = { create: 3, update: 1, stateOnly: 0, replace: 1, delete: 0, noop: 4, forget: 0 };
+  const summary = { create: 3, read: 0, update: 1, stateOnly: 0, replace: 1, delete: 0, noop: 4, forget: 0 };
   it.each([
     [{}, 'Plan: 3 to add, 1 to change, 1 to replace, 0 to destroy.'],
     [{ forget: 2 }, 'Plan: 3 to add, 1 to change, 1 to replace, 0 to destroy, 2 to forget.'],
+    [{ read: 2, forget: 1 }, 'Plan: 3 to add, 1 to change, 1 to replace, 0 to destroy, 2 to read, 1 to forget.'],
     [{ stateOnly: 2 }, 'Plan: 3 to add, 1 to change, 1 to replace, 0 to destroy; 2 to change in the state only.'],
     [
       { update: 0, stateOnly: 1, forget: 1 },
