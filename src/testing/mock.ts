@@ -167,6 +167,12 @@ function outputsMaker(def: AnyResource): OutputsMaker {
   return maker;
 }
 
+/** Every resource definition a mock provider holds: planChange records their creates without an apply. */
+const mockDefs = new WeakSet<AnyResource>();
+
+/** Whether `def` is a resource of a mock provider (its operations answer in memory, and never fail). */
+export const isMockResource = (def: AnyResource): boolean => mockDefs.has(def);
+
 function mockResource(def: AnyResource, provider: string, world: MockWorld): AnyResource {
   let outputKeys: string[] | undefined;
   const create = async (ctx: OperationContext, inputs: Record<string, unknown>) => {
@@ -190,7 +196,7 @@ function mockResource(def: AnyResource, provider: string, world: MockWorld): Any
       : (known?.outputs ?? prior.outputs);
     return { inputs, outputs };
   };
-  return {
+  const mock: AnyResource = {
     ...def,
     create,
     read: async (ctx, id, prior) => {
@@ -220,6 +226,8 @@ function mockResource(def: AnyResource, provider: string, world: MockWorld): Any
     // A mock create always knows its outcome: find is asked only after a crash, and finds nothing.
     find: async () => null,
   };
+  mockDefs.add(mock);
+  return mock;
 }
 
 function mockLookup(def: AnyLookup, world: MockWorld): AnyLookup {

@@ -9,7 +9,8 @@ import type { ResourceDecl } from '../engine/decl/resource-decl.js';
 import type { State } from '../state/model.js';
 import type { StateStore } from '../state/store.js';
 import { MemoryStateStore } from '../state/stores/memory.js';
-import { mocksDrift, type Mocks } from './mock.js';
+import { isMockResource, mocksDrift, type Mocks } from './mock.js';
+import { recordCreates } from './record-creates.js';
 
 /** A stack: its declarations (what a stack module's function returns). */
 export type Stack = readonly ResourceDecl[];
@@ -37,17 +38,20 @@ export type PlanChangeOptions = {
 
 const isStore = (s: StateStore | State): s is StateStore => typeof (s as StateStore).read === 'function';
 
-async function engineFor(options: PlanChangeOptions): Promise<Engine> {
+/** The engine a test's plans are made with, its store, and whether that store is planChange's own. */
+async function engineFor(options: PlanChangeOptions): Promise<{ engine: Engine; store: StateStore; own: boolean }> {
   if (!options || !options.providers)
     throw new TypeError('Expected `providers`: mockProviders(...) or provider instances');
   const providers = 'providers' in options.providers ? options.providers.providers : options.providers;
   let store: StateStore = new MemoryStateStore();
+  const own = !(options.state && isStore(options.state));
   if (options.state && isStore(options.state)) store = options.state;
   else if (options.state) {
     const base = await store.read();
     await store.write({ ...options.state, lineage: options.state.lineage || base.lineage }, base.serial);
   }
-  return new Engine({ providers: [...providers], state: store, parallelism: options.parallelism ?? 64 });
+  const engine = new Engine({ providers: [...providers], state: store, parallelism: options.parallelism ?? 64 });
+  return { engine, store, own };
 }
 
 /**
@@ -65,7 +69,7 @@ async function engineFor(options: PlanChangeOptions): Promise<Engine> {
  * ```
  */
 export async function planStack(stack: Stack, options: PlanChangeOptions): Promise<Plan> {
-  const engine = await engineFor(options);
+  const { engine } = await engineFor(options);
   return engine.plan(stack, options.plan);
 }
 
@@ -85,13 +89,16 @@ export async function planStack(stack: Stack, options: PlanChangeOptions): Promi
  * ```
  */
 export async function planChange(stack: Stack, edit: StackEdit, options: PlanChangeOptions): Promise<Plan> {
-  const engine = await engineFor(options);
-  const first = await engine.plan(stack, { refresh: true });
-  if (first.hasChanges) await engine.apply(first);
-  const edited = typeof edit === 'function' ? edit(stack) : edit;
-  // Mocks read back what they hold: without a drift set, a refresh would find nothing, so it is skipped.
+  const { engine, store, own } = await engineFor(options);
   const mocks =
     'providers' in options.providers ? (options.providers as Mocks & { [mocksDrift]?: () => boolean }) : undefined;
+  const first = await engine.plan(stack, { refresh: true });
+  // A first plan of creates through mocks into planChange's own store is recorded as apply would
+  // record it, without the apply machinery (record-creates.ts); anything else is applied.
+  const recorded = first.hasChanges && mocks && own && (await recordCreates(first, store, isMockResource));
+  if (first.hasChanges && !recorded) await engine.apply(first);
+  const edited = typeof edit === 'function' ? edit(stack) : edit;
+  // Mocks read back what they hold: without a drift set, a refresh would find nothing, so it is skipped.
   const refresh = options.plan?.refresh ?? (mocks ? (mocks[mocksDrift]?.() ?? true) : true);
   return engine.plan(edited, { ...options.plan, refresh });
 }

@@ -7,11 +7,14 @@ import { isRef, type Ref } from './ref.js';
 import type { ResourceState } from '../../state/model.js';
 import { formatPathExact, getPath, parsePath, type PathSegment } from '../values/path.js';
 import { isSecret } from '../values/secret.js';
+import { unknown } from '../values/unknown.js';
 
 type ResolvedInputs = {
   readonly value: unknown;
   /** Paths (relative to `value`, e.g. 'records[0].value') that hold a secret: a secret() or a reference `isSecretRef` calls secret. */
   readonly secrets: readonly string[];
+  /** True when every reference resolved to the unknown marker (or there was none). */
+  readonly allUnknown: boolean;
 };
 
 /**
@@ -26,6 +29,7 @@ export function resolveInputs(
 ): ResolvedInputs {
   const secrets: string[] = [];
   const at: PathSegment[] = [];
+  let allUnknown = true;
   const walk = (v: unknown, inSecret: boolean): unknown => {
     if (v === null || typeof v !== 'object') return v;
     if (isSecret(v)) {
@@ -34,7 +38,9 @@ export function resolveInputs(
     }
     if (isRef(v)) {
       if (!inSecret && isSecretRef(v)) secrets.push(formatPathExact(at));
-      return lookup(v);
+      const value = lookup(v);
+      if (value !== unknown) allUnknown = false;
+      return value;
     }
     if (Array.isArray(v)) {
       let out: unknown[] | undefined;
@@ -60,7 +66,7 @@ export function resolveInputs(
     return out ?? v;
   };
   const resolved = walk(value, false);
-  return { value: resolved, secrets };
+  return { value: resolved, secrets, allUnknown };
 }
 
 /**

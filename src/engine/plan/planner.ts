@@ -45,7 +45,7 @@ type PlanInput = {
   readonly graph?: Graph;
   /** That graph's dependency order, when validation sorted it already. */
   readonly order?: readonly string[];
-  /** Parsed inputs of declarations without references, from validation (parsed once, not twice). */
+  /** Parsed inputs from validation, references as unknowns: reused where every reference plans as unknown (parsed once, not twice). */
   readonly parsed?: ReadonlyMap<object, unknown>;
 };
 
@@ -118,7 +118,8 @@ export function planSteps(input: PlanInput): PlanOutput {
     );
     const raw = resolvedInputs.value as Record<string, unknown>;
     const secrets = withPropagated(secretPathsOf(def), resolvedInputs.secrets);
-    const validated = raw === decl.inputs ? input.parsed?.get(decl) : undefined;
+    // Every reference unknown (or none): these are the inputs validation parsed, refs as unknowns.
+    const validated = resolvedInputs.allUnknown ? input.parsed?.get(decl) : undefined;
     const parsed = validated !== undefined ? { data: validated, issues: [] } : parseWithUnknowns(def.inputs, raw);
     const issuesBefore = issues.length;
     const warningsBefore = warnings.length;

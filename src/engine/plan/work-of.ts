@@ -18,7 +18,8 @@ export function workOf(
 ): readonly StepWork[] {
   const saved = plan[planSaved];
   const made = plan[planOrigin];
-  const digest = saved?.work.declarations ?? made?.declarations;
+  // Read only when apply is given declarations: a plan this engine made computes its digest on first read.
+  const digest = declarations ? (saved?.work.declarations ?? made?.declarations) : undefined;
   if (declarations && digest !== undefined && declarationsDigest(declarations) !== digest) {
     const which = differing(saved ? saved.work.resources : made?.resources, declarations);
     throw new PlanFileError(

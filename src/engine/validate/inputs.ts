@@ -84,8 +84,9 @@ export function inputIssues(rules: InputRules, value: unknown, onParsed?: (data:
       });
     return out;
   }
-  // A value holding no reference, parsed without an issue, is what planning would parse again: hand it over.
-  if (onParsed && out.length === 0 && parsed.issues.length === 0 && probe === value) onParsed(parsed.data);
+  // Parsed without an issue, with its references as unknowns: what planning parses again when every
+  // reference is still unknown then (or there is none). Hand it over.
+  if (onParsed && out.length === 0 && parsed.issues.length === 0) onParsed(parsed.data);
   const report = (issues: typeof parsed.issues) => {
     for (const i of issues) {
       const raw = i as { keys?: unknown };

@@ -34,7 +34,10 @@ type StackCheck = {
   readonly graph: Graph;
   /** The graph's names in dependency order; undefined when it has a cycle (then an issue names it). */
   readonly order?: readonly string[];
-  /** Declarations (by object) whose inputs hold no reference, with their parsed, defaulted inputs: planning reuses them. */
+  /**
+   * Declarations (by object) whose inputs passed, with their parsed, defaulted inputs (references as
+   * unknowns, secret() unwrapped): planning reuses them where every reference is still unknown.
+   */
   readonly parsed: ReadonlyMap<object, unknown>;
 };
 
