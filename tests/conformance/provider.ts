@@ -1,6 +1,7 @@
 // The provider conformance suite (STYLE.md, "Tests"): run for providers a, b and c against their
 // simulators. For every resource: create, read back, plan again to all noop, update (or replace
-// per replaceOn), delete, read returns null; import by ID; every lookup's not-found (and, where
+// per replaceOn), delete, read returns null; a delete of an object deleted outside (the handler
+// throws not found, the engine's delete counts it done); import by ID; every lookup's not-found (and, where
 // the API can have two, ambiguity) errors; no secret in any error, event or render; no unmatched
 // simulator route.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -8,6 +9,7 @@ import {
   Engine,
   MemoryStateStore,
   LookupError,
+  ProviderError,
   standaloneContext,
   type Action,
   type Event,
@@ -131,6 +133,45 @@ export function describeProvider(c: ProviderCase): void {
         expect(await def.read(ctx, after.id, { inputs: after.inputs, outputs: after.outputs })).toBeNull();
         if (rc.expect === 'replace')
           expect(await def.read(ctx, record.id, { inputs: record.inputs, outputs: record.outputs })).toBeNull();
+      });
+
+      // A delete answered not found is done, absorbed in one layer: the engine's delete step
+      // (src/kit/gone.ts). The object is deleted behind the engine's back, straight through its
+      // handler; a second delete throws the vendor's not found, and an apply that deletes it (a
+      // plan that does not refresh, so it does not know) succeeds and forgets it.
+      it(`${token}: delete of an object deleted outside: the handler throws notFound, apply succeeds and forgets it`, async () => {
+        const e = engine();
+        const stack = rc.stack();
+        const subject = rc.subject ?? stack.at(-1)!.name;
+        await e.apply(await e.plan(stack));
+        const record = (await e.state()).resources[subject]!;
+        const def = put.provider.resources.get(token)!;
+        const ctx = standaloneContext(put.provider.config, { retry: fastRetry });
+        const prior = { inputs: record.inputs, outputs: record.outputs };
+        await def.delete(ctx, record.id, prior);
+        const error = await def.delete(ctx, record.id, prior).then(
+          () => 'resolved',
+          (x: unknown) => x,
+        );
+        expect(error).toBeInstanceOf(ProviderError);
+        expect(error).toMatchObject({ notFound: true });
+        keep((error as Error).message);
+
+        const plan = await e.plan(
+          stack.filter((d) => d.name !== subject),
+          { refresh: false },
+        );
+        expect(plan.steps.filter((s) => s.action !== 'noop').map((s) => [s.address, s.action])).toEqual([
+          [subject, 'delete'],
+        ]);
+        const result = await e.apply(plan);
+        expect(result.succeeded.filter((s) => s.action !== 'noop').map((s) => [s.address, s.action])).toEqual([
+          [subject, 'delete'],
+        ]);
+        const state = await e.state();
+        expect(state.resources[subject]).toBeUndefined();
+        expect(state.pending).toEqual({});
+        await e.destroy();
       });
 
       it(`${token}: import by ID records it so the declaration plans as noop`, async () => {

@@ -76,3 +76,8 @@ export function notClustered(remote: string, call: Call): ProviderError {
 export function failedOperation(error: unknown): Operation | undefined {
   return (error as { lxdOperation?: Operation } | null)?.lxdOperation;
 }
+
+/** A ProviderError for an object a handler looked for and did not find (not an HTTP answer): LXD's 404. */
+export function missingObject(operation: string, detail: string): ProviderError {
+  return new ProviderError({ provider: PROVIDER, operation, status: 404, retryable: false, notFound: true, detail });
+}

@@ -1,15 +1,18 @@
 // provb under lost answers and vanished dependencies (issue 11 items 3 and 4): a delete retried after a
-// lost answer meets 404 and counts as done, on every delete path (updates included); the volume update
+// lost answer meets 404, which its handler throws and the engine's delete step counts as done (a rule
+// delete inside an update counts it itself); the volume update
 // that detaches, resizes and re-attaches keeps the declared attachAtBoot; and every wait has a deadline,
 // failing (never hanging) when what it waits for cannot happen.
 import { describe, expect, it } from 'vitest';
 import { ProviderError } from '../../../src/engine/errors.js';
+import { Engine, MemoryStateStore } from '../../../src/index.js';
 import type { CivoClient } from '../../../src/providers/b/client.js';
 import { WAIT_LIMITS_MS } from '../../../src/providers/b/config.js';
 import { created, harness, type Harness } from './harness.js';
 
 const IMAGE = '9b3bda31-8c63-4c3f-9d8e-3c6b2a1d0002';
 const KEY = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIRetriedDeleteRetriedDeleteRetried del@example';
+const fastRetry = { retries: 4, minTimeoutMs: 1, maxTimeoutMs: 5, maxRetryAfterMs: 5 };
 const fwOf = (h: Harness) => h.sim.store.defaultFirewall(h.sim.store.defaultNetwork('LON1')!.id)!.id;
 
 /**
@@ -123,13 +126,32 @@ const cases: [string, Setup][] = [
   ],
 ];
 
+// The handler throws what the vendor said (not found); the engine's delete step is the one layer
+// that counts it as done (src/kit/gone.ts).
 describe('provb: a delete retried after a lost answer that meets 404 counts as done', () => {
-  it.each(cases)('%s', async (token, setup) => {
+  it.each(cases)('%s: the handler throws not found, the object is gone', async (token, setup) => {
     const h = await harness();
     const c = await created(h, token, await setup(h));
     answeredNotFound(h, deletes);
-    await expect(c.def.delete(h.ctx({ operation: 'delete' }), c.id, c.prior)).resolves.toBeUndefined();
+    await expect(c.def.delete(h.ctx({ operation: 'delete' }), c.id, c.prior)).rejects.toMatchObject({
+      code: 'CONVERGE_PROVIDER',
+      notFound: true,
+    });
     expect(await c.def.read(h.ctx(), c.id, c.prior)).toBeNull();
+  });
+
+  it.each(cases)('%s: through the engine the delete succeeds and the record is removed', async (token, setup) => {
+    const h = await harness();
+    const engine = new Engine({ providers: [h.provider], state: new MemoryStateStore(), retry: fastRetry });
+    const decl = { type: `provb:index/${token}`, name: 'subject', inputs: await setup(h) };
+    await engine.apply(await engine.plan([decl]));
+    const { id } = (await engine.state()).resources.subject!;
+    answeredNotFound(h, deletes);
+    const result = await engine.apply(await engine.plan([], { refresh: false }));
+    expect(result.succeeded.map((s) => [s.address, s.action])).toEqual([['subject', 'delete']]);
+    expect((await engine.state()).resources).toEqual({});
+    const prior = { inputs: decl.inputs, outputs: {} };
+    expect(await h.res(token).read(h.ctx(), id, prior)).toBeNull();
   });
 
   it('firewall rules removed by an update: a 404 on the rule delete counts as done', async () => {

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { defineResource } from '../../../engine/provider/define.js';
 import { ProviderError } from '../../../engine/errors.js';
 import { checkScope } from './checks.js';
+import { missingObject } from '../errors.js';
 import type { ProvaConfig, ProvaContext } from '../config.js';
 import { isOurs } from '../support/find.js';
 import { OPERATION_KEY } from '../support/keys.js';
@@ -150,8 +151,10 @@ export const instanceDevice = defineResource({
     const ref = idOf(id, ctx.config);
     const [instance, name] = ref.fields as [string, string];
     const client = await ctx.config.client(ctx, ref.remote);
+    // The instance or the device gone: the device is not found, which the engine's delete step takes as done.
     const got = await getObject<WireInstance>(ctx, client, where(instance, ref.project));
-    if (!got?.obj.devices[name]) return;
+    if (!got?.obj.devices[name])
+      throw missingObject('delete instance device', `device ${name} of instance ${instance} not found`);
     await replaceObject<WireInstance>(ctx, client, where(instance, ref.project), (cur) => {
       const { [name]: _gone, ...rest } = cur.devices;
       return putBody(cur, rest);

@@ -143,10 +143,6 @@ export const instanceFile = defineResource({
   async delete(ctx: ProvaContext, id, prior) {
     const { remote, instance, target } = partsOf(id);
     const client = await ctx.config.client(ctx, remote);
-    await deleteFile(ctx, client, instance, projectOf((prior.inputs as Partial<Inputs>).project), target).catch(
-      (error) => {
-        if (!(error as { notFound?: boolean }).notFound) throw error;
-      },
-    );
+    await deleteFile(ctx, client, instance, projectOf((prior.inputs as Partial<Inputs>).project), target);
   },
 });

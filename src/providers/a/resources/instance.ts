@@ -19,7 +19,7 @@ import {
   mergedConfig,
   waitsFor,
 } from '../support/instances.js';
-import { isNotFound } from '../../../kit/gone.js';
+import { missingObject } from '../errors.js';
 import type { ProvaConfig, ProvaContext } from '../config.js';
 import { fromWire, toWire, MARKER, STANDALONE } from '../support/devices.js';
 import { runExecs, type ExecResult } from '../support/execs.js';
@@ -279,18 +279,17 @@ export const instance = defineResource({
     const name = p.name ?? ref.fields[0]!;
     const project = p.project ?? (ref.project === 'default' ? undefined : ref.project);
     const client = await ctx.config.client(ctx, ref.remote);
-    if ((await stopInstance(ctx, client, name, project, true)) === 'gone') return;
-    try {
-      await client.request(ctx, {
-        method: 'DELETE',
-        pathTemplate: '/1.0/instances/{name}',
-        params: { name },
-        operation: 'delete instance',
-        project,
-      });
-    } catch (error) {
-      if (!isNotFound(error)) throw error;
-    }
+    // Gone (before the stop, or with it: an ephemeral instance) is not found, which the engine's
+    // delete step takes as done; so is a 404 to the DELETE.
+    if ((await stopInstance(ctx, client, name, project, true)) === 'gone')
+      throw missingObject('delete instance', `instance ${name} not found`);
+    await client.request(ctx, {
+      method: 'DELETE',
+      pathTemplate: '/1.0/instances/{name}',
+      params: { name },
+      operation: 'delete instance',
+      project,
+    });
   },
   /**
    * Exact: the instance of this name carrying the create's operation id (config

@@ -82,6 +82,7 @@ export async function statFile(
   }
 }
 
+/** DELETE of one file; a file (or instance) already gone throws LXD's not found. */
 export async function deleteFile(
   ctx: Ctx,
   client: LxdClient,
@@ -89,18 +90,14 @@ export async function deleteFile(
   project: string | undefined,
   target: string,
 ): Promise<void> {
-  try {
-    await client.request(ctx, {
-      method: 'DELETE',
-      pathTemplate: T,
-      params: { name: instance },
-      operation: 'delete instance file',
-      project,
-      query: { path: target },
-    });
-  } catch (error) {
-    if (!isNotFound(error)) throw error;
-  }
+  await client.request(ctx, {
+    method: 'DELETE',
+    pathTemplate: T,
+    params: { name: instance },
+    operation: 'delete instance file',
+    project,
+    query: { path: target },
+  });
 }
 
 /** What a file spec writes: its `content`, or the local file at `sourcePath` (`~` is the home directory). */
@@ -192,9 +189,18 @@ export async function replaceFiles(
   previous: readonly { readonly targetPath: string }[],
   files: readonly Omit<FileSpec, 'append'>[],
 ): Promise<void> {
-  // A recorded path is deleted as recorded (made absolute), never refused.
+  // A recorded path is deleted as recorded (made absolute), never refused; one already gone is fine
+  // here (a file inside the instance being updated, not the object of a delete step).
   for (const f of previous)
-    await deleteFile(ctx, client, instance, project, f.targetPath.startsWith('/') ? f.targetPath : `/${f.targetPath}`);
+    await deleteFile(
+      ctx,
+      client,
+      instance,
+      project,
+      f.targetPath.startsWith('/') ? f.targetPath : `/${f.targetPath}`,
+    ).catch((error: unknown) => {
+      if (!isNotFound(error)) throw error;
+    });
   for (const f of files) await uploadFile(ctx, client, instance, project, { ...f, append: false });
 }
 

@@ -81,20 +81,16 @@ export async function replaceObject<T>(
   });
 }
 
-/** DELETE; an object already gone is fine. */
+/** DELETE; an object already gone throws LXD's not found, which the engine's delete step takes as done. */
 export async function deleteObject(ctx: Ctx, client: LxdClient, w: Where): Promise<void> {
-  try {
-    await client.request(ctx, {
-      method: 'DELETE',
-      pathTemplate: w.template,
-      params: w.params,
-      operation: `delete ${w.what}`,
-      project: w.project,
-      target: w.target,
-    });
-  } catch (error) {
-    if (!isNotFound(error)) throw error;
-  }
+  await client.request(ctx, {
+    method: 'DELETE',
+    pathTemplate: w.template,
+    params: w.params,
+    operation: `delete ${w.what}`,
+    project: w.project,
+    target: w.target,
+  });
 }
 
 /** The project to send: undefined for the default project. */

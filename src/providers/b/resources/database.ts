@@ -171,7 +171,7 @@ export const database = defineResource({
     return { outputs: outputsOf(d) };
   },
   delete: async (ctx, id, prior) => {
-    await orNull(() => ctx.config.client.deleteDatabase(ctx, priorRegion(ctx, prior), id));
+    await ctx.config.client.deleteDatabase(ctx, priorRegion(ctx, prior), id);
   },
   // find: the databases so named (an undeclared name is derived from the operation id) that did not
   // exist when the create sent its request (claim.ts).

@@ -6,7 +6,7 @@ import { defineResource } from '../../../engine/provider/define.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
 import { claim } from './claim.js';
 import type * as W from '../wire/objects.js';
-import { orNull } from '../../../kit/gone.js';
+import { missingObject } from '../errors.js';
 import type { ProvbContext } from '../config.js';
 
 export const dnsDomainNameInputs = z
@@ -59,9 +59,10 @@ export const dnsDomainName = defineResource({
     return { outputs: outputsOf(d) };
   },
   delete: async (ctx, id) => {
+    // Gone (deleted meanwhile, or a retry after a lost answer) is not found, which the engine's delete step takes as done.
     const d = await lookup(ctx, id);
-    // A 404 (a retry after a lost answer, or deleted meanwhile) means done.
-    if (d) await orNull(() => ctx.config.client.deleteDomain(ctx, d.id));
+    if (!d) throw missingObject('delete DNS domain', `DNS domain ${id} was not found`);
+    await ctx.config.client.deleteDomain(ctx, d.id);
   },
   // find: the domain so named if it did not exist when the create sent its request (claim.ts).
   find: async (ctx, inputs, hint) => {

@@ -172,7 +172,7 @@ export const dnsDomainRecord = defineResource({
   },
   delete: async (ctx, id) => {
     const [dom, rec] = split(id);
-    await orNull(() => ctx.config.client.deleteRecord(ctx, dom, rec));
+    await ctx.config.client.deleteRecord(ctx, dom, rec);
   },
   // find: the record of that name, type and value that was not there before the request (or, for a
   // record without that note, whose created_at is not before the create started: claim.ts).

@@ -6,7 +6,8 @@ import { isCannotTell, type Prior, type ReadResult } from '../../../engine/provi
 import { claim } from './claim.js';
 import type { ProvbConfig, ProvbContext } from '../config.js';
 import type * as W from '../wire/objects.js';
-import { orNull } from '../../../kit/gone.js';
+import { isNotFound, orNull } from '../../../kit/gone.js';
+import { missingObject } from '../errors.js';
 import { checkRegion, priorRegion, regionOf } from '../support/region.js';
 import { reporter } from './reported.js';
 import { defined } from '../../../kit/wire.js';
@@ -227,11 +228,14 @@ export const firewall = defineResource({
   },
   delete: async (ctx, id, prior) => {
     const region = priorRegion(ctx, prior);
-    if (!(await fetchFirewall(ctx, region, id))) return;
+    // Gone is not found, which the engine's delete step takes as done: before the DELETE, or after
+    // one that failed otherwise (a retry whose first attempt took it: the listing says).
+    const gone = () => missingObject('delete firewall', `firewall ${id} was not found in ${region}`);
+    if (!(await fetchFirewall(ctx, region, id))) throw gone();
     try {
-      await orNull(() => ctx.config.client.deleteFirewall(ctx, region, id));
+      await ctx.config.client.deleteFirewall(ctx, region, id);
     } catch (error) {
-      if (!(await fetchFirewall(ctx, region, id))) return;
+      if (!isNotFound(error) && !(await fetchFirewall(ctx, region, id))) throw gone();
       throw error;
     }
   },

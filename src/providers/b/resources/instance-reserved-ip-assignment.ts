@@ -7,6 +7,7 @@ import { isCannotTell } from '../../../engine/provider/define.js';
 import { claim } from './claim.js';
 import type { ProvbConfig } from '../config.js';
 import { orNull } from '../../../kit/gone.js';
+import { missingObject } from '../errors.js';
 import { ProviderError } from '../../../engine/errors.js';
 import { checkRegion, priorRegion, regionOf } from '../support/region.js';
 import { waitUntil } from '../support/wait.js';
@@ -87,10 +88,17 @@ export const instanceReservedIpAssignment = defineResource({
     const [reservedIpId, instanceId] = split(id);
     const region = priorRegion(ctx, prior);
     const c = ctx.config.client;
-    const ip = await orNull(() => c.getIp(ctx, region, reservedIpId));
-    if (!ip || ip.assigned_to?.id !== instanceId) return;
-    // A 404 (the IP deleted meanwhile, or a retry after a lost answer) means done.
-    if ((await orNull(() => c.ipAction(ctx, region, reservedIpId, 'unassign', instanceId))) === null) return;
+    // The IP gone, or no longer assigned to the instance (unassigned meanwhile, or a retry after a lost
+    // answer): the assignment is not found, which the engine's delete step takes as done.
+    const ip = await c.getIp(ctx, region, reservedIpId);
+    if (ip.assigned_to?.id !== instanceId)
+      throw missingObject(
+        'delete reserved IP assignment',
+        `reserved IP ${reservedIpId} is not assigned to ${instanceId}`,
+      );
+    await c.ipAction(ctx, region, reservedIpId, 'unassign', instanceId);
+    // The IP deleted while the unassignment settles: the assignment went with it, done here (the
+    // unassign was this delete's own call, and it was answered).
     await orNull(() =>
       waitUntil(
         ctx,

@@ -232,8 +232,7 @@ export const instance = defineResource({
   },
   delete: async (ctx, id, prior) => {
     const region = priorRegion(ctx, prior);
-    const gone = await orNull(() => ctx.config.client.deleteInstance(ctx, region, id));
-    if (gone === null) return;
+    await ctx.config.client.deleteInstance(ctx, region, id);
     await waitGone(ctx, `instance ${id}`, () => ctx.config.client.getInstance(ctx, region, id));
   },
   // find: the instance carrying this create's operation tag (written in the create request; read hides

@@ -217,7 +217,7 @@ export const kubernetesCluster = defineResource({
   },
   delete: async (ctx, id, prior) => {
     const region = priorRegion(ctx, prior);
-    if ((await orNull(() => ctx.config.client.deleteCluster(ctx, region, id))) === null) return;
+    await ctx.config.client.deleteCluster(ctx, region, id);
     await waitGone(ctx, `cluster ${id}`, () => ctx.config.client.getCluster(ctx, region, id));
   },
   // find: the cluster so named (an undeclared name is derived from the operation id) that was not

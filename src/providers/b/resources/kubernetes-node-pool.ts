@@ -159,7 +159,7 @@ export const kubernetesNodePool = defineResource({
   delete: async (ctx, id, prior) => {
     const [clusterId, poolId] = split(id);
     const region = priorRegion(ctx, prior);
-    if ((await orNull(() => ctx.config.client.deletePool(ctx, region, clusterId, poolId))) === null) return;
+    await ctx.config.client.deletePool(ctx, region, clusterId, poolId);
     await waitGone(ctx, `node pool ${poolId}`, () => ctx.config.client.getPool(ctx, region, clusterId, poolId));
   },
   // find: an undeclared label is the id derived from the operation id (exact); a declared one is the

@@ -187,7 +187,7 @@ export const loadBalancer = defineResource({
     outputs: outputsOf(await ctx.config.client.updateLoadBalancer(ctx, regionOf(ctx, news), id, body(news))),
   }),
   delete: async (ctx, id, prior) => {
-    await orNull(() => ctx.config.client.deleteLoadBalancer(ctx, priorRegion(ctx, prior), id));
+    await ctx.config.client.deleteLoadBalancer(ctx, priorRegion(ctx, prior), id);
   },
   // find: the load balancers so named that did not exist when the create sent its request (claim.ts).
   find: async (ctx, inputs, hint) => {

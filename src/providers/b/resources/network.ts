@@ -150,7 +150,7 @@ export const network = defineResource({
   },
   delete: async (ctx, id, prior) => {
     const region = priorRegion(ctx, prior);
-    if ((await orNull(() => ctx.config.client.deleteNetwork(ctx, region, id))) === null) return;
+    await ctx.config.client.deleteNetwork(ctx, region, id);
     await waitGone(ctx, `network ${id}`, () => ctx.config.client.getNetwork(ctx, region, id));
   },
   // find: the networks labelled so that did not exist when the create sent its request (claim.ts).

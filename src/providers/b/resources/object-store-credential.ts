@@ -106,7 +106,7 @@ export const objectStoreCredential = defineResource({
     return { outputs: outputsOf(c) };
   },
   delete: async (ctx, id, prior) => {
-    await orNull(() => ctx.config.client.deleteCredential(ctx, priorRegion(ctx, prior), id));
+    await ctx.config.client.deleteCredential(ctx, priorRegion(ctx, prior), id);
   },
   // find: the credentials so named that did not exist when the create sent its request (claim.ts).
   find: async (ctx, inputs, hint) => {

@@ -110,7 +110,7 @@ export const objectStore = defineResource({
     outputs: outputsOf(await ctx.config.client.resizeObjectStore(ctx, regionOf(ctx, news), id, news.maxSizeGb)),
   }),
   delete: async (ctx, id, prior) => {
-    await orNull(() => ctx.config.client.deleteObjectStore(ctx, priorRegion(ctx, prior), id));
+    await ctx.config.client.deleteObjectStore(ctx, priorRegion(ctx, prior), id);
   },
   // find: the object stores so named that did not exist when the create sent its request (claim.ts).
   find: async (ctx, inputs, hint) => {

@@ -84,7 +84,7 @@ export const reservedIp = defineResource({
     return { outputs: outputsOf(await ctx.config.client.getIp(ctx, region, id)) };
   },
   delete: async (ctx, id, prior) => {
-    await orNull(() => ctx.config.client.deleteIp(ctx, priorRegion(ctx, prior), id));
+    await ctx.config.client.deleteIp(ctx, priorRegion(ctx, prior), id);
   },
   // find: the reserved IPs so named (names need not be unique) that did not exist when the create sent its request (claim.ts).
   find: async (ctx, inputs, hint) => {

@@ -6,7 +6,7 @@ import { defineResource } from '../../../engine/provider/define.js';
 import { isCannotTell } from '../../../engine/provider/define.js';
 import { claim } from './claim.js';
 import type * as W from '../wire/objects.js';
-import { orNull } from '../../../kit/gone.js';
+import { missingObject } from '../errors.js';
 import type { ProvbContext } from '../config.js';
 
 /** The keys a create of this name could have made. */
@@ -63,8 +63,9 @@ export const sshKey = defineResource({
     return { outputs: k ? outputsOf(k) : { sshKeyId: id, fingerprint: '' } };
   },
   delete: async (ctx, id) => {
-    // A 404 (a retry after a lost answer, or deleted meanwhile) means done.
-    if (await byId(ctx, id)) await orNull(() => ctx.config.client.deleteSshKey(ctx, id));
+    // Gone (deleted meanwhile, or a retry after a lost answer) is not found, which the engine's delete step takes as done.
+    if (!(await byId(ctx, id))) throw missingObject('delete SSH key', `SSH key ${id} was not found`);
+    await ctx.config.client.deleteSshKey(ctx, id);
   },
   // find: the key so named that was not there before the request (or, for a record without that
   // note, whose created_at is not before the create started: claim.ts).

@@ -6,6 +6,7 @@ import { isCannotTell } from '../../../engine/provider/define.js';
 import { claim } from './claim.js';
 import type { ProvbConfig } from '../config.js';
 import { orNull } from '../../../kit/gone.js';
+import { missingObject } from '../errors.js';
 import { tolerate } from './tolerate.js';
 import { checkRegion, priorRegion, regionOf } from '../support/region.js';
 import { rememberAttachAtBoot, waitVolume } from './volume.js';
@@ -90,15 +91,16 @@ export const volumeAttachment = defineResource({
   delete: async (ctx, id, prior) => {
     const [instanceId, volumeId] = split(id);
     const region = priorRegion(ctx, prior);
-    const v = await orNull(() => ctx.config.client.getVolume(ctx, region, volumeId));
-    if (!v || v.instance_id !== instanceId) return;
-    // Not attached, or the volume gone (404), means done: a retry after a lost answer meets either.
-    const detached = await orNull(() =>
-      ctx.config.client
-        .detachVolume(ctx, region, volumeId)
-        .catch((error) => tolerate(error, 'database_volume_not_attached')),
-    );
-    if (detached === null) return;
+    // The volume gone, or attached elsewhere or nowhere: the attachment is not found, which the
+    // engine's delete step takes as done.
+    const v = await ctx.config.client.getVolume(ctx, region, volumeId);
+    if (v.instance_id !== instanceId)
+      throw missingObject('delete volume attachment', `volume ${volumeId} is not attached to ${instanceId}`);
+    // "Not attached" to the detach: a retry whose first attempt (its answer lost) detached it.
+    await ctx.config.client
+      .detachVolume(ctx, region, volumeId)
+      .catch((error) => tolerate(error, 'database_volume_not_attached'));
+    // The volume deleted while the detach settles: it is detached, done here (the detach was answered).
     await orNull(() => waitVolume(ctx, region, volumeId, 'available'));
   },
   // find: the attachment if the volume was not already attached to the instance when the create began (claim.ts).

@@ -188,7 +188,7 @@ export const volume = defineResource({
     return { outputs: outputsOf(await c.getVolume(ctx, region, id)) };
   },
   delete: async (ctx, id, prior) => {
-    await orNull(() => ctx.config.client.deleteVolume(ctx, priorRegion(ctx, prior), id));
+    await ctx.config.client.deleteVolume(ctx, priorRegion(ctx, prior), id);
   },
   // find: the volume so named that was not there before the request (or, for a record without
   // that note, whose created_at is not before the create started: claim.ts).
