@@ -2,7 +2,8 @@
 // a dedicated connection, and a row in converge_locks naming the holder and its operation. The
 // advisory lock vanishes with its holder's session; the row does not, so the next holder that finds
 // a row it did not write knows the last one ended without releasing (killed, or its connection
-// lost) and warns, as the file store does for a lock file left by a dead process.
+// lost) and warns, as the file store does for a lock file left by a dead process. Stores sharing a
+// pool may instead share one session for their locks: postgres-lock-session.ts.
 import pg from 'pg';
 import { createHash } from 'node:crypto';
 import type { Lock, LockInfo, LockRequest } from '../store.js';
@@ -10,7 +11,7 @@ import { lockInfo, waitForLock } from '../lock.js';
 import { LockHolderAliveError, StateLockedError } from '../errors.js';
 import type { Tables } from './postgres-schema.js';
 
-type PgLockTarget = {
+export type PgLockTarget = {
   readonly connectionString?: string;
   /** A shared pool: the lock's connection is taken from it (and given back, or dropped when unsure). */
   readonly pool?: pg.Pool;
@@ -51,18 +52,9 @@ export async function acquirePgLock(target: PgLockTarget, request: LockRequest, 
         holder ?? { id: 'unknown', pid: 0, host: 'unknown', operation: 'unknown', since: 'unknown' },
         target.location,
       );
-    const left = await client.query<{ info: LockInfo }>(`SELECT info FROM ${locks} WHERE stack = $1`, [target.stack]);
+    const left = await client.query<{ info: LockInfo | null }>(TAKE_ROW(locks), [target.stack, JSON.stringify(info)]);
     const dead = left.rows[0]?.info;
-    if (dead) {
-      warnings.push(
-        `The lock on ${target.location} held by pid ${dead.pid} on ${dead.host} for ${dead.operation} since ${dead.since} ` +
-          'was left by a process that no longer runs (or lost its database session); it was taken over. Check that its operation left nothing half done.',
-      );
-    }
-    await client.query(
-      `INSERT INTO ${locks} (stack, info) VALUES ($1, $2) ON CONFLICT (stack) DO UPDATE SET info = excluded.info`,
-      [target.stack, JSON.stringify(info)],
-    );
+    if (dead) warnings.push(deadHolderWarning(target.location, dead));
   } catch (e) {
     await end(true);
     throw e;
@@ -95,7 +87,7 @@ type Session = { readonly backendPid: number; readonly applicationName: string; 
  * Who holds the advisory lock: its row, else what pg_stat_activity says of the session holding it;
  * and that session, while one holds it (none: the holder's connection is gone).
  */
-async function holderOf(
+export async function holderOf(
   client: pg.Client,
   target: PgLockTarget,
   key: string,
@@ -128,8 +120,18 @@ async function holderOf(
   return { info: fromSession, session };
 }
 
+/** The row of the new holder, in one statement: the row left by an earlier holder (none when it released), then ours. */
+export const TAKE_ROW = (locks: string) =>
+  `WITH left_row AS (SELECT info FROM ${locks} WHERE stack = $1),
+     ours AS (INSERT INTO ${locks} (stack, info) VALUES ($1, $2) ON CONFLICT (stack) DO UPDATE SET info = excluded.info)
+   SELECT (SELECT info FROM left_row) AS info`;
+
+export const deadHolderWarning = (location: string, dead: LockInfo) =>
+  `The lock on ${location} held by pid ${dead.pid} on ${dead.host} for ${dead.operation} since ${dead.since} ` +
+  'was left by a process that no longer runs (or lost its database session); it was taken over. Check that its operation left nothing half done.';
+
 /** A signed 64-bit advisory lock key (as a decimal string) derived from schema and stack name. */
-function advisoryKey(schema: string, stack: string): string {
+export function advisoryKey(schema: string, stack: string): string {
   const h = createHash('sha256').update(`converge\0${schema}\0${stack}`).digest();
   return BigInt.asIntN(64, h.readBigUInt64BE(0)).toString();
 }

@@ -81,29 +81,53 @@ export async function ensureSchema(pool: pg.Pool, t: Tables): Promise<void> {
   }
 }
 
-/** A stack's rows as stored (sealed), read inside the caller's transaction; undefined when the stack has no row yet. */
-export async function readStackRows(c: pg.PoolClient, t: Tables, stack: string) {
-  const s = await c.query<{ lineage: string; serial: string; version: number; encryption: EncryptionHeader | null }>(
-    `SELECT lineage, serial, version, encryption FROM ${t.stacks} WHERE stack = $1`,
+/** The schemas made ready on each shared pool: the stores of a fleet worker's runs make their tables once, not once each. */
+const readyOnPool = new WeakMap<pg.Pool, Map<string, Promise<void>>>();
+
+/** ensureSchema once per pool and schema (a failure is tried again by the next caller). */
+export function ensureSchemaOnPool(pool: pg.Pool, tables: Tables): Promise<void> {
+  let m = readyOnPool.get(pool);
+  if (!m) readyOnPool.set(pool, (m = new Map()));
+  const ready = m;
+  let p = ready.get(tables.schema);
+  if (!p) {
+    p = ensureSchema(pool, tables);
+    ready.set(tables.schema, p);
+    p.catch(() => ready.delete(tables.schema));
+  }
+  return p;
+}
+
+/**
+ * A stack's rows as stored (sealed), in one statement (so one snapshot, and one round trip, with no
+ * transaction): the stack row first, then its resources, pending operations, deposed objects and
+ * outputs; undefined when the stack has no row yet.
+ */
+export async function readStackRows(c: Pick<pg.Pool | pg.PoolClient, 'query'>, t: Tables, stack: string) {
+  const r = await c.query<{ k: number; name: string | null; data: unknown }>(
+    `SELECT 0 AS k, NULL::text AS name,
+        jsonb_build_object('lineage', lineage, 'serial', serial::text, 'version', version, 'encryption', encryption) AS data
+       FROM ${t.stacks} WHERE stack = $1
+     UNION ALL SELECT 1, name, data FROM ${t.resources} WHERE stack = $1
+     UNION ALL SELECT 2, id, data FROM ${t.pending} WHERE stack = $1
+     UNION ALL SELECT 3, id, data FROM ${t.deposed} WHERE stack = $1
+     UNION ALL SELECT 4, name, data FROM ${t.outputs} WHERE stack = $1`,
     [stack],
   );
-  if (!s.rows[0]) return undefined;
-  const res = await c.query<{ name: string; data: ResourceState }>(
-    `SELECT name, data FROM ${t.resources} WHERE stack = $1`,
-    [stack],
-  );
-  const pen = await c.query<{ id: string; data: PendingOperation }>(
-    `SELECT id, data FROM ${t.pending} WHERE stack = $1`,
-    [stack],
-  );
-  const dep = await c.query<{ id: string; data: DeposedObject }>(`SELECT id, data FROM ${t.deposed} WHERE stack = $1`, [
-    stack,
-  ]);
-  const out = await c.query<{ name: string; data: StackOutput }>(
-    `SELECT name, data FROM ${t.outputs} WHERE stack = $1`,
-    [stack],
-  );
-  return { stack: s.rows[0], resources: res.rows, pending: pen.rows, deposed: dep.rows, outputs: out.rows };
+  const head = r.rows.find((x) => x.k === 0);
+  if (!head) return undefined;
+  const resources: { name: string; data: ResourceState }[] = [];
+  const pending: { id: string; data: PendingOperation }[] = [];
+  const deposed: { id: string; data: DeposedObject }[] = [];
+  const outputs: { name: string; data: StackOutput }[] = [];
+  for (const x of r.rows) {
+    if (x.k === 1) resources.push({ name: x.name!, data: x.data as ResourceState });
+    else if (x.k === 2) pending.push({ id: x.name!, data: x.data as PendingOperation });
+    else if (x.k === 3) deposed.push({ id: x.name!, data: x.data as DeposedObject });
+    else if (x.k === 4) outputs.push({ name: x.name!, data: x.data as StackOutput });
+  }
+  const row = head.data as { lineage: string; serial: string; version: number; encryption: EncryptionHeader | null };
+  return { stack: row, resources, pending, deposed, outputs };
 }
 
 /** A stack's rows as a raw state, every sealed value opened. */

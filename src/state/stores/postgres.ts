@@ -14,8 +14,17 @@ import { emptyState } from '../ops.js';
 import type { ForceUnlockOptions, Lock, LockRequest, OutputsSnapshot, StateStore } from '../store.js';
 import { SecretCodec, hasSecretValues, passphraseFrom, type EncryptionHeader, type StoredItem } from '../crypto.js';
 import { StateConflictError } from '../errors.js';
-import { tablesOf, ensureSchema, openRows, readOutputs, readStackRows, type Tables } from './postgres-schema.js';
+import {
+  tablesOf,
+  ensureSchema,
+  ensureSchemaOnPool,
+  openRows,
+  readOutputs,
+  readStackRows,
+  type Tables,
+} from './postgres-schema.js';
 import { acquirePgLock, forcePgUnlock } from './postgres-lock.js';
+import { acquireSharedPgLock } from './postgres-lock-session.js';
 import { batchOf, batchParams, batchStatement, chainFrom, checkGranular, replaceRows } from './postgres-batch.js';
 
 /** Options of {@link PostgresStateStore}. */
@@ -27,6 +36,14 @@ export type PostgresStateStoreOptions = {
    * it, and close() leaves it open (whoever made it ends it). Give this or `connectionString`.
    */
   readonly pool?: pg.Pool;
+  /**
+   * With `pool`: this store's locks are held on one connection of the pool shared by every store of
+   * that pool that asks so (a fleet worker's runs), instead of a connection per lock, so N stacks
+   * locked at once hold one connection and runs beyond the pool's size never starve it. Stacks
+   * stay apart in the process as across processes. A forced unlock of such a lock ends that shared
+   * connection, which frees every lock on it. Default false.
+   */
+  readonly shareLockSession?: boolean;
   /** The stack's name; several stacks share one database. */
   readonly stack: string;
   /** Encrypts secret values at rest; default: env CONVERGE_SECRETS_PASSPHRASE, else none (clear, with a warning). */
@@ -159,11 +176,10 @@ export class PostgresStateStore implements StateStore {
       stack: this.stack,
       location: this.location,
     };
-    return acquirePgLock(
-      target,
-      { ...request, timeoutMs: request.timeoutMs ?? this.#options.lockTimeoutMs },
-      this.#locks,
-    );
+    const req = { ...request, timeoutMs: request.timeoutMs ?? this.#options.lockTimeoutMs };
+    return this.#options.pool && this.#options.shareLockSession
+      ? acquireSharedPgLock(this.#options.pool, target, req, this.#locks)
+      : acquirePgLock(target, req, this.#locks);
   }
 
   /**
@@ -275,7 +291,9 @@ export class PostgresStateStore implements StateStore {
   }
 
   #ready(): Promise<void> {
-    this.#schemaReady ??= ensureSchema(this.#pool, this.#tables).catch((e) => {
+    this.#schemaReady ??= (
+      this.#options.pool ? ensureSchemaOnPool(this.#pool, this.#tables) : ensureSchema(this.#pool, this.#tables)
+    ).catch((e) => {
       this.#schemaReady = undefined;
       throw e;
     });
@@ -295,28 +313,18 @@ export class PostgresStateStore implements StateStore {
 
   async #read(): Promise<State> {
     await this.#ready();
-    const c = await this.#pool.connect();
-    try {
-      await c.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      const rows = await readStackRows(c, this.#tables, this.stack);
-      await c.query('COMMIT');
-      if (!rows) {
-        this.#emptyLineage ??= emptyState().lineage;
-        return emptyState(this.#emptyLineage);
-      }
-      const row = rows.stack;
-      const codec = await this.#codec(row.encryption);
-      // a clear stack read with a passphrase is sealed by the next commit's transaction: no shortcut until then
-      if (row.encryption || this.#passphrase === undefined) this.#known = { serial: Number(row.serial), codec };
-      const raw = openRows(rows, codec);
-      if (migrateRaw(raw)) await this.#write(raw, raw.serial); // an older format is rewritten once, in place
-      return freeze(raw, true);
-    } catch (e) {
-      await c.query('ROLLBACK').catch(() => {});
-      throw e;
-    } finally {
-      c.release();
+    const rows = await readStackRows(this.#pool, this.#tables, this.stack);
+    if (!rows) {
+      this.#emptyLineage ??= emptyState().lineage;
+      return emptyState(this.#emptyLineage);
     }
+    const row = rows.stack;
+    const codec = await this.#codec(row.encryption);
+    // a clear stack read with a passphrase is sealed by the next commit's transaction: no shortcut until then
+    if (row.encryption || this.#passphrase === undefined) this.#known = { serial: Number(row.serial), codec };
+    const raw = openRows(rows, codec);
+    if (migrateRaw(raw)) await this.#write(raw, raw.serial); // an older format is rewritten once, in place
+    return freeze(raw, true);
   }
 
   /** Runs `fn` in a transaction holding the stack row (created at serial 0 if missing) FOR UPDATE. */
