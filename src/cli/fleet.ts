@@ -85,9 +85,10 @@ export async function fleetWorker(
   signals?: { stop: AbortSignal; abort: AbortSignal },
 ): Promise<number> {
   const concurrency = flags.concurrency === undefined ? 4 : Number(flags.concurrency);
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64)
-    throw new TypeError(`Expected --concurrency to be an integer from 1 to 64, not '${flags.concurrency}'`);
-  // a pool of the concurrency (each run holds a connection for its stack's lock) and room for the queue
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 1000)
+    throw new TypeError(`Expected --concurrency to be an integer from 1 to 1000, not '${flags.concurrency}'`);
+  // runs hold no connection of their own (their locks share one): a pool that grows with the
+  // concurrency up to 20 connections, 4 of them for the events, the locks and the queue
   return withFleet(
     flags,
     async (fleet) => {
@@ -112,7 +113,7 @@ export async function fleetWorker(
         own?.dispose();
       }
     },
-    concurrency + 6,
+    Math.min(20, concurrency + 4),
   );
 }
 

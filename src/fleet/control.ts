@@ -55,6 +55,7 @@ export async function resumeStack(cx: FleetContext, stack: string | undefined): 
         const s = await lockStack(cx, c, name);
         if (!s.paused) await defer(cx, c, name, new Date());
       });
+    await cx.hub.publish({ control: 'wake' });
     return;
   }
   await inTx(cx.pool, async (c) => {
@@ -73,6 +74,7 @@ export async function resumeStack(cx: FleetContext, stack: string | undefined): 
         { db: inTransaction(c) },
       );
     if (!s.fleet_paused) await defer(cx, c, stack, new Date());
+    await cx.hub.publish({ control: 'wake' }, c);
   });
 }
 

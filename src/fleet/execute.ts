@@ -50,6 +50,7 @@ export async function executeRun(input: RunInput): Promise<RunOutcome> {
     const { resources, state: _ignored, ...options } = await loadStackModule(input.module);
     store = new PostgresStateStore({
       pool: input.pool,
+      shareLockSession: true, // every run's lock on one connection of the worker's pool: runs never pin connections
       schema: input.schema,
       stack: input.stack,
       secretsPassphrase: input.secretsPassphrase,

@@ -25,7 +25,11 @@ export type FleetOptions = {
   readonly connectionString?: string;
   /** A pool of your own (the fleet leaves it open on close); else the fleet makes one of `poolSize` connections. */
   readonly pool?: pg.Pool;
-  /** Connections of the pool the fleet makes; default 10. A worker's concurrency is at most poolSize - 3. */
+  /**
+   * Connections of the pool the fleet makes; default 10, at least 4. A worker holds two of them (its
+   * events' and queue's LISTEN; its runs' locks) and its runs' statements take turns on the rest, so
+   * any `concurrency` works with any size; a larger pool serves more runs at once.
+   */
   readonly poolSize?: number;
   /** Schema of the fleet's tables and its stacks' state (pg-boss uses `<schema>_queue`); default 'converge_fleet'. */
   readonly schema?: string;
@@ -68,13 +72,11 @@ const DAY = 86_400_000;
 export class Fleet {
   readonly #cx: FleetContext;
   readonly #ownPool: boolean;
-  readonly #poolSize: number;
   readonly #closing: AbortController;
 
-  private constructor(cx: FleetContext, ownPool: boolean, poolSize: number, closing: AbortController) {
+  private constructor(cx: FleetContext, ownPool: boolean, closing: AbortController) {
     this.#cx = cx;
     this.#ownPool = ownPool;
-    this.#poolSize = poolSize;
     this.#closing = closing;
   }
 
@@ -110,15 +112,10 @@ export class Fleet {
     const h = (hub.current = new EventHub(pool, tables.channel));
     try {
       await ensureFleetSchema(pool, tables);
-      const boss: PgBoss = await openQueue(pool, tables, settings, 'client', (e) =>
+      const boss: PgBoss = await openQueue(pool, h, tables, settings, 'client', (e) =>
         h.local({ type: 'queue_error', message: e.message }),
       );
-      return new Fleet(
-        { pool, tables, boss, hub: h, settings },
-        !options.pool,
-        options.pool ? Infinity : poolSize,
-        closing,
-      );
+      return new Fleet({ pool, tables, boss, hub: h, settings }, !options.pool, closing);
     } catch (e) {
       if (!options.pool) await pool.end().catch(() => {});
       throw e;
@@ -242,7 +239,7 @@ export class Fleet {
 
   /** Works runs until `stopSignal` (or `signal`) fires, then resolves once the runs in flight are done or back in the queue. */
   work(options: WorkOptions = {}): Promise<void> {
-    return runWorker(this.#cx, options, this.#poolSize);
+    return runWorker(this.#cx, options);
   }
 
   /** Stops listening and the queue client; ends the pool if the fleet made it. */

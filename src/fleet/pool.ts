@@ -4,6 +4,7 @@
 // asks again instead of failing the run. Also: pg-boss's database adapter over this pool.
 import pg from 'pg';
 import type { Db as IDatabase } from 'pg-boss';
+import type { EventHub } from './hub.js';
 
 type ListenHandle = Awaited<ReturnType<NonNullable<IDatabase['listen']>>>;
 
@@ -63,8 +64,8 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** pg-boss's database over the shared pool: statements, and LISTEN on a connection of its own. */
-export function bossDatabase(pool: pg.Pool): IDatabase {
+/** pg-boss's database over the shared pool: statements, and LISTEN on the fleet's event connection (one held connection for both). */
+export function bossDatabase(pool: pg.Pool, hub: EventHub): IDatabase {
   return {
     executeSql: (text: string, values?: unknown[]) => pool.query(text, values),
     listen: async (
@@ -72,18 +73,8 @@ export function bossDatabase(pool: pg.Pool): IDatabase {
       onNotification: (payload: string) => void,
       onReconnect: () => void,
     ): Promise<ListenHandle> => {
-      const c = await pool.connect();
-      c.on('notification', (m) => {
-        if (m.channel === channel && m.payload !== undefined) onNotification(m.payload);
-      });
-      await c.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
-      onReconnect();
-      return {
-        close: async () => {
-          await c.query('UNLISTEN *').catch(() => {});
-          c.release();
-        },
-      };
+      const stop = await hub.listenTo(channel, onNotification, onReconnect);
+      return { close: stop };
     },
   };
 }

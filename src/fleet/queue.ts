@@ -2,11 +2,13 @@
 // policy and the stack's name as key (one active run per stack, in the order queued; a run that is
 // active, retrying or failed holds its successors back), heartbeats (a dead worker's run is retried
 // elsewhere), group concurrency per account (it thins fetches only: the limit is held at claim time,
-// see worker.ts), and one queue of drift ticks fed by cron schedules.
+// see worker.ts), and one queue of drift ticks fed by cron schedules. Runs are announced by the
+// fleet's own events (run_queued), not pg-boss's NOTIFY: a worker wakes one idle fetch loop for each.
 import { PgBoss } from 'pg-boss';
 import type pg from 'pg';
 import { bossDatabase } from './pool.js';
 import type { FleetTables } from './schema.js';
+import type { EventHub } from './hub.js';
 
 export const RUNS_QUEUE = 'converge-runs';
 export const DRIFT_QUEUE = 'converge-drift';
@@ -32,6 +34,7 @@ export type DriftJob = { readonly stack: string };
 /** Starts pg-boss over `pool`: a worker supervises and runs schedules; a client only sends and edits jobs. */
 export async function openQueue(
   pool: pg.Pool,
+  hub: EventHub,
   tables: FleetTables,
   settings: QueueSettings,
   role: 'client' | 'worker',
@@ -39,7 +42,7 @@ export async function openQueue(
 ): Promise<PgBoss> {
   const worker = role === 'worker';
   const boss = new PgBoss({
-    db: bossDatabase(pool),
+    db: bossDatabase(pool, hub),
     schema: tables.queueSchema,
     useListenNotify: worker,
     supervise: worker,
@@ -61,8 +64,11 @@ export async function openQueue(
     expireInSeconds: 24 * 3600, // a run's whole time; the heartbeat says sooner when its worker is gone
     retentionSeconds: keep,
     deleteAfterSeconds: 7 * 86_400,
-    notify: true,
+    // no NOTIFY per job: it wakes every fetch loop of every worker at once (a worker of concurrency 50
+    // made 50 fetches per queued run); workers wake one idle loop per run_queued event instead (worker.ts)
+    notify: false,
   });
+  if (worker) await boss.updateQueue(RUNS_QUEUE, { notify: false }); // a fleet made by an older version
   await boss.createQueue(DRIFT_QUEUE, { policy: 'standard', retryLimit: 1, notify: true, deleteAfterSeconds: 3600 });
   return boss;
 }

@@ -10,15 +10,19 @@ import type { Job, JobResult, PgBoss } from 'pg-boss';
 import type { FleetContext } from './context.js';
 import { DRIFT_QUEUE, RUNS_QUEUE, openQueue, type DriftJob, type RunJob } from './queue.js';
 import { executeRun, type RunOutcome } from './execute.js';
+import { claimer, type Claimed } from './claim.js';
 import { driftTick, followDrift } from './drift.js';
 import { sweep } from './sweep.js';
-import type { RunKind } from './run.js';
 import { accountBudget, accountLimit } from './budget.js';
 import { withSharedBudget } from '../engine/provider/shared-budget.js';
 
 /** Options of {@link Fleet.work}. */
 export type WorkOptions = {
-  /** Runs at once in this process; default 4. Each holds one pooled connection for its stack's lock. */
+  /**
+   * Runs at once in this process; default 4, at most 1,000. Independent of the pool's size: a run
+   * holds no connection of its own (its stack's lock is on the worker's one lock connection), and
+   * its statements take turns on the pool's connections.
+   */
   readonly concurrency?: number;
   /** Runs of one account at once across the whole fleet (every worker); default 4. */
   readonly accountConcurrency?: number;
@@ -30,22 +34,12 @@ export type WorkOptions = {
   readonly sweepIntervalMs?: number;
 };
 
-type Claimed = {
-  stack: string;
-  account: string | null;
-  kind: RunKind;
-  module: string;
-  saved: string | null;
-  attempts: number;
-  expired: boolean;
-};
+const MAX_CONCURRENCY = 1000;
 
-export async function runWorker(cx: FleetContext, options: WorkOptions, poolSize: number): Promise<void> {
+export async function runWorker(cx: FleetContext, options: WorkOptions): Promise<void> {
   const concurrency = options.concurrency ?? 4;
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > poolSize - 3)
-    throw new TypeError(
-      `Expected \`concurrency\` to be an integer from 1 to ${poolSize - 3} (the fleet's poolSize less 3)`,
-    );
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY)
+    throw new TypeError(`Expected \`concurrency\` to be an integer from 1 to ${MAX_CONCURRENCY}`);
   const accountConcurrency = options.accountConcurrency ?? 4;
   if (!Number.isInteger(accountConcurrency) || accountConcurrency < 1)
     throw new TypeError('Expected `accountConcurrency` to be an integer from 1 and up');
@@ -54,74 +48,22 @@ export async function runWorker(cx: FleetContext, options: WorkOptions, poolSize
   const abort = options.signal ?? new AbortController().signal;
   const running = new Map<string, AbortController>();
   const cancelled = new Set<string>();
+  /** Runs this worker finished, until their run_finished event comes back (its own loop fetches again, no idle loop is woken). */
+  const finishedHere = new Set<string>();
   const cancel = (runId: string) => {
     cancelled.add(runId);
     running.get(runId)?.abort();
   };
-  const offControl = await cx.hub.onControl((m) => cancel(m.runId));
+  const wake = { idle: () => {} };
+  const offControl = await cx.hub.onControl((m) => (m.control === 'cancel' ? cancel(m.runId) : wake.idle()));
   const onAbort = () => running.forEach((c) => c.abort());
   abort.addEventListener('abort', onAbort);
-  const boss: PgBoss = await openQueue(cx.pool, cx.tables, cx.settings, 'worker', (e) =>
+  const boss: PgBoss = await openQueue(cx.pool, cx.hub, cx.tables, cx.settings, 'worker', (e) =>
     cx.hub.local({ type: 'queue_error', message: e.message }),
   );
   const t = cx.tables;
 
-  // The account's run limit, held at claim time in PostgreSQL (pg-boss's groupConcurrency only
-  // thins the fetches: workers in different processes fetching at one moment each see room). Under
-  // a transaction-scoped advisory lock on the account, count its runs running elsewhere whose jobs
-  // are active with a live heartbeat (a dead worker's run does not hold a slot), and mark this one
-  // running only below the limit. A refused run keeps its job (its stack's order is kept, no retry
-  // is spent) and is tried again when a run finishes or a second passes; a retried run of a dead
-  // worker goes back to queued while it waits, so it holds no slot either.
-  const claim = async (
-    runId: string,
-  ): Promise<Claimed | { full: { account: string; stack: string; running: number } } | undefined> => {
-    const db = await cx.pool.connect();
-    try {
-      await db.query('BEGIN');
-      const a = await db.query<{ account: string | null; stack: string; expired: boolean }>(
-        `SELECT s.account, r.stack, r.queued_at < clock_timestamp() - $2 * interval '1 millisecond' AND r.attempts = 0 AS expired
-         FROM ${t.runs} r JOIN ${t.stacks} s ON s.name = r.stack WHERE r.id = $1 AND r.status IN ('queued', 'running')`,
-        [runId, cx.settings.queuedMaxAgeMs],
-      );
-      const account = a.rows[0]?.account ?? null;
-      if (account !== null && !a.rows[0]!.expired) {
-        await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${t.schema}:account:${account}`]);
-        const n = await db.query<{ running: number }>(
-          `SELECT count(*)::int AS running FROM ${t.runs} r JOIN ${t.stacks} s ON s.name = r.stack
-           WHERE s.account = $2 AND r.status = 'running' AND r.id <> $1
-             AND (r.job_id IS NULL OR EXISTS (SELECT 1 FROM "${t.queueSchema}".job j
-               WHERE j.name = $3 AND j.id = r.job_id::uuid AND j.state = 'active'
-                 AND (j.heartbeat_on IS NULL OR j.heartbeat_seconds IS NULL
-                   OR j.heartbeat_on >= clock_timestamp() - j.heartbeat_seconds * interval '1 second')))`,
-          [runId, account, RUNS_QUEUE],
-        );
-        const running = n.rows[0]!.running;
-        if (running >= accountConcurrency) {
-          await db.query(`UPDATE ${t.runs} SET status = 'queued', worker = NULL WHERE id = $1 AND status = 'running'`, [
-            runId,
-          ]);
-          await db.query('COMMIT');
-          return { full: { account, stack: a.rows[0]!.stack, running } };
-        }
-      }
-      const r = await db.query<Claimed>(
-        `UPDATE ${t.runs} r SET status = 'running', started_at = clock_timestamp(), worker = $2, attempts = attempts + 1
-         FROM ${t.stacks} s WHERE r.id = $1 AND r.status IN ('queued', 'running') AND s.name = r.stack
-         RETURNING r.stack, s.account, r.kind, s.module, r.attempts,
-           (SELECT p.saved_plan FROM ${t.runs} p WHERE p.id = r.plan_run) AS saved,
-           r.queued_at < clock_timestamp() - $3 * interval '1 millisecond' AND r.attempts = 1 AS expired`,
-        [runId, worker, cx.settings.queuedMaxAgeMs],
-      );
-      await db.query('COMMIT');
-      return r.rows[0];
-    } catch (e) {
-      await db.query('ROLLBACK').catch(() => {});
-      throw e;
-    } finally {
-      db.release();
-    }
-  };
+  const claim = claimer(cx, worker, accountConcurrency);
 
   // a run of any stack finished (in any process): the runs waiting for their account's slot look again
   const slotWaiters = new Set<() => void>();
@@ -167,27 +109,9 @@ export async function runWorker(cx: FleetContext, options: WorkOptions, poolSize
   ): Promise<boolean> => {
     const x = o as Partial<RunOutcome>;
     // only this attempt's outcome: a worker whose heartbeat lapsed (a stalled process) may find its
-    // run claimed again by another worker, whose outcome is the one that counts
-    const r = await cx.pool.query(
-      `UPDATE ${t.runs} SET status = $2, finished_at = clock_timestamp(), summary = $3, plan_json = $4, saved_plan = $5,
-         error_code = $6, error_message = $7, drift_found = $8, drift = $9
-       WHERE id = $1 AND status = 'running' AND attempts = $10`,
-      [
-        runId,
-        o.status,
-        x.summary ? JSON.stringify(x.summary) : null,
-        x.planJson === undefined ? null : JSON.stringify(x.planJson),
-        x.savedPlan ?? null,
-        x.errorCode ?? null,
-        x.errorMessage ?? null,
-        c.kind === 'refresh-only' && o.status === 'succeeded' ? (x.drift?.length ?? 0) > 0 : null,
-        x.drift?.length ? JSON.stringify(x.drift) : null,
-        c.attempts,
-      ],
-    );
-    if (r.rowCount === 0) return false;
-    if (x.blocking) await cx.pool.query(`UPDATE ${t.stacks} SET failed_run = $2 WHERE name = $1`, [c.stack, runId]);
-    await cx.hub.publish({
+    // run claimed again by another worker, whose outcome is the one that counts. One statement: the
+    // run's row, its stack held by a failure, and the run_finished event (sent when it commits).
+    const [channel, payload] = cx.hub.message({
       type: 'run_finished',
       runId,
       stack: c.stack,
@@ -195,7 +119,38 @@ export async function runWorker(cx: FleetContext, options: WorkOptions, poolSize
       status: o.status,
       ...(x.errorCode ? { errorCode: x.errorCode } : {}),
     });
-    return true;
+    finishedHere.add(runId);
+    const r = await cx.pool
+      .query(
+        `WITH u AS (
+         UPDATE ${t.runs} SET status = $2, finished_at = clock_timestamp(), summary = $3, plan_json = $4, saved_plan = $5,
+           error_code = $6, error_message = $7, drift_found = $8, drift = $9
+         WHERE id = $1 AND status = 'running' AND attempts = $10 RETURNING id),
+       held AS (UPDATE ${t.stacks} SET failed_run = $1 WHERE name = $11 AND $12::boolean AND EXISTS (SELECT 1 FROM u))
+       SELECT pg_notify($13, $14) FROM u`,
+        [
+          runId,
+          o.status,
+          x.summary ? JSON.stringify(x.summary) : null,
+          x.planJson === undefined ? null : JSON.stringify(x.planJson),
+          x.savedPlan ?? null,
+          x.errorCode ?? null,
+          x.errorMessage ?? null,
+          c.kind === 'refresh-only' && o.status === 'succeeded' ? (x.drift?.length ?? 0) > 0 : null,
+          x.drift?.length ? JSON.stringify(x.drift) : null,
+          c.attempts,
+          c.stack,
+          x.blocking === true,
+          channel,
+          payload,
+        ],
+      )
+      .catch((e: unknown) => {
+        finishedHere.delete(runId);
+        throw e;
+      });
+    if (r.rowCount === 0) finishedHere.delete(runId);
+    return r.rowCount !== 0;
   };
 
   const handle = async (job: Job<RunJob>): Promise<JobResult['status']> => {
@@ -210,12 +165,9 @@ export async function runWorker(cx: FleetContext, options: WorkOptions, poolSize
     running.set(runId, ctl);
     if (abort.aborted) ctl.abort();
     try {
-      const asked = await cx.pool.query<{ cancel_requested: boolean }>(
-        `SELECT cancel_requested FROM ${t.runs} WHERE id = $1`,
-        [runId],
-      );
-      if (asked.rows[0]?.cancel_requested) cancel(runId);
-      await cx.hub.publish({ type: 'run_started', runId, stack: c.stack, kind: c.kind, worker, attempt: c.attempts });
+      if (c.cancel_requested) cancel(runId);
+      if (!c.notified)
+        await cx.hub.publish({ type: 'run_started', runId, stack: c.stack, kind: c.kind, worker, attempt: c.attempts });
       const limit = c.account === null ? undefined : await accountLimit(cx.pool, t, c.account);
       const budget =
         c.account !== null && limit
@@ -263,28 +215,49 @@ export async function runWorker(cx: FleetContext, options: WorkOptions, poolSize
     }
   };
 
-  const runWorkerId = await boss.work<RunJob>(
-    RUNS_QUEUE,
-    {
-      localConcurrency: concurrency,
-      batchSize: 1,
-      groupConcurrency: accountConcurrency,
-      perJobResults: true,
-      pollingIntervalSeconds: 1,
-      notifyPollingIntervalSeconds: 1,
-    },
-    async (jobs) => Promise.all(jobs.map(async (j) => ({ id: j.id, status: await handle(j) }))),
-  );
-  // a run's end frees its stack's next run (and an account slot), which pg-boss's NOTIFY (sent for new
-  // jobs only) does not announce: once the queue has settled the finished job, wake one idle fetch loop
-  // of this process (work() returns only the first loop's id, which may be busy with a run)
+  // One fetch loop per run slot, each its own work() so a loop knows its id: a loop that finished a
+  // run fetches again at once (notified by its own handler), instead of waiting out the polling
+  // interval, so a backlog drains back to back. Idle loops poll as a backstop only (NOTIFY brings new
+  // jobs), less often the more loops there are: at most ~8 fetches a second while idle.
+  const pollSeconds = Math.min(30, Math.max(1, Math.ceil(concurrency / 8)));
+  const loops: string[] = [];
+  for (let i = 0; i < concurrency; i++) {
+    const self = { id: '' };
+    self.id = await boss.work<RunJob>(
+      RUNS_QUEUE,
+      {
+        localConcurrency: 1,
+        batchSize: 1,
+        groupConcurrency: accountConcurrency,
+        perJobResults: true,
+        pollingIntervalSeconds: pollSeconds,
+        notifyPollingIntervalSeconds: pollSeconds,
+      },
+      async (jobs) => {
+        try {
+          return await Promise.all(jobs.map(async (j) => ({ id: j.id, status: await handle(j) })));
+        } finally {
+          boss.notifyWorker(self.id);
+        }
+      },
+    );
+    loops.push(self.id);
+  }
+  // Wakes one idle fetch loop (in turn, so a burst of events wakes different loops): for each run
+  // queued anywhere (the event goes out when its transaction commits), a resume, and a run's end in
+  // another process, which frees its stack's next run and an account slot (a run of this process:
+  // its own loop fetches again). A wake that finds nothing (a run queued for later) costs one fetch.
+  let turn = 0;
   const wakeIdle = () => {
-    const idle = boss.getWipData().find((w) => w.name === RUNS_QUEUE && w.state === 'active' && w.count === 0);
-    boss.notifyWorker(idle?.id ?? runWorkerId);
+    const idle = boss.getWipData().filter((w) => w.name === RUNS_QUEUE && w.state === 'active' && w.count === 0);
+    const w = idle.length ? idle[turn++ % idle.length]!.id : loops[turn++ % loops.length]!;
+    boss.notifyWorker(w);
   };
+  wake.idle = wakeIdle;
   const offFinished = await cx.hub.on((e) => {
+    if (e.type === 'run_queued') wakeIdle();
     if (e.type !== 'run_finished') return;
-    setTimeout(wakeIdle, 100).unref();
+    if (!finishedHere.delete(e.runId)) setTimeout(wakeIdle, 100).unref();
     for (const w of [...slotWaiters]) w();
   });
   // drift ticks in batches, fetched back to back while full: with one per fetch, pg-boss waits its
