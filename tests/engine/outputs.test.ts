@@ -124,6 +124,33 @@ describe('stack outputs', () => {
     expect((await engine.plan([thing('web')], { outputs: { url: ref('web', 'address') } })).hasChanges).toBe(false);
   });
 
+  it('stackOutputs gives every output name as an own, frozen key (__proto__ and constructor too)', async () => {
+    const store = new MemoryStateStore();
+    const engine = engineOn(store);
+    await engine.apply(
+      await engine.plan([thing('web')], {
+        // fromEntries: a literal's `__proto__: 'p'` would set no key at all.
+        outputs: Object.fromEntries([
+          ['__proto__', 'p'],
+          ['constructor', ref('web', 'address')],
+          ['key', secret('k-7731')],
+        ]),
+      }),
+    );
+    const snap = await stackOutputs(store);
+    expect(Object.keys(snap.outputs).sort()).toEqual(['__proto__', 'constructor', 'key']);
+    expect(Object.getPrototypeOf(snap.outputs)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(snap.outputs, '__proto__')).toMatchObject({ value: 'p', enumerable: true });
+    expect(snap.outputs.constructor).toBe('web.example');
+    expect(
+      isSensitive(snap.outputs.key) || (snap.outputs.key as { '@converge'?: string })['@converge'] === 'secret',
+    ).toBe(true);
+    expect(Object.isFrozen(snap.outputs)).toBe(true);
+    expect(() => {
+      (snap.outputs as Record<string, unknown>).key = 'x';
+    }).toThrow(TypeError);
+  });
+
   it('refuses an output that refers to an undeclared resource, with the other issues', async () => {
     const engine = engineOn(new MemoryStateStore());
     const error = await engine

@@ -58,13 +58,10 @@ export async function stackOutputs(store: StateStore): Promise<StackOutputs> {
     : await store
         .read()
         .then((s) => ({ exists: s.serial > 0, lineage: s.lineage, serial: s.serial, outputs: s.outputs ?? {} }));
-  const outputs: Record<string, unknown> = {};
-  for (const [name, o] of Object.entries(snap.outputs))
-    Object.defineProperty(outputs, name, {
-      value: o.secret ? secret(o.value) : o.value,
-      enumerable: true,
-      writable: false,
-    });
+  // fromEntries makes every name an own key (`__proto__` too), at a fraction of a defineProperty each.
+  const outputs = Object.fromEntries(
+    Object.entries(snap.outputs).map(([name, o]) => [name, o.secret ? secret(o.value) : o.value]),
+  );
   return Object.freeze({
     stack: store.location,
     exists: snap.exists,
