@@ -12,6 +12,9 @@ export default defineConfig({
     'providers/c/simulator/index': 'src/providers/c/simulator/index.ts',
     'fleet/index': 'src/fleet/index.ts',
     'testing/index': 'src/testing/index.ts',
+    // Types only: the matchers typed on vitest's and jest's expect, for their users alone.
+    'testing/vitest/index': 'src/testing/vitest/index.ts',
+    'testing/jest/index': 'src/testing/jest/index.ts',
     'policies/index': 'src/policies/index.ts',
     // The `converge` command (bin/converge.mjs loads it after registering tsx).
     'cli/main': 'src/cli/main.ts',

@@ -10,6 +10,7 @@ export default defineConfig({
       { find: /^converge\/providers\/([abc])$/, replacement: src('providers/$1/index.ts') },
       { find: /^converge\/fleet$/, replacement: src('fleet/index.ts') },
       { find: /^converge\/testing$/, replacement: src('testing/index.ts') },
+      { find: /^converge\/testing\/(vitest|jest)$/, replacement: src('testing/$1/index.ts') },
       { find: /^converge\/policies$/, replacement: src('policies/index.ts') },
       { find: /^converge$/, replacement: src('index.ts') },
     ],

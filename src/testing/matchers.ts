@@ -1,13 +1,10 @@
 // The plan matchers for vitest and jest: `expect.extend(convergeMatchers)`, then
 // `expect(plan).toCreate('web')`. Failure messages show the step as render() draws it and the
-// runner's own diff (`this.utils.diff`, as its toEqual shows). Importing converge/testing also types
-// them on vitest's Assertion and jest's Matchers.
+// runner's own diff (`this.utils.diff`, as its toEqual shows). Nothing here names a runner's types:
+// converge/testing/vitest and converge/testing/jest type the matchers on each runner's expect.
 import type { Outcome } from './check.js';
 import { checkCreate, checkDelete, checkForget, checkReplace, checkUpdate } from './check.js';
 import { checkChangeOnly, checkDrift, checkNoChanges } from './check-plan.js';
-import type { PlanMatchers } from './assertions.js';
-// Makes 'vitest' a module of the program, so the augmentation below has something to augment.
-import type {} from 'vitest';
 import { displayView } from './match.js';
 
 /** What vitest and jest give a matcher as `this`: the parts read here. */
@@ -35,6 +32,7 @@ function answer(state: MatcherState, outcome: Outcome): MatcherResult {
  * ```ts
  * import { expect } from 'vitest';
  * import { convergeMatchers } from 'converge/testing';
+ * import 'converge/testing/vitest'; // types them on vitest's expect (jest: 'converge/testing/jest')
  *
  * expect.extend(convergeMatchers);
  * // then, in a test: expect(plan).toUpdate('web', { paths: ['size'] });
@@ -67,16 +65,3 @@ export const convergeMatchers = Object.freeze({
   },
 });
 /* eslint-enable @typescript-eslint/no-explicit-any */
-
-declare module 'vitest' {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-explicit-any, @typescript-eslint/no-unused-vars
-  interface Assertion<T = any> extends PlanMatchers<void> {}
-}
-
-declare global {
-  // eslint-disable-next-line @typescript-eslint/no-namespace
-  namespace jest {
-    // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unused-vars
-    interface Matchers<R, T = {}> extends PlanMatchers<R> {}
-  }
-}

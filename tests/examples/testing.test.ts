@@ -4,6 +4,7 @@
 import { expect, it } from 'vitest';
 import { provb } from 'converge/providers/b';
 import { convergeMatchers, match, mockProviders, planChange, planStack, planSnapshot } from 'converge/testing';
+import 'converge/testing/vitest'; // types the matchers on vitest's expect
 import { webStack } from './web-stack.js';
 
 expect.extend(convergeMatchers);

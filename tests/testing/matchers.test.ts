@@ -4,6 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Plan } from 'converge';
 import { convergeMatchers, match, mockProviders, planChange, planStack } from 'converge/testing';
+import 'converge/testing/vitest'; // types the matchers on vitest's expect
 import { civo, stack } from './stack.js';
 
 expect.extend(convergeMatchers);

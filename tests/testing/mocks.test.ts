@@ -8,6 +8,7 @@ import { prova } from 'converge/providers/a';
 import { provb } from 'converge/providers/b';
 import { provc } from 'converge/providers/c';
 import { convergeMatchers, mockProviders, planChange, planStack } from 'converge/testing';
+import 'converge/testing/vitest'; // types the matchers on vitest's expect
 import { civo, stack } from './stack.js';
 
 expect.extend(convergeMatchers);

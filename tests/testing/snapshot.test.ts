@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { provb } from 'converge/providers/b';
 import { startSimulator, type CivoSimulator } from 'converge/providers/b/simulator';
 import { convergeMatchers, expectPlan, match, mockProviders, planChange, planSnapshot } from 'converge/testing';
+import 'converge/testing/vitest'; // types the matchers on vitest's expect
 import { civo, stack } from './stack.js';
 
 expect.extend(convergeMatchers);

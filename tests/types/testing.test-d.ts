@@ -6,6 +6,7 @@ import type { Plan } from 'converge';
 import { provb } from 'converge/providers/b';
 import { prova } from 'converge/providers/a';
 import { expectPlan, match, mockProviders, type InputPath, type InputsOf } from 'converge/testing';
+import 'converge/testing/vitest'; // types the matchers on vitest's expect
 
 declare const plan: Plan;
 const net = provb.network('net', { label: 'app' });
