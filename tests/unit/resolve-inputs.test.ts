@@ -1,9 +1,10 @@
 // decl/resolve.ts resolveInputs: references become values through `lookup`, secret() values are
 // unwrapped, and each path where a secret lands (a secret(), or a reference `isSecretRef` calls
-// secret) is noted once, relative to the inputs.
+// secret) is noted once, relative to the inputs; resolveDeclared, the same against a RecordSource.
 import { describe, expect, it } from 'vitest';
 import { ref, secret, type Ref } from 'converge';
-import { resolveInputs } from '../../src/engine/decl/resolve.js';
+import { recordSource, resolveDeclared, resolveInputs, type RecordSource } from '../../src/engine/decl/resolve.js';
+import { unknown } from '../../src/engine/values/unknown.js';
 
 const values: Record<string, unknown> = { 'db.address': '10.0.0.5', 'db.password': 'hunter2', 'net.id': 'n-1' };
 const lookup = (r: Ref) => values[`${r.resource}.${r.path}`];
@@ -76,5 +77,63 @@ describe('resolveInputs', () => {
 
   it('without isSecretRef no reference is secret', () => {
     expect(resolveInputs({ pw: ref('db', 'password') }, lookup).secrets).toEqual([]);
+  });
+});
+
+// resolveDeclared against a RecordSource: the one resolution plan, apply and import share, each
+// supplying its source (planned values, the apply's ledger, the state).
+const record = (outputs: Record<string, unknown>, secrets: string[] = []) => ({
+  id: 'id-1',
+  inputs: { size: 1 },
+  outputs,
+  secrets,
+});
+const records: Record<string, ReturnType<typeof record>> = {
+  db: record({ address: '10.0.0.5', password: 'hunter2' }, ['outputs.password']),
+  net: record({ id: 'n-1' }),
+};
+
+describe('resolveDeclared', () => {
+  const missingIsUnknown = recordSource(
+    (n) => records[n],
+    () => unknown,
+  );
+
+  it('reads each reference from its record (output, else input) and appends landed secret paths to the given ones', () => {
+    const r = resolveDeclared(
+      { host: ref('db', 'address'), pw: ref('db', 'password'), size: ref('db', 'size'), key: secret('k') },
+      missingIsUnknown,
+      ['outputs.token'],
+    );
+    expect(r.value).toEqual({ host: '10.0.0.5', pw: 'hunter2', size: 1, key: 'k' });
+    expect(r.secrets).toEqual(['outputs.token', 'inputs.pw', 'inputs.key']);
+    expect(r.allUnknown).toBe(false);
+  });
+
+  it('a path already secret is not added twice', () => {
+    expect(resolveDeclared({ pw: ref('db', 'password') }, missingIsUnknown, ['inputs.pw']).secrets).toEqual([
+      'inputs.pw',
+    ]);
+  });
+
+  it('a reference to a missing record reads what the source says: unknown (plan, import) or a throw (apply)', () => {
+    const r = resolveDeclared({ net: ref('gone', 'id') }, missingIsUnknown);
+    expect(r.value).toEqual({ net: unknown });
+    expect(r.allUnknown).toBe(true);
+    const strict = recordSource(
+      (n) => records[n],
+      (x) => {
+        throw new Error(`no ${x.resource}`);
+      },
+    );
+    expect(() => resolveDeclared({ net: ref('gone', 'id') }, strict)).toThrow('no gone');
+  });
+
+  it('a source of planned values decides secrets by its own paths', () => {
+    const planned: RecordSource = { valueOf: () => unknown, secretsOf: (n) => (n === 'net' ? ['outputs.id'] : []) };
+    const r = resolveDeclared({ net: ref('net', 'id'), host: ref('db', 'address') }, planned);
+    expect(r.value).toEqual({ net: unknown, host: unknown });
+    expect(r.secrets).toEqual(['inputs.net']);
+    expect(r.allUnknown).toBe(true);
   });
 });

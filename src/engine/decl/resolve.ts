@@ -2,12 +2,32 @@
 // declaration's inputs, asks `lookup` for each reference, unwraps secret() values and notes the
 // paths where a secret lands (a secret(), or a reference to a secret path); `valueOfRecord` is what a reference
 // means against a recorded object, so plan (against the prior object) and apply (against the object
-// just made) give the same value for the same record.
+// just made) give the same value for the same record. `resolveDeclared` is that walk against a
+// `RecordSource`, the one thing its three callers differ in: the planner's planned values, apply's
+// ledger (a missing record fails the step), import's state (a missing record is unknown).
 import { isRef, type Ref } from './ref.js';
 import type { ResourceState } from '../../state/model.js';
 import { formatPathExact, getPath, parsePath, type PathSegment } from '../values/path.js';
 import { isSecret } from '../values/secret.js';
 import { unknown } from '../values/unknown.js';
+
+/** What references are resolved against: the records (recorded or planned) they name. */
+export type RecordSource = {
+  /** What `ref` reads: its record's value, unknown, or a throw where a missing record is an error. */
+  readonly valueOf: (ref: Ref) => unknown;
+  /** The secret paths ('inputs.x', 'outputs.y') of the record named `name`; none when there is no record. */
+  readonly secretsOf: (name: string) => readonly string[];
+};
+
+/** A declaration's inputs resolved against a source. */
+type ResolvedDeclaration = {
+  /** The inputs, each reference replaced by what it reads and secret() values unwrapped. */
+  readonly value: Record<string, unknown>;
+  /** The secret paths given, then each input path ('inputs.x') a secret() or a secret reference lands on. */
+  readonly secrets: readonly string[];
+  /** Whether no reference read a known value (true when there is none). */
+  readonly allUnknown: boolean;
+};
 
 type ResolvedInputs = {
   readonly value: unknown;
@@ -69,11 +89,58 @@ export function resolveInputs(
   return { value: resolved, secrets, allUnknown };
 }
 
+/** `resolveInputs` against a source: its values, and its records' secret paths for what references read. */
+export function resolveFrom(value: unknown, source: RecordSource): ResolvedInputs {
+  return resolveInputs(value, source.valueOf, (ref) => refReadsSecret(source.secretsOf(ref.resource), ref.path));
+}
+
+/**
+ * A declaration's inputs against `source`, the one resolution plan, apply and import share; each
+ * parses the value against the schema its own way (with unknowns at plan and import, whole at apply).
+ * `secrets` are the paths already secret (the definition's, or the plan's for the step).
+ */
+export function resolveDeclared(
+  inputs: unknown,
+  source: RecordSource,
+  secrets: readonly string[] = [],
+): ResolvedDeclaration {
+  const resolved = resolveFrom(inputs, source);
+  return {
+    value: resolved.value as Record<string, unknown>,
+    secrets: withPropagated(secrets, resolved.secrets),
+    allUnknown: resolved.allUnknown,
+  };
+}
+
+/**
+ * A source over recorded objects (`get`): a reference reads `valueOfRecord`; `missing` says what a
+ * reference to a name with no record reads (or throws).
+ */
+export function recordSource(
+  get: (name: string) => Pick<ResourceState, 'id' | 'inputs' | 'outputs' | 'secrets'> | undefined,
+  missing: (ref: Ref) => unknown,
+): RecordSource {
+  return {
+    valueOf: (ref) => {
+      const r = get(ref.resource);
+      return r ? valueOfRecord(r, parsePath(ref.path)) : missing(ref);
+    },
+    secretsOf: (name) => get(name)?.secrets ?? [],
+  };
+}
+
+/** The secret paths `own` and the input paths a secret() or a secret reference lands on ('x' becomes 'inputs.x'). */
+function withPropagated(own: readonly string[], landed: readonly string[]): string[] {
+  const out = [...own];
+  for (const p of landed) if (p && !out.includes(`inputs.${p}`)) out.push(`inputs.${p}`);
+  return out;
+}
+
 /**
  * Whether a reference to `path` of a record whose secret paths are `secretPaths` ('inputs.x',
  * 'outputs.y') reads a secret: the path is under a secret path, or holds one below it.
  */
-export function refReadsSecret(secretPaths: readonly string[], path: string): boolean {
+function refReadsSecret(secretPaths: readonly string[], path: string): boolean {
   if (!secretPaths.length) return false;
   const segs = parsePath(path);
   for (const p of secretPaths) {

@@ -4,12 +4,11 @@ import type { ResourceDecl } from '../decl/resource-decl.js';
 import type { AnyResource, Provider } from '../provider/define.js';
 import { instanceFields } from '../provider/instance.js';
 import type { ResourceState, State } from '../../state/model.js';
-import { refReadsSecret, resolveInputs, valueOfRecord } from '../decl/resolve.js';
-import { collectRefs } from '../decl/ref.js';
+import { recordSource, resolveDeclared } from '../decl/resolve.js';
+import { collectRefs, type Ref } from '../decl/ref.js';
 import { own } from '../../state/keys.js';
 import { parseWithUnknowns } from '../validate/schema.js';
 import { isUnknown, unknown } from '../values/unknown.js';
-import { parsePath } from '../values/path.js';
 import { secretPathsOf } from '../provider/secret-paths.js';
 import { storedOptions } from '../plan/options.js';
 import type { EngineCore } from './core.js';
@@ -91,17 +90,15 @@ function importDeclared(
   def: AnyResource,
   state: State,
 ): { declared: Record<string, unknown>; secrets: string[] } {
-  const resolvedInputs = resolveInputs(
-    decl.inputs,
-    (ref) => {
-      const r = own(state.resources, ref.resource);
-      return r ? (valueOfRecord(r, parsePath(ref.path)) ?? unknown) : unknown;
-    },
-    (ref) => refReadsSecret(own(state.resources, ref.resource)?.secrets ?? [], ref.path),
+  // A reference to what the state does not record (or to a value it holds as null or not at all) is unknown here.
+  const recorded = recordSource(
+    (name) => own(state.resources, name),
+    () => unknown,
   );
-  const parsed = parseWithUnknowns(def.inputs, resolvedInputs.value);
-  const secrets = [...new Set([...secretPathsOf(def), ...resolvedInputs.secrets.map((p) => `inputs.${p}`)])];
-  return { declared: stripUnknowns(parsed.data) as Record<string, unknown>, secrets };
+  const source = { ...recorded, valueOf: (ref: Ref) => recorded.valueOf(ref) ?? unknown };
+  const resolved = resolveDeclared(decl.inputs, source, secretPathsOf(def));
+  const parsed = parseWithUnknowns(def.inputs, resolved.value);
+  return { declared: stripUnknowns(parsed.data) as Record<string, unknown>, secrets: [...resolved.secrets] };
 }
 
 /**

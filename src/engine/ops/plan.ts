@@ -118,9 +118,7 @@ export async function runPlan(
     warnings.push(...planned.warnings, ...(core.store.takeWarnings?.() ?? []));
     const clear = core.clearTextWarning(planned.work);
     if (clear && !warnings.includes(clear)) warnings.push(clear);
-    const outputChanges = outputWork
-      ? planOutputs(outputWork.declared, recorded, planned.valueOf, planned.isSecretRef)
-      : undefined;
+    const outputChanges = outputWork ? planOutputs(outputWork.declared, recorded, planned.source) : undefined;
     return new Plan({ ...fields, work: markDriftRepairs(planned.work, drift), warnings, origin, outputChanges });
   } finally {
     signal.dispose();

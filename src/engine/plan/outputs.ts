@@ -5,15 +5,13 @@
 // unknown) and secrets as the sensitive marker; it carries the declared values as its output
 // work, which apply resolves against the state the steps leave and records in one change. A
 // secret output is secret as a whole: a secret() anywhere in it, or a reference to a secret path.
-import type { Ref } from '../decl/ref.js';
 import { collectRefs, isRef } from '../decl/ref.js';
-import { refReadsSecret, resolveInputs, valueOfRecord } from '../decl/resolve.js';
+import { recordSource, resolveFrom, type RecordSource } from '../decl/resolve.js';
 import type { Issue } from '../issue.js';
 import type { ResourceState, StackOutput } from '../../state/model.js';
 import { own } from '../../state/keys.js';
 import { containsUnknown } from '../values/unknown.js';
 import { isSensitive, sensitive } from '../values/secret.js';
-import { parsePath } from '../values/path.js';
 import { canonical } from './plan-integrity.js';
 
 /** What happens to one stack output: added, changed, removed, or nothing. */
@@ -68,19 +66,18 @@ export function outputIssues(outputs: unknown, declared: ReadonlySet<string>): I
 }
 
 /**
- * The plan's output changes: each declared output resolved with `valueOf` (the planner's meaning
+ * The plan's output changes: each declared output resolved against `source` (the planner's meaning
  * of a reference at plan time: unknown for what apply makes) against the recorded outputs, and
  * each recorded output no longer declared removed. A destroy declares none.
  */
 export function planOutputs(
   declared: Readonly<Record<string, unknown>>,
   recorded: Readonly<Record<string, StackOutput>>,
-  valueOf: (ref: Ref) => unknown,
-  isSecretRef: (ref: Ref) => boolean,
+  source: RecordSource,
 ): OutputChange[] {
   const changes: OutputChange[] = [];
   for (const name of Object.keys(declared)) {
-    const r = resolveInputs(declared[name], valueOf, isSecretRef);
+    const r = resolveFrom(declared[name], source);
     const prior = own(recorded, name);
     const secret = r.secrets.length > 0;
     const before = prior ? (prior.secret ? sensitive : prior.value) : undefined;
@@ -118,6 +115,7 @@ export function outputsToRecord(
 ): { readonly set: StackOutput[]; readonly remove: string[]; readonly unresolved: string[] } {
   const set: StackOutput[] = [];
   const unresolved: string[] = [];
+  const source = recordSource(get, () => undefined); // a missing record is set apart below, before resolving
   for (const name of Object.keys(work.declared)) {
     const expr = work.declared[name];
     const missing = collectRefs(expr).some(({ ref }) => !get(ref.resource));
@@ -125,11 +123,7 @@ export function outputsToRecord(
       unresolved.push(name);
       continue;
     }
-    const r = resolveInputs(
-      expr,
-      (ref) => valueOfRecord(get(ref.resource)!, parsePath(ref.path)),
-      (ref) => refReadsSecret(get(ref.resource)!.secrets, ref.path),
-    );
+    const r = resolveFrom(expr, source);
     const value = JSON.parse(JSON.stringify(r.value ?? null)) as unknown;
     const output: StackOutput = { name, value, secret: r.secrets.length > 0 };
     const prior = own(recorded, name);

@@ -4,7 +4,7 @@
 // (orphans.ts) and the execution graph (execution.ts).
 import type { ResourceDecl } from '../decl/resource-decl.js';
 import type { Ref } from '../decl/ref.js';
-import { refReadsSecret, resolveInputs, valueOfRecord } from '../decl/resolve.js';
+import { resolveDeclared, valueOfRecord, type RecordSource } from '../decl/resolve.js';
 import type { AnyResource, Provider } from '../provider/define.js';
 import type { ResourceState, State } from '../../state/model.js';
 import { own } from '../../state/keys.js';
@@ -22,7 +22,7 @@ import { chooseAction, type Choice } from './choose.js';
 import { storedOptions } from './options.js';
 import { planOrphans } from './orphans.js';
 import { buildExecution, type Draft } from './execution.js';
-import { redactChanges, scrubMessages, strip, withNewSecrets, withPropagated } from './secrets.js';
+import { redactChanges, scrubMessages, strip, withNewSecrets } from './secrets.js';
 import { secretPathsOf } from '../provider/secret-paths.js';
 import { instanceLabel } from '../provider/instance.js';
 import { InstanceNotes, missingInstanceIssue } from './instances.js';
@@ -52,10 +52,8 @@ type PlanInput = {
 type PlanOutput = {
   readonly work: StepWork[];
   readonly warnings: string[];
-  /** What a reference means at plan time (the stack's outputs resolve through it). */
-  readonly valueOf: (ref: Ref) => unknown;
-  /** Whether a reference reads a secret. */
-  readonly isSecretRef: (ref: Ref) => boolean;
+  /** What a reference means at plan time, and which paths of what it names are secret (the stack's outputs resolve through it). */
+  readonly source: RecordSource;
 };
 
 /** What the planner knows of a declared resource once its action is chosen: for references to it. */
@@ -88,6 +86,11 @@ export function planSteps(input: PlanInput): PlanOutput {
   );
 
   const planned = new Map<string, Planned>();
+  // References read the planned values of what comes before in dependency order.
+  const source: RecordSource = {
+    valueOf: (r) => plannedValue(r, planned),
+    secretsOf: (name) => planned.get(name)?.secrets ?? [],
+  };
   const drafts: Draft[] = [];
   const notes = new InstanceNotes();
   for (const name of order) {
@@ -111,15 +114,11 @@ export function planSteps(input: PlanInput): PlanOutput {
     const prior = gone ? undefined : (refreshed ?? recorded);
 
     // A secret() and a reference to a secret path make the destination path secret (propagation).
-    const resolvedInputs = resolveInputs(
-      decl.inputs,
-      (r) => plannedValue(r, planned),
-      (r) => refReadsSecret(planned.get(r.resource)?.secrets ?? [], r.path),
-    );
-    const raw = resolvedInputs.value as Record<string, unknown>;
-    const secrets = withPropagated(secretPathsOf(def), resolvedInputs.secrets);
+    const resolved = resolveDeclared(decl.inputs, source, secretPathsOf(def));
+    const raw = resolved.value;
+    const secrets = [...resolved.secrets];
     // Every reference unknown (or none): these are the inputs validation parsed, refs as unknowns.
-    const validated = resolvedInputs.allUnknown ? input.parsed?.get(decl) : undefined;
+    const validated = resolved.allUnknown ? input.parsed?.get(decl) : undefined;
     const parsed = validated !== undefined ? { data: validated, issues: [] } : parseWithUnknowns(def.inputs, raw);
     const issuesBefore = issues.length;
     const warningsBefore = warnings.length;
@@ -263,8 +262,7 @@ export function planSteps(input: PlanInput): PlanOutput {
   return {
     work: execution.work,
     warnings: [...warnings, ...execution.warnings],
-    valueOf: (r) => plannedValue(r, planned),
-    isSecretRef: (r) => refReadsSecret(planned.get(r.resource)?.secrets ?? [], r.path),
+    source,
   };
 }
 

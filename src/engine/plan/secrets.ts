@@ -16,13 +16,6 @@ export function strip(prefix: string, paths: readonly string[]): string[] {
   return paths.filter((p) => p.startsWith(prefix)).map((p) => p.slice(prefix.length));
 }
 
-/** The definition's secret paths and the input paths a secret() or a secret reference lands on. */
-export function withPropagated(own: readonly string[], landed: readonly string[]): string[] {
-  const out = [...own];
-  for (const p of landed) if (p && !out.includes(`inputs.${p}`)) out.push(`inputs.${p}`);
-  return out;
-}
-
 /**
  * A resource whose values stay as they are but whose secret paths grow (a value newly wrapped in
  * secret(), a reference newly pointing at a secret) is recorded again, so the state seals it.

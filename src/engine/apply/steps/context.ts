@@ -13,7 +13,7 @@ import { instanceFields } from '../../provider/instance.js';
 import { raceSignal, stepSignal } from '../../run/timeout.js';
 import { parseDuration } from '../../values/duration.js';
 import { storedOptions } from '../../plan/options.js';
-import { refReadsSecret, resolveInputs, valueOfRecord } from '../../decl/resolve.js';
+import { recordSource, resolveDeclared } from '../../decl/resolve.js';
 import { redactPaths, redactText, secretStrings } from '../../values/redact.js';
 import { applyIgnoreChanges } from '../../diff/ignore.js';
 import { containsUnknown } from '../../values/unknown.js';
@@ -113,19 +113,17 @@ export class StepRun {
   desired(w: DeclaredWork, prior?: ResourceState): Record<string, unknown> {
     if (w.inputs) return this.#checked((this.#desired = w.inputs as Record<string, unknown>));
     const decl = w.decl;
-    const resolved = resolveInputs(
-      decl.inputs,
+    // Against the live records; one the apply has not got (its create failed) fails the step.
+    const source = recordSource(
+      (name) => this.ctx.ledger.get(name),
       (ref) => {
-        const r = this.ctx.ledger.get(ref.resource);
-        if (!r) throw new UnresolvedInputsError(this.address, 'not-in-state', ref.resource);
-        return valueOfRecord(r, parsePath(ref.path));
+        throw new UnresolvedInputsError(this.address, 'not-in-state', ref.resource);
       },
-      (ref) => refReadsSecret(this.ctx.ledger.get(ref.resource)?.secrets ?? [], ref.path),
     );
     // A reference to what the live record holds secret makes the destination secret here as at plan.
-    const landed = resolved.secrets.map((p) => `inputs.${p}`).filter((p) => !this.#secrets.includes(p));
-    if (landed.length) this.#secrets = [...this.#secrets, ...landed];
-    const raw = resolved.value as Record<string, unknown>;
+    const resolved = resolveDeclared(decl.inputs, source, this.#secrets);
+    if (resolved.secrets.length > this.#secrets.length) this.#secrets = resolved.secrets;
+    const raw = resolved.value;
     const parsed = w.def.inputs.safeParse(raw);
     if (!parsed.success) {
       const first = parsed.error.issues[0];
