@@ -42,6 +42,7 @@ describe.skipIf(problem !== undefined && process.env.CI !== 'true')('stack outpu
   const tag = randomBytes(5).toString('hex');
   const producerStack = `out-net-${tag}`;
   const consumerStack = `out-app-${tag}`;
+  const bareStack = `out-bare-${tag}`;
   const role = `converge_reader_${tag}`;
   const rolePassword = `pw-${randomBytes(8).toString('hex')}`;
   const admin = new pg.Client({ connectionString });
@@ -57,7 +58,7 @@ describe.skipIf(problem !== undefined && process.env.CI !== 'true')('stack outpu
   });
   afterAll(async () => {
     for (const s of stores) await s.close().catch(() => {});
-    await admin.query('DELETE FROM converge_stacks WHERE stack = ANY($1)', [[producerStack, consumerStack]]);
+    await admin.query('DELETE FROM converge_stacks WHERE stack = ANY($1)', [[producerStack, consumerStack, bareStack]]);
     // The role's grants go first: DROP OWNED BY needs membership in the role, which CREATEROLE lacks.
     const made = await admin.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role]);
     if (made.rowCount) {
@@ -107,6 +108,29 @@ describe.skipIf(problem !== undefined && process.env.CI !== 'true')('stack outpu
     expect(missing).toBeInstanceOf(ValidationError);
     expect(missing.issues[0].message).toContain(`postgres:${producerStack}`);
     expect(missing.issues[0].message).toContain("no output 'nope'");
+  });
+
+  it('reads a stack never written as absent, one with no outputs as empty, and every output with the serial they were recorded at', async () => {
+    const none = await stackOutputs(open(`out-none-${tag}`));
+    expect(none).toMatchObject({ exists: false, serial: 0, outputs: {} });
+    const engine = new Engine({ providers: [testProvider(new TestCloud())], state: open(bareStack) });
+    await engine.apply(await engine.plan([thing('solo')]));
+    const empty = await stackOutputs(open(bareStack));
+    expect(empty.exists).toBe(true);
+    expect(empty.outputs).toEqual({});
+    expect(empty.serial).toBe((await engine.state()).serial);
+    const names = Array.from({ length: 50 }, (_, i) => `o${i}`);
+    await engine.apply(
+      await engine.plan([thing('solo')], {
+        outputs: Object.fromEntries(names.map((n, i) => [n, i % 7 ? `v${i}` : secret(`s${i}`)])),
+      }),
+    );
+    const full = await stackOutputs(open(bareStack));
+    expect(Object.keys(full.outputs).sort()).toEqual([...names].sort());
+    expect(full.outputs.o1).toBe('v1');
+    expect((full.outputs.o7 as { value: unknown }).value).toBe('s7');
+    expect(full.serial).toBe((await engine.state()).serial);
+    expect(full.lineage).toBe((await engine.state()).lineage);
   });
 
   // Needs a database user allowed to create the reader role (CREATEROLE, which scripts/pg-test-env.sh

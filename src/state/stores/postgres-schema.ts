@@ -191,21 +191,29 @@ async function readOutputRows(
 > {
   let r;
   try {
+    // The stack's lineage, serial and encryption header once (the view repeats them on every
+    // output's row: for 1,000 outputs, a thousand headers for the client to decode), then a row
+    // per output; both parts of one statement see one snapshot.
     r = await c.query<{
-      lineage: string;
-      serial: string;
+      lineage: string | null;
+      serial: string | null;
       encryption: EncryptionHeader | null;
       name: string | null;
       data: StackOutput | null;
-    }>(`SELECT lineage, serial, encryption, name, data FROM ${t.outputsView} WHERE stack = $1`, [stack]);
+    }>(
+      `(SELECT lineage, serial::text AS serial, encryption, NULL::text AS name, NULL::jsonb AS data
+          FROM ${t.outputsView} WHERE stack = $1 LIMIT 1)
+       UNION ALL SELECT NULL, NULL, NULL, name, data FROM ${t.outputsView} WHERE stack = $1 AND name IS NOT NULL`,
+      [stack],
+    );
   } catch (e) {
     if ((e as { code?: string }).code === '42P01') return undefined; // no view yet: no stack was ever written
     throw e;
   }
-  const first = r.rows[0];
-  if (!first) return undefined;
+  const head = r.rows.find((row) => row.lineage !== null);
+  if (!head) return undefined;
   const outputs: { name: string; data: StackOutput }[] = [];
   for (const row of r.rows)
     if (row.name !== null && row.data !== null) outputs.push({ name: row.name, data: row.data });
-  return { lineage: first.lineage, serial: Number(first.serial), encryption: first.encryption, outputs };
+  return { lineage: head.lineage!, serial: Number(head.serial), encryption: head.encryption, outputs };
 }
