@@ -4,9 +4,7 @@
 // apply (saved.ts); apply reads only the internal work list (real values, never the redacted ones).
 import { writeFile, rename, readFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
-import type { Step } from './step.js';
 import type { StepWork } from './work.js';
-import type { DriftEntry } from './drift.js';
 import { renderPlan, type RenderOptions } from './render.js';
 import { renderMarkdown, type MarkdownOptions } from './markdown.js';
 import { planToMermaid } from './mermaid.js';
@@ -21,13 +19,12 @@ import {
   type ProviderPrint,
 } from './saved.js';
 import { PlanFileError } from './plan-errors.js';
-import { outputsChange, type OutputChange } from './outputs.js';
-import type { PendingCheck, PolicyViolation } from '../violation.js';
+import { outputsChange } from './outputs.js';
 import { checkedPolicies, type PolicyUse } from './policy.js';
 import { policyCheck, type PolicyOutcome } from './policy-check.js';
 
 export type { PlanSummary, PlanMode } from './view.js';
-import { planFields, summarize, type PlanInput, type PlanMode, type PlanSummary, type PlanView } from './view.js';
+import { PlanBase, planFields, summarize, type PlanInput } from './view.js';
 
 /** Internal: apply's view of the plan. Not part of the public contract. */
 export const planWork: unique symbol = Symbol('converge.planWork');
@@ -61,45 +58,7 @@ type PolicyInput = { policies?: (plan: Plan) => PolicyOutcome };
  * await engine.apply(await Plan.load('plan.json'));
  * ```
  */
-export class Plan implements PlanView {
-  /** Every step, in execution order (creations after what they reference, deletions in reverse). */
-  readonly steps: readonly Step[];
-  /** How many steps of each action. */
-  readonly summary: PlanSummary;
-  /** False when applying would change nothing (every step a no-op and no rename, no output changes; no drift in a refresh-only plan). */
-  readonly hasChanges: boolean;
-  /** Things a person should know before applying (targeting, secrets stored in clear, a cleared stale lock). */
-  readonly warnings: readonly string[];
-  /** The lineage of the state the plan was made against. */
-  readonly lineage: string;
-  /** The serial of the state the plan was made against; apply refuses a state at another serial. */
-  readonly serial: number;
-  /** When the plan was made (ISO 8601). */
-  readonly createdAt: string;
-  /** Whether the plan read every resource first. */
-  readonly refresh: boolean;
-  /** The `targets` it was limited to, if any. */
-  readonly targets: readonly string[] | undefined;
-  /** The resources it was told to leave out, if any. */
-  readonly exclude: readonly string[] | undefined;
-  /** True for a plan made by destroy() or planDestroy(): every resource is deleted (said by `mode`: 'destroy'). */
-  readonly destroy: boolean;
-  /** `normal`, `destroy` or `refresh-only`. */
-  readonly mode: PlanMode;
-  /** Objects refresh found changed or deleted outside converge (empty without refresh). */
-  readonly drift: readonly DriftEntry[];
-  /**
-   * The stack's outputs (`plan(decls, { outputs })`) and how each changes, by name (Terraform's
-   * "Changes to Outputs"): unknown values as the unknown marker, secret ones as the sensitive marker.
-   */
-  readonly outputChanges: readonly OutputChange[];
-  /**
-   * What the policies in use found (where the plan was made, or loaded): a `mandatory` one makes
-   * apply refuse the plan with PolicyViolationError; `advisory` ones are shown only.
-   */
-  readonly violations: readonly PolicyViolation[];
-  /** Policy checks that read a value known only after apply: each runs again before its step. */
-  readonly pendingChecks: readonly PendingCheck[];
+export class Plan extends PlanBase {
   /** Internal: the policy uses the plan was checked with. @hidden */
   declare readonly [planPolicies]: readonly PolicyUse[];
   /** Internal: apply's work list (real values). Not part of the public contract. @hidden */
@@ -116,6 +75,35 @@ export class Plan implements PlanView {
       | (PlanInput & { saved: { work: SavedWork; providers: readonly ProviderPrint[]; where: string } } & PolicyInput),
   ) {
     const work = 'work' in fields ? fields.work : undefined;
+    const steps = work
+      ? work.map((w) => w.step)
+      : (fields as { saved: { work: SavedWork } }).saved.work.steps.map((s) => s.step);
+    const mode = fields.mode ?? 'normal';
+    const drift = fields.drift ?? [];
+    const outputChanges = fields.outputChanges ?? [];
+    super({
+      mode,
+      lineage: fields.lineage,
+      serial: fields.serial,
+      createdAt: fields.createdAt ?? new Date().toISOString(),
+      refresh: fields.refresh,
+      destroy: mode === 'destroy',
+      targets: fields.targets,
+      exclude: fields.exclude,
+      // Outputs alone are a change worth applying (recorded without touching any object), as in Terraform.
+      hasChanges:
+        steps.some((s) => s.action !== 'noop' || s.movedFrom !== undefined) ||
+        (mode === 'refresh-only' && drift.length > 0) ||
+        (mode !== 'refresh-only' && outputsChange(outputChanges)),
+      summary: summarize(steps),
+      warnings: fields.warnings,
+      drift,
+      steps,
+      outputChanges,
+      // Policies see the finished plan (its own findings still empty) and find what it shows.
+      violations: [],
+      pendingChecks: [],
+    });
     // Not enumerable, and util.inspect shows the public view only: the work list holds the real
     // (unredacted) inputs and the providers with their credentials.
     Object.defineProperty(this, planWork, { value: work, enumerable: false, writable: false });
@@ -129,32 +117,8 @@ export class Plan implements PlanView {
       enumerable: false,
       writable: false,
     });
-    this.steps = work
-      ? work.map((w) => w.step)
-      : (fields as { saved: { work: SavedWork } }).saved.work.steps.map((s) => s.step);
-    this.summary = summarize(this.steps);
-    this.mode = fields.mode ?? 'normal';
-    this.drift = fields.drift ?? [];
-    this.outputChanges = fields.outputChanges ?? [];
-    // Outputs alone are a change worth applying (recorded without touching any object), as in Terraform.
-    this.hasChanges =
-      this.steps.some((s) => s.action !== 'noop' || s.movedFrom !== undefined) ||
-      (this.mode === 'refresh-only' && this.drift.length > 0) ||
-      (this.mode !== 'refresh-only' && outputsChange(this.outputChanges));
-    this.warnings = fields.warnings;
-    this.lineage = fields.lineage;
-    this.serial = fields.serial;
-    this.createdAt = fields.createdAt ?? new Date().toISOString();
-    this.refresh = fields.refresh;
-    this.targets = fields.targets;
-    this.exclude = fields.exclude;
-    this.destroy = this.mode === 'destroy';
-    // Policies see the finished plan (its own findings still empty) and find what it shows.
-    this.violations = [];
-    this.pendingChecks = [];
     const found = fields.policies?.(this);
-    this.violations = found?.violations ?? [];
-    this.pendingChecks = found?.pendingChecks ?? [];
+    Object.assign(this, { violations: found?.violations ?? [], pendingChecks: found?.pendingChecks ?? [] });
     Object.defineProperty(this, planPolicies, { value: found?.evaluated ?? [], enumerable: false, writable: false });
     Object.freeze(this);
   }

@@ -49,26 +49,60 @@ export function summarize(steps: readonly Step[]): PlanSummary {
   return Object.freeze(counts);
 }
 
-/** A plan's fields (documented on `Plan`), in the order its JSON writes them. */
+/**
+ * A plan's fields, documented once here, in the order its JSON writes them. `Plan` is built on this
+ * type (PlanBase below), so the class and its views read one list.
+ */
 export type PlanView = {
+  /** `normal`, `destroy` or `refresh-only`. */
   readonly mode: PlanMode;
+  /** The lineage of the state the plan was made against. */
   readonly lineage: string;
+  /** The serial of the state the plan was made against; apply refuses a state at another serial. */
   readonly serial: number;
+  /** When the plan was made (ISO 8601). */
   readonly createdAt: string;
+  /** Whether the plan read every resource first. */
   readonly refresh: boolean;
-  /** Said once, by `mode`: true exactly when mode is 'destroy'. */
+  /** True for a plan made by destroy() or planDestroy(): every resource is deleted. Said once, by `mode`: true exactly when mode is 'destroy'. */
   readonly destroy: boolean;
+  /** The `targets` it was limited to, if any. */
   readonly targets: readonly string[] | undefined;
+  /** The resources it was told to leave out, if any. */
   readonly exclude: readonly string[] | undefined;
+  /** False when applying would change nothing (every step a no-op and no rename, no output changes; no drift in a refresh-only plan). */
   readonly hasChanges: boolean;
+  /** How many steps of each action. */
   readonly summary: PlanSummary;
+  /** Things a person should know before applying (targeting, secrets stored in clear, a cleared stale lock). */
   readonly warnings: readonly string[];
+  /** Objects refresh found changed or deleted outside converge (empty without refresh). */
   readonly drift: readonly DriftEntry[];
+  /** Every step, in execution order (creations after what they reference, deletions in reverse). */
   readonly steps: readonly Step[];
+  /**
+   * The stack's outputs (`plan(decls, { outputs })`) and how each changes, by name (Terraform's
+   * "Changes to Outputs"): unknown values as the unknown marker, secret ones as the sensitive marker.
+   */
   readonly outputChanges: readonly OutputChange[];
+  /**
+   * What the policies in use found (where the plan was made, or loaded): a `mandatory` one makes
+   * apply refuse the plan with PolicyViolationError; `advisory` ones are shown only.
+   */
   readonly violations: readonly PolicyViolation[];
+  /** Policy checks that read a value known only after apply: each runs again before its step. */
   readonly pendingChecks: readonly PendingCheck[];
 };
+
+/**
+ * The class `Plan` extends: an object holding a PlanView's fields, so the class declares none of
+ * them again. Its subclass sets them once, then freezes itself.
+ */
+export const PlanBase = class {
+  constructor(view: PlanView) {
+    Object.assign(this, view);
+  }
+} as new (view: PlanView) => PlanView;
 
 /** The name of one of a plan's fields. */
 export type PlanField = keyof PlanView;
