@@ -177,7 +177,7 @@ export function planSteps(input: PlanInput): PlanOutput {
     const secretInputs = strip('inputs.', secrets);
     // The old values of paths the prior record held secret stay hidden in the diff, too.
     const hiddenInputs = [...new Set([...secretInputs, ...strip('inputs.', prior?.secrets ?? [])])];
-    const forcing = replaceOn.map(parsePath);
+    const forcing = choice.changes.length ? replaceOn.map(parsePath) : []; // read only when something changes
     const step: Step = {
       address: name,
       type: decl.type,

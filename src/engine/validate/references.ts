@@ -111,9 +111,9 @@ export function checkReferences(
   return refsOf;
 }
 
-const referableCache = new WeakMap<AnyResource, { outs?: Set<string>; ins?: Set<string> }>();
+const referableCache = new WeakMap<AnyResource, { outs?: ReadonlySet<string>; ins?: ReadonlySet<string> }>();
 /** A type's output and input keys, computed once per definition. */
-function referable(def: AnyResource): { outs?: Set<string>; ins?: Set<string> } {
+function referable(def: AnyResource): { outs?: ReadonlySet<string>; ins?: ReadonlySet<string> } {
   let r = referableCache.get(def);
   if (!r) referableCache.set(def, (r = { outs: schemaKeys(def.outputs), ins: schemaKeys(def.inputs) }));
   return r;

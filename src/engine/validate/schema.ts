@@ -5,14 +5,19 @@ import { isUnknown, unknown as unknownMarker } from '../values/unknown.js';
 import type { PathSegment } from '../values/path.js';
 import { objectView, schemaAt } from './zod-def.js';
 
+const keysCache = new WeakMap<z.ZodType, ReadonlySet<string> | undefined>();
+
 /**
  * The top-level keys of an object schema, or undefined when the schema does not say: not an object,
  * or a union or intersection with a part that takes any key (an object's own catchall keeps its keys).
+ * Read once per schema (planning asks at every reference).
  */
-export function schemaKeys(schema: z.ZodType): Set<string> | undefined {
+export function schemaKeys(schema: z.ZodType): ReadonlySet<string> | undefined {
+  if (keysCache.has(schema)) return keysCache.get(schema);
   const view = objectView(schema);
-  if (!view || (view.open && !view.catchall)) return undefined;
-  return new Set(Object.keys(view.shape));
+  const keys = !view || (view.open && !view.catchall) ? undefined : new Set(Object.keys(view.shape));
+  keysCache.set(schema, keys);
+  return keys;
 }
 
 const SAMPLES: unknown[] = [
