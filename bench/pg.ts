@@ -50,8 +50,12 @@ async function applyPg(
   }
 }
 
-/** The median time of stackOutputs() on a stack holding 1,000 outputs (100 secret), its reader warm. */
-export async function readOutputsPg(connectionString: string): Promise<number> {
+/**
+ * The median time of stackOutputs() on a stack holding 1,000 outputs (100 secret), its reader warm,
+ * and the median CPU time of this process for one read (what the client itself spends, whatever
+ * else the machine runs).
+ */
+export async function readOutputsPg(connectionString: string): Promise<{ ms: number; cpuMs: number }> {
   const stack = `bench-out-${randomBytes(6).toString('hex')}`;
   const secretsPassphrase = 'bench outputs passphrase';
   const writer = new PostgresStateStore({ connectionString, stack, secretsPassphrase });
@@ -66,14 +70,18 @@ export async function readOutputsPg(connectionString: string): Promise<number> {
     await writer.commit(recordOutputs(0, outputs, []));
     await stackOutputs(reader); // connects, derives the key once
     const times: number[] = [];
+    const cpu: number[] = [];
     for (let i = 0; i < 30; i++) {
+      const c0 = process.cpuUsage();
       const t0 = performance.now();
       const read = await stackOutputs(reader);
       times.push(performance.now() - t0);
+      const c = process.cpuUsage(c0);
+      cpu.push((c.user + c.system) / 1000);
       if (Object.keys(read.outputs).length !== 1000) throw new Error('expected 1,000 outputs');
     }
-    times.sort((a, b) => a - b);
-    return times[Math.floor(times.length / 2)]!;
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    return { ms: median(times), cpuMs: median(cpu) };
   } finally {
     await writer.close();
     await reader.close();
@@ -94,6 +102,9 @@ export async function benchPg(): Promise<Record<string, number>> {
     apply_10k_pg_ms_per_step: grouped.ms / 10_000,
     apply_10k_pg_commits_per_transaction: (10_000 + 2) / Math.max(1, grouped.groups),
     apply_1k_pg_one_transaction_per_step_ms_per_step: single.ms / 1000,
-    outputs_1k_pg_read_ms: await readOutputsPg(url),
+    ...(await readOutputsPg(url).then((r) => ({
+      outputs_1k_pg_read_ms: r.ms,
+      outputs_1k_pg_read_cpu_ms: r.cpuMs,
+    }))),
   };
 }
