@@ -12,7 +12,7 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['*.js', '*.config.ts', 'bin/*.mjs'] },
+        projectService: { allowDefaultProject: ['*.js', '*.config.ts', 'bin/*.mjs', 'tests/setup/*.mjs'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },

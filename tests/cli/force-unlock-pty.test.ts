@@ -4,7 +4,7 @@ import { describe, it, expect, afterEach } from 'vitest';
 import { execFile, spawnSync } from 'node:child_process';
 import type { CivoSimulator } from '../../src/providers/b/simulator/index.js';
 import { FileStateStore } from '../../src/index.js';
-import { bin, repo, simEnv, type Env, type Run } from './run.js';
+import { convergeArgv, repo, simEnv, type Env, type Run } from './run.js';
 
 const hasScript = spawnSync('script', ['--version']).status === 0;
 if (!hasScript && process.env.CI === 'true')
@@ -19,7 +19,7 @@ const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** Runs `converge args` with stdin and stdout on a pseudo-terminal; `input` is typed once the question shows. */
 function inPty(args: readonly string[], env: Env, input: string): Promise<Run> {
-  const command = [process.execPath, bin, ...args].map(quote).join(' ');
+  const command = [process.execPath, ...convergeArgv(), ...args].map(quote).join(' ');
   return new Promise((resolve) => {
     let typed = false;
     const child = execFile(

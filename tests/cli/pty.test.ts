@@ -5,7 +5,7 @@ import { describe, it, expect, afterEach } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { startSimulator, type CivoSimulator } from '../../src/providers/b/simulator/index.js';
-import { bin, repo, simEnv, type Env, type Run } from './run.js';
+import { convergeArgv, repo, simEnv, type Env, type Run } from './run.js';
 
 const hasScript = spawnSync('script', ['--version']).status === 0;
 if (!hasScript) {
@@ -30,7 +30,7 @@ type Live = { readonly output: () => string; readonly done: Promise<Run> };
  * is closed at once.
  */
 function spawnPty(args: readonly string[], env: Env, answer?: string): Live {
-  const command = [process.execPath, bin, ...args].map(quote).join(' ');
+  const command = [process.execPath, ...convergeArgv(), ...args].map(quote).join(' ');
   let stdout = '';
   let stderr = '';
   const child = spawn('script', ['-qfec', command, '/dev/null'], {
