@@ -28,6 +28,8 @@ export default defineConfig({
     minWorkers: 1,
     // every fork can collect garbage on demand: the warning guard surfaces handles left to the collector
     poolOptions: { forks: { execArgv: ['--expose-gc'] } },
+    // the `converge` command bundled once for the tests that spawn it (tests/setup/cli-bundle.ts)
+    globalSetup: ['tests/setup/global.ts'],
     setupFiles: ['tests/setup/no-warnings.ts'],
     typecheck: { enabled: true, include: ['tests/**/*.test-d.ts'] },
   },
