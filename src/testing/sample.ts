@@ -22,7 +22,13 @@ function avalanche(h: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
-const hex = (n: number): string => n.toString(16).padStart(8, '0');
+const DIGITS = '0123456789abcdef';
+/** 8 lowercase hex digits of a 32-bit number (as toString(16).padStart(8, '0'), without its slow radix path). */
+function hex(n: number): string {
+  let s = '';
+  for (let shift = 28; shift >= 0; shift -= 4) s += DIGITS[(n >>> shift) & 15];
+  return s;
+}
 const hex8 = (seed: string, salt = 0): string => hex(fnv(seed, salt));
 
 /** 32 hex digits derived from `seed`: hex8 with salts 1 to 4, in one pass over the seed. */
