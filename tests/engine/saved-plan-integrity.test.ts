@@ -4,7 +4,6 @@
 // of the providers is refused as 'corrupt' ("edited or damaged"); a plan made with other provider
 // settings (region, endpoint, project, remote) is refused naming the setting; the MAC needs its key.
 import { describe, it, expect, afterEach, beforeAll, afterAll, vi } from 'vitest';
-import type * as NodeCrypto from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,28 +32,9 @@ import { thing } from '../helpers/builders.js';
 import { TestCloud, testProvider } from '../helpers/test-provider.js';
 import { expectValidPlanFile } from '../workflow/plan-schema.js';
 
-// Each load of a plan under the passphrase derives its keys by scrypt (the production cost, tens of
-// ms of CPU each) from the passphrase and the file's salt, and the edit-by-edit tests load the same
-// file hundreds of times: scrypt is memoized on its arguments, so each key is derived once and the
-// bytes are those the real derivation gave. Nothing else of node:crypto changes.
-vi.mock('node:crypto', async (importOriginal) => {
-  const crypto = await importOriginal<typeof NodeCrypto>();
-  const keys = new Map<string, Buffer>();
-  type Done = (err: Error | null, key: Buffer) => void;
-  const bytes = (v: unknown) => Buffer.from(v as string | Uint8Array).toString('base64');
-  function scrypt(password: unknown, salt: unknown, keylen: number, options: unknown, done?: Done): void {
-    const callback = (done ?? options) as Done;
-    const opts = (done ? options : {}) as NodeCrypto.ScryptOptions;
-    const id = JSON.stringify([bytes(password), bytes(salt), keylen, opts]);
-    const known = keys.get(id);
-    if (known) return void process.nextTick(callback, null, Buffer.from(known));
-    crypto.scrypt(password as string, salt as string, keylen, opts, (err, key) => {
-      if (!err) keys.set(id, Buffer.from(key));
-      callback(err, key);
-    });
-  }
-  return { ...crypto, scrypt };
-});
+// Each load under the passphrase derives two scrypt keys, and the edit-by-edit tests load one file
+// hundreds of times: each key derived once (tests/helpers/memo-scrypt.ts).
+vi.mock('node:crypto', async (original) => (await import('../helpers/memo-scrypt.js')).memoizeScrypt(await original()));
 
 const PASS = 'correct horse battery staple';
 const SIGNING_KEY = 'k7Qe1Zp0mWv3sXr9Tb2Yc8Ud5Hf4Lg6N';

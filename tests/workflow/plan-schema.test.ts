@@ -1,7 +1,7 @@
 // Every kind of plan the engine makes, saved, matches the published schema (schema/plan.v1.json):
 // creates, updates, replacements (both orders), deletions, forgets, moves, deposed objects, drift,
 // refresh-only, destroy, targets, exclude, sealed and clear. Random successive stacks add variety.
-import { describe, it, expect } from 'vitest';
+import { describe, it, expect, vi } from 'vitest';
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,9 @@ import { expectValidPlanFile } from './plan-schema.js';
 
 const ref = (r: string, path = 'address') => ({ '@converge': 'ref', resource: r, path });
 const PASS = 'schema-pass';
+// Each plan is saved and loaded back under the passphrase: the load derives again the keys the save
+// derived (same salt), once each here (tests/helpers/memo-scrypt.ts).
+vi.mock('node:crypto', async (original) => (await import('../helpers/memo-scrypt.js')).memoizeScrypt(await original()));
 
 async function check(plan: Plan, sealed = true): Promise<void> {
   const text = await plan.serialize(sealed ? { passphrase: PASS } : { allowPlaintextSecrets: true });
