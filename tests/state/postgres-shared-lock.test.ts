@@ -52,6 +52,7 @@ describe.skipIf(!url)('PostgresStateStore shared lock session', () => {
     expect(got.warnings).toEqual([]);
     await got.release();
     for (const [i, l] of locks.entries()) if (i !== 5) await l.release();
+    for (let i = 0; i < 100 && pool.totalCount - pool.idleCount > 0; i++) await new Promise((r) => setTimeout(r, 10));
     expect(pool.totalCount - pool.idleCount).toBe(0); // no lock held: the session went back to the pool
     // free again everywhere, and no lock row left behind
     const again = await other.lock({ operation: 'plan' });

@@ -141,6 +141,14 @@ class LockSession {
   #connect(): Promise<pg.PoolClient> {
     this.#client ??= (async () => {
       const c = await this.#pool.connect();
+      // the holder rows are facts for people (who holds it, who left it), not the lock, which is the
+      // session's: their writes need not wait for the disk (an fsync each, most of a short run's cost)
+      try {
+        await c.query('SET synchronous_commit = off');
+      } catch (e) {
+        c.release(true);
+        throw e;
+      }
       const lost = () => {
         if (this.#live === c) {
           this.#live = undefined;
@@ -168,7 +176,10 @@ class LockSession {
     this.#live = undefined;
     if (c) {
       if (this.#lost) c.off('error', this.#lost);
-      c.release();
+      c.query('RESET synchronous_commit').then(
+        () => c.release(),
+        () => c.release(true),
+      );
     }
   }
 }
