@@ -31,12 +31,20 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 type Ctx = { url: string; schema: string; sim: CivoSimulator; dir: string };
 
+/** The workers' connections carry an application name of their own: the peak counts theirs, not other clients' of the database. */
+const WORKER_APP = `bench-fleet-${randomBytes(4).toString('hex')}`;
+function workerUrl(url: string): string {
+  const u = new URL(url);
+  u.searchParams.set('application_name', WORKER_APP);
+  return u.toString();
+}
+
 function startWorker(cx: Ctx, env: Record<string, string> = {}): Promise<ChildProcess> {
   const child = spawn(process.execPath, [join(out, 'worker-child.mjs')], {
     cwd: root,
     env: {
       ...process.env,
-      CONVERGE_TEST_PG_URL: cx.url,
+      CONVERGE_TEST_PG_URL: workerUrl(cx.url),
       FLEET_SCHEMA: cx.schema,
       FLEET_SIM_URL: cx.sim.url,
       FLEET_SIM_TOKEN: cx.sim.token,
@@ -104,6 +112,10 @@ export async function benchFleet(): Promise<Record<string, number>> {
     logLevel: 'silent',
   });
   const sim = await startSimulator({ latencyMs: 0, quota: { network_count: 1_000_000 } });
+  // the account's advertised limit (x-ratelimit-*, 600 a minute by default), which each run's provider
+  // honours, raised until the budget phase: the drift phases measure the fleet against the API's
+  // latency, not this limit (at 600 a minute, 10 one-listing drift checks a second whatever the workers)
+  sim.store.rateLimitPerMinute = 1_000_000;
   process.env.FLEET_SIM_URL = sim.url;
   process.env.FLEET_SIM_TOKEN = sim.token;
   const schema = `bench_fleet_${randomBytes(4).toString('hex')}`;
@@ -138,14 +150,11 @@ export async function benchFleet(): Promise<Record<string, number>> {
     sim.setLatency(20);
     for (const w of [1, 2, 4]) {
       workers = await Promise.all(Array.from({ length: w }, () => startWorker(cx)));
-      const base = Number(
-        (await db.query(`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database()`)).rows[0].n,
-      );
       let peak = 0;
       const sampling = setInterval(() => {
         void db
-          .query(`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database()`)
-          .then((r) => (peak = Math.max(peak, Number(r.rows[0].n) - base)))
+          .query(`SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = $1`, [WORKER_APP])
+          .then((r) => (peak = Math.max(peak, Number(r.rows[0].n) / w)))
           .catch(() => {});
       }, 250);
       since = new Date();
@@ -191,6 +200,7 @@ export async function benchFleet(): Promise<Record<string, number>> {
 
     // one account limited to 600 requests a minute, 4 workers applying its stacks
     await fleet.limitAccount('acme', { requestsPerMinute: 600, provider: 'provb' });
+    sim.store.rateLimitPerMinute = 600;
     sim.setRateLimit({ requestsPerSecond: 10, burst: 10 });
     workers = await Promise.all([1, 2, 3, 4].map(() => startWorker(cx)));
     sim.clearLog();
@@ -204,6 +214,15 @@ export async function benchFleet(): Promise<Record<string, number>> {
       [since],
     );
     results.fleet_account_budget_failed_steps = Number(bad.rows[0]!.n);
+    if (results.fleet_account_budget_failed_steps > 0) {
+      // what failed, for whoever reads the run's output (the schema is dropped at the end)
+      const why = await db.query<{ stack: string; status: string; error_message: string | null }>(
+        `SELECT stack, status, error_message FROM "${schema}".fleet_runs WHERE queued_at >= $1 AND status <> 'succeeded'`,
+        [since],
+      );
+      for (const r of why.rows)
+        process.stderr.write(`budget run of ${r.stack} ${r.status}: ${r.error_message ?? ''}\n`);
+    }
     results.fleet_account_budget_ratio = served.length / seconds / 10;
     results.fleet_account_budget_429s = sim.requests.length - served.length;
     await stopWorkers(workers);
