@@ -23,12 +23,12 @@ type Run = { code: number; stdout: string; stderr: string };
 type PackedFile = { path: string };
 type Packed = { filename: string; files: PackedFile[] };
 
-function run(cmd: string, args: string[], cwd: string): Promise<Run> {
+function run(cmd: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
       cmd,
       args,
-      { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } },
+      { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1', ...env } },
       (err, stdout, stderr) => {
         resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
       },
@@ -110,7 +110,10 @@ async function freshProject(): Promise<void> {
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'converge-pack-'));
-  pack = await run('npm', ['pack', '--json', '--pack-destination', work], root);
+  // The build's declarations are a TypeScript program over all of src/ that spends a quarter of its
+  // CPU collecting young garbage with V8's default 16 MB semi-space; 64 MB: ~12 s less, same files.
+  const gc = `${process.env.NODE_OPTIONS ?? ''} --max-semi-space-size=64`.trim();
+  pack = await run('npm', ['pack', '--json', '--pack-destination', work], root, { NODE_OPTIONS: gc });
   if (pack.code !== 0) throw new Error(`npm pack failed (${pack.code}):\n${pack.stderr.slice(-4000)}`);
   // The prepack build logs to stdout before npm's JSON answer, which starts at a line '['.
   const json = pack.stdout.slice(pack.stdout.search(/^\[$/m));
