@@ -108,8 +108,10 @@ export function isStackRef(value: unknown): value is StackRef {
 /**
  * True when a stack reference stands anywhere inside `value`. Each object is walked once (a
  * seen-set), so a circular value ends the walk: it is not JSON, and validation reports it at its path.
+ * The set is a plain Set, dropped with the call: a WeakSet cost the collector an ephemeron per
+ * object of every declaration, at every plan.
  */
-export function hasStackRefs(value: unknown, seen = new WeakSet<object>()): boolean {
+export function hasStackRefs(value: unknown, seen = new Set<object>()): boolean {
   if (value === null || typeof value !== 'object' || seen.has(value)) return false;
   seen.add(value);
   if (isStackRef(value)) return true;

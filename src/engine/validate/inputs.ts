@@ -3,10 +3,10 @@
 // known is judged. Unknown keys are found by the schema walk (keys.ts) whatever the schema's mode.
 import type { z } from 'zod';
 import type { CheckIssue } from '../provider/define.js';
-import { hasRefs, isRef } from '../decl/ref.js';
+import { isRef } from '../decl/ref.js';
 import { getPath, type PathSegment } from '../values/path.js';
 import { containsUnknown, unknown } from '../values/unknown.js';
-import { hasSecrets, isSecret } from '../values/secret.js';
+import { isSecret } from '../values/secret.js';
 import { parseWithUnknowns } from './schema.js';
 import { unknownKeyIssues } from './keys.js';
 import { cutMessage } from './suggest.js';
@@ -18,17 +18,37 @@ type InputRules = {
   readonly config: unknown;
 };
 
-/** References replaced by the unknown marker (their values are known only later); secret() values unwrapped. */
+/**
+ * References replaced by the unknown marker (their values are known only later); secret() values
+ * unwrapped. One walk: a subtree with neither is handed back as it is (no copy), so inputs without
+ * either come back unchanged; a container holding one is copied as before.
+ */
 function refsAsUnknown(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
   if (isRef(value)) return unknown;
   if (isSecret(value)) return refsAsUnknown(value.value);
-  if (Array.isArray(value)) return value.map(refsAsUnknown);
-  if (value && typeof value === 'object') {
-    const o: Record<string, unknown> = {};
-    for (const k of Object.keys(value)) o[k] = refsAsUnknown((value as Record<string, unknown>)[k]);
-    return o;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const first = refsAsUnknown(value[i]);
+      // Holes stay holes, as value.map() keeps them.
+      if (first !== value[i]) return value.map((v, j) => (j < i ? v : j === i ? first : refsAsUnknown(v)));
+    }
+    return value;
   }
-  return value;
+  // Reserved keys ('__proto__') were taken out by standIn() before: plain keys only here.
+  let changed = false;
+  const keys = Object.keys(value);
+  const vals: unknown[] = [];
+  for (const k of keys) {
+    const before = (value as Record<string, unknown>)[k];
+    const after = refsAsUnknown(before);
+    if (after !== before) changed = true;
+    vals.push(after);
+  }
+  if (!changed) return value;
+  const o: Record<string, unknown> = {};
+  for (let i = 0; i < keys.length; i++) o[keys[i]!] = vals[i];
+  return o;
 }
 
 const key = (p: readonly PathSegment[]) => JSON.stringify(p);
@@ -70,7 +90,7 @@ export function inputIssues(rules: InputRules, value: unknown, onParsed?: (data:
   const out: ValueIssue[] = unknownKeyIssues(rules.schema, value);
   const seen = new Set(out.map((i) => key(i.path)));
   // Unknown keys are reported above; without them a strict schema still judges the rest.
-  let probe = hasRefs(value) || hasSecrets(value) ? refsAsUnknown(value) : value;
+  let probe = refsAsUnknown(value);
   for (const i of out) probe = withoutKey(probe, i.path);
   let parsed: ReturnType<typeof parseWithUnknowns>;
   try {

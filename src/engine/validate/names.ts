@@ -37,6 +37,8 @@ const SHORT: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 /** Why `name` is refused (its first control character, its position and how many there are), or undefined when it has none. */
 export function controlCharacterMessage(name: string): string | undefined {
+  // Most names have none: one test with the compiled pattern, no new RegExp per name.
+  if (!hasControl.test(name)) return undefined;
   const found = [...name.matchAll(eachControl())];
   if (found.length === 0) return undefined;
   const first = found[0]!;

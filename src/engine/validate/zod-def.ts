@@ -90,18 +90,28 @@ export function fieldSchema(shape: Record<string, z.ZodType>, key: PropertyKey):
   return Object.prototype.hasOwnProperty.call(shape, key) ? shape[key as string] : undefined;
 }
 
+/**
+ * An object schema's view, by its definition: read from the definition's own fields alone (a zod
+ * definition does not change), so made once, not at every object of every declaration's inputs.
+ */
+const objectViews = new WeakMap<Def, ObjectView>();
+
 /** The keys an object-like schema allows (merging intersections and unions), or undefined when it is not an object. */
 export function objectView(schema: z.ZodType | undefined): ObjectView | undefined {
   const s = shapeSchema(schema);
   const d = defOf(s);
   if (!d) return undefined;
   if (d.type === 'object' && d.shape) {
+    let view = objectViews.get(d);
+    if (view) return view;
     const catchallType = defOf(d.catchall)?.type;
-    return {
+    view = {
       shape: d.shape,
       open: catchallType !== undefined && catchallType !== 'never',
       catchall: catchallType && catchallType !== 'never' ? d.catchall : undefined,
     };
+    objectViews.set(d, view);
+    return view;
   }
   if (d.type === 'intersection' || d.type === 'union') {
     const parts = d.type === 'intersection' ? [d.left, d.right] : (d.options ?? []);
