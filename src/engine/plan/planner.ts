@@ -11,7 +11,7 @@ import { own } from '../../state/keys.js';
 import { newDeposedKey } from '../../state/migrate.js';
 import type { Issue } from '../issue.js';
 import { buildGraph, topoOrder, type Graph } from '../graph/graph.js';
-import { parseWithUnknowns, schemaKeys } from '../validate/schema.js';
+import { parsedWithKnown, parseWithUnknowns, schemaKeys } from '../validate/schema.js';
 import type { Change } from '../diff/diff.js';
 import { formatPath, getPath, parsePath } from '../values/path.js';
 import { containsUnknown, unknown } from '../values/unknown.js';
@@ -118,8 +118,12 @@ export function planSteps(input: PlanInput): PlanOutput {
     const raw = resolved.value;
     const secrets = [...resolved.secrets];
     // Every reference unknown (or none): these are the inputs validation parsed, refs as unknowns.
-    const validated = resolved.allUnknown ? input.parsed?.get(decl) : undefined;
-    const parsed = validated !== undefined ? { data: validated, issues: [] } : parseWithUnknowns(def.inputs, raw);
+    // Else, where the known values are scalars their own schemas take as they are under plain
+    // objects, validation's parse with them in place (parsedWithKnown); else a parse of the whole.
+    const validated = input.parsed?.get(decl);
+    const reused =
+      validated === undefined || resolved.allUnknown ? validated : parsedWithKnown(def.inputs, validated, raw);
+    const parsed = reused !== undefined ? { data: reused, issues: [] } : parseWithUnknowns(def.inputs, raw);
     const issuesBefore = issues.length;
     const warningsBefore = warnings.length;
     for (const i of parsed.issues) issues.push({ resource: name, path: i.path, code: i.code, message: i.message });
@@ -176,7 +180,9 @@ export function planSteps(input: PlanInput): PlanOutput {
     planned.set(name, { choice, prior, def, secrets });
     const secretInputs = strip('inputs.', secrets);
     // The old values of paths the prior record held secret stay hidden in the diff, too.
-    const hiddenInputs = [...new Set([...secretInputs, ...strip('inputs.', prior?.secrets ?? [])])];
+    const priorSecrets = prior?.secrets.length ? strip('inputs.', prior.secrets) : [];
+    const hiddenInputs =
+      secretInputs.length || priorSecrets.length ? [...new Set([...secretInputs, ...priorSecrets])] : secretInputs;
     const forcing = choice.changes.length ? replaceOn.map(parsePath) : []; // read only when something changes
     const step: Step = {
       address: name,
@@ -195,12 +201,10 @@ export function planSteps(input: PlanInput): PlanOutput {
       reasons: choice.reasons,
       cause: choice.cause,
       changes: [
-        ...redactChanges(choice.changes, hiddenInputs, new Set(choice.reasons), forcing),
+        ...(choice.changes.length ? redactChanges(choice.changes, hiddenInputs, new Set(choice.reasons), forcing) : []),
         ...choice.stateChanges.map(stateChange),
       ],
-      before: prior
-        ? (redactPaths(prior.inputs, strip('inputs.', prior.secrets)) as Record<string, unknown>)
-        : undefined,
+      before: prior ? (redactPaths(prior.inputs, priorSecrets) as Record<string, unknown>) : undefined,
       after: redactPaths(choice.inputs, secretInputs) as Record<string, unknown>,
       dependsOn: [],
       id: prior?.id,

@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import { isUnknown, unknown as unknownMarker } from '../values/unknown.js';
 import type { PathSegment } from '../values/path.js';
-import { objectView, schemaAt } from './zod-def.js';
+import { defOf, fieldSchema, objectView, schemaAt } from './zod-def.js';
 
 const keysCache = new WeakMap<z.ZodType, ReadonlySet<string> | undefined>();
 
@@ -73,16 +73,44 @@ function unknownPaths(value: unknown, at: PathSegment[] = [], into: PathSegment[
   return into;
 }
 
-function setAt(value: unknown, path: readonly PathSegment[], leaf: unknown): unknown {
-  if (path.length === 0) return leaf;
-  const [head, ...rest] = path;
-  if (Array.isArray(value)) {
-    const copy = [...value];
-    copy[head as number] = setAt(copy[head as number], rest, leaf);
-    return copy;
+/**
+ * `value` with `leaves[i]` at `paths[i]`, as setting each in turn would leave it (copying along the
+ * path, a missing or scalar container becoming an object), but each container copied once for all
+ * the paths through it. The paths are listed as unknownPaths() lists them: none is a prefix of
+ * another, and the paths through one container come one after another (taken as a run here).
+ */
+function setAll(
+  value: unknown,
+  paths: readonly PathSegment[][],
+  leaves: readonly unknown[],
+  from = 0,
+  to = paths.length,
+  depth = 0,
+): unknown {
+  if (from >= to) return value;
+  if (paths[from]!.length === depth) return leaves[from];
+  const copy = (Array.isArray(value) ? [...value] : { ...(value && typeof value === 'object' ? value : {}) }) as Record<
+    PropertyKey,
+    unknown
+  >;
+  const isArray = Array.isArray(copy);
+  for (let i = from; i < to;) {
+    const head = paths[i]![depth]!;
+    let j = i + 1;
+    while (j < to && paths[j]![depth] === head) j++;
+    const next = setAll(copy[head as string], paths, leaves, i, j, depth + 1);
+    // An own '__proto__' key is defined, as an object literal's computed key does; others assigned.
+    if (isArray || head !== '__proto__') copy[head as string] = next;
+    else
+      Object.defineProperty(copy, head, {
+        value: next,
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
+    i = j;
   }
-  const obj = (value && typeof value === 'object' ? value : {}) as Record<string, unknown>;
-  return { ...obj, [head as string]: setAt(obj[head as string], rest, leaf) };
+  return copy;
 }
 
 function related(a: readonly PropertyKey[], b: readonly PropertyKey[]): boolean {
@@ -118,11 +146,14 @@ export function parseWithUnknowns(
     const r = schema.safeParse(value);
     return r.success ? { data: r.data, issues: [] } : { data: value, issues: r.error.issues.map(toIssue) };
   }
-  let probe = value;
-  for (const p of unknowns) {
-    const sample = sampleFor(schemaAt(schema, p));
-    probe = sample.ok ? setAt(probe, p, sample.value) : setAt(probe, p, undefined);
-  }
+  const probe = setAll(
+    value,
+    unknowns,
+    unknowns.map((p) => {
+      const sample = sampleFor(schemaAt(schema, p));
+      return sample.ok ? sample.value : undefined;
+    }),
+  );
   const result = schema.safeParse(probe);
   const issues: SchemaIssue[] = [];
   if (!result.success) {
@@ -132,7 +163,66 @@ export function parseWithUnknowns(
     }
   }
   if (!result.success) return { data: value, issues };
-  let data: unknown = result.data;
-  for (const p of unknowns) data = setAt(data, p, unknownMarker);
+  const data = setAll(
+    result.data,
+    unknowns,
+    unknowns.map(() => unknownMarker),
+  );
   return { data, issues };
+}
+
+/** Wrappers that hand a present value to their inner schema as it is (a default or prefault applies only to a missing one). */
+const PASSING = new Set(['optional', 'nullable', 'default', 'prefault', 'readonly', 'nonoptional']);
+
+/**
+ * The schema of the value at `path`, when every schema above it is a plain object or list: no
+ * refinement, transform, union, lazy or catch that could judge or reshape the value there together
+ * with the rest. Undefined otherwise.
+ */
+function plainSchemaAt(schema: z.ZodType, path: readonly PathSegment[]): z.ZodType | undefined {
+  let s: z.ZodType | undefined = schema;
+  for (const seg of path) {
+    let d = defOf(s);
+    while (d && PASSING.has(d.type)) {
+      s = d.innerType;
+      d = defOf(s);
+    }
+    if (!d || d.checks?.length) return undefined;
+    if (d.type === 'object' && d.shape) {
+      const catchall = defOf(d.catchall)?.type;
+      s = fieldSchema(d.shape, String(seg)) ?? (catchall && catchall !== 'never' ? d.catchall : undefined);
+    } else if (d.type === 'array' && typeof seg === 'number') s = d.element;
+    else return undefined;
+    if (!s) return undefined;
+  }
+  return s;
+}
+
+/**
+ * What parseWithUnknowns(schema, value) gives, from `parsed`: that function's result for the same
+ * inputs with unknowns where `value` now holds known values (validation's parse, references as
+ * unknowns), without parsing the whole again — when each such value is a scalar that its own schema
+ * accepts as it is and nothing above it is more than a plain object or list (so nothing else in the
+ * result depends on it). Undefined when that cannot be told: the caller parses `value` whole.
+ */
+export function parsedWithKnown(schema: z.ZodType, parsed: unknown, value: unknown): unknown {
+  const paths = unknownPaths(parsed);
+  const known: PathSegment[][] = [];
+  const values: unknown[] = [];
+  for (const p of paths) {
+    let v: unknown = value;
+    for (const seg of p) {
+      if (v === null || typeof v !== 'object') return undefined;
+      v = (v as Record<PropertyKey, unknown>)[seg];
+    }
+    if (isUnknown(v)) continue;
+    if (v === null || (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean')) return undefined;
+    const leaf = plainSchemaAt(schema, p);
+    if (!leaf) return undefined;
+    const r = leaf.safeParse(v);
+    if (!r.success || !Object.is(r.data, v)) return undefined;
+    known.push(p);
+    values.push(v);
+  }
+  return known.length ? setAll(parsed, known, values) : parsed;
 }
