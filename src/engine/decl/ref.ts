@@ -71,12 +71,3 @@ function walk(value: unknown, at: (string | number)[], into: { ref: Ref; at: (st
     at.pop();
   }
 }
-
-/** True when a reference stands anywhere inside the value. */
-export function hasRefs(value: unknown): boolean {
-  if (value === null || typeof value !== 'object') return false;
-  if (isRef(value)) return true;
-  if (Array.isArray(value)) return value.some(hasRefs);
-  for (const k in value) if (hasRefs((value as Record<string, unknown>)[k])) return true;
-  return false;
-}

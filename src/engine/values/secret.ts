@@ -55,12 +55,3 @@ export function secret<T>(value: T): Secret<T> {
 export function isSecret(value: unknown): value is Secret {
   return typeof value === 'object' && value !== null && (value as { '@converge'?: unknown })['@converge'] === 'secret';
 }
-
-/** True when a secret() value stands anywhere inside `value`. */
-export function hasSecrets(value: unknown): boolean {
-  if (value === null || typeof value !== 'object') return false;
-  if (isSecret(value)) return true;
-  if (Array.isArray(value)) return value.some(hasSecrets);
-  for (const k in value) if (hasSecrets((value as Record<string, unknown>)[k])) return true;
-  return false;
-}
