@@ -37,7 +37,7 @@ describe('converge (plain output)', () => {
     expect(graph.code).toBe(0);
     expect(graph.stdout).toMatch(/^flowchart TD/);
     expect(graph.stdout).toContain(':::create');
-  }, 60_000);
+  }, 180_000);
 
   it('refuses an unknown target with a suggestion (exit 1), and an apply nobody confirms', async () => {
     const { sim, env } = await simEnv();
@@ -49,7 +49,7 @@ describe('converge (plain output)', () => {
     expect(unconfirmed.code).toBe(1);
     expect(unconfirmed.stderr).toContain('Apply cancelled.');
     expect(sim.store.instances.size).toBe(0);
-  }, 60_000);
+  }, 180_000);
 
   it('shows drift in a refresh-only plan and records it without changing the object; --replace plans a replacement', async () => {
     const { sim, env } = await applied();
@@ -70,7 +70,7 @@ describe('converge (plain output)', () => {
       action: 'replace',
       cause: 'replace_requested',
     });
-  }, 60_000);
+  }, 180_000);
 
   it('state list, mv, rm and import', async () => {
     const { sim, env } = await applied();
@@ -103,7 +103,7 @@ describe('converge (plain output)', () => {
     // Counted apart from provider changes; alone they still exit 2 (as Terraform's moves do).
     expect(after.summary).toMatchObject({ update: 0, stateOnly: 2 });
     expect(planned.code).toBe(2);
-  }, 60_000);
+  }, 180_000);
 
   it('force-unlock releases a lock left by a holder that is gone, and refuses a live one without --force', async () => {
     const { env } = await applied();
