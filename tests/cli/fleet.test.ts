@@ -48,7 +48,8 @@ async function until(id: string, status: string): Promise<Run> {
   for (const end = Date.now() + 20_000; ;) {
     const r = await runOf(id);
     if (r?.status === status) return r;
-    if (Date.now() > end) throw new Error(`run ${id} is ${r?.status}, not ${status}`);
+    if (Date.now() > end || (r && r.status !== status && ['failed', 'cancelled', 'expired'].includes(r.status)))
+      throw new Error(`run ${id} is ${r?.status} (${r?.errorCode ?? ''} ${r?.errorMessage ?? ''}), not ${status}`);
     await new Promise((res) => setTimeout(res, 100));
   }
 }
