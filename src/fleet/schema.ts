@@ -1,5 +1,5 @@
 // The fleet's tables in its schema (made on first use under a transaction-scoped advisory lock, so
-// two processes opening one fleet at once do not race on CREATE TABLE): the registered stacks and
+// two processes opening one fleet at once do not race on CREATE TABLE; once made, no DDL runs again): the registered stacks and
 // their settings, the run history, the fleet-wide flags (paused) and the accounts' token buckets. pg-boss keeps its own tables
 // in `<schema>_queue`; each stack's state lives in the same schema as PostgresStateStore's tables.
 import type pg from 'pg';
@@ -36,7 +36,25 @@ export function fleetTables(schema: string): FleetTables {
   };
 }
 
+/**
+ * Whether the fleet's tables are all there as this version makes them: then no DDL runs. A CREATE
+ * INDEX or ALTER TABLE ... IF NOT EXISTS still takes its lock on the table when there is nothing to
+ * do, and every process that opens the fleet (each `converge fleet` command) would take it beside the
+ * workers' run updates: a deadlock was seen between a worker recording a run's end and a command's
+ * CREATE INDEX IF NOT EXISTS.
+ */
+async function fleetSchemaReady(pool: pg.Pool, t: FleetTables): Promise<boolean> {
+  const r = await pool.query<{ ready: boolean }>(
+    `SELECT to_regclass($1) IS NOT NULL AND to_regclass($2) IS NOT NULL AND to_regclass($3) IS NOT NULL
+        AND EXISTS (SELECT 1 FROM information_schema.columns
+                    WHERE table_schema = $4 AND table_name = 'fleet_stacks' AND column_name = 'drift_skipped') AS ready`,
+    [t.accounts, t.flags, `"${t.schema}"."fleet_runs_open"`, t.schema],
+  );
+  return r.rows[0]?.ready === true;
+}
+
 export async function ensureFleetSchema(pool: pg.Pool, t: FleetTables): Promise<void> {
+  if (await fleetSchemaReady(pool, t)) return;
   const c = await pool.connect();
   try {
     await c.query('BEGIN');
