@@ -38,6 +38,9 @@ function startWorker(): Promise<ChildProcess> {
       FLEET_RESOURCES_slow: '12',
       FLEET_RESOURCES_kill: '12',
       FLEET_PARALLELISM: '1',
+      // one run at a time per worker: the runs queued at once must spread over the processes (with
+      // four slots one worker, woken first and fetching again at once, could take them all)
+      FLEET_CONCURRENCY: '1',
       FLEET_RESOURCES: '4',
       FLEET_ACCOUNT_CONCURRENCY: String(ACCOUNT_LIMIT),
       FLEET_PRELOAD: join(out, 'stack.mjs'),
