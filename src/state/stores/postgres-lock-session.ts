@@ -6,7 +6,15 @@ import type pg from 'pg';
 import type { Lock, LockInfo, LockRequest } from '../store.js';
 import { lockInfo, waitForLock } from '../lock.js';
 import { StateLockedError } from '../errors.js';
-import { TAKE_ROW, advisoryKey, deadHolderWarning, holderOf, type PgLockTarget } from './postgres-lock.js';
+import {
+  DROP_ROW,
+  TAKE_ROW,
+  advisoryKey,
+  deadHolderWarning,
+  heldLock,
+  holderOf,
+  type PgLockTarget,
+} from './postgres-lock.js';
 
 /** Takes the stack's lock on the shared session of `pool`. The lock is in `held` until released. */
 export function acquireSharedPgLock(
@@ -97,35 +105,22 @@ class LockSession {
       this.#unuse();
       throw e;
     }
-    let released = false;
-    const lock: Lock = {
-      info,
-      warnings,
-      release: async () => {
-        if (released) return;
-        released = true;
-        held.delete(lock);
-        try {
-          if (this.#live === client) {
-            await this.#turn(async () => {
-              await client.query(`DELETE FROM ${locks} WHERE stack = $1 AND info->>'id' = $2`, [target.stack, info.id]);
-              await client.query('SELECT pg_advisory_unlock($1::bigint)', [key]);
-            });
-          } else {
-            // the session was lost (its locks with it): only the row is left to drop
-            await this.#pool.query(`DELETE FROM ${locks} WHERE stack = $1 AND info->>'id' = $2`, [
-              target.stack,
-              info.id,
-            ]);
-          }
-        } finally {
-          this.#held.delete(key);
-          this.#unuse();
+    return heldLock(info, warnings, held, async () => {
+      try {
+        if (this.#live === client) {
+          await this.#turn(async () => {
+            await client.query(DROP_ROW(locks), [target.stack, info.id]);
+            await client.query('SELECT pg_advisory_unlock($1::bigint)', [key]);
+          });
+        } else {
+          // the session was lost (its locks with it): only the row is left to drop
+          await this.#pool.query(DROP_ROW(locks), [target.stack, info.id]);
         }
-      },
-    };
-    held.add(lock);
-    return lock;
+      } finally {
+        this.#held.delete(key);
+        this.#unuse();
+      }
+    });
   }
 
   /** Runs `fn` when the statements before it on the session are done: one statement on the wire at a time. */

@@ -59,6 +59,26 @@ export async function acquirePgLock(target: PgLockTarget, request: LockRequest, 
     await end(true);
     throw e;
   }
+  return heldLock(info, warnings, held, async () => {
+    try {
+      await client.query(DROP_ROW(locks), [target.stack, info.id]);
+      await client.query('SELECT pg_advisory_unlock($1::bigint)', [key]);
+      await end(false);
+    } catch (e) {
+      await end(true);
+      throw e;
+    }
+  });
+}
+
+/** Drops a lock's holder row: $1 the stack, $2 the holder's id. */
+export const DROP_ROW = (locks: string) => `DELETE FROM ${locks} WHERE stack = $1 AND info->>'id' = $2`;
+
+/**
+ * The Lock a store hands out, counted in `held` until released: `release` runs `drop` once, however
+ * often it is called (both lock kinds, a connection of its own and the shared session, use it).
+ */
+export function heldLock(info: LockInfo, warnings: string[], held: Set<Lock>, drop: () => Promise<void>): Lock {
   let released = false;
   const lock: Lock = {
     info,
@@ -67,14 +87,7 @@ export async function acquirePgLock(target: PgLockTarget, request: LockRequest, 
       if (released) return;
       released = true;
       held.delete(lock);
-      try {
-        await client.query(`DELETE FROM ${locks} WHERE stack = $1 AND info->>'id' = $2`, [target.stack, info.id]);
-        await client.query('SELECT pg_advisory_unlock($1::bigint)', [key]);
-        await end(false);
-      } catch (e) {
-        await end(true);
-        throw e;
-      }
+      await drop();
     },
   };
   held.add(lock);
