@@ -10,11 +10,11 @@ import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
-import { build } from 'esbuild';
 import pg from 'pg';
 import { Fleet } from '../src/fleet/index.js';
 import { startSimulator, type CivoSimulator } from '../src/providers/b/simulator/index.js';
 import { pgUrl } from './pg.js';
+import { bundleWorkerChild } from '../tests/fleet/helpers.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -100,17 +100,8 @@ async function inBatches<T>(items: readonly T[], width: number, fn: (x: T) => Pr
 export async function benchFleet(): Promise<Record<string, number>> {
   const url = pgUrl();
   if (!url) return {};
-  await build({
-    entryPoints: [join(root, 'tests/fleet/worker-child.ts'), join(root, 'tests/fleet/stack.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    packages: 'external',
-    outdir: out,
-    outExtension: { '.js': '.mjs' },
-    logLevel: 'silent',
-  });
+  // the fleet tests' worker child and stack, bundled as they bundle them
+  await bundleWorkerChild(out);
   const sim = await startSimulator({ latencyMs: 0, quota: { network_count: 1_000_000 } });
   // the account's advertised limit (x-ratelimit-*, 600 a minute by default), which each run's provider
   // honours, raised until the budget phase: the drift phases measure the fleet against the API's

@@ -4,10 +4,14 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import pg from 'pg';
 import type { Fleet, Run, RunStatus } from '../../src/fleet/index.js';
 import { pgTestUrl } from '../helpers/pg-env.js';
+
+/** This folder (by import.meta.url: the bench imports this file outside vitest, where __dirname is not defined). */
+const here = fileURLToPath(new URL('.', import.meta.url));
 
 export const pgUrl = pgTestUrl();
 
@@ -27,7 +31,7 @@ export async function dropSchema(schema: string): Promise<void> {
 }
 
 /** Writes one module file per stack name (importing tests/fleet/stack.ts, or `source` when given); the directory. */
-export async function stackFiles(names: readonly string[], source = join(__dirname, 'stack.ts')): Promise<string> {
+export async function stackFiles(names: readonly string[], source = join(here, 'stack.ts')): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'converge-fleet-'));
   for (const n of names)
     await writeFile(
@@ -52,7 +56,7 @@ export async function waitRun(fleet: Fleet, id: string, want: readonly RunStatus
 /** Bundles the worker child and the test stack into `out` (worker-child.mjs, stack.mjs), for worker processes. */
 export async function bundleWorkerChild(out: string): Promise<void> {
   await build({
-    entryPoints: [join(__dirname, 'worker-child.ts'), join(__dirname, 'stack.ts')],
+    entryPoints: [join(here, 'worker-child.ts'), join(here, 'stack.ts')],
     bundle: true,
     platform: 'node',
     format: 'esm',
