@@ -5,10 +5,20 @@
 // to the collector warns inside the file that leaked it.
 import { afterAll } from 'vitest';
 
-const seen: string[] = [];
-process.on('warning', (w) => {
-  seen.push(`${w.name}${(w as { code?: string }).code ? ` [${(w as { code?: string }).code}]` : ''}: ${w.message}`);
-});
+// One listener per process: a fork that runs several files in turn (isolate: false) loads this
+// file once per test file, and a listener each time would itself trip MaxListenersExceededWarning.
+const WARNINGS = Symbol.for('converge.tests.warnings');
+const holder = globalThis as { [WARNINGS]?: string[] };
+const seen = (holder[WARNINGS] ??= listen());
+
+function listen(): string[] {
+  const list: string[] = [];
+  process.on('warning', (w) => {
+    const code = (w as { code?: string }).code;
+    list.push(`${w.name}${code ? ` [${code}]` : ''}: ${w.message}`);
+  });
+  return list;
+}
 
 afterAll(async () => {
   const gc = (globalThis as { gc?: () => void }).gc;
