@@ -4,7 +4,7 @@
 // elsewhere), group concurrency per account (it thins fetches only: the limit is held at claim time,
 // see worker.ts), and one queue of drift ticks fed by cron schedules. Runs are announced by the
 // fleet's own events (run_queued), not pg-boss's NOTIFY: a worker wakes one idle fetch loop for each.
-import { PgBoss } from 'pg-boss';
+import type { PgBoss } from 'pg-boss';
 import type pg from 'pg';
 import { bossDatabase } from './pool.js';
 import type { FleetTables } from './schema.js';
@@ -41,6 +41,9 @@ export async function openQueue(
   onError: (e: Error) => void,
 ): Promise<PgBoss> {
   const worker = role === 'worker';
+  // Loaded here, when a fleet opens: pg-boss is about 100 ms of module loading that every
+  // `converge` command (which can open a fleet) and every library user would pay otherwise.
+  const { PgBoss } = await import('pg-boss');
   const boss = new PgBoss({
     db: bossDatabase(pool, hub),
     schema: tables.queueSchema,
