@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { fileURLToPath } from 'node:url';
+import LongestFirst from './tests/setup/sequencer.js';
 
 const src = (p: string) => fileURLToPath(new URL(`./src/${p}`, import.meta.url));
 
@@ -38,6 +39,8 @@ export default defineConfig({
     // the `converge` command bundled once for the tests that spawn it (tests/setup/cli-bundle.ts)
     globalSetup: ['tests/setup/global.ts'],
     setupFiles: ['tests/setup/no-warnings.ts'],
+    // the longest files start first (tests/setup/sequencer.ts)
+    sequence: { sequencer: LongestFirst },
     // The type tests (and with them the whole project: vitest checks tsconfig.json's program) on
     // TypeScript 7's native compiler, devDependency `typescript-next`: about 6 s against 60 s for
     // TypeScript 5, same diagnostics. The package test still type-checks a consumer on both majors.

@@ -64,8 +64,11 @@ describeLxd('the lxc client against the fake LXD and the real daemon', (facts) =
   beforeAll(async () => {
     cleanupLxcfake();
     sim = await startSimulator({ tls: true, trustPassword: 'lxcfake-pw' });
-    fake = await runScript('fake', sim.url, 'lxcfake-pw');
-    real = await runScript('real', `https://${facts.https}`, facts.trustPassword);
+    // the two remotes share nothing (own LXD_CONF, own objects): the scripts run at once
+    [fake, real] = await Promise.all([
+      runScript('fake', sim.url, 'lxcfake-pw'),
+      runScript('real', `https://${facts.https}`, facts.trustPassword),
+    ]);
   }, 600_000);
   afterAll(async () => {
     cleanupLxcfake();
