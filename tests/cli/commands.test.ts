@@ -1,7 +1,7 @@
 // The `converge` command with plain (piped) output on the Civo simulator: exit codes, Markdown,
 // JSON, graph, refresh-only, replace, targets that name nothing, import, state list/mv/rm,
 // force-unlock, and no confirmation without a terminal answer.
-import { describe, it, expect, afterEach } from 'vitest';
+import { describe, it, expect, afterAll } from 'vitest';
 import type { CivoSimulator } from '../../src/providers/b/simulator/index.js';
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -10,7 +10,8 @@ import { FileStateStore } from '../../src/index.js';
 import { converge, simEnv } from './run.js';
 
 const sims: CivoSimulator[] = [];
-afterEach(async () => {
+// The tests run at once (each has its own simulator and state directory): the simulators close at the end.
+afterAll(async () => {
   for (const s of sims.splice(0)) await s.close();
 });
 
@@ -22,7 +23,7 @@ async function applied() {
   return s;
 }
 
-describe('converge (plain output)', () => {
+describe.concurrent('converge (plain output)', () => {
   it('plans as Markdown, JSON and Mermaid, and exits 2 for changes only with --detailed-exitcode', async () => {
     const { sim, env } = await simEnv();
     sims.push(sim);

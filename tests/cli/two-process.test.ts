@@ -1,7 +1,7 @@
 // The library across processes against the Civo simulator: a plan made and saved in one process
 // is applied by another exactly as saved; when the state moved on in between, the second process
 // refuses it and nothing changes.
-import { describe, it, expect, afterEach } from 'vitest';
+import { describe, it, expect, afterAll } from 'vitest';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import type { CivoSimulator } from '../../src/providers/b/simulator/index.js';
@@ -10,13 +10,14 @@ import { expectValidPlanFile } from '../workflow/plan-schema.js';
 
 const script = join(repo, 'tests/cli/fixtures/library-two-process.ts');
 const sims: CivoSimulator[] = [];
-afterEach(async () => {
+// The tests run at once (each has its own simulator and state directory): the simulators close at the end.
+afterAll(async () => {
   for (const s of sims.splice(0)) await s.close();
 });
 
 const last = (out: string) => JSON.parse(out.trim().split('\n').pop()!);
 
-describe('saved plans across processes (B simulator)', () => {
+describe.concurrent('saved plans across processes (B simulator)', () => {
   it('plans and saves in one process, applies in a second one as saved', async () => {
     const { sim, env, dir } = await simEnv();
     sims.push(sim);
