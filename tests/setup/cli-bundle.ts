@@ -1,6 +1,6 @@
 // The `converge` command for the tests that spawn it, built once per run (vitest globalSetup,
 // tests/setup/global.ts): src/cli/main.ts and the package's entry points bundled by esbuild into
-// one module graph (shared chunks, npm packages left external) in the git-ignored .converge/.
+// one module graph (shared chunks, npm packages inside) in the git-ignored .converge/.
 // From source every spawn made tsx resolve and transpile hundreds of modules of src/ (1.5-2 s of
 // CPU a command); the bundle loads in a fraction of that. tests/setup/cli-launch.mjs runs it.
 import { build } from 'esbuild';
@@ -48,7 +48,16 @@ export async function buildCliBundle(): Promise<string> {
     platform: 'node',
     format: 'esm',
     target: 'node22',
-    packages: 'external',
+    // The npm packages inside the bundle too: a spawned command then reads a few large files
+    // instead of some 350 small ones (their resolution, reads and compiles): about 0.4 s of module
+    // loading a command became about 0.25 s. Left out: tsx (cli-launch.mjs registers it itself),
+    // esbuild (tsx's, with its binary), the optional native pg driver. CommonJS packages inside an
+    // ES module need a require, given by the banner. A stack or fixture that imports an npm package
+    // itself gets its own copy: none of the command tests' stacks does.
+    external: ['tsx', 'tsx/*', 'esbuild', 'pg-native'],
+    banner: {
+      js: "import { createRequire as __convergeRequire } from 'node:module'; const require = __convergeRequire(import.meta.url);",
+    },
     sourcemap: false,
     outdir: out,
     outExtension: { '.js': '.mjs' },
