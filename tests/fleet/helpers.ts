@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { NODE_BUNDLE } from '../helpers/node-bundle.js';
 import pg from 'pg';
 import type { Fleet, Run, RunStatus } from '../../src/fleet/index.js';
 import { pgTestUrl } from '../helpers/pg-env.js';
@@ -56,14 +57,9 @@ export async function waitRun(fleet: Fleet, id: string, want: readonly RunStatus
 /** Bundles the worker child and the test stack into `out` (worker-child.mjs, stack.mjs), for worker processes. */
 export async function bundleWorkerChild(out: string): Promise<void> {
   await build({
+    ...NODE_BUNDLE,
     entryPoints: [join(here, 'worker-child.ts'), join(here, 'stack.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    packages: 'external',
+    splitting: true, // one copy of the engine and its packages for the worker and the stacks it loads
     outdir: out,
-    outExtension: { '.js': '.mjs' },
-    logLevel: 'silent',
   });
 }

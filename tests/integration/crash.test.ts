@@ -9,7 +9,9 @@ import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build } from 'esbuild';
+import { NODE_BUNDLE } from '../helpers/node-bundle.js';
 import { randomBytes } from 'node:crypto';
 import { Engine, FileStateStore, PostgresStateStore, type StateStore } from '../../src/index.js';
 import { seededRandom } from '../../src/kit/sim/faults.js';
@@ -26,6 +28,15 @@ const SEED = Number(process.env.CONVERGE_CRASH_SEED ?? 17);
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
 
+// The child, bundled once (tests/helpers/node-bundle.ts): a process starts in a fraction of the
+// time tsx takes to load it from source. Split, so that a child on the file store does not load the
+// PostgreSQL store.
+const childDir = join(root, 'node_modules', '.cache', 'converge-crash', String(process.pid));
+beforeAll(async () => {
+  await build({ ...NODE_BUNDLE, entryPoints: [join(here, 'crash', 'child.ts')], splitting: true, outdir: childDir });
+}, 60_000);
+afterAll(() => rm(childDir, { recursive: true, force: true }));
+
 type Child = {
   proc: ChildProcess;
   applying: Promise<number>;
@@ -38,7 +49,7 @@ type Where = { readonly dir: string; readonly pg?: { readonly url: string; reado
 
 function startChild(where: Where, lockTimeoutMs = 0): Child {
   const { dir, pg } = where;
-  const proc = spawn(process.execPath, ['--import', 'tsx', join(here, 'crash', 'child.ts')], {
+  const proc = spawn(process.execPath, [join(childDir, 'child.mjs')], {
     cwd: root,
     env: {
       ...process.env,

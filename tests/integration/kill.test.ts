@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { NODE_BUNDLE } from '../helpers/node-bundle.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   Engine,
@@ -99,19 +100,13 @@ type Tear = { readonly n: number; readonly mode: 'mark' | 'note'; readonly type:
 type Outcome = ChildExit & { readonly applies: number };
 
 beforeAll(async () => {
-  // One bundle of the child (dependencies stay in node_modules): a process starts in a fraction of
+  // One bundle of the child (tests/helpers/node-bundle.ts): a process starts in a fraction of
   // tsx's time. Split, so that a child on the file store does not load the PostgreSQL store.
   await build({
+    ...NODE_BUNDLE,
     entryPoints: [join(here, 'kill', 'child.ts')],
-    bundle: true,
     splitting: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
     outdir: childDir,
-    outExtension: { '.js': '.mjs' },
-    logLevel: 'silent',
   });
 }, 60_000);
 afterAll(() => rm(childDir, { recursive: true, force: true }));

@@ -7,6 +7,7 @@ import { build } from 'esbuild';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NODE_BUNDLE } from '../helpers/node-bundle.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -42,26 +43,10 @@ export async function buildCliBundle(): Promise<string> {
   }
   const out = mkdtempSync(join(parent, 'run-'));
   await build({
+    ...NODE_BUNDLE,
     entryPoints: Object.fromEntries(CLI_BUNDLE_ENTRIES.map((e) => [e, join(repo, 'src', `${e}.ts`)])),
-    bundle: true,
     splitting: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    // The npm packages inside the bundle too: a spawned command then reads a few large files
-    // instead of some 350 small ones (their resolution, reads and compiles): about 0.4 s of module
-    // loading a command became about 0.25 s. Left out: tsx (cli-launch.mjs registers it itself),
-    // esbuild (tsx's, with its binary), the optional native pg driver. CommonJS packages inside an
-    // ES module need a require, given by the banner. A stack or fixture that imports an npm package
-    // itself gets its own copy: none of the command tests' stacks does.
-    external: ['tsx', 'tsx/*', 'esbuild', 'pg-native'],
-    banner: {
-      js: "import { createRequire as __convergeRequire } from 'node:module'; const require = __convergeRequire(import.meta.url);",
-    },
-    sourcemap: false,
     outdir: out,
-    outExtension: { '.js': '.mjs' },
-    logLevel: 'silent',
   });
   writeFileSync(join(out, 'entries.json'), JSON.stringify(CLI_BUNDLE_ENTRIES));
   return out;
