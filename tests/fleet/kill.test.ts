@@ -140,7 +140,11 @@ describe(`fleet kill trial (seed ${SEED}, ${STACKS} stacks, ${KILLS} kills)`, ()
         await new Promise((r) => setTimeout(r, between(GAP[0], GAP[1])));
         const live = [...workers.values()];
         if (live.length === 0) continue;
-        const victim = live[Math.floor(random() * live.length)]!;
+        // at a random moment, a worker with a run in flight when there is one: a kill of an idle
+        // worker proves less (and with three kills, a trial of idle kills would test no retry)
+        const busy = live.filter((w) => (inFlight.get(w.pid!)?.size ?? 0) > 0);
+        const pool = busy.length > 0 ? busy : live;
+        const victim = pool[Math.floor(random() * pool.length)]!;
         workers.delete(victim.pid!);
         if ((inFlight.get(victim.pid!)?.size ?? 0) > 0) midRun++;
         victim.kill('SIGKILL');
