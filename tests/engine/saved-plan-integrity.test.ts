@@ -35,6 +35,9 @@ import { expectValidPlanFile } from '../workflow/plan-schema.js';
 // Each load under the passphrase derives two scrypt keys, and the edit-by-edit tests load one file
 // hundreds of times: each key derived once (tests/helpers/memo-scrypt.ts).
 vi.mock('node:crypto', async (original) => (await import('../helpers/memo-scrypt.js')).memoizeScrypt(await original()));
+// The forks run file after file (isolate: false): src/ may already be loaded, bound to the real
+// node:crypto, by a file before this one. Loaded again here, under the mock (hoisted above the imports).
+vi.hoisted(() => vi.resetModules());
 
 const PASS = 'correct horse battery staple';
 const SIGNING_KEY = 'k7Qe1Zp0mWv3sXr9Tb2Yc8Ud5Hf4Lg6N';

@@ -14,6 +14,9 @@ const PASS = 'schema-pass';
 // Each plan is saved and loaded back under the passphrase: the load derives again the keys the save
 // derived (same salt), once each here (tests/helpers/memo-scrypt.ts).
 vi.mock('node:crypto', async (original) => (await import('../helpers/memo-scrypt.js')).memoizeScrypt(await original()));
+// The forks run file after file (isolate: false): src/ may already be loaded, bound to the real
+// node:crypto, by a file before this one. Loaded again here, under the mock (hoisted above the imports).
+vi.hoisted(() => vi.resetModules());
 
 async function check(plan: Plan, sealed = true): Promise<void> {
   const text = await plan.serialize(sealed ? { passphrase: PASS } : { allowPlaintextSecrets: true });
