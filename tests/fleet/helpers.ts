@@ -5,8 +5,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-import { NODE_BUNDLE } from '../helpers/node-bundle.js';
+import { bundleForNode } from '../helpers/node-bundle.js';
 import pg from 'pg';
 import type { Fleet, Run, RunStatus } from '../../src/fleet/index.js';
 import { pgTestUrl } from '../helpers/pg-env.js';
@@ -56,10 +55,6 @@ export async function waitRun(fleet: Fleet, id: string, want: readonly RunStatus
 
 /** Bundles the worker child and the test stack into `out` (worker-child.mjs, stack.mjs), for worker processes. */
 export async function bundleWorkerChild(out: string): Promise<void> {
-  await build({
-    ...NODE_BUNDLE,
-    entryPoints: [join(here, 'worker-child.ts'), join(here, 'stack.ts')],
-    splitting: true, // one copy of the engine and its packages for the worker and the stacks it loads
-    outdir: out,
-  });
+  // split: the worker and the stacks it loads share one copy of the engine and its packages
+  await bundleForNode([join(here, 'worker-child.ts'), join(here, 'stack.ts')], out);
 }

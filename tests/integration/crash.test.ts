@@ -10,8 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from 'esbuild';
-import { NODE_BUNDLE } from '../helpers/node-bundle.js';
+import { bundleForNode } from '../helpers/node-bundle.js';
 import { randomBytes } from 'node:crypto';
 import { Engine, FileStateStore, PostgresStateStore, type StateStore } from '../../src/index.js';
 import { seededRandom } from '../../src/kit/sim/faults.js';
@@ -33,7 +32,7 @@ const root = join(here, '..', '..');
 // PostgreSQL store.
 const childDir = join(root, 'node_modules', '.cache', 'converge-crash', String(process.pid));
 beforeAll(async () => {
-  await build({ ...NODE_BUNDLE, entryPoints: [join(here, 'crash', 'child.ts')], splitting: true, outdir: childDir });
+  await bundleForNode([join(here, 'crash', 'child.ts')], childDir);
 }, 60_000);
 afterAll(() => rm(childDir, { recursive: true, force: true }));
 

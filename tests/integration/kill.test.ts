@@ -20,8 +20,7 @@ import { appendFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-import { NODE_BUNDLE } from '../helpers/node-bundle.js';
+import { bundleForNode } from '../helpers/node-bundle.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   Engine,
@@ -102,12 +101,7 @@ type Outcome = ChildExit & { readonly applies: number };
 beforeAll(async () => {
   // One bundle of the child (tests/helpers/node-bundle.ts): a process starts in a fraction of
   // tsx's time. Split, so that a child on the file store does not load the PostgreSQL store.
-  await build({
-    ...NODE_BUNDLE,
-    entryPoints: [join(here, 'kill', 'child.ts')],
-    splitting: true,
-    outdir: childDir,
-  });
+  await bundleForNode([join(here, 'kill', 'child.ts')], childDir);
 }, 60_000);
 afterAll(() => rm(childDir, { recursive: true, force: true }));
 

@@ -3,11 +3,10 @@
 // one module graph (shared chunks, npm packages inside) in the git-ignored .converge/.
 // From source every spawn made tsx resolve and transpile hundreds of modules of src/ (1.5-2 s of
 // CPU a command); the bundle loads in a fraction of that. tests/setup/cli-launch.mjs runs it.
-import { build } from 'esbuild';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { NODE_BUNDLE } from '../helpers/node-bundle.js';
+import { bundleForNode } from '../helpers/node-bundle.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -42,12 +41,7 @@ export async function buildCliBundle(): Promise<string> {
     if (Date.now() - statSync(path).mtimeMs > 86_400_000) rmSync(path, { recursive: true, force: true });
   }
   const out = mkdtempSync(join(parent, 'run-'));
-  await build({
-    ...NODE_BUNDLE,
-    entryPoints: Object.fromEntries(CLI_BUNDLE_ENTRIES.map((e) => [e, join(repo, 'src', `${e}.ts`)])),
-    splitting: true,
-    outdir: out,
-  });
+  await bundleForNode(Object.fromEntries(CLI_BUNDLE_ENTRIES.map((e) => [e, join(repo, 'src', `${e}.ts`)])), out);
   writeFileSync(join(out, 'entries.json'), JSON.stringify(CLI_BUNDLE_ENTRIES));
   return out;
 }
