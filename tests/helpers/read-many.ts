@@ -41,7 +41,9 @@ export async function planBothWays(
   // A plan with changes has each provider check its credentials once (Civo: GET /v2/regions, Gcore:
   // GET /cloud/v1/tasks); that read is not the refresh's, so it is not counted here.
   const gets = () => sim.requests.filter((r) => r.method === 'GET' && !skip(r.path) && !PLAN_CHECKS.has(r.path)).length;
-  const batched = new Engine({ providers: [provider], state: new MemoryStateStore(location), parallelism: 20 });
+  // one read at a time: every type with two objects or more is listed (a type with no more objects
+  // than reads run at once is read one by one, src/engine/refresh/read-all.ts)
+  const batched = new Engine({ providers: [provider], state: new MemoryStateStore(location), parallelism: 1 });
   const single = new Engine({
     providers: [oneByOne(provider)],
     state: new MemoryStateStore(location),

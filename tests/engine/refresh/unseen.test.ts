@@ -1,6 +1,7 @@
 // Absence in a listing is never proof: whatever a provider's `readMany` answers for an object (null,
 // or nothing at all), the engine reads that object alone with `read` before it calls it gone, in a
 // plan and in engine.refresh(). One read per missing object, none when the listing shows them all.
+// (The engines here run 2 reads at once: a type with no more objects than that is read one by one.)
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Engine, MemoryStateStore, defineProvider, defineResource, resourceHelper, type ReadResult } from 'converge';
@@ -52,7 +53,7 @@ const decls = (c: ReturnType<typeof listedCloud>) => [0, 1, 2, 3].map((i) => c.i
 describe('refresh by the listing: a missing object is read alone before it is gone', () => {
   it('reads nothing alone when the listing shows every object', async () => {
     const c = listedCloud();
-    const engine = new Engine({ providers: [c.provider], state: new MemoryStateStore() });
+    const engine = new Engine({ providers: [c.provider], state: new MemoryStateStore(), parallelism: 2 });
     await engine.apply(await engine.plan(decls(c)));
     c.reads.length = 0;
     c.listings.length = 0;
@@ -64,7 +65,7 @@ describe('refresh by the listing: a missing object is read alone before it is go
 
   it('keeps objects a listing missed (answered null or left out) and plans only the truly deleted one', async () => {
     const c = listedCloud();
-    const engine = new Engine({ providers: [c.provider], state: new MemoryStateStore() });
+    const engine = new Engine({ providers: [c.provider], state: new MemoryStateStore(), parallelism: 2 });
     await engine.apply(await engine.plan(decls(c)));
     const ids = Object.fromEntries(Object.values((await engine.state()).resources).map((r) => [r.name, r.id]));
     c.skip.set(ids.i0!, 'null');
@@ -88,5 +89,24 @@ describe('refresh by the listing: a missing object is read alone before it is go
     expect([...refreshed.unchanged].sort()).toEqual(['i0', 'i1', 'i3']);
     expect(c.reads.sort()).toEqual([ids.i0, ids.i1, ids.i2].sort());
     expect(Object.keys((await engine.state()).resources).sort()).toEqual(['i0', 'i1', 'i3']);
+  });
+
+  it('reads a type one by one when it has no more objects than reads run at once, and lists it when it has more', async () => {
+    const c = listedCloud();
+    const state = new MemoryStateStore();
+    const wide = new Engine({ providers: [c.provider], state, parallelism: 4 });
+    await wide.apply(await wide.plan(decls(c)));
+    c.reads.length = 0;
+    expect((await wide.plan(decls(c))).hasChanges).toBe(false);
+    // 4 objects, 4 reads at once: one round of reads, no listing (it would return the whole region's)
+    expect(c.listings).toEqual([]);
+    expect(c.reads).toHaveLength(4);
+
+    const narrow = new Engine({ providers: [c.provider], state, parallelism: 3 });
+    c.reads.length = 0;
+    expect((await narrow.plan(decls(c))).hasChanges).toBe(false);
+    expect(c.listings).toHaveLength(1);
+    expect(c.listings[0]).toHaveLength(4);
+    expect(c.reads).toEqual([]);
   });
 });
