@@ -61,4 +61,35 @@ describe.skipIf(!url)('PostgresStateStore shared lock session', () => {
     const rows = await pool.query(`SELECT count(*)::int AS n FROM "${schema}".converge_locks`);
     expect(rows.rows[0].n).toBe(0);
   });
+
+  it('hands a stack from holder to holder back to back with no dead-holder warning, and leaves no session setting on the pool', async () => {
+    // the take (try + row) and the release (row, commit, unlock) are one message each: a holder that
+    // takes the lock the moment the last one unlocked must not see the last one's row as left behind
+    const shared = open('handoff');
+    const own = open('handoff', undefined);
+    await shared.read();
+    const warnings: string[] = [];
+    let held = await shared.lock({ operation: 'apply' });
+    for (let i = 0; i < 20; i++) {
+      const next = (i % 2 ? shared : own).lock({ operation: 'apply', timeoutMs: 5000 });
+      await new Promise((r) => setTimeout(r, 2));
+      await held.release();
+      held = await next;
+      warnings.push(...held.warnings);
+    }
+    await held.release();
+    expect(warnings).toEqual([]);
+    const rows = await pool.query(`SELECT count(*)::int AS n FROM "${schema}".converge_locks`);
+    expect(rows.rows[0].n).toBe(0);
+    // the holder rows are written without waiting for the disk, for their own transaction only
+    const c = await pool.connect();
+    try {
+      for (let i = 0; i < 3; i++) {
+        const r = await c.query<{ sc: string }>(`SELECT current_setting('synchronous_commit') AS sc`);
+        expect(r.rows[0]!.sc).toBe('on');
+      }
+    } finally {
+      c.release();
+    }
+  });
 });

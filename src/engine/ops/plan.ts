@@ -45,14 +45,27 @@ export async function runPlan(
   if (issues.length) throw new ValidationError(issues);
   const refreshOnly = options.mode === 'refresh-only';
   const refresh = refreshOnly || (options.refresh ?? true);
-  let state = await core.store.read();
-  checkNames(decls, state, options, destroy);
-  const needsLock = refresh || Object.keys(state.pending).length > 0;
-  const lock = needsLock ? await core.lock(destroy ? 'destroy' : 'plan', options.signal) : undefined;
+  // A refreshing plan that names no resources in its options reads the state once, under the lock.
+  // Otherwise the state is read first (names in targets, exclude and replace are checked before the
+  // lock is taken), and read again under the lock, taken to refresh or to resolve pending operations.
+  const operation = destroy ? 'destroy' : 'plan';
+  const namesFirst = !!(options.targets?.length || options.exclude?.length || options.replace?.length);
+  let lock = refresh && !namesFirst ? await core.lock(operation, options.signal) : undefined;
+  let state: State;
+  try {
+    state = await core.store.read();
+    checkNames(decls, state, options, destroy);
+    if (!lock && (refresh || Object.keys(state.pending).length > 0)) {
+      lock = await core.lock(operation, options.signal);
+      state = await core.store.read();
+    }
+  } catch (e) {
+    await lock?.release();
+    throw e;
+  }
   const signal = ownSignal(options.signal);
   try {
     const warnings = [...(lock?.warnings ?? [])];
-    if (lock) state = await core.store.read();
     if (Object.keys(state.pending).length) {
       const ledger = new Ledger(state, core.store);
       warnings.push(

@@ -8,11 +8,12 @@ import { lockInfo, waitForLock } from '../lock.js';
 import { StateLockedError } from '../errors.js';
 import {
   DROP_ROW,
-  TAKE_ROW,
   advisoryKey,
   deadHolderWarning,
   heldLock,
   holderOf,
+  release,
+  tryTake,
   type PgLockTarget,
 } from './postgres-lock.js';
 
@@ -68,9 +69,14 @@ class LockSession {
           this.#held.set(key, info);
           return this.#turn(async () => {
             try {
-              const r = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS ok', [key]);
-              if (r.rows[0].ok) return true;
+              const r = await tryTake(client, locks, target.stack, key, info);
+              if (r.ok) {
+                if (r.left) warnings.push(deadHolderWarning(target.location, r.left));
+                return true;
+              }
             } catch (e) {
+              // the message may have taken the lock before it failed
+              await client.query('SELECT pg_advisory_unlock($1::bigint)', [key]).catch(() => {});
               this.#held.delete(key);
               throw e;
             }
@@ -87,20 +93,6 @@ class LockSession {
           holder ?? { id: 'unknown', pid: 0, host: 'unknown', operation: 'unknown', since: 'unknown' },
           target.location,
         );
-      await this.#turn(async () => {
-        try {
-          const left = await client.query<{ info: LockInfo | null }>(TAKE_ROW(locks), [
-            target.stack,
-            JSON.stringify(info),
-          ]);
-          const dead = left.rows[0]?.info;
-          if (dead) warnings.push(deadHolderWarning(target.location, dead));
-        } catch (e) {
-          await client.query('SELECT pg_advisory_unlock($1::bigint)', [key]).catch(() => {});
-          this.#held.delete(key);
-          throw e;
-        }
-      });
     } catch (e) {
       this.#unuse();
       throw e;
@@ -108,10 +100,7 @@ class LockSession {
     return heldLock(info, warnings, held, async () => {
       try {
         if (this.#live === client) {
-          await this.#turn(async () => {
-            await client.query(DROP_ROW(locks), [target.stack, info.id]);
-            await client.query('SELECT pg_advisory_unlock($1::bigint)', [key]);
-          });
+          await this.#turn(() => release(client, locks, target.stack, key, info.id));
         } else {
           // the session was lost (its locks with it): only the row is left to drop
           await this.#pool.query(DROP_ROW(locks), [target.stack, info.id]);
@@ -136,14 +125,6 @@ class LockSession {
   #connect(): Promise<pg.PoolClient> {
     this.#client ??= (async () => {
       const c = await this.#pool.connect();
-      // the holder rows are facts for people (who holds it, who left it), not the lock, which is the
-      // session's: their writes need not wait for the disk (an fsync each, most of a short run's cost)
-      try {
-        await c.query('SET synchronous_commit = off');
-      } catch (e) {
-        c.release(true);
-        throw e;
-      }
       const lost = () => {
         if (this.#live === c) {
           this.#live = undefined;
@@ -171,10 +152,7 @@ class LockSession {
     this.#live = undefined;
     if (c) {
       if (this.#lost) c.off('error', this.#lost);
-      c.query('RESET synchronous_commit').then(
-        () => c.release(),
-        () => c.release(true),
-      );
+      c.release();
     }
   }
 }

@@ -39,8 +39,11 @@ export async function acquirePgLock(target: PgLockTarget, request: LockRequest, 
     const got = await waitForLock(
       request,
       async () => {
-        const r = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS ok', [key]);
-        if (r.rows[0].ok) return true;
+        const r = await tryTake(client, locks, target.stack, key, info);
+        if (r.ok) {
+          if (r.left) warnings.push(deadHolderWarning(target.location, r.left));
+          return true;
+        }
         holder = (await holderOf(client, target, key)).info;
         return undefined;
       },
@@ -52,17 +55,13 @@ export async function acquirePgLock(target: PgLockTarget, request: LockRequest, 
         holder ?? { id: 'unknown', pid: 0, host: 'unknown', operation: 'unknown', since: 'unknown' },
         target.location,
       );
-    const left = await client.query<{ info: LockInfo | null }>(TAKE_ROW(locks), [target.stack, JSON.stringify(info)]);
-    const dead = left.rows[0]?.info;
-    if (dead) warnings.push(deadHolderWarning(target.location, dead));
   } catch (e) {
     await end(true);
     throw e;
   }
   return heldLock(info, warnings, held, async () => {
     try {
-      await client.query(DROP_ROW(locks), [target.stack, info.id]);
-      await client.query('SELECT pg_advisory_unlock($1::bigint)', [key]);
+      await release(client, locks, target.stack, key, info.id);
       await end(false);
     } catch (e) {
       await end(true);
@@ -73,6 +72,66 @@ export async function acquirePgLock(target: PgLockTarget, request: LockRequest, 
 
 /** Drops a lock's holder row: $1 the stack, $2 the holder's id. */
 export const DROP_ROW = (locks: string) => `DELETE FROM ${locks} WHERE stack = $1 AND info->>'id' = $2`;
+
+/**
+ * Tries the stack's advisory lock and, when it is taken, writes our holder row, in one message (one
+ * round trip, where a statement each took two): the try, then the row in a statement of its own,
+ * whose snapshot is taken after the lock (so an earlier holder's row, deleted before it unlocked,
+ * is not seen). `left`: the row an earlier holder left without releasing. The holder rows are facts
+ * for people (who holds it, who left it), not the lock, which is the session's: their writes need
+ * not wait for the disk (`SET LOCAL`, this message only). The message is a simple query, so its
+ * values are literals escaped by the driver. A message that fails may have taken the lock: the
+ * caller unlocks (or ends the session).
+ */
+export async function tryTake(
+  client: pg.Client | pg.PoolClient,
+  locks: string,
+  stack: string,
+  key: string,
+  info: LockInfo,
+): Promise<{ ok: boolean; left: LockInfo | null }> {
+  const s = client.escapeLiteral(stack);
+  const results = (await client.query(
+    `SET LOCAL synchronous_commit = off;
+     SELECT set_config('converge.lock', pg_try_advisory_lock(${keyLiteral(key)})::text, true);
+     WITH ok AS (SELECT current_setting('converge.lock') = 'true' AS ok),
+       left_row AS (SELECT info FROM ${locks} WHERE stack = ${s}),
+       ours AS (INSERT INTO ${locks} (stack, info) SELECT ${s}, ${client.escapeLiteral(JSON.stringify(info))}::jsonb
+         FROM ok WHERE ok.ok ON CONFLICT (stack) DO UPDATE SET info = excluded.info)
+     SELECT ok.ok, (SELECT info FROM left_row) AS info FROM ok`,
+  )) as unknown as pg.QueryResult<{ ok: boolean; info: LockInfo | null }>[];
+  const row = results[2]!.rows[0]!;
+  return { ok: row.ok, left: row.ok ? row.info : null };
+}
+
+/**
+ * Drops our holder row, commits, then unlocks, in one message: the next holder takes the lock only
+ * once the row is gone. A failed message is rolled back and the lock freed on its own.
+ */
+export async function release(
+  client: pg.Client | pg.PoolClient,
+  locks: string,
+  stack: string,
+  key: string,
+  lockId: string,
+): Promise<void> {
+  try {
+    await client.query(
+      `BEGIN; SET LOCAL synchronous_commit = off;
+       DELETE FROM ${locks} WHERE stack = ${client.escapeLiteral(stack)} AND info->>'id' = ${client.escapeLiteral(lockId)};
+       COMMIT; SELECT pg_advisory_unlock(${keyLiteral(key)})`,
+    );
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw e;
+  }
+}
+
+/** An advisory key as a SQL literal (it is a decimal integer; anything else is a bug). */
+function keyLiteral(key: string): string {
+  if (!/^-?\d{1,20}$/.test(key)) throw new TypeError(`not an advisory key: ${key}`);
+  return `${key}::bigint`;
+}
 
 /**
  * The Lock a store hands out, counted in `held` until released: `release` runs `drop` once, however
@@ -132,12 +191,6 @@ export async function holderOf(
   };
   return { info: fromSession, session };
 }
-
-/** The row of the new holder, in one statement: the row left by an earlier holder (none when it released), then ours. */
-export const TAKE_ROW = (locks: string) =>
-  `WITH left_row AS (SELECT info FROM ${locks} WHERE stack = $1),
-     ours AS (INSERT INTO ${locks} (stack, info) VALUES ($1, $2) ON CONFLICT (stack) DO UPDATE SET info = excluded.info)
-   SELECT (SELECT info FROM left_row) AS info`;
 
 export const deadHolderWarning = (location: string, dead: LockInfo) =>
   `The lock on ${location} held by pid ${dead.pid} on ${dead.host} for ${dead.operation} since ${dead.since} ` +
