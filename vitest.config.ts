@@ -47,7 +47,8 @@ export default defineConfig({
     typecheck: {
       enabled: true,
       include: ['tests/**/*.test-d.ts'],
-      checker: fileURLToPath(new URL('./node_modules/typescript-next/bin/tsc', import.meta.url)),
+      // (tests/setup/tsc-checker.mjs: that tsc on one thread, 8 s of CPU against 13 s on all cores)
+      checker: fileURLToPath(new URL('./tests/setup/tsc-checker.mjs', import.meta.url)),
     },
   },
 });
