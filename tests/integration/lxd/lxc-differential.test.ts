@@ -1,7 +1,8 @@
 // The real `lxc` client runs one script against the fake LXD and against the real daemon, both
 // over HTTPS joined with a trust password from a scratch LXD_CONF: every command succeeds on both,
 // and each compared command (every `show`, get, list, exec and pulled file) prints the same thing
-// once ids, MACs, veth names, addresses and timestamps are normalised.
+// once ids, MACs, veth names, addresses and timestamps are normalised. The fake's half is also
+// judged on its own terms (judgeFakeScript: exit codes, no panic, exec streaming, events, routes).
 import { createHash, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSimulator, type LxdSimulator } from '../../../src/providers/a/simulator/index.js';
 import {
   FORWARD_ADDRESS,
+  judgeFakeScript,
   lxcScript,
   normalizeLxc,
   runLxc,
@@ -79,6 +81,9 @@ describeLxd('the lxc client against the fake LXD and the real daemon', (facts) =
   it('joins both remotes with the trust password', () => {
     expect([fake.added.code, real.added.code]).toEqual([0, 0]);
   });
+
+  // the fake's own verdict, on its half of this run (tests/providers/a/lxc-client.test.ts without a daemon)
+  judgeFakeScript(() => ({ sim, results: fake.results }));
 
   for (const [n, step] of steps.entries()) {
     const title = `lxc ${step.argv.join(' ').replace(/\S*\/SCRATCH\S*/g, 'FILE')}`;

@@ -1,7 +1,8 @@
 // The lxc refusal script (tests/providers/a/lxc-refusals.ts) against the fake LXD and the real
 // daemon at once, both over HTTPS from scratch LXD_CONFs: every command LXD refuses is refused by
 // the fake with the same exit code and the same first line of error, and the snapshot, copy and
-// exec commands exit the same and print the same.
+// exec commands exit the same and print the same. The fake's half is also judged on its own terms
+// (judgeFakeRefusals: LXD's recorded codes and messages, the snapshot listings, no unrouted request).
 import { createHash, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { startSimulator, type LxdSimulator } from '../../../src/providers/a/simu
 import { normalizeLxc, runLxc, scratchConf } from '../../providers/a/lxc-script.js';
 import {
   firstLine,
+  judgeFakeRefusals,
   lxcEveryday,
   lxcRefusals,
   refusalLeftovers,
@@ -74,6 +76,9 @@ describeLxd('lxc refusals, snapshots, copies and exec: the fake LXD against the 
     expect([fake.code, real.code]).toEqual([0, 0]);
     expect(fake.setup.map((x) => x.code)).toEqual(real.setup.map((x) => x.code));
   });
+
+  // the fake's own verdict, on its half of this run (tests/providers/a/lxc-refusals.test.ts without a daemon)
+  judgeFakeRefusals(() => ({ sim, run: fake }));
 
   for (const [n, refusal] of lxcRefusals('R').entries())
     it(`lxc ${refusal.argv.join(' ')}: refused by both, same exit code and first line`, () => {

@@ -3,6 +3,8 @@
 // copy and exec commands users run every day, on remote `r`. Each refusal carries the exit code and
 // first line of error the real daemon printed (LXD 5.0.2, Debian's lxc 5.0.2, on this project's test
 // machine); the fake must print the same. Every object is named lxcfake-r*.
+import { expect, it } from 'vitest';
+import type { LxdSimulator } from '../../../src/providers/a/simulator/index.js';
 import { normalizeLxc, runLxc, runStep, type LxcResult, type LxcStep } from './lxc-script.js';
 
 /** A refusal: the command, the exit code and the first stderr line the real daemon gives (remote shown as R:). */
@@ -252,3 +254,60 @@ export async function runRefusalScripts(env: NodeJS.ProcessEnv, r: string): Prom
 
 /** The first line of what a command printed on stderr, with the remote's name as R:. */
 export const firstLine = (x: LxcResult, remote: string) => normalizeLxc(x.stderr, remote).split('\n')[0]!.trim();
+
+/**
+ * The fake LXD's verdict on the refusal scripts (its run on remote 'fake'): the setup succeeds,
+ * every refusal exits with LXD's code and first line of error, exec honours --cwd and --env,
+ * snapshots and copies list as LXD lists them, and only the script's three unknown routes went
+ * unanswered. Registered by tests/providers/a/lxc-refusals.test.ts without a daemon and, with one,
+ * by tests/integration/lxd/lxc-refusals.test.ts on the fake's half of its run: one run, not two.
+ */
+export function judgeFakeRefusals(got: () => { sim: LxdSimulator; run: RefusalRun }): void {
+  it('the fake: sets up the objects the refusals name', () => {
+    const { run } = got();
+    expect(run.setup.map((x) => [x.cmd, x.code, x.stderr])).toEqual(run.setup.map((x) => [x.cmd, 0, '']));
+  });
+
+  for (const [n, refusal] of lxcRefusals('fake').entries())
+    it(`the fake: refuses lxc ${refusal.argv.join(' ')} as LXD does`, () => {
+      const x = got().run.refusals[n]!;
+      expect({ code: x.code, firstLine: firstLine(x, 'fake') }).toEqual({
+        code: refusal.exitCode,
+        firstLine: refusal.firstLine,
+      });
+    });
+
+  it('the fake: runs exec in --cwd (falling back to /) and with --env', () => {
+    expect(
+      got()
+        .run.everyday.slice(0, 4)
+        .map((x) => x.stdout),
+    ).toEqual(['/tmp\n', '/root\n', '/\n', 'bar\n']);
+  });
+
+  it('the fake: takes, lists, restores and deletes snapshots, and copies with and without them', () => {
+    const { run } = got();
+    const steps = lxcEveryday('fake');
+    run.everyday.forEach((x, n) => expect(x.code, `${x.cmd}\n${x.stderr}`).toBe(steps[n]!.exitCode ?? 0));
+    const lists = run.everyday.filter((x) => x.cmd.includes(' list '));
+    expect(lists.map((x) => x.stdout)).toEqual([
+      'lxcfake-r1,2\n',
+      'lxcfake-r1,2\nlxcfake-r2,2\nlxcfake-r3,0\nlxcfake-r4,0\n',
+    ]);
+    const snapshots = run.everyday.filter((x) => x.cmd.includes('/snapshots')).map((x) => JSON.parse(x.stdout));
+    expect(snapshots).toEqual([
+      ['/1.0/instances/lxcfake-r1/snapshots/s0', '/1.0/instances/lxcfake-r1/snapshots/s1'],
+      ['/1.0/instances/lxcfake-r1/snapshots/s0'],
+      ['/1.0/instances/lxcfake-r2/snapshots/s0', '/1.0/instances/lxcfake-r2/snapshots/s1'],
+    ]);
+  });
+
+  it('the fake: left no request unanswered by a route but the three the script makes up', () => {
+    const expected = ['GET /1.0/nosuch', 'GET /1.0/instances/lxcfake-r1/nosuch', 'DELETE /1.0/profiles'];
+    expect(
+      got()
+        .sim.unmatched.map((u) => `${u.method} ${u.path}`)
+        .sort(),
+    ).toEqual(expected.sort());
+  });
+}

@@ -7,7 +7,8 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import type { LxdSimulator } from '../../../src/providers/a/simulator/index.js';
 
 export const LXC = '/usr/bin/lxc';
 
@@ -194,4 +195,55 @@ export function describeWithLxc(name: string, body: () => void): void {
 
   console.warn(`\n!!! SKIPPING "${name}": ${LXC} is missing. Run scripts/lxd-test-env.sh as root. !!!\n`);
   describe.skip(name, () => it('needs the lxc client', () => {}));
+}
+
+/**
+ * The fake LXD's verdict on the script (its run on remote 'fake'): every step exits as the script
+ * says and lxc never panics, a pulled file holds what was pushed, exec streams stdin and output
+ * and reports the exit code, the fake sent the operation and lifecycle events lxc waited on, and
+ * it answered every request from its route table. Registered by tests/providers/a/lxc-client.test.ts
+ * without a daemon and, with one, by tests/integration/lxd/lxc-differential.test.ts on the fake's
+ * half of its run: one run of the script against the fake, not two.
+ */
+export function judgeFakeScript(got: () => { sim: LxdSimulator; results: readonly LxcResult[] }): void {
+  const steps = lxcScript('fake', '/SCRATCH');
+  it(`the fake: runs the script's ${steps.length} steps as the script says, lxc never panicking`, () => {
+    const { results } = got();
+    expect(results).toHaveLength(steps.length);
+    for (const [n, step] of steps.entries()) {
+      const r = results[n]!;
+      expect(r.stderr, r.cmd).not.toMatch(/panic:|goroutine \d+/);
+      expect(r.code, `step ${n + 1}: ${r.cmd}\n${r.stderr}`).toBe(step.exitCode ?? 0);
+      if (step.thenRead) expect(r.pulled, r.cmd).toBe('hello from the lxcfake script\n');
+    }
+  });
+
+  it('the fake: streams exec stdin and output over the operation websockets and reports the exit code', () => {
+    const { results } = got();
+    expect(results.find((r) => r.cmd.includes('echo hello'))?.stdout).toBe('hello from lxcfake\n');
+    expect(results.find((r) => r.cmd.includes('exit 3'))?.code).toBe(3);
+    expect(results.find((r) => r.cmd.endsWith('-- cat'))?.stdout).toBe('piped into lxcfake\n');
+  });
+
+  it('the fake: sent the operation and lifecycle events lxc waited on', () => {
+    const { sim } = got();
+    const types = new Set(sim.store.events.sent.map((e) => e.type));
+    expect(types).toEqual(new Set(['operation', 'lifecycle']));
+    const actions = sim.store.events.sent
+      .filter((e) => e.type === 'lifecycle')
+      .map((e) => (e.metadata as { action: string }).action);
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        'instance-created',
+        'instance-started',
+        'instance-stopped',
+        'instance-restarted',
+        'instance-deleted',
+      ]),
+    );
+  });
+
+  it('the fake: answered every request lxc made from its route table', () => {
+    expect(got().sim.unmatched.map((u) => `${u.method} ${u.path}${u.query}`)).toEqual([]);
+  });
 }
