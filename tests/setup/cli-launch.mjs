@@ -10,13 +10,16 @@
 // command from source shares the stack's modules (a ProviderError thrown by the stack's provider
 // must be the engine's ProviderError).
 import { readFileSync } from 'node:fs';
-import { register as registerHooks } from 'node:module';
+import { enableCompileCache, register as registerHooks } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const bundle = process.env.CONVERGE_TEST_CLI_BUNDLE;
 if (!bundle) throw new Error('CONVERGE_TEST_CLI_BUNDLE is not set: the test bundle is built by tests/setup/global.ts');
 const repo = resolve(dirname(new URL(import.meta.url).pathname), '../..');
+// V8's code cache for the bundle, kept beside it: the commands after the first skip compiling it
+// (about 0.05 s of CPU each of the suite's ~150 commands)
+enableCompileCache?.(`${bundle}/.compile-cache`);
 const entries = JSON.parse(readFileSync(`${bundle}/entries.json`, 'utf8'));
 const at = (entry) => pathToFileURL(`${bundle}/${entry}.mjs`).href;
 
