@@ -5,7 +5,15 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'docs/**', 'coverage/**', 'node_modules/**', '.converge/**', 'tests/package/consumer/**'],
+    ignores: [
+      'dist/**',
+      '.build/**',
+      'docs/**',
+      'coverage/**',
+      'node_modules/**',
+      '.converge/**',
+      'tests/package/consumer/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
