@@ -14,13 +14,11 @@ export const LONGEST_FIRST = [
   'tests/integration/lxd/lxc-refusals.test.ts',
   'tests/integration/crash.test.ts',
   'tests/cli/commands.test.ts',
-  'tests/providers/a/lxc-client.test.ts',
   'tests/integration/lxd/instance.test.ts',
   'tests/integration/lxd/aprov-lifecycle.test.ts',
   'tests/integration/kill.test.ts',
   'tests/cli/pty.test.ts',
   'tests/fleet/kill.test.ts',
-  'tests/providers/a/lxc-refusals.test.ts',
   'tests/fleet/connections.test.ts',
   'tests/types/field-docs.test.ts',
   'tests/cli/two-process.test.ts',
@@ -28,6 +26,7 @@ export const LONGEST_FIRST = [
   'tests/examples/demo.test.ts',
   'tests/fleet/fleet.test.ts',
   'tests/docs/tsdoc.test.ts',
+  'tests/architecture.test.ts',
   'tests/integration/lxd/differential.test.ts',
 ];
 
