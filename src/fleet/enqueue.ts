@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { inTransaction } from './pool.js';
+import { prepared } from '../state/stores/postgres-schema.js';
 import { PAUSED_UNTIL, RUNS_QUEUE, type RunJob } from './queue.js';
 import { inTx, type FleetContext } from './context.js';
 import { UnknownStackError } from './errors.js';
@@ -29,12 +30,12 @@ export type QueueOptions = {
 /** Locks the stack's row for the transaction. @throws UnknownStackError */
 export async function lockStack(cx: FleetContext, c: pg.PoolClient, stack: string): Promise<LockedStack> {
   const t = cx.tables;
-  const r = await c.query<LockedStack>(
-    `SELECT name, account, paused, failed_run, on_drift,
+  const r = await c.query<LockedStack>({
+    ...prepared(`SELECT name, account, paused, failed_run, on_drift,
        COALESCE((SELECT value = 'true'::jsonb FROM ${t.flags} WHERE name = 'paused'), false) AS fleet_paused
-     FROM ${t.stacks} WHERE name = $1 FOR UPDATE`,
-    [stack],
-  );
+     FROM ${t.stacks} WHERE name = $1 FOR UPDATE`),
+    values: [stack],
+  });
   if (!r.rows[0]) throw new UnknownStackError(stack);
   return r.rows[0];
 }
@@ -56,11 +57,11 @@ export async function queueLocked(
   const runId = randomUUID();
   const jobId = randomUUID();
   const [channel, payload] = cx.hub.message({ type: 'run_queued', runId, stack: s.name, kind });
-  await c.query(
-    `WITH r AS (INSERT INTO ${t.runs} (id, stack, kind, origin, plan_run, job_id) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id)
-     SELECT pg_notify($7, $8) FROM r`,
-    [runId, s.name, kind, options.origin, options.planRunId ?? null, jobId, channel, payload],
-  );
+  await c.query({
+    ...prepared(`WITH r AS (INSERT INTO ${t.runs} (id, stack, kind, origin, plan_run, job_id) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id)
+     SELECT pg_notify($7, $8) FROM r`),
+    values: [runId, s.name, kind, options.origin, options.planRunId ?? null, jobId, channel, payload],
+  });
   const deferred = s.paused || s.fleet_paused;
   const startAfter = deferred ? PAUSED_UNTIL : options.delayMs ? new Date(Date.now() + options.delayMs) : undefined;
   const sent = await cx.boss.send(RUNS_QUEUE, { runId } satisfies RunJob, {

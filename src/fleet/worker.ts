@@ -15,6 +15,7 @@ import { driftTick, followDrift } from './drift.js';
 import { sweep } from './sweep.js';
 import { accountBudget, accountLimit } from './budget.js';
 import { withSharedBudget } from '../engine/provider/shared-budget.js';
+import { prepared } from '../state/stores/postgres-schema.js';
 
 /** Options of {@link Fleet.work}. */
 export type WorkOptions = {
@@ -121,14 +122,14 @@ export async function runWorker(cx: FleetContext, options: WorkOptions): Promise
     });
     finishedHere.add(runId);
     const r = await cx.pool
-      .query(
-        `WITH u AS (
+      .query({
+        ...prepared(`WITH u AS (
          UPDATE ${t.runs} SET status = $2, finished_at = clock_timestamp(), summary = $3, plan_json = $4, saved_plan = $5,
            error_code = $6, error_message = $7, drift_found = $8, drift = $9
          WHERE id = $1 AND status = 'running' AND attempts = $10 RETURNING id),
        held AS (UPDATE ${t.stacks} SET failed_run = $1 WHERE name = $11 AND $12::boolean AND EXISTS (SELECT 1 FROM u))
-       SELECT pg_notify($13, $14) FROM u`,
-        [
+       SELECT pg_notify($13, $14) FROM u`),
+        values: [
           runId,
           o.status,
           x.summary ? JSON.stringify(x.summary) : null,
@@ -144,7 +145,7 @@ export async function runWorker(cx: FleetContext, options: WorkOptions): Promise
           channel,
           payload,
         ],
-      )
+      })
       .catch((e: unknown) => {
         finishedHere.delete(runId);
         throw e;

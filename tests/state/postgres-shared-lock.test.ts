@@ -63,8 +63,8 @@ describe.skipIf(!url)('PostgresStateStore shared lock session', () => {
   });
 
   it('hands a stack from holder to holder back to back with no dead-holder warning, and leaves no session setting on the pool', async () => {
-    // the take (try + row) and the release (row, commit, unlock) are one message each: a holder that
-    // takes the lock the moment the last one unlocked must not see the last one's row as left behind
+    // the take (try + row) and the release (row + unlock) are one statement each: a holder that takes
+    // the lock the moment the last one unlocked must not see the last one's row as left behind
     const shared = open('handoff');
     const own = open('handoff', undefined);
     await shared.read();

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import type { Lock, LockInfo, LockRequest } from '../store.js';
 import { lockInfo, waitForLock } from '../lock.js';
 import { LockHolderAliveError, StateLockedError } from '../errors.js';
-import type { Tables } from './postgres-schema.js';
+import { prepared, type Tables } from './postgres-schema.js';
 
 export type PgLockTarget = {
   readonly connectionString?: string;
@@ -74,14 +74,14 @@ export async function acquirePgLock(target: PgLockTarget, request: LockRequest, 
 export const DROP_ROW = (locks: string) => `DELETE FROM ${locks} WHERE stack = $1 AND info->>'id' = $2`;
 
 /**
- * Tries the stack's advisory lock and, when it is taken, writes our holder row, in one message (one
- * round trip, where a statement each took two): the try, then the row in a statement of its own,
- * whose snapshot is taken after the lock (so an earlier holder's row, deleted before it unlocked,
- * is not seen). `left`: the row an earlier holder left without releasing. The holder rows are facts
- * for people (who holds it, who left it), not the lock, which is the session's: their writes need
- * not wait for the disk (`SET LOCAL`, this message only). The message is a simple query, so its
- * values are literals escaped by the driver. A message that fails may have taken the lock: the
- * caller unlocks (or ends the session).
+ * Tries the stack's advisory lock and, when it is taken, writes our holder row, in one prepared
+ * statement (one round trip, parsed once per connection). The row goes in only where none is: the
+ * conflict check sees the latest committed rows, so the row of an earlier holder that released
+ * (deleted, then unlocked) is never in the way, while a row left by a holder that ended without
+ * releasing is: then, and only then, it is read for the warning (`left`) and replaced. The holder
+ * rows are facts for people (who holds it, who left it), not the lock, which is the session's:
+ * their writes need not wait for the disk (synchronous_commit off for this transaction only). A
+ * statement that fails may have taken the lock: the caller unlocks (or ends the session).
  */
 export async function tryTake(
   client: pg.Client | pg.PoolClient,
@@ -90,23 +90,30 @@ export async function tryTake(
   key: string,
   info: LockInfo,
 ): Promise<{ ok: boolean; left: LockInfo | null }> {
-  const s = client.escapeLiteral(stack);
-  const results = (await client.query(
-    `SET LOCAL synchronous_commit = off;
-     SELECT set_config('converge.lock', pg_try_advisory_lock(${keyLiteral(key)})::text, true);
-     WITH ok AS (SELECT current_setting('converge.lock') = 'true' AS ok),
-       left_row AS (SELECT info FROM ${locks} WHERE stack = ${s}),
-       ours AS (INSERT INTO ${locks} (stack, info) SELECT ${s}, ${client.escapeLiteral(JSON.stringify(info))}::jsonb
-         FROM ok WHERE ok.ok ON CONFLICT (stack) DO UPDATE SET info = excluded.info)
-     SELECT ok.ok, (SELECT info FROM left_row) AS info FROM ok`,
-  )) as unknown as pg.QueryResult<{ ok: boolean; info: LockInfo | null }>[];
-  const row = results[2]!.rows[0]!;
-  return { ok: row.ok, left: row.ok ? row.info : null };
+  const r = await client.query<{ ok: boolean; inserted: boolean }>({
+    ...prepared(`WITH l AS (SELECT pg_try_advisory_lock($3::bigint) AS ok, set_config('synchronous_commit', 'off', true)),
+       ins AS (INSERT INTO ${locks} (stack, info) SELECT $1, $2 FROM l WHERE l.ok ON CONFLICT (stack) DO NOTHING RETURNING 1)
+     SELECT l.ok, EXISTS (SELECT 1 FROM ins) AS inserted FROM l`),
+    values: [stack, JSON.stringify(info), key],
+  });
+  const row = r.rows[0]!;
+  if (!row.ok) return { ok: false, left: null };
+  if (row.inserted) return { ok: true, left: null };
+  // a row left by a holder that never released (killed, or its connection lost): ours replaces it
+  const left = await client.query<{ info: LockInfo | null }>(TAKE_ROW(locks), [stack, JSON.stringify(info)]);
+  return { ok: true, left: left.rows[0]?.info ?? null };
 }
 
+/** The row of the new holder over the one a dead holder left, in one statement: that row, then ours. */
+const TAKE_ROW = (locks: string) =>
+  `WITH left_row AS (SELECT info FROM ${locks} WHERE stack = $1),
+     ours AS (INSERT INTO ${locks} (stack, info) VALUES ($1, $2) ON CONFLICT (stack) DO UPDATE SET info = excluded.info)
+   SELECT (SELECT info FROM left_row) AS info`;
+
 /**
- * Drops our holder row, commits, then unlocks, in one message: the next holder takes the lock only
- * once the row is gone. A failed message is rolled back and the lock freed on its own.
+ * Drops our holder row and unlocks, in one prepared statement. The unlock comes before the delete
+ * commits, which is safe: a holder that takes the lock at once finds the row being deleted, and its
+ * insert waits for the delete to commit, then goes in (tryTake).
  */
 export async function release(
   client: pg.Client | pg.PoolClient,
@@ -115,22 +122,11 @@ export async function release(
   key: string,
   lockId: string,
 ): Promise<void> {
-  try {
-    await client.query(
-      `BEGIN; SET LOCAL synchronous_commit = off;
-       DELETE FROM ${locks} WHERE stack = ${client.escapeLiteral(stack)} AND info->>'id' = ${client.escapeLiteral(lockId)};
-       COMMIT; SELECT pg_advisory_unlock(${keyLiteral(key)})`,
-    );
-  } catch (e) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw e;
-  }
-}
-
-/** An advisory key as a SQL literal (it is a decimal integer; anything else is a bug). */
-function keyLiteral(key: string): string {
-  if (!/^-?\d{1,20}$/.test(key)) throw new TypeError(`not an advisory key: ${key}`);
-  return `${key}::bigint`;
+  await client.query({
+    ...prepared(`WITH d AS (DELETE FROM ${locks} WHERE stack = $1 AND info->>'id' = $2 RETURNING 1)
+     SELECT pg_advisory_unlock($3::bigint), set_config('synchronous_commit', 'off', true), (SELECT count(*) FROM d)`),
+    values: [stack, lockId, key],
+  });
 }
 
 /**

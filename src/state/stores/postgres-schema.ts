@@ -6,6 +6,7 @@
 // role granted SELECT on that view alone reads every stack's outputs (sealed when secret) and
 // nothing else of any state.
 import type pg from 'pg';
+import { createHash } from 'node:crypto';
 import type { EncryptionHeader, SecretCodec } from '../crypto.js';
 import type { DeposedObject, PendingOperation, ResourceState, StackOutput } from '../model.js';
 import type { OutputsSnapshot } from '../store.js';
@@ -99,21 +100,39 @@ export function ensureSchemaOnPool(pool: pg.Pool, tables: Tables): Promise<void>
 }
 
 /**
+ * A statement run on every state read and on every fleet run, as a named (prepared) statement: each
+ * connection parses and plans it once, then only binds and executes it (the planning of these
+ * CTEs was most of PostgreSQL's CPU for a short run). The name is a digest of the text, which holds
+ * the schema, so two schemas' statements never share a name. Converge's locks already need a
+ * session of their own per connection (advisory locks), so a pooler must pool sessions, and a
+ * session keeps its prepared statements.
+ */
+export function prepared(text: string): { readonly name: string; readonly text: string } {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `converge_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+    statementNames.set(text, name);
+  }
+  return { name, text };
+}
+const statementNames = new Map<string, string>();
+
+/**
  * A stack's rows as stored (sealed), in one statement (so one snapshot, and one round trip, with no
  * transaction): the stack row first, then its resources, pending operations, deposed objects and
  * outputs; undefined when the stack has no row yet.
  */
 export async function readStackRows(c: Pick<pg.Pool | pg.PoolClient, 'query'>, t: Tables, stack: string) {
-  const r = await c.query<{ k: number; name: string | null; data: unknown }>(
-    `SELECT 0 AS k, NULL::text AS name,
+  const r = await c.query<{ k: number; name: string | null; data: unknown }>({
+    ...prepared(`SELECT 0 AS k, NULL::text AS name,
         jsonb_build_object('lineage', lineage, 'serial', serial::text, 'version', version, 'encryption', encryption) AS data
        FROM ${t.stacks} WHERE stack = $1
      UNION ALL SELECT 1, name, data FROM ${t.resources} WHERE stack = $1
      UNION ALL SELECT 2, id, data FROM ${t.pending} WHERE stack = $1
      UNION ALL SELECT 3, id, data FROM ${t.deposed} WHERE stack = $1
-     UNION ALL SELECT 4, name, data FROM ${t.outputs} WHERE stack = $1`,
-    [stack],
-  );
+     UNION ALL SELECT 4, name, data FROM ${t.outputs} WHERE stack = $1`),
+    values: [stack],
+  });
   const head = r.rows.find((x) => x.k === 0);
   if (!head) return undefined;
   const resources: { name: string; data: ResourceState }[] = [];
