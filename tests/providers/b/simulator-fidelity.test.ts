@@ -265,6 +265,22 @@ describe('provb simulator fidelity (civogo)', () => {
     s.clearLog();
   });
 
+  it('counts a minute window in x-ratelimit-remaining, and a new limit starts a new window', async () => {
+    const s = await sim();
+    s.store.rateLimitPerMinute = 5;
+    const remaining = async () => Number((await call(s.url, 'GET', '/v2/regions')).headers['x-ratelimit-remaining']);
+    const counted = [await remaining(), await remaining(), await remaining()];
+    // counted within one minute window (a test straddling a minute boundary starts a fresh window once)
+    expect([
+      [4, 3, 2],
+      [4, 3, 4],
+      [4, 4, 3],
+    ]).toContainEqual(counted);
+    s.store.rateLimitPerMinute = 600;
+    expect(await remaining()).toBe(599);
+    s.clearLog();
+  });
+
   it('carries the openstack_* ids and volume fields the fixtures show', async () => {
     const s = await sim({ instance: 0 });
     const i = await call(s.url, 'POST', '/v2/instances', { body: { hostname: 'p', template_id: IMAGE } });

@@ -61,8 +61,19 @@ export class SimStore {
   readonly vnc = new Map<string, Wire>();
   /** Firewalls the API made from a create's `firewall_rule`, by the id of the object they were made for. */
   readonly madeFirewalls = new Map<string, string>();
-  /** The requests per minute the `x-ratelimit-*` headers advertise (Civo's documented 600); raise it to set up large tests quickly. */
-  rateLimitPerMinute = RATE_LIMIT;
+  /**
+   * The requests per minute the `x-ratelimit-*` headers advertise (Civo's documented 600); raise it
+   * to set up large tests quickly. A new limit starts a new window: the requests counted under the
+   * old one do not spend the new one's allowance.
+   */
+  get rateLimitPerMinute(): number {
+    return this.#rateLimit;
+  }
+  set rateLimitPerMinute(limit: number) {
+    this.#rateLimit = limit;
+    this.#rateWindow = { start: 0, used: 0 };
+  }
+  #rateLimit = RATE_LIMIT;
   /** The account's quota limits (GET /v2/quota); creates over them are refused. A test may lower them. */
   quotaLimits: QuotaLimits = { ...defaultQuotaLimits };
   #due: Due[] = [];
