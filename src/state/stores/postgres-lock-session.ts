@@ -6,16 +6,7 @@ import type pg from 'pg';
 import type { Lock, LockInfo, LockRequest } from '../store.js';
 import { lockInfo, waitForLock } from '../lock.js';
 import { StateLockedError } from '../errors.js';
-import {
-  DROP_ROW,
-  advisoryKey,
-  deadHolderWarning,
-  heldLock,
-  holderOf,
-  release,
-  tryTake,
-  type PgLockTarget,
-} from './postgres-lock.js';
+import { DROP_ROW, advisoryKey, heldLock, holderOf, release, tryTake, type PgLockTarget } from './postgres-lock.js';
 
 /** Takes the stack's lock on the shared session of `pool`. The lock is in `held` until released. */
 export function acquireSharedPgLock(
@@ -69,13 +60,13 @@ class LockSession {
           this.#held.set(key, info);
           return this.#turn(async () => {
             try {
-              const r = await tryTake(client, locks, target.stack, key, info);
+              const r = await tryTake(client, target, key, info);
               if (r.ok) {
-                if (r.left) warnings.push(deadHolderWarning(target.location, r.left));
+                if (r.warning) warnings.push(r.warning);
                 return true;
               }
             } catch (e) {
-              // the message may have taken the lock before it failed
+              // the statement may have taken the lock before it failed
               await client.query('SELECT pg_advisory_unlock($1::bigint)', [key]).catch(() => {});
               this.#held.delete(key);
               throw e;

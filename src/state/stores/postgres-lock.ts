@@ -39,9 +39,9 @@ export async function acquirePgLock(target: PgLockTarget, request: LockRequest, 
     const got = await waitForLock(
       request,
       async () => {
-        const r = await tryTake(client, locks, target.stack, key, info);
+        const r = await tryTake(client, target, key, info);
         if (r.ok) {
-          if (r.left) warnings.push(deadHolderWarning(target.location, r.left));
+          if (r.warning) warnings.push(r.warning);
           return true;
         }
         holder = (await holderOf(client, target, key)).info;
@@ -78,18 +78,19 @@ export const DROP_ROW = (locks: string) => `DELETE FROM ${locks} WHERE stack = $
  * statement (one round trip, parsed once per connection). The row goes in only where none is: the
  * conflict check sees the latest committed rows, so the row of an earlier holder that released
  * (deleted, then unlocked) is never in the way, while a row left by a holder that ended without
- * releasing is: then, and only then, it is read for the warning (`left`) and replaced. The holder
+ * releasing is: then, and only then, it is read for the warning (`warning`) and replaced. The holder
  * rows are facts for people (who holds it, who left it), not the lock, which is the session's:
  * their writes need not wait for the disk (synchronous_commit off for this transaction only). A
  * statement that fails may have taken the lock: the caller unlocks (or ends the session).
  */
 export async function tryTake(
   client: pg.Client | pg.PoolClient,
-  locks: string,
-  stack: string,
+  target: PgLockTarget,
   key: string,
   info: LockInfo,
-): Promise<{ ok: boolean; left: LockInfo | null }> {
+): Promise<{ ok: boolean; warning?: string }> {
+  const { stack } = target;
+  const locks = target.tables.locks;
   const r = await client.query<{ ok: boolean; inserted: boolean }>({
     ...prepared(`WITH l AS (SELECT pg_try_advisory_lock($3::bigint) AS ok, set_config('synchronous_commit', 'off', true)),
        ins AS (INSERT INTO ${locks} (stack, info) SELECT $1, $2 FROM l WHERE l.ok ON CONFLICT (stack) DO NOTHING RETURNING 1)
@@ -97,11 +98,11 @@ export async function tryTake(
     values: [stack, JSON.stringify(info), key],
   });
   const row = r.rows[0]!;
-  if (!row.ok) return { ok: false, left: null };
-  if (row.inserted) return { ok: true, left: null };
+  if (!row.ok || row.inserted) return { ok: row.ok };
   // a row left by a holder that never released (killed, or its connection lost): ours replaces it
   const left = await client.query<{ info: LockInfo | null }>(TAKE_ROW(locks), [stack, JSON.stringify(info)]);
-  return { ok: true, left: left.rows[0]?.info ?? null };
+  const dead = left.rows[0]?.info;
+  return dead ? { ok: true, warning: deadHolderWarning(target.location, dead) } : { ok: true };
 }
 
 /** The row of the new holder over the one a dead holder left, in one statement: that row, then ours. */
@@ -188,7 +189,7 @@ export async function holderOf(
   return { info: fromSession, session };
 }
 
-export const deadHolderWarning = (location: string, dead: LockInfo) =>
+const deadHolderWarning = (location: string, dead: LockInfo) =>
   `The lock on ${location} held by pid ${dead.pid} on ${dead.host} for ${dead.operation} since ${dead.since} ` +
   'was left by a process that no longer runs (or lost its database session); it was taken over. Check that its operation left nothing half done.';
 
