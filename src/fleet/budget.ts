@@ -3,7 +3,10 @@
 // UPDATE that refills the bucket for the time since the last draw and takes a token, going into
 // debt when none is left: the debt says how long this request waits (its turn is reserved, so
 // waiters never race or poll), and a wait given up (the run cancelled) pays its token back. Each
-// wait is the run's WaitEvent (reason rate_limit) and a `budget_wait` event of this process.
+// wait is the run's WaitEvent (reason rate_limit) and a `budget_wait` event of this process. A 429
+// the vendor answers anyway (requests bunched by a loaded machine) puts the bucket in debt for the
+// wait it asked: every worker's next request of the account waits, where each run's own client
+// halving its rate (what it does alone) left the runs that saw one crawling at half their share.
 import type pg from 'pg';
 import type { SharedBudget } from '../engine/provider/shared-budget.js';
 import { abortReason } from '../engine/abort.js';
@@ -69,9 +72,24 @@ export function accountBudget(
   limit: { readonly provider: string | null; readonly perMinute: number },
   onWait: (waitMs: number) => void,
 ): SharedBudget {
+  const covers = (provider: string) => limit.provider === null || provider === limit.provider;
   return {
+    covers,
+    async refused(provider, retryAfterMs) {
+      if (!covers(provider)) return;
+      // the bucket refilled to now, then in debt for the wait asked: whoever draws next waits it out
+      await pool
+        .query(
+          `UPDATE ${t.accounts} SET at = clock_timestamp(),
+             tokens = LEAST(LEAST(burst, tokens + per_second * GREATEST(0, EXTRACT(EPOCH FROM clock_timestamp() - at))),
+                            -per_second * $2::float8)
+           WHERE account = $1`,
+          [account, (retryAfterMs ?? 1000) / 1000],
+        )
+        .catch(() => {}); // the 429 is retried and paced by this run's client either way
+    },
     async take(provider, signal, tell) {
-      if (limit.provider !== null && provider !== limit.provider) return;
+      if (!covers(provider)) return;
       if (signal?.aborted) throw abortReason(signal);
       const r = await pool.query<{ tokens: number; per_second: number }>(
         `UPDATE ${t.accounts} SET at = clock_timestamp(),

@@ -161,9 +161,12 @@ export class RequestBudget {
 
   /**
    * Learns from an answer: its status and headers (lower-cased names). Call it once per request
-   * let through, with status 0 and no headers when no answer came.
+   * let through, with status 0 and no headers when no answer came. `shared`: the request was also
+   * paced by a budget shared with other processes (a fleet account's): a 429 then holds this client
+   * for the wait it asks (1 s if it names none) but does not cut its rate, which sees only its own
+   * share of the account's traffic; the shared budget takes the 429 (SharedBudget.refused).
    */
-  observe(status: number, headers: Readonly<Record<string, string>>): void {
+  observe(status: number, headers: Readonly<Record<string, string>>, shared = false): void {
     const now = this.#clock.now();
     this.#refill();
     this.#inFlight = Math.max(0, this.#inFlight - 1);
@@ -177,13 +180,13 @@ export class RequestBudget {
       this.#throttled++;
       const asked = retryAfterMs(headers);
       // a 429 asking for no wait at all (Retry-After: 0) is not the vendor asking us to slow down
-      if (asked !== 0 && now - this.#lastCut >= CUT_SPACING_MS) {
+      if (asked !== 0 && !shared && now - this.#lastCut >= CUT_SPACING_MS) {
         const from = Number.isFinite(this.#rate) ? this.#rate : Math.max(MIN_RATE, this.#recentRate(now));
         if (!Number.isFinite(this.#target)) this.#ceiling = from;
         this.#rate = Math.max(MIN_RATE, from / 2);
         this.#lastCut = now;
       }
-      const waitMs = asked ?? 1000 / this.#rate;
+      const waitMs = asked ?? (shared ? 1000 : 1000 / this.#rate);
       this.#hold(now + waitMs, asked === undefined ? 'pacing' : 'retry_after');
     } else if (remaining !== undefined && remaining <= 0) {
       const reset = resetMs(headers['x-ratelimit-reset']);

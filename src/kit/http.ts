@@ -140,7 +140,8 @@ export class HttpClient {
     await this.budget.take(ctx.signal, (hold) =>
       ctx.report({ kind: 'wait', reason: 'rate_limit', waitMs: hold.waitMs, message: this.#holdText(hold) }),
     );
-    const shared = sharedBudget();
+    const sharedGate = sharedBudget();
+    const shared = sharedGate?.covers(this.#opts.provider) ? sharedGate : undefined;
     if (shared) {
       try {
         await shared.take(this.#opts.provider, ctx.signal, (wait) =>
@@ -179,7 +180,8 @@ export class HttpClient {
       );
     }
     const resHeaders = flattenHeaders(res.headers);
-    this.budget.observe(res.statusCode, resHeaders);
+    this.budget.observe(res.statusCode, resHeaders, shared !== undefined);
+    if (shared && res.statusCode === 429) await shared.refused(this.#opts.provider, retryAfterMs(resHeaders));
     const text = await res.body.text();
     if (req.rawResponse && res.statusCode >= 200 && res.statusCode < 300)
       return { status: res.statusCode, headers: resHeaders, body: text as T };

@@ -85,6 +85,28 @@ describe('RequestBudget', () => {
     expect(done).toEqual([0]);
   });
 
+  it('under a shared budget, holds for the wait a 429 asks (1 s when it names none) but keeps its rate: the shared budget takes the 429', async () => {
+    const clock = new FakeClock();
+    const b = new RequestBudget({ clock });
+    takeMany(b, 80);
+    await clock.advance(500);
+    b.observe(429, { 'retry-after': '2' }, true);
+    expect(b.rate).toBe(Infinity); // uncut: this client saw only its share of the account's traffic
+    expect(b.throttledCount).toBe(1);
+    const first = takeMany(b, 3);
+    await clock.advance(1999);
+    expect(first.done).toEqual([]);
+    await clock.advance(1);
+    expect(first.done).toEqual([0, 1, 2]);
+    b.observe(429, {}, true);
+    const second = takeMany(b, 1);
+    await clock.advance(999);
+    expect(second.done).toEqual([]);
+    await clock.advance(1);
+    expect(second.done).toEqual([0]);
+    expect(b.rate).toBe(Infinity);
+  });
+
   it('keeps its rate on a 429 that asks for no wait (Retry-After: 0)', () => {
     const b = new RequestBudget({ requestsPerSecond: 10, headroom: 1, clock: new FakeClock() });
     b.observe(429, { 'retry-after': '0' });

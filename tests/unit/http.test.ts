@@ -7,6 +7,7 @@ import { HttpClient, describeBody, type HttpClientOptions, type VendorErrorParse
 import { RequestBudget, type BudgetClock } from '../../src/kit/budget.js';
 import { ProviderError } from '../../src/engine/errors.js';
 import type { Report } from '../../src/engine/provider/context.js';
+import { withSharedBudget, type SharedBudget } from '../../src/engine/provider/shared-budget.js';
 
 type Seen = { method: string; url: string; headers: IncomingMessage['headers']; body: string };
 type Handler = (req: Seen, res: ServerResponse) => void;
@@ -374,6 +375,26 @@ describe('HttpClient budget', () => {
     clock.advance(2000);
     await p;
     expect(seen).toHaveLength(2);
+  });
+
+  it("hands a 429 of a request a shared budget paced to that budget, and keeps this client's rate", async () => {
+    const calls: string[] = [];
+    const gate = (covered: string): SharedBudget => ({
+      covers: (p) => p === covered,
+      take: async (p) => void calls.push(`take ${p}`),
+      refused: async (p, ms) => void calls.push(`refused ${p} ${ms}`),
+    });
+    handlers.push(fail(429, {}, { 'retry-after': '0' }), ok({ id: 'a' }));
+    const c = client();
+    const res = await withSharedBudget(gate('v'), () => c.request(ctx().ctx, get));
+    expect(res.body).toEqual({ id: 'a' });
+    expect(calls).toEqual(['take v', 'refused v 0', 'take v']);
+    expect(c.budget.rate).toBe(Infinity);
+    // a gate that covers another provider is not this client's: it is neither asked nor told
+    calls.length = 0;
+    handlers.push(fail(429, {}, { 'retry-after': '0' }), ok({ id: 'b' }));
+    await withSharedBudget(gate('other'), () => c.request(ctx().ctx, get));
+    expect(calls).toEqual([]);
   });
 });
 

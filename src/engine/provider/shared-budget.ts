@@ -15,6 +15,14 @@ export type SharedBudget = {
    * provider); rejects with the signal's reason if it fires first. `onWait` hears of every wait.
    */
   take(provider: string, signal: AbortSignal | undefined, onWait: (wait: SharedWait) => void): Promise<void>;
+  /** Whether the gate paces requests of `provider`. */
+  covers(provider: string): boolean;
+  /**
+   * The vendor refused a request of `provider` the gate let through (a 429): the account is over its
+   * limit, so every request of it waits, in every process: `retryAfterMs` (what the answer asked;
+   * 1 s when it named no wait) from now. Never rejects.
+   */
+  refused(provider: string, retryAfterMs: number | undefined): Promise<void>;
 };
 
 const current = new AsyncLocalStorage<SharedBudget>();
