@@ -1,7 +1,7 @@
 // Fleet benchmark (converge/fleet on the real PostgreSQL, the Civo simulator at 20 ms latency, worker
 // processes bundled from tests/fleet/worker-child.ts): drift checks of 1,000 stacks x 10 networks with
-// 1, 2 and 4 worker processes (one run at a time each) and the scaling 4 : 1, and one worker process
-// with 4 runs at once for reference; the connections one worker
+// 1, 2 and 4 worker processes (one run at a time each, each process warmed by ~100 checks first)
+// and the scaling 4 : 1, and one worker process with 4 runs at once for reference; the connections one worker
 // holds for 1,000 stacks; enqueue-to-start on an idle fleet and the queue's cost per run (runs of an
 // empty stack); 4 workers applying stacks of one account limited to 600 requests a minute. Needs
 // CONVERGE_TEST_PG_URL or /tmp/converge-pg-env; else empty. `npm run bench -- fleet` runs it alone.
@@ -151,6 +151,15 @@ export async function benchFleet(): Promise<Record<string, number>> {
       workers = await Promise.all(
         Array.from({ length: w }, () => startWorker(cx, { FLEET_CONCURRENCY: String(runs) })),
       );
+      // Each worker process is warmed up before the measured checks, by about 100 drift checks of its
+      // own: a fleet's workers run for days, and a fresh process runs its first hundred checks at a
+      // fraction of its speed (V8 has not compiled its hot paths yet; new connections plan their
+      // statements). Unwarmed, four fresh processes doing 250 checks each measured that start-up,
+      // not the fleet: 36-52 checks/s against 58 warmed (400 stacks, this machine).
+      const warm = names.slice(0, Math.min(STACKS, 100 * w));
+      const warmSince = new Date();
+      await inBatches(warm, 50, (n) => fleet.checkDrift(n));
+      await waitRuns(db, schema, 'refresh-only', warmSince, warm.length);
       let peak = 0;
       const sampling = setInterval(() => {
         void db
@@ -193,6 +202,11 @@ export async function benchFleet(): Promise<Record<string, number>> {
       await sleep(50);
     }
     results.fleet_enqueue_to_start_ms = median(starts);
+    // the queue's cost per run on a running worker (warmed by one round of the same runs, as the
+    // drift phases warm theirs): enqueue 100 empty runs at once, until the last one finishes
+    since = new Date();
+    await Promise.all(noop.map((n) => fleet.enqueue(n, 'plan')));
+    await waitRuns(db, schema, 'plan', since, noop.length);
     since = new Date();
     const t0 = Date.now();
     await Promise.all(noop.map((n) => fleet.enqueue(n, 'plan')));
