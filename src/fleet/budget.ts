@@ -11,6 +11,7 @@ import type pg from 'pg';
 import type { SharedBudget } from '../engine/provider/shared-budget.js';
 import { abortReason } from '../engine/abort.js';
 import type { FleetTables } from './schema.js';
+import { prepared } from '../state/stores/postgres-schema.js';
 
 /** An account's limit, as {@link Fleet.limitAccount} takes it. */
 export type AccountLimit = {
@@ -91,12 +92,12 @@ export function accountBudget(
     async take(provider, signal, tell) {
       if (!covers(provider)) return;
       if (signal?.aborted) throw abortReason(signal);
-      const r = await pool.query<{ tokens: number; per_second: number }>(
-        `UPDATE ${t.accounts} SET at = clock_timestamp(),
+      const r = await pool.query<{ tokens: number; per_second: number }>({
+        ...prepared(`UPDATE ${t.accounts} SET at = clock_timestamp(),
            tokens = LEAST(burst, tokens + per_second * GREATEST(0, EXTRACT(EPOCH FROM clock_timestamp() - at))) - 1
-         WHERE account = $1 RETURNING tokens, per_second`,
-        [account],
-      );
+         WHERE account = $1 RETURNING tokens, per_second`),
+        values: [account],
+      });
       const row = r.rows[0];
       if (!row || row.tokens >= 0) return; // limit removed meanwhile, or a token was there
       const waitMs = Math.ceil((-row.tokens / row.per_second) * 1000);

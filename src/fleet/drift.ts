@@ -7,6 +7,7 @@ import { inTx, type FleetContext } from './context.js';
 import { lockStack, queueLocked, enqueueRun } from './enqueue.js';
 import type { DriftSkippedEvent } from './events.js';
 import { UnknownStackError } from './errors.js';
+import { prepared } from '../state/stores/postgres-schema.js';
 
 /** Handles one tick: the run queued, or why none was. */
 export async function driftTick(
@@ -24,14 +25,12 @@ export async function driftTick(
     }
     if (s.paused || s.fleet_paused) return 'paused' as const;
     if (s.failed_run) return 'failed' as const;
-    const open = await c.query(`SELECT 1 FROM ${t.runs} WHERE stack = $1 AND status IN ('queued', 'running') LIMIT 1`, [
-      stack,
-    ]);
+    const open = await c.query({
+      ...prepared(`SELECT 1 FROM ${t.runs} WHERE stack = $1 AND status IN ('queued', 'running') LIMIT 1`),
+      values: [stack],
+    });
     if (open.rows.length > 0) return 'busy' as const;
-    const j = await c.query<{ drift_jitter_s: number }>(`SELECT drift_jitter_s FROM ${t.stacks} WHERE name = $1`, [
-      stack,
-    ]);
-    const jitter = j.rows[0]?.drift_jitter_s ?? 0;
+    const jitter = s.drift_jitter_s ?? 0;
     const delayMs = Math.floor(Math.random() * jitter * 1000);
     return { runId: await queueLocked(cx, c, s, 'refresh-only', { origin: 'drift', delayMs }) };
   });

@@ -18,6 +18,8 @@ export type LockedStack = {
   fleet_paused: boolean;
   failed_run: string | null;
   on_drift: 'report' | 'plan' | 'apply';
+  /** Up to how many seconds a drift check waits before it starts (spreads a schedule's checks). */
+  drift_jitter_s: number;
 };
 
 export type QueueOptions = {
@@ -31,7 +33,7 @@ export type QueueOptions = {
 export async function lockStack(cx: FleetContext, c: pg.PoolClient, stack: string): Promise<LockedStack> {
   const t = cx.tables;
   const r = await c.query<LockedStack>({
-    ...prepared(`SELECT name, account, paused, failed_run, on_drift,
+    ...prepared(`SELECT name, account, paused, failed_run, on_drift, drift_jitter_s,
        COALESCE((SELECT value = 'true'::jsonb FROM ${t.flags} WHERE name = 'paused'), false) AS fleet_paused
      FROM ${t.stacks} WHERE name = $1 FOR UPDATE`),
     values: [stack],

@@ -18,6 +18,7 @@ import { ScheduleError, UnknownRunError, UnknownStackError } from './errors.js';
 import { RUN_KINDS, type Run, type RunKind, type RunStatus } from './run.js';
 import type { FleetEventListener } from './events.js';
 import { setAccountLimit, type AccountLimit } from './budget.js';
+import { prepared } from '../state/stores/postgres-schema.js';
 
 /** Options of {@link Fleet.open}. Every process of one fleet gives the same `schema` and queue settings. */
 export type FleetOptions = {
@@ -210,7 +211,10 @@ export class Fleet {
 
   /** Runs a stack's drift check now, as its schedule would (skipped when busy, paused or failed). */
   async checkDrift(stack: string): Promise<void> {
-    const r = await this.#cx.pool.query(`SELECT 1 FROM ${this.#cx.tables.stacks} WHERE name = $1`, [stack]);
+    const r = await this.#cx.pool.query({
+      ...prepared(`SELECT 1 FROM ${this.#cx.tables.stacks} WHERE name = $1`),
+      values: [stack],
+    });
     if (r.rows.length === 0) throw new UnknownStackError(stack);
     await this.#cx.boss.send(DRIFT_QUEUE, { stack } satisfies DriftJob);
   }

@@ -21,6 +21,7 @@ import {
   openRows,
   readOutputs,
   readStackRows,
+  prepared,
   type Tables,
 } from './postgres-schema.js';
 import { acquirePgLock, forcePgUnlock } from './postgres-lock.js';
@@ -284,7 +285,8 @@ export class PostgresStateStore implements StateStore {
       },
     );
     const to = tasks[tasks.length - 1].change.serial;
-    const r = await c.query(batchStatement(this.#tables), batchParams(this.stack, from.serial, to, batch));
+    const values = batchParams(this.stack, from.serial, to, batch);
+    const r = await c.query({ ...prepared(batchStatement(this.#tables)), values });
     if (r.rowCount === 0) return false;
     this.#known = { serial: to, codec: from.codec };
     return true;
