@@ -53,6 +53,8 @@ function startWorker(cx: Ctx, env: Record<string, string> = {}): Promise<ChildPr
       FLEET_PARALLELISM: '10',
       FLEET_CONCURRENCY: String(CONCURRENCY),
       FLEET_PRELOAD: join(out, 'stack.mjs'),
+      // supervision, the sweep and heartbeats at the library's defaults (the tests run them every second)
+      FLEET_DEFAULT_TIMINGS: '1',
       ...Object.fromEntries(
         Array.from({ length: BUDGET_STACKS }, (_, i) => [`FLEET_RESOURCES_b${i}`, String(BUDGET_RESOURCES)]),
       ),

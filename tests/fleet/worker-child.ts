@@ -1,13 +1,16 @@
 // A fleet worker process for the multi-process tests: opens the fleet named by the environment
 // (FLEET_SCHEMA, CONVERGE_TEST_PG_URL), works runs until SIGTERM (stop: runs in flight finish their
 // current steps and go back to the queue) or a second SIGTERM (abort), then exits. Bundled by esbuild.
+// The tests' timings (a dead worker seen within seconds: supervision and the sweep every second,
+// heartbeats every 10 s) unless FLEET_DEFAULT_TIMINGS=1 (the bench: a fleet as deployed, the
+// library's defaults).
 import { Fleet } from '../../src/fleet/index.js';
 
+const defaults = process.env.FLEET_DEFAULT_TIMINGS === '1';
 const fleet = await Fleet.open({
   connectionString: process.env.CONVERGE_TEST_PG_URL,
   schema: process.env.FLEET_SCHEMA,
-  heartbeatSeconds: 10,
-  superviseSeconds: 1,
+  ...(defaults ? {} : { heartbeatSeconds: 10, superviseSeconds: 1 }),
   poolSize: 12,
   retryLimit: Number(process.env.FLEET_RETRY_LIMIT ?? 5),
 });
@@ -23,6 +26,6 @@ await fleet.work({
   accountConcurrency: Number(process.env.FLEET_ACCOUNT_CONCURRENCY ?? 4),
   stopSignal: stop.signal,
   signal: abort.signal,
-  sweepIntervalMs: 1000,
+  ...(defaults ? {} : { sweepIntervalMs: 1000 }),
 });
 await fleet.close();
