@@ -65,6 +65,9 @@ export async function accountLimit(
   return r.rows[0] ? { provider: r.rows[0].provider, perMinute: r.rows[0].per_minute } : undefined;
 }
 
+/** The bucket's tokens refilled for the time since its last draw (`at`), up to its burst. */
+const REFILLED = 'LEAST(burst, tokens + per_second * GREATEST(0, EXTRACT(EPOCH FROM clock_timestamp() - at)))';
+
 /** The shared budget of one run of an account's stack. */
 export function accountBudget(
   pool: pg.Pool,
@@ -81,9 +84,7 @@ export function accountBudget(
       // the bucket refilled to now, then in debt for the wait asked: whoever draws next waits it out
       await pool
         .query(
-          `UPDATE ${t.accounts} SET at = clock_timestamp(),
-             tokens = LEAST(LEAST(burst, tokens + per_second * GREATEST(0, EXTRACT(EPOCH FROM clock_timestamp() - at))),
-                            -per_second * $2::float8)
+          `UPDATE ${t.accounts} SET at = clock_timestamp(), tokens = LEAST(${REFILLED}, -per_second * $2::float8)
            WHERE account = $1`,
           [account, (retryAfterMs ?? 1000) / 1000],
         )
@@ -92,12 +93,13 @@ export function accountBudget(
     async take(provider, signal, tell) {
       if (!covers(provider)) return;
       if (signal?.aborted) throw abortReason(signal);
-      const r = await pool.query<{ tokens: number; per_second: number }>({
-        ...prepared(`UPDATE ${t.accounts} SET at = clock_timestamp(),
-           tokens = LEAST(burst, tokens + per_second * GREATEST(0, EXTRACT(EPOCH FROM clock_timestamp() - at))) - 1
-         WHERE account = $1 RETURNING tokens, per_second`),
-        values: [account],
-      });
+      const r = await pool.query<{ tokens: number; per_second: number }>(
+        prepared(
+          `UPDATE ${t.accounts} SET at = clock_timestamp(), tokens = ${REFILLED} - 1
+         WHERE account = $1 RETURNING tokens, per_second`,
+          [account],
+        ),
+      );
       const row = r.rows[0];
       if (!row || row.tokens >= 0) return; // limit removed meanwhile, or a token was there
       const waitMs = Math.ceil((-row.tokens / row.per_second) * 1000);

@@ -38,8 +38,9 @@ export function claimer(
   // A run of a stack with no account (or expired while queued) is claimed in one statement, which
   // also announces it (run_started, when not expired): its NOTIFY goes out when the claim commits.
   const claimFast = async (runId: string): Promise<Claimed | undefined> => {
-    const r = await cx.pool.query<Claimed>({
-      ...prepared(`WITH c AS (
+    const r = await cx.pool.query<Claimed>(
+      prepared(
+        `WITH c AS (
          UPDATE ${t.runs} r SET status = 'running', started_at = clock_timestamp(), worker = $2, attempts = attempts + 1
          FROM ${t.stacks} s WHERE r.id = $1 AND r.status IN ('queued', 'running') AND s.name = r.stack
            AND (s.account IS NULL OR (r.queued_at < clock_timestamp() - $3 * interval '1 millisecond' AND r.attempts = 0))
@@ -50,9 +51,10 @@ export function claimer(
          CASE WHEN NOT c.expired THEN pg_notify($4, json_build_object('type', 'run_started', 'runId', c.id, 'stack', c.stack,
            'kind', c.kind, 'worker', $2::text, 'attempt', c.attempts,
            'at', to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text) END IS NOT NULL AS notified
-       FROM c`),
-      values: [runId, worker, cx.settings.queuedMaxAgeMs, t.channel],
-    });
+       FROM c`,
+        [runId, worker, cx.settings.queuedMaxAgeMs, t.channel],
+      ),
+    );
     return r.rows[0];
   };
 

@@ -25,13 +25,11 @@ export async function driftTick(
     }
     if (s.paused || s.fleet_paused) return 'paused' as const;
     if (s.failed_run) return 'failed' as const;
-    const open = await c.query({
-      ...prepared(`SELECT 1 FROM ${t.runs} WHERE stack = $1 AND status IN ('queued', 'running') LIMIT 1`),
-      values: [stack],
-    });
+    const open = await c.query(
+      prepared(`SELECT 1 FROM ${t.runs} WHERE stack = $1 AND status IN ('queued', 'running') LIMIT 1`, [stack]),
+    );
     if (open.rows.length > 0) return 'busy' as const;
-    const jitter = s.drift_jitter_s ?? 0;
-    const delayMs = Math.floor(Math.random() * jitter * 1000);
+    const delayMs = Math.floor(Math.random() * s.drift_jitter_s * 1000);
     return { runId: await queueLocked(cx, c, s, 'refresh-only', { origin: 'drift', delayMs }) };
   });
   if (typeof out === 'object') return out;

@@ -32,12 +32,14 @@ export type QueueOptions = {
 /** Locks the stack's row for the transaction. @throws UnknownStackError */
 export async function lockStack(cx: FleetContext, c: pg.PoolClient, stack: string): Promise<LockedStack> {
   const t = cx.tables;
-  const r = await c.query<LockedStack>({
-    ...prepared(`SELECT name, account, paused, failed_run, on_drift, drift_jitter_s,
+  const r = await c.query<LockedStack>(
+    prepared(
+      `SELECT name, account, paused, failed_run, on_drift, drift_jitter_s,
        COALESCE((SELECT value = 'true'::jsonb FROM ${t.flags} WHERE name = 'paused'), false) AS fleet_paused
-     FROM ${t.stacks} WHERE name = $1 FOR UPDATE`),
-    values: [stack],
-  });
+     FROM ${t.stacks} WHERE name = $1 FOR UPDATE`,
+      [stack],
+    ),
+  );
   if (!r.rows[0]) throw new UnknownStackError(stack);
   return r.rows[0];
 }
@@ -59,11 +61,13 @@ export async function queueLocked(
   const runId = randomUUID();
   const jobId = randomUUID();
   const [channel, payload] = cx.hub.message({ type: 'run_queued', runId, stack: s.name, kind });
-  await c.query({
-    ...prepared(`WITH r AS (INSERT INTO ${t.runs} (id, stack, kind, origin, plan_run, job_id) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id)
-     SELECT pg_notify($7, $8) FROM r`),
-    values: [runId, s.name, kind, options.origin, options.planRunId ?? null, jobId, channel, payload],
-  });
+  await c.query(
+    prepared(
+      `WITH r AS (INSERT INTO ${t.runs} (id, stack, kind, origin, plan_run, job_id) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id)
+     SELECT pg_notify($7, $8) FROM r`,
+      [runId, s.name, kind, options.origin, options.planRunId ?? null, jobId, channel, payload],
+    ),
+  );
   const deferred = s.paused || s.fleet_paused;
   const startAfter = deferred ? PAUSED_UNTIL : options.delayMs ? new Date(Date.now() + options.delayMs) : undefined;
   const sent = await cx.boss.send(RUNS_QUEUE, { runId } satisfies RunJob, {

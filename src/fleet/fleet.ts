@@ -211,10 +211,7 @@ export class Fleet {
 
   /** Runs a stack's drift check now, as its schedule would (skipped when busy, paused or failed). */
   async checkDrift(stack: string): Promise<void> {
-    const r = await this.#cx.pool.query({
-      ...prepared(`SELECT 1 FROM ${this.#cx.tables.stacks} WHERE name = $1`),
-      values: [stack],
-    });
+    const r = await this.#cx.pool.query(prepared(`SELECT 1 FROM ${this.#cx.tables.stacks} WHERE name = $1`, [stack]));
     if (r.rows.length === 0) throw new UnknownStackError(stack);
     await this.#cx.boss.send(DRIFT_QUEUE, { stack } satisfies DriftJob);
   }

@@ -74,9 +74,9 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
  * new statement per call): later ones run unnamed, as before.
  */
 function bossQuery(c: Pick<pg.Pool | pg.PoolClient, 'query'>, text: string, values?: unknown[]) {
-  if (!values?.length || !(named.has(text) || (named.size < MAX_NAMED && named.add(text))))
-    return c.query(text, values);
-  return c.query({ ...prepared(text), values });
+  if (!values?.length || (!named.has(text) && named.size >= MAX_NAMED)) return c.query(text, values);
+  named.add(text);
+  return c.query(prepared(text, values));
 }
 const MAX_NAMED = 200;
 const named = new Set<string>();

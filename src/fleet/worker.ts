@@ -122,30 +122,32 @@ export async function runWorker(cx: FleetContext, options: WorkOptions): Promise
     });
     finishedHere.add(runId);
     const r = await cx.pool
-      .query({
-        ...prepared(`WITH u AS (
+      .query(
+        prepared(
+          `WITH u AS (
          UPDATE ${t.runs} SET status = $2, finished_at = clock_timestamp(), summary = $3, plan_json = $4, saved_plan = $5,
            error_code = $6, error_message = $7, drift_found = $8, drift = $9
          WHERE id = $1 AND status = 'running' AND attempts = $10 RETURNING id),
        held AS (UPDATE ${t.stacks} SET failed_run = $1 WHERE name = $11 AND $12::boolean AND EXISTS (SELECT 1 FROM u))
-       SELECT pg_notify($13, $14) FROM u`),
-        values: [
-          runId,
-          o.status,
-          x.summary ? JSON.stringify(x.summary) : null,
-          x.planJson === undefined ? null : JSON.stringify(x.planJson),
-          x.savedPlan ?? null,
-          x.errorCode ?? null,
-          x.errorMessage ?? null,
-          c.kind === 'refresh-only' && o.status === 'succeeded' ? (x.drift?.length ?? 0) > 0 : null,
-          x.drift?.length ? JSON.stringify(x.drift) : null,
-          c.attempts,
-          c.stack,
-          x.blocking === true,
-          channel,
-          payload,
-        ],
-      })
+       SELECT pg_notify($13, $14) FROM u`,
+          [
+            runId,
+            o.status,
+            x.summary ? JSON.stringify(x.summary) : null,
+            x.planJson === undefined ? null : JSON.stringify(x.planJson),
+            x.savedPlan ?? null,
+            x.errorCode ?? null,
+            x.errorMessage ?? null,
+            c.kind === 'refresh-only' && o.status === 'succeeded' ? (x.drift?.length ?? 0) > 0 : null,
+            x.drift?.length ? JSON.stringify(x.drift) : null,
+            c.attempts,
+            c.stack,
+            x.blocking === true,
+            channel,
+            payload,
+          ],
+        ),
+      )
       .catch((e: unknown) => {
         finishedHere.delete(runId);
         throw e;

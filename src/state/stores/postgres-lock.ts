@@ -91,12 +91,14 @@ export async function tryTake(
 ): Promise<{ ok: boolean; warning?: string }> {
   const { stack } = target;
   const locks = target.tables.locks;
-  const r = await client.query<{ ok: boolean; inserted: boolean }>({
-    ...prepared(`WITH l AS (SELECT pg_try_advisory_lock($3::bigint) AS ok, set_config('synchronous_commit', 'off', true)),
+  const r = await client.query<{ ok: boolean; inserted: boolean }>(
+    prepared(
+      `WITH l AS (SELECT pg_try_advisory_lock($3::bigint) AS ok, set_config('synchronous_commit', 'off', true)),
        ins AS (INSERT INTO ${locks} (stack, info) SELECT $1, $2 FROM l WHERE l.ok ON CONFLICT (stack) DO NOTHING RETURNING 1)
-     SELECT l.ok, EXISTS (SELECT 1 FROM ins) AS inserted FROM l`),
-    values: [stack, JSON.stringify(info), key],
-  });
+     SELECT l.ok, EXISTS (SELECT 1 FROM ins) AS inserted FROM l`,
+      [stack, JSON.stringify(info), key],
+    ),
+  );
   const row = r.rows[0]!;
   if (!row.ok || row.inserted) return { ok: row.ok };
   // a row left by a holder that never released (killed, or its connection lost): ours replaces it
@@ -123,11 +125,13 @@ export async function release(
   key: string,
   lockId: string,
 ): Promise<void> {
-  await client.query({
-    ...prepared(`WITH d AS (DELETE FROM ${locks} WHERE stack = $1 AND info->>'id' = $2 RETURNING 1)
-     SELECT pg_advisory_unlock($3::bigint), set_config('synchronous_commit', 'off', true), (SELECT count(*) FROM d)`),
-    values: [stack, lockId, key],
-  });
+  await client.query(
+    prepared(
+      `WITH d AS (DELETE FROM ${locks} WHERE stack = $1 AND info->>'id' = $2 RETURNING 1)
+     SELECT pg_advisory_unlock($3::bigint), set_config('synchronous_commit', 'off', true), (SELECT count(*) FROM d)`,
+      [stack, lockId, key],
+    ),
+  );
 }
 
 /**

@@ -107,13 +107,13 @@ export function ensureSchemaOnPool(pool: pg.Pool, tables: Tables): Promise<void>
  * session of their own per connection (advisory locks), so a pooler must pool sessions, and a
  * session keeps its prepared statements.
  */
-export function prepared(text: string): { readonly name: string; readonly text: string } {
+export function prepared(text: string, values: unknown[]): pg.QueryConfig {
   let name = statementNames.get(text);
   if (name === undefined) {
     name = `converge_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
     statementNames.set(text, name);
   }
-  return { name, text };
+  return { name, text, values };
 }
 const statementNames = new Map<string, string>();
 
@@ -123,16 +123,18 @@ const statementNames = new Map<string, string>();
  * outputs; undefined when the stack has no row yet.
  */
 export async function readStackRows(c: Pick<pg.Pool | pg.PoolClient, 'query'>, t: Tables, stack: string) {
-  const r = await c.query<{ k: number; name: string | null; data: unknown }>({
-    ...prepared(`SELECT 0 AS k, NULL::text AS name,
+  const r = await c.query<{ k: number; name: string | null; data: unknown }>(
+    prepared(
+      `SELECT 0 AS k, NULL::text AS name,
         jsonb_build_object('lineage', lineage, 'serial', serial::text, 'version', version, 'encryption', encryption) AS data
        FROM ${t.stacks} WHERE stack = $1
      UNION ALL SELECT 1, name, data FROM ${t.resources} WHERE stack = $1
      UNION ALL SELECT 2, id, data FROM ${t.pending} WHERE stack = $1
      UNION ALL SELECT 3, id, data FROM ${t.deposed} WHERE stack = $1
-     UNION ALL SELECT 4, name, data FROM ${t.outputs} WHERE stack = $1`),
-    values: [stack],
-  });
+     UNION ALL SELECT 4, name, data FROM ${t.outputs} WHERE stack = $1`,
+      [stack],
+    ),
+  );
   const head = r.rows.find((x) => x.k === 0);
   if (!head) return undefined;
   const resources: { name: string; data: ResourceState }[] = [];

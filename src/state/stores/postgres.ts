@@ -286,7 +286,7 @@ export class PostgresStateStore implements StateStore {
     );
     const to = tasks[tasks.length - 1].change.serial;
     const values = batchParams(this.stack, from.serial, to, batch);
-    const r = await c.query({ ...prepared(batchStatement(this.#tables)), values });
+    const r = await c.query(prepared(batchStatement(this.#tables), values));
     if (r.rowCount === 0) return false;
     this.#known = { serial: to, codec: from.codec };
     return true;
