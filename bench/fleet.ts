@@ -133,11 +133,26 @@ export async function benchFleet(): Promise<Record<string, number>> {
     await inBatches([...names, ...noop], 20, (n) => fleet.register({ name: n, module: join(dir, `${n}.mjs`) }));
     for (const n of budget) await fleet.register({ name: n, module: join(dir, `${n}.mjs`), account: 'acme' });
 
+    /**
+     * Starts a run of `kind` for each of `stacks` (`width` at once) and waits for them all: when the
+     * round began (as the database and as this process count) and when its last run finished.
+     */
+    const round = async (
+      stacks: readonly string[],
+      kind: string,
+      start: (n: string) => Promise<unknown>,
+      width = 50,
+    ) => {
+      const since = new Date();
+      const t0 = Date.now();
+      await inBatches(stacks, width, start);
+      return { since, t0, last: await waitRuns(db, schema, kind, since, stacks.length) };
+    };
+    const drift = (n: string) => fleet.checkDrift(n);
+
     // the stacks made once (not measured), at no latency
     workers = await Promise.all([1, 2, 3, 4].map(() => startWorker(cx)));
-    let since = new Date();
-    await inBatches(names, 50, (n) => fleet.enqueue(n, 'apply'));
-    await waitRuns(db, schema, 'apply', since, STACKS);
+    await round(names, 'apply', (n) => fleet.enqueue(n, 'apply'));
     await stopWorkers(workers);
 
     // drift checks: every stack once, with 1, 2 and 4 worker processes taking one run at a time each
@@ -158,10 +173,7 @@ export async function benchFleet(): Promise<Record<string, number>> {
       // fraction of its speed (V8 has not compiled its hot paths yet; new connections plan their
       // statements). Unwarmed, four fresh processes doing 250 checks each measured that start-up,
       // not the fleet: 36-52 checks/s against 58 warmed (400 stacks, this machine).
-      const warm = names.slice(0, Math.min(STACKS, 100 * w));
-      const warmSince = new Date();
-      await inBatches(warm, 50, (n) => fleet.checkDrift(n));
-      await waitRuns(db, schema, 'refresh-only', warmSince, warm.length);
+      await round(names.slice(0, Math.min(STACKS, 100 * w)), 'refresh-only', drift);
       let peak = 0;
       const sampling = setInterval(() => {
         void db
@@ -169,10 +181,7 @@ export async function benchFleet(): Promise<Record<string, number>> {
           .then((r) => (peak = Math.max(peak, Number(r.rows[0].n) / w)))
           .catch(() => {});
       }, 250);
-      since = new Date();
-      const t0 = Date.now();
-      await inBatches(names, 50, (n) => fleet.checkDrift(n));
-      const last = await waitRuns(db, schema, 'refresh-only', since, STACKS);
+      const { t0, last } = await round(names, 'refresh-only', drift);
       clearInterval(sampling);
       results[`fleet_drift_1k_stacks_per_s_${w}w${runs > 1 ? `_${runs}_runs_each` : ''}`] =
         STACKS / ((last - t0) / 1000);
@@ -206,13 +215,9 @@ export async function benchFleet(): Promise<Record<string, number>> {
     results.fleet_enqueue_to_start_ms = median(starts);
     // the queue's cost per run on a running worker (warmed by one round of the same runs, as the
     // drift phases warm theirs): enqueue 100 empty runs at once, until the last one finishes
-    since = new Date();
-    await Promise.all(noop.map((n) => fleet.enqueue(n, 'plan')));
-    await waitRuns(db, schema, 'plan', since, noop.length);
-    since = new Date();
-    const t0 = Date.now();
-    await Promise.all(noop.map((n) => fleet.enqueue(n, 'plan')));
-    const last = await waitRuns(db, schema, 'plan', since, noop.length);
+    const empty = (n: string) => fleet.enqueue(n, 'plan');
+    await round(noop, 'plan', empty, noop.length);
+    const { t0, last } = await round(noop, 'plan', empty, noop.length);
     results.fleet_queue_cost_ms_per_run = (last - t0) / noop.length;
     await stopWorkers(workers);
 
@@ -222,9 +227,7 @@ export async function benchFleet(): Promise<Record<string, number>> {
     sim.setRateLimit({ requestsPerSecond: 10, burst: 10 });
     workers = await Promise.all([1, 2, 3, 4].map(() => startWorker(cx)));
     sim.clearLog();
-    since = new Date();
-    await Promise.all(budget.map((n) => fleet.enqueue(n, 'apply')));
-    await waitRuns(db, schema, 'apply', since, BUDGET_STACKS);
+    const { since } = await round(budget, 'apply', (n) => fleet.enqueue(n, 'apply'), budget.length);
     const served = sim.requests.filter((r) => !r.throttled);
     const seconds = (served.at(-1)!.at - served[0]!.at) / 1000;
     const bad = await db.query<{ n: string }>(
