@@ -115,13 +115,26 @@ describe(`fleet kill trial (seed ${SEED}, ${STACKS} stacks, ${KILLS} kills)`, ()
       const t0 = Date.now();
       // which runs each worker process has in flight, from the fleet's events
       const inFlight = new Map<number, Set<string>>();
+      // the next start of an apply or destroy (runs that write) is awaited by the killer below
+      let onWriteStart: ((pid: number) => void) | undefined;
       await fleet.on((e) => {
         if (e.type === 'run_started') {
           const pid = Number(e.worker.split(':')[1]);
           if (!inFlight.has(pid)) inFlight.set(pid, new Set());
           inFlight.get(pid)!.add(e.runId);
+          if (e.kind !== 'plan') onWriteStart?.(pid);
         } else if (e.type === 'run_finished') for (const s of inFlight.values()) s.delete(e.runId);
       });
+      /** The worker that starts the next apply or destroy (undefined if none starts within 20 s). */
+      const nextWriter = () =>
+        new Promise<number | undefined>((resolve) => {
+          const timer = setTimeout(() => resolve(undefined), 20_000);
+          onWriteStart = (pid) => {
+            clearTimeout(timer);
+            onWriteStart = undefined;
+            resolve(pid);
+          };
+        });
       let killing = true;
       const cycle: RunKind[] = ['apply', 'plan', 'destroy', 'apply'];
       const drive = async (stack: string) => {
@@ -138,12 +151,19 @@ describe(`fleet kill trial (seed ${SEED}, ${STACKS} stacks, ${KILLS} kills)`, ()
       const restarts: Promise<unknown>[] = [];
       while (kills < KILLS) {
         await new Promise((r) => setTimeout(r, between(GAP[0], GAP[1])));
+        // A kill of an idle worker proves less, and with three kills a trial of idle kills tests no
+        // retry: every other kill (the first among them) waits for the next apply or destroy to
+        // start and kills its worker a seeded 0-40 ms into it, while it writes (a moment picked
+        // from the events alone could be a run that has just ended, its event not yet read on a
+        // loaded machine); the others strike at a random moment, a worker with a run in flight
+        // when there is one.
+        const writer = kills % 2 === 0 ? await nextWriter() : undefined;
+        if (writer !== undefined) await new Promise((r) => setTimeout(r, between(0, 40)));
         const live = [...workers.values()];
         if (live.length === 0) continue;
-        // at a random moment, a worker with a run in flight when there is one: a kill of an idle
-        // worker proves less (and with three kills, a trial of idle kills would test no retry)
         const busy = live.filter((w) => (inFlight.get(w.pid!)?.size ?? 0) > 0);
-        const pool = busy.length > 0 ? busy : live;
+        const chosen = live.filter((w) => w.pid === writer);
+        const pool = chosen.length > 0 ? chosen : busy.length > 0 ? busy : live;
         const victim = pool[Math.floor(random() * pool.length)]!;
         workers.delete(victim.pid!);
         if ((inFlight.get(victim.pid!)?.size ?? 0) > 0) midRun++;
