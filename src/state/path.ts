@@ -5,6 +5,8 @@
 export type PathSegment = string | number;
 
 export function parsePath(path: string): PathSegment[] {
+  // A single key (most reference and secret paths): its own one-element list, not one grown by push.
+  if (path && path.indexOf('.') < 0 && path.indexOf('[') < 0) return [path];
   const out: PathSegment[] = [];
   let i = 0;
   while (i < path.length) {

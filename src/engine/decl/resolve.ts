@@ -45,48 +45,64 @@ type ResolvedInputs = {
 export function resolveInputs(
   value: unknown,
   lookup: (ref: Ref) => unknown,
-  isSecretRef: (ref: Ref) => boolean = () => false,
+  isSecretRef: (ref: Ref) => boolean = neverSecret,
 ): ResolvedInputs {
-  const secrets: string[] = [];
-  const at: PathSegment[] = [];
-  let allUnknown = true;
-  const walk = (v: unknown, inSecret: boolean): unknown => {
-    if (v === null || typeof v !== 'object') return v;
-    if (isSecret(v)) {
-      if (!inSecret) secrets.push(formatPathExact(at));
-      return walk(v.value, true);
-    }
-    if (isRef(v)) {
-      if (!inSecret && isSecretRef(v)) secrets.push(formatPathExact(at));
-      const value = lookup(v);
-      if (value !== unknown) allUnknown = false;
-      return value;
-    }
-    if (Array.isArray(v)) {
-      let out: unknown[] | undefined;
-      for (let i = 0; i < v.length; i++) {
-        at.push(i);
-        const r = walk(v[i], inSecret);
-        at.pop();
-        if (r !== v[i]) (out ??= v.slice())[i] = r;
-      }
-      return out ?? v;
-    }
-    let out: Record<string, unknown> | undefined;
-    for (const k of Object.keys(v)) {
-      const before = (v as Record<string, unknown>)[k];
-      at.push(k);
-      const r = walk(before, inSecret);
+  const walk: Walk = { lookup, isSecretRef, secrets: [], at: [], allUnknown: true };
+  const resolved = resolveValue(walk, value, false);
+  return { value: resolved, secrets: walk.secrets, allUnknown: walk.allUnknown };
+}
+
+const neverSecret = (): boolean => false;
+
+/** One resolveInputs walk: what it asks, and what it has found so far (one path array, pushed and popped). */
+type Walk = {
+  readonly lookup: (ref: Ref) => unknown;
+  readonly isSecretRef: (ref: Ref) => boolean;
+  readonly secrets: string[];
+  readonly at: PathSegment[];
+  allUnknown: boolean;
+};
+
+// A function of its own, not a closure made per call: planning and apply resolve every declaration.
+function resolveValue(walk: Walk, v: unknown, inSecret: boolean): unknown {
+  if (v === null || typeof v !== 'object') return v;
+  const { at, lookup, isSecretRef } = walk;
+  if (isSecret(v)) {
+    if (!inSecret) walk.secrets.push(formatPathExact(at));
+    return resolveValue(walk, v.value, true);
+  }
+  if (isRef(v)) {
+    if (!inSecret && isSecretRef(v)) walk.secrets.push(formatPathExact(at));
+    const value = lookup(v);
+    if (value !== unknown) walk.allUnknown = false;
+    return value;
+  }
+  if (Array.isArray(v)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < v.length; i++) {
+      at.push(i);
+      const r = resolveValue(walk, v[i], inSecret);
       at.pop();
-      if (r !== before) {
-        out ??= { ...(v as Record<string, unknown>) };
-        Object.defineProperty(out, k, { value: r, writable: true, enumerable: true, configurable: true });
-      }
+      if (r !== v[i]) (out ??= v.slice())[i] = r;
     }
     return out ?? v;
-  };
-  const resolved = walk(value, false);
-  return { value: resolved, secrets, allUnknown };
+  }
+  let out: Record<string, unknown> | undefined;
+  for (const k of Object.keys(v)) {
+    const before = (v as Record<string, unknown>)[k];
+    at.push(k);
+    const r = resolveValue(walk, before, inSecret);
+    at.pop();
+    if (r !== before) {
+      out ??= { ...(v as Record<string, unknown>) };
+      // The copy holds k as its own data property: assigning sets it, but an own '__proto__' is
+      // defined, so that no assignment can reach the prototype (and defining costs more).
+      if (k === '__proto__')
+        Object.defineProperty(out, k, { value: r, writable: true, enumerable: true, configurable: true });
+      else out[k] = r;
+    }
+  }
+  return out ?? v;
 }
 
 /** `resolveInputs` against a source: its values, and its records' secret paths for what references read. */
@@ -120,17 +136,23 @@ export function recordSource(
   get: (name: string) => Pick<ResourceState, 'id' | 'inputs' | 'outputs' | 'secrets'> | undefined,
   missing: (ref: Ref) => unknown,
 ): RecordSource {
+  // Methods rather than arrow properties: a build that keeps function names (keepNames) names each
+  // arrow property with a defineProperty call, here once per step of an apply.
   return {
-    valueOf: (ref) => {
+    valueOf(ref) {
       const r = get(ref.resource);
       return r ? valueOfRecord(r, parsePath(ref.path)) : missing(ref);
     },
-    secretsOf: (name) => get(name)?.secrets ?? [],
+    secretsOf(name) {
+      return get(name)?.secrets ?? [];
+    },
   };
 }
 
 /** The secret paths `own` and the input paths a secret() or a secret reference lands on ('x' becomes 'inputs.x'). */
-function withPropagated(own: readonly string[], landed: readonly string[]): string[] {
+function withPropagated(own: readonly string[], landed: readonly string[]): readonly string[] {
+  // Nothing landed (most declarations): the paths given, not a copy (every caller copies or only reads).
+  if (!landed.length) return own;
   const out = [...own];
   for (const p of landed) if (p && !out.includes(`inputs.${p}`)) out.push(`inputs.${p}`);
   return out;

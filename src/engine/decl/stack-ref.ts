@@ -106,17 +106,48 @@ export function isStackRef(value: unknown): value is StackRef {
 }
 
 /**
- * True when a stack reference stands anywhere inside `value`. Each object is walked once (a
- * seen-set), so a circular value ends the walk: it is not JSON, and validation reports it at its path.
- * The set is a plain Set, dropped with the call: a WeakSet cost the collector an ephemeron per
- * object of every declaration, at every plan.
+ * True when a stack reference stands anywhere inside `value`. Every plan asks this of every
+ * declaration, so a first walk remembers nothing: it gives up on a value nested deeper than
+ * SHALLOW or larger than LOOKS (a cycle, or an object reached by many paths), and a second walk
+ * looks at each object once (a seen-set), so a circular value ends it: it is not JSON, and
+ * validation reports it at its path. The set is a plain Set, dropped with the call: a WeakSet cost
+ * the collector an ephemeron per object of every declaration, at every plan.
  */
-export function hasStackRefs(value: unknown, seen = new Set<object>()): boolean {
+export function hasStackRefs(value: unknown): boolean {
+  return refsWithin(value, 0, { left: LOOKS }) ?? refsSeen(value, new Set());
+}
+
+/** How deep and how many values the first walk follows before it leaves the answer to the second. */
+const SHALLOW = 64;
+const LOOKS = 10_000;
+
+/** hasStackRefs without a seen-set: undefined when the walk gives up. */
+function refsWithin(value: unknown, depth: number, budget: { left: number }): boolean | undefined {
+  if (value === null || typeof value !== 'object') return false;
+  if (depth > SHALLOW || --budget.left < 0) return undefined;
+  if (isStackRef(value)) return true;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      if (!(i in value)) continue;
+      const found = refsWithin(value[i], depth + 1, budget);
+      if (found !== false) return found;
+    }
+    return false;
+  }
+  for (const k in value) {
+    const found = refsWithin((value as Record<string, unknown>)[k], depth + 1, budget);
+    if (found !== false) return found;
+  }
+  return false;
+}
+
+/** hasStackRefs over any value: each object looked at once. */
+function refsSeen(value: unknown, seen: Set<object>): boolean {
   if (value === null || typeof value !== 'object' || seen.has(value)) return false;
   seen.add(value);
   if (isStackRef(value)) return true;
-  if (Array.isArray(value)) return value.some((x) => hasStackRefs(x, seen));
-  for (const k in value) if (hasStackRefs((value as Record<string, unknown>)[k], seen)) return true;
+  if (Array.isArray(value)) return value.some((x) => refsSeen(x, seen));
+  for (const k in value) if (refsSeen((value as Record<string, unknown>)[k], seen)) return true;
   return false;
 }
 

@@ -170,6 +170,8 @@ export function createCore(options: EngineOptions): EngineCore {
       return out;
     },
     clearTextWarning: (work) => {
+      // A store that never warns (memory) needs no list of what the plan writes.
+      if (!store.secretsWarning) return undefined;
       const written = secretsWritten(work);
       return written.length ? store.secretsWarning?.(written) : undefined;
     },

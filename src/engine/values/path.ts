@@ -43,17 +43,43 @@ export function pathCovers(pattern: readonly PathSegment[], path: readonly PathS
   return true;
 }
 
-/** Returns a copy of `value` with `fn` applied to every leaf matched by `pattern` (wildcards allowed). */
+/**
+ * Returns a copy of `value` with `fn` applied to every leaf matched by `pattern` (wildcards allowed).
+ * A plain object the pattern names no key of is handed back as it is: a secret path the value does
+ * not hold (a resource's secret output, asked of its inputs) costs no copy.
+ */
 export function mapPath(value: unknown, pattern: readonly PathSegment[], fn: (v: unknown) => unknown): unknown {
-  if (pattern.length === 0) return fn(value);
+  return mapPathFrom(value, pattern, 0, fn);
+}
+
+/** mapPath for the pattern's segments from `at` on (one pattern array, no copy of its rest at each level). */
+function mapPathFrom(
+  value: unknown,
+  pattern: readonly PathSegment[],
+  at: number,
+  fn: (v: unknown) => unknown,
+): unknown {
+  if (at === pattern.length) return fn(value);
   if (value === null || typeof value !== 'object') return value;
-  const [head, ...rest] = pattern;
+  const head = pattern[at]!;
+  if (head !== '*' && !Array.isArray(value) && isPlainObject(value) && !isOwnKey(value, String(head))) return value;
   if (Array.isArray(value)) {
-    return value.map((v, i) => (head === '*' || String(head) === String(i) ? mapPath(v, rest, fn) : v));
+    return value.map((v, i) => (head === '*' || String(head) === String(i) ? mapPathFrom(v, pattern, at + 1, fn) : v));
   }
   const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
   for (const k of Object.keys(out)) {
-    if (head === '*' || String(head) === k) out[k] = mapPath(out[k], rest, fn);
+    if (head === '*' || String(head) === k) out[k] = mapPathFrom(out[k], pattern, at + 1, fn);
   }
   return out;
+}
+
+function isPlainObject(value: object): boolean {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** Whether `key` is among the keys `{ ...value }` copies and Object.keys lists (own, enumerable). */
+function isOwnKey(value: object, key: string): boolean {
+  // hasOwnProperty first: the common answer (no such key) without the slower enumerability check.
+  return Object.prototype.hasOwnProperty.call(value, key) && Object.prototype.propertyIsEnumerable.call(value, key);
 }

@@ -20,6 +20,11 @@ export function isUnknown(value: unknown): value is Unknown {
 export function containsUnknown(value: unknown): boolean {
   if (isUnknown(value)) return true;
   if (Array.isArray(value)) return value.some(containsUnknown);
-  if (value && typeof value === 'object') return Object.values(value).some(containsUnknown);
+  if (value && typeof value === 'object') {
+    // Own enumerable string keys, as Object.values reads them, without building the list (asked of every step's inputs).
+    for (const k in value)
+      if (Object.prototype.hasOwnProperty.call(value, k) && containsUnknown((value as Record<string, unknown>)[k]))
+        return true;
+  }
   return false;
 }
