@@ -53,6 +53,26 @@ function refsAsUnknown(value: unknown): unknown {
 
 const key = (p: readonly PathSegment[]) => JSON.stringify(p);
 
+/**
+ * The paths of the issues `issues` holds now (later ones not), as a set made on first use: most
+ * inputs have no unknown key at all.
+ */
+class Seen {
+  #keys: Set<string> | undefined;
+  readonly #count: number;
+  constructor(readonly issues: readonly ValueIssue[]) {
+    this.#count = issues.length;
+  }
+  has(path: readonly PathSegment[]): boolean {
+    this.#keys ??= new Set(this.issues.slice(0, this.#count).map((i) => key(i.path)));
+    return this.#keys.has(key(path));
+  }
+  add(path: readonly PathSegment[]): void {
+    this.has(path);
+    this.#keys!.add(key(path));
+  }
+}
+
 /** A copy of `value` with `leaf` at `path` (copying only along the path). */
 function replaceAt(value: unknown, path: readonly PathSegment[], leaf: unknown): unknown {
   if (!path.length) return leaf;
@@ -85,10 +105,29 @@ export function standIn(value: unknown, issues: readonly ValueIssue[]): unknown 
   return out;
 }
 
+/** Adds the schema's `issues` to `out`; a strict schema's unknown keys one by one, unless the walk has them (`seen`). */
+function report(issues: ReturnType<typeof parseWithUnknowns>['issues'], out: ValueIssue[], seen: Seen): void {
+  for (const i of issues) {
+    const raw = i as { keys?: unknown };
+    if (i.code !== 'unrecognized_keys' || !Array.isArray(raw.keys)) {
+      out.push({ path: [...i.path], code: i.code, message: cutMessage(i.message) });
+      continue;
+    }
+    // A strict schema's own report: one issue per key, at the key's path, unless the walk has it.
+    for (const k of raw.keys) {
+      const path = [...i.path, String(k)];
+      if (seen.has(path)) continue;
+      seen.add(path);
+      out.push({ path, code: 'unrecognized_keys', message: `'${String(k).slice(0, 60)}' is not expected here` });
+    }
+  }
+}
+
 /** Every schema, unknown-key and check issue of `value` (JSON data whose refs may stand anywhere). */
 export function inputIssues(rules: InputRules, value: unknown, onParsed?: (data: unknown) => void): ValueIssue[] {
   const out: ValueIssue[] = unknownKeyIssues(rules.schema, value);
-  const seen = new Set(out.map((i) => key(i.path)));
+  // The walk's unknown keys, for a strict schema's report of the same keys (made only if it has one).
+  const seen = new Seen(out);
   // Unknown keys are reported above; without them a strict schema still judges the rest.
   let probe = refsAsUnknown(value);
   for (const i of out) probe = withoutKey(probe, i.path);
@@ -107,23 +146,7 @@ export function inputIssues(rules: InputRules, value: unknown, onParsed?: (data:
   // Parsed without an issue, with its references as unknowns: what planning parses again when every
   // reference is still unknown then (or there is none). Hand it over.
   if (onParsed && out.length === 0 && parsed.issues.length === 0) onParsed(parsed.data);
-  const report = (issues: typeof parsed.issues) => {
-    for (const i of issues) {
-      const raw = i as { keys?: unknown };
-      if (i.code !== 'unrecognized_keys' || !Array.isArray(raw.keys)) {
-        out.push({ path: [...i.path], code: i.code, message: cutMessage(i.message) });
-        continue;
-      }
-      // A strict schema's own report: one issue per key, at the key's path, unless the walk has it.
-      for (const k of raw.keys) {
-        const path = [...i.path, String(k)];
-        if (seen.has(key(path))) continue;
-        seen.add(key(path));
-        out.push({ path, code: 'unrecognized_keys', message: `'${String(k).slice(0, 60)}' is not expected here` });
-      }
-    }
-  };
-  report(parsed.issues);
+  report(parsed.issues, out, seen);
   // Some rules show only once others pass: zod runs an object's refine only when its fields parse,
   // the provider's check only on parsed data. So the invalid values stand as unknowns (as references
   // do; nothing is said about a path that holds one) and the schema judges again, a few rounds at most.
@@ -136,7 +159,7 @@ export function inputIssues(rules: InputRules, value: unknown, onParsed?: (data:
     } catch {
       return out;
     }
-    report(parsed.issues);
+    report(parsed.issues, out, seen);
   }
   if (parsed.issues.length || !rules.check) return out;
   try {

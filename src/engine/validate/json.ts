@@ -21,7 +21,7 @@ const SIMPLE_PATH = /^[A-Za-z_$][\w$-]*(?:\.[A-Za-z_$][\w$-]*)*$/;
 /** Every problem that makes `value` something other than JSON data with well-formed references. */
 export function valueIssues(value: unknown): ValueIssue[] {
   const into: ValueIssue[] = [];
-  walk(value, [], new Set(), into);
+  walk(value, [], [], into);
   return into;
 }
 
@@ -43,7 +43,9 @@ function issue(into: ValueIssue[], at: PathSegment[], code: string, message: str
   into.push({ path: at.slice(), code, message });
 }
 
-function walk(value: unknown, at: PathSegment[], ancestors: Set<object>, into: ValueIssue[]): void {
+// `ancestors`: the objects above this value, for the cycle check: a list, not a set, since it is
+// never longer than MAX_DEPTH and mostly one or two long (scanning it costs less than hashing).
+function walk(value: unknown, at: PathSegment[], ancestors: object[], into: ValueIssue[]): void {
   switch (typeof value) {
     case 'string':
     case 'boolean':
@@ -66,16 +68,16 @@ function walk(value: unknown, at: PathSegment[], ancestors: Set<object>, into: V
   }
   if (value === null) return;
   const obj = value as object;
-  if (ancestors.has(obj)) return issue(into, at, 'not_json', 'a circular reference is not JSON data');
+  if (ancestors.includes(obj)) return issue(into, at, 'not_json', 'a circular reference is not JSON data');
   if (at.length >= MAX_DEPTH) return issue(into, at, 'not_json', `nested deeper than ${MAX_DEPTH} levels`);
   if (Array.isArray(obj)) {
-    ancestors.add(obj);
+    ancestors.push(obj);
     for (let i = 0; i < obj.length; i++) {
       at.push(i);
       walk(i in obj ? obj[i] : undefined, at, ancestors, into);
       at.pop();
     }
-    ancestors.delete(obj);
+    ancestors.pop();
     return;
   }
   const proto = Object.getPrototypeOf(obj);
@@ -90,11 +92,11 @@ function walk(value: unknown, at: PathSegment[], ancestors: Set<object>, into: V
   const tag = (obj as Record<string, unknown>)['@converge'];
   // secret(value): the wrapped value is what must be JSON (the wrapper's own symbol key is for util.inspect).
   if (tag === 'secret' && Object.keys(obj).every((k) => k === '@converge' || k === 'value')) {
-    ancestors.add(obj);
+    ancestors.push(obj);
     at.push('value');
     walk((obj as { value?: unknown }).value, at.slice(0, -1), ancestors, into);
     at.pop();
-    ancestors.delete(obj);
+    ancestors.pop();
     return;
   }
   if (Object.getOwnPropertySymbols(obj).length) return issue(into, at, 'not_json', 'Symbol keys are not JSON data');
@@ -103,7 +105,7 @@ function walk(value: unknown, at: PathSegment[], ancestors: Set<object>, into: V
     if (problem) issue(into, at, problem[0], problem[1]);
     return;
   }
-  ancestors.add(obj);
+  ancestors.push(obj);
   for (const k of Object.keys(obj)) {
     let v: unknown;
     at.push(k);
@@ -123,7 +125,7 @@ function walk(value: unknown, at: PathSegment[], ancestors: Set<object>, into: V
     if (v !== undefined) walk(v, at, ancestors, into);
     at.pop();
   }
-  ancestors.delete(obj);
+  ancestors.pop();
 }
 
 function reservedKeyMessage(key: string): string {
@@ -150,7 +152,8 @@ function taggedProblem(obj: Record<string, unknown>, tag: unknown): [string, str
       'invalid_reference',
       `${preview(obj.path)} is not a reference path like 'networkId' or 'interfaces.eth0.ipv4Address'`,
     ];
-  const extra = Object.keys(obj).filter((k) => !REF_KEYS.has(k));
+  const extra: string[] = [];
+  for (const k of Object.keys(obj)) if (!REF_KEYS.has(k)) extra.push(k);
   if (extra.length)
     return [
       'invalid_reference',

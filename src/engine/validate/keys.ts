@@ -60,11 +60,14 @@ export function unknownKeyIssues(
   const view = objectView(s);
   if (!view) return into;
   for (const k of Object.keys(obj)) {
-    if (obj[k] === undefined) continue;
+    const v = obj[k];
+    if (v === undefined) continue;
     const field = fieldSchema(view.shape, k);
+    // A scalar under a known field holds no key: the path grows only for what is walked or reported.
+    if (field && (v === null || typeof v !== 'object')) continue;
     at.push(k);
-    if (field) unknownKeyIssues(field, obj[k], at, into);
-    else if (view.catchall) unknownKeyIssues(view.catchall, obj[k], at, into);
+    if (field) unknownKeyIssues(field, v, at, into);
+    else if (view.catchall) unknownKeyIssues(view.catchall, v, at, into);
     else if (!view.open) {
       // Read only for the message: most objects have no unknown key.
       const allowed = Object.keys(view.shape);

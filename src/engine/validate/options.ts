@@ -31,9 +31,10 @@ type OptionContext = { readonly name: string; readonly schema?: z.ZodType; reado
 
 export function optionIssues(options: unknown, ctx: OptionContext): ValueIssue[] {
   const out: ValueIssue[] = [];
+  // Most declarations have no options: answered before anything else is made.
+  if (options === undefined) return out;
   const add = (path: (string | number)[], message: string, code = 'invalid_option', facts: IssueFacts = {}) =>
     out.push({ path, code, message, ...issueFacts(facts) });
-  if (options === undefined) return out;
   // null is refused, not read as "no options": converge refuses null for every option inside
   // (protect: null, dependsOn: null) and for inputs, so options says so the same way.
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {

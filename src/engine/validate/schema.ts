@@ -55,19 +55,25 @@ function sampleFor(schema: z.ZodType | undefined): { ok: boolean; value?: unknow
   return found;
 }
 
+// The path grows only to step into an object or list: a scalar holds no unknown, and most inputs
+// are mostly scalars (no list grown for them).
 function unknownPaths(value: unknown, at: PathSegment[] = [], into: PathSegment[][] = []): PathSegment[][] {
   if (value === null || typeof value !== 'object') return into;
   if (isUnknown(value)) into.push(at.slice());
   else if (Array.isArray(value))
     for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
+      if (v === null || typeof v !== 'object') continue;
       at.push(i);
-      unknownPaths(value[i], at, into);
+      unknownPaths(v, at, into);
       at.pop();
     }
   else
     for (const k in value) {
+      const v = (value as Record<string, unknown>)[k];
+      if (v === null || typeof v !== 'object') continue;
       at.push(k);
-      unknownPaths((value as Record<string, unknown>)[k], at, into);
+      unknownPaths(v, at, into);
       at.pop();
     }
   return into;

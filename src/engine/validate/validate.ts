@@ -55,6 +55,11 @@ function isPlain(v: unknown): v is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
+/** The non-empty strings of a list option (dependsOn, aliases); undefined when it is not a list. */
+function names(v: unknown): string[] | undefined {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x !== '') : undefined;
+}
+
 export function validateStack(decls: readonly unknown[], resolve: ResourceResolver, catalog: Catalog = {}): StackCheck {
   const issues: Issue[] = [];
   const parsed = new Map<object, unknown>();
@@ -80,10 +85,10 @@ export function validateStack(decls: readonly unknown[], resolve: ResourceResolv
     const hasName = isPlain(d) && typeof d.name === 'string' && d.name !== '';
     const name = hasName ? (d.name as string) : undefined;
     const label = name !== undefined ? printableName(name) : `[${i}]`;
-    const declIssue = (path: PathSegment[], code: string, message: string, facts?: IssueFacts) =>
-      add(label, 'declaration', path, code, message, facts);
     if (!isPlain(d))
-      return declIssue(
+      return add(
+        label,
+        'declaration',
         [],
         'invalid_type',
         `expected a resource declaration { type, name, inputs }, not ${preview(raw)}`,
@@ -91,7 +96,9 @@ export function validateStack(decls: readonly unknown[], resolve: ResourceResolv
     let ok = true;
     for (const k of Object.keys(d))
       if (!DECL_KEYS.includes(k))
-        declIssue(
+        add(
+          label,
+          'declaration',
           [k],
           'unrecognized_keys',
           `${preview(k)} is not part of a declaration.${didYouMean(k, DECL_KEYS)} Allowed: ${DECL_KEYS.join(', ')}.`,
@@ -99,13 +106,25 @@ export function validateStack(decls: readonly unknown[], resolve: ResourceResolv
         );
     const badName = name === undefined ? undefined : controlCharacterMessage(name);
     if (!hasName || badName) {
-      declIssue(['name'], hasName ? 'invalid_value' : 'invalid_type', badName ?? 'name must be a non-empty string');
+      add(
+        label,
+        'declaration',
+        ['name'],
+        hasName ? 'invalid_value' : 'invalid_type',
+        badName ?? 'name must be a non-empty string',
+      );
       ok = false;
     }
     let def: AnyResource | undefined;
     let config: unknown;
     if (typeof d.type !== 'string' || !d.type) {
-      declIssue(['type'], 'invalid_type', "type must be an operation token like 'provb:index/instance:Instance'");
+      add(
+        label,
+        'declaration',
+        ['type'],
+        'invalid_type',
+        "type must be an operation token like 'provb:index/instance:Instance'",
+      );
       ok = false;
     } else {
       const wanted = isPlain(d.options) && typeof d.options.provider === 'string' ? d.options.provider : undefined;
@@ -123,13 +142,20 @@ export function validateStack(decls: readonly unknown[], resolve: ResourceResolv
         add(label, 'options', wanted === undefined ? [] : ['provider'], 'unknown_instance', message, { suggestion });
         ok = false;
       } else {
-        declIssue(['type'], 'unknown_type', unknownTypeMessage(d.type, tokens), unknownTypeFacts(d.type, tokens));
+        add(
+          label,
+          'declaration',
+          ['type'],
+          'unknown_type',
+          unknownTypeMessage(d.type, tokens),
+          unknownTypeFacts(d.type, tokens),
+        );
         ok = false;
       }
     }
     let inputs: unknown = d.inputs;
     if (!isPlain(d.inputs)) {
-      declIssue(['inputs'], 'invalid_type', `inputs must be a plain object, not ${preview(d.inputs)}`);
+      add(label, 'declaration', ['inputs'], 'invalid_type', `inputs must be a plain object, not ${preview(d.inputs)}`);
       ok = false;
       inputs = {};
     } else {
@@ -152,7 +178,7 @@ export function validateStack(decls: readonly unknown[], resolve: ResourceResolv
     }
     if (name !== undefined) {
       if (seen.has(name)) {
-        declIssue([], 'duplicate_name', `the name '${cut(label)}' is declared more than once`);
+        add(label, 'declaration', [], 'duplicate_name', `the name '${cut(label)}' is declared more than once`);
         ok = false;
       }
       seen.add(name);
@@ -165,13 +191,11 @@ export function validateStack(decls: readonly unknown[], resolve: ResourceResolv
     }))
       add(label, 'options', v.path, v.code, v.message, v);
     const o = isPlain(options) ? options : {};
-    const strings = (v: unknown) =>
-      Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x !== '') : undefined;
     const decl = {
       type: d.type as string,
       name: label,
       inputs: inputs as Record<string, unknown>,
-      options: { ...o, dependsOn: strings(o.dependsOn), aliases: strings(o.aliases) },
+      options: { ...o, dependsOn: names(o.dependsOn), aliases: names(o.aliases) },
     } as ResourceDecl;
     checked.push(decl);
     if (!ok) return;
