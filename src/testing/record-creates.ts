@@ -56,7 +56,9 @@ export async function recordCreates(
   const commits: Promise<void>[] = [];
   for (const w of order) {
     const run = new StepRun(w, ctx);
-    const inputs = run.desired(w);
+    // The state is the plan's (same lineage and serial, nothing pending), so references read what
+    // the plan read or were unknown to it: the plan's parse is filled in, not made again.
+    const inputs = run.desired(w, undefined, w.planned);
     const made = await w.def.create(run.context('create', ctx.signal, undefined), inputs);
     const record = run.record(run.address, made.id, inputs, made.outputs);
     commits.push(ledger.commit((serial) => recordResource(serial, record)));

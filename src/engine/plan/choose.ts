@@ -78,18 +78,10 @@ export function chooseAction(input: ChooseInput): Choice {
     };
   const ownChanges = stateChanges(prior, input.options, input.dependencies);
   const optionChanges = input.settingChanges?.length ? [...ownChanges, ...input.settingChanges] : ownChanges;
-  const replace = (cause: StepCause, reasons: readonly string[]): Choice => ({
-    action: 'replace',
-    cause,
-    reasons,
-    changes: diffValues(prior.inputs, desired, input.keyedLists),
-    stateChanges: optionChanges,
-    inputs: desired,
-  });
-  if (input.replaceRequested) return replace('replace_requested', []);
-  if (prior.tainted) return replace('tainted', []);
-  if (prior.type !== input.type) return replace('type_changed', ['type']);
-  if (input.instanceMoved) return replace('provider_changed', ['provider']);
+  if (input.replaceRequested) return replace(input, prior, optionChanges, 'replace_requested', []);
+  if (prior.tainted) return replace(input, prior, optionChanges, 'tainted', []);
+  if (prior.type !== input.type) return replace(input, prior, optionChanges, 'type_changed', ['type']);
+  if (input.instanceMoved) return replace(input, prior, optionChanges, 'provider_changed', ['provider']);
 
   const kept = applyIgnoreChanges(desired, prior.inputs as Record<string, unknown>, input.ignoreChanges);
   const changes = diffValues(prior.inputs, kept, input.keyedLists);
@@ -97,7 +89,13 @@ export function chooseAction(input: ChooseInput): Choice {
     const forcing = input.replaceOn.map(parsePath);
     const forced = changes.filter((c) => forcing.some((f) => pathCovers(f, c.path)));
     if (forced.length > 0 || !input.canUpdate) {
-      return replace('replace_forced', unique((forced.length ? forced : changes).map((c) => formatPath(c.path))));
+      return replace(
+        input,
+        prior,
+        optionChanges,
+        'replace_forced',
+        unique((forced.length ? forced : changes).map((c) => formatPath(c.path))),
+      );
     }
     return { action: 'update', cause: 'changed', reasons: [], changes, stateChanges: optionChanges, inputs: kept };
   }
@@ -117,6 +115,24 @@ export function chooseAction(input: ChooseInput): Choice {
     changes: [],
     stateChanges: [],
     inputs: kept,
+  };
+}
+
+/** A replacement of `prior`: the new object is made from the declaration as written. */
+function replace(
+  input: ChooseInput,
+  prior: ResourceState,
+  stateChanges: readonly Change[],
+  cause: StepCause,
+  reasons: readonly string[],
+): Choice {
+  return {
+    action: 'replace',
+    cause,
+    reasons,
+    changes: diffValues(prior.inputs, input.desired, input.keyedLists),
+    stateChanges,
+    inputs: input.desired,
   };
 }
 

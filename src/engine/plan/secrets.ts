@@ -13,7 +13,9 @@ import { isSensitive, sensitive } from '../values/secret.js';
 
 /** The paths under `prefix` ('inputs.'), with the prefix taken off. */
 export function strip(prefix: string, paths: readonly string[]): string[] {
-  return paths.filter((p) => p.startsWith(prefix)).map((p) => p.slice(prefix.length));
+  const out: string[] = [];
+  for (const p of paths) if (p.startsWith(prefix)) out.push(p.slice(prefix.length));
+  return out;
 }
 
 /**
@@ -53,17 +55,19 @@ export function scrubMessages(
 export function redactChanges(
   changes: readonly Change[],
   secretInputs: string[],
-  forced: Set<string>,
+  forced: ReadonlySet<string>,
   forcing: ReturnType<typeof parsePath>[],
 ): StepChange[] {
   const secretPatterns = secretInputs.map(parsePath);
   return changes.map((c) => {
-    const secret = secretPatterns.some((p) => pathCovers(p, c.path));
-    const path = formatPath(c.path);
+    let secret = false;
     // Secret paths below this change's path (the change holds a whole object or list).
-    const below = secretPatterns
-      .filter((p) => p.length > c.path.length && pathCovers(c.path, p))
-      .map((p) => formatPathExact(p.slice(c.path.length)));
+    let below: string[] = NONE;
+    for (const p of secretPatterns)
+      if (pathCovers(p, c.path)) secret = true;
+      else if (p.length > c.path.length && pathCovers(c.path, p))
+        (below === NONE ? (below = []) : below).push(formatPathExact(p.slice(c.path.length)));
+    const path = formatPath(c.path);
     return {
       path,
       before: secret && c.before !== undefined ? sensitive : redactPaths(redactNested(c.before), below),
@@ -73,6 +77,9 @@ export function redactChanges(
     };
   });
 }
+
+/** No secret path below a change (most changes): one empty list, not one per change. */
+const NONE: string[] = [];
 
 function redactNested(v: unknown): unknown {
   return isSensitive(v) ? sensitive : v;

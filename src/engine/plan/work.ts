@@ -52,6 +52,12 @@ type Declared = {
   readonly decl: ResourceDecl;
   /** The inputs a create, update or replacement sends, when the plan knew them wholly; else apply resolves them. */
   readonly inputs?: Readonly<Record<string, unknown>>;
+  /**
+   * Otherwise, the inputs as the plan parsed them, unknown markers where references were not known
+   * yet: a caller that knows references read what the plan read (or were unknown to it) fills these
+   * in (StepRun.desired) rather than parsing the whole declaration again.
+   */
+  readonly planned?: Readonly<Record<string, unknown>>;
 };
 
 /** A recorded object's part. */

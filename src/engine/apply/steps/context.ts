@@ -18,6 +18,7 @@ import { redactPaths, redactText, secretStrings } from '../../values/redact.js';
 import { applyIgnoreChanges } from '../../diff/ignore.js';
 import { containsUnknown } from '../../values/unknown.js';
 import { mapPath, parsePath } from '../../values/path.js';
+import { parsedWithKnown } from '../../validate/schema.js';
 import { PolicyViolationError, TimeoutError, UnresolvedInputsError } from '../../errors.js';
 import type { PendingPolicies } from '../../plan/policy-check.js';
 import { abortReason } from '../../abort.js';
@@ -55,6 +56,23 @@ export function abortedPromise(signal: AbortSignal): Promise<never> {
 /** The longest a timer can wait (2^31 - 1 ms, about 24.8 days); longer limits are capped to it. */
 export const MAX_TIMER_MS = 2_147_483_647;
 
+/** The last time stamped and its text: the steps of one apply mostly start within the same millisecond. */
+let lastStamp: { readonly ms: number; readonly iso: string } | undefined;
+
+/** `new Date(ms).toISOString()`, reusing the last text when the millisecond is the same. */
+function isoStamp(ms: number): string {
+  if (lastStamp?.ms !== ms) lastStamp = { ms, iso: new Date(ms).toISOString() };
+  return lastStamp.iso;
+}
+
+/** A mapPath visitor that adds the secret strings of each value it reaches to `into` and leaves the value as it is. */
+function collecting(into: Set<string>): (v: unknown) => unknown {
+  return (v) => {
+    secretStrings(v, into);
+    return v;
+  };
+}
+
 /** One node's view of its step. */
 export class StepRun {
   readonly stamp: string;
@@ -67,7 +85,7 @@ export class StepRun {
     readonly ctx: ApplyContext,
     readonly defer?: (durable: Promise<void>) => void,
   ) {
-    this.stamp = new Date(ctx.now()).toISOString();
+    this.stamp = isoStamp(ctx.now());
     this.#secrets = w.secrets;
   }
 
@@ -80,21 +98,20 @@ export class StepRun {
   secretValues(): Set<string> {
     const { w } = this;
     const out = new Set<string>();
+    if (!this.#secrets.length) return out;
+    const object = objectOf(w);
+    const visit = collecting(out);
     for (const p of this.#secrets) {
-      const [root, ...rest] = parsePath(p);
-      const object = objectOf(w);
+      const segs = parsePath(p);
+      const root = segs[0];
+      const rest = segs.slice(1);
       const sources =
         root === 'inputs'
           ? [object?.inputs, 'inputs' in w ? w.inputs : undefined, this.#desired]
           : root === 'outputs'
             ? [object?.outputs]
             : [];
-      for (const src of sources)
-        if (src)
-          mapPath(src, rest, (v) => {
-            secretStrings(v, out);
-            return v;
-          });
+      for (const src of sources) if (src) mapPath(src, rest, visit);
     }
     return out;
   }
@@ -109,8 +126,18 @@ export class StepRun {
     else await p;
   }
 
-  /** What a create or update of `w` (this run's work) sends: the plan's values, or the declaration resolved against the live state. */
-  desired(w: DeclaredWork, prior?: ResourceState): Record<string, unknown> {
+  /**
+   * What a create or update of `w` (this run's work) sends: the plan's values, or the declaration
+   * resolved against the live state. `planned`: the plan's parse of the inputs (w.planned), for a
+   * caller that knows every reference the plan read a value of reads the same value now
+   * (record-creates: the state is the plan's): filled in where the plan had unknowns, when the
+   * schema allows (parsedWithKnown), instead of a parse of the whole.
+   */
+  desired(
+    w: DeclaredWork,
+    prior?: ResourceState,
+    planned?: Readonly<Record<string, unknown>>,
+  ): Record<string, unknown> {
     if (w.inputs) return this.#checked((this.#desired = w.inputs as Record<string, unknown>));
     const decl = w.decl;
     // Against the live records; one the apply has not got (its create failed) fails the step.
@@ -124,7 +151,11 @@ export class StepRun {
     const resolved = resolveDeclared(decl.inputs, source, this.#secrets);
     if (resolved.secrets.length > this.#secrets.length) this.#secrets = resolved.secrets;
     const raw = resolved.value;
-    const parsed = w.def.inputs.safeParse(raw);
+    const filled = planned && parsedWithKnown(w.def.inputs, planned, raw);
+    const parsed =
+      filled !== undefined && !containsUnknown(filled)
+        ? { success: true as const, data: filled }
+        : w.def.inputs.safeParse(raw);
     if (!parsed.success) {
       const first = parsed.error.issues[0];
       throw new UnresolvedInputsError(this.address, 'invalid', first?.path.join('.'), first?.message);
@@ -223,7 +254,11 @@ export class StepRun {
       timeoutMs: limitMs,
       retry: ctx.retry,
       secrets,
-      report: (r: Report) => emitReport(ctx, address, operation, started, secrets.length ? scrubReport(r, secrets) : r),
+      // A method rather than an arrow property: a build that keeps function names (keepNames)
+      // names each arrow property with a defineProperty call, here once per operation.
+      report(r: Report) {
+        emitReport(ctx, address, operation, started, secrets.length ? scrubReport(r, secrets) : r);
+      },
     };
   }
 
