@@ -16,7 +16,7 @@ import type { OperationContext } from '../engine/provider/context.js';
 import type { TypedDecl, LookupCall } from '../engine/decl/helper.js';
 import { LookupError } from '../engine/errors.js';
 import { defOf, objectView, shapeSchema } from '../engine/validate/zod-def.js';
-import { generatorOf, mockId, nounOf } from './sample.js';
+import { generatorOf, mockId, nounOf, Seed } from './sample.js';
 
 /** One object a mock provider holds: what was created (or updated) under an address. */
 export type MockObject = {
@@ -108,7 +108,7 @@ const makers = new WeakMap<AnyResource, OutputsMaker>();
 
 /** Makes the outputs of a new object: (seed, id, inputs, override) → outputs. */
 type OutputsMaker = (
-  seed: string,
+  seed: Seed,
   id: string,
   inputs: Record<string, unknown>,
   override: Readonly<Record<string, unknown>> | undefined,
@@ -179,7 +179,7 @@ function mockResource(def: AnyResource, provider: string, world: MockWorld): Any
     world.calls.push({ operation: 'create', address: ctx.address });
     const n = world.generations.get(ctx.address) ?? 0;
     world.generations.set(ctx.address, n + 1);
-    const seed = `${provider}:${def.token}:${ctx.address}${n ? `#${n}` : ''}`;
+    const seed = new Seed(`${provider}:${def.token}:${ctx.address}${n ? `#${n}` : ''}`);
     const id = mockId(provider, def.token, seed, inputs);
     const outputs = outputsMaker(def)(seed, id, inputs, world.overrides.get(ctx.address));
     world.keep({ address: ctx.address, type: def.token, id, inputs, outputs });
