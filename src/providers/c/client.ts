@@ -6,12 +6,12 @@ import { HttpClient, type HttpMethod, type QueryValue } from '../../kit/http.js'
 import type { OperationContext } from '../../engine/provider/context.js';
 import { ConfigError } from '../../engine/errors.js';
 import { parseGcoreError } from './errors.js';
-import type { ProvcSettings, Scope } from './config.js';
+import type { RequestRate } from '../../kit/budget.js';
 import { fillPath } from '../../kit/wire.js';
 import { cdnItems, collectCdnPages, collectPages, type CdnList } from './support/query.js';
 import type { CdnActivityPage, CloudPage, Task, TaskIds } from './wire/answers.js';
 import type * as C from './wire/cdn.js';
-import type { FloatingIp, FloatingIpCreate, FloatingIpUpdate } from './wire/cloud.js';
+import type { FloatingIp, FloatingIpCreate, FloatingIpUpdate, Scope } from './wire/cloud.js';
 
 export type Ctx = Pick<OperationContext, 'signal' | 'retry' | 'report'>;
 export type Wire = Record<string, unknown>;
@@ -32,11 +32,20 @@ const GPU_PATHS = {
   },
 } as const;
 
+/** What the client reads of provider C's resolved settings (config.ts's ProvcSettings holds these and more). */
+export type GcoreClientSettings = {
+  readonly apiKey: string | undefined;
+  readonly baseUrl: string;
+  readonly pollingIntervalSeconds: number;
+  readonly pollingTimeoutSeconds: number;
+  readonly rateLimit?: RequestRate;
+};
+
 export class GcoreClient {
   readonly #http: HttpClient;
-  readonly #settings: ProvcSettings;
+  readonly #settings: GcoreClientSettings;
 
-  constructor(settings: ProvcSettings, dispatcher?: Dispatcher) {
+  constructor(settings: GcoreClientSettings, dispatcher?: Dispatcher) {
     this.#settings = settings;
     this.#http = new HttpClient({
       provider: 'provc',
@@ -54,7 +63,7 @@ export class GcoreClient {
     });
   }
 
-  get settings(): ProvcSettings {
+  get settings(): GcoreClientSettings {
     return this.#settings;
   }
 

@@ -7,6 +7,7 @@ import type { OperationContext } from '../../engine/provider/context.js';
 import { sensitive } from '../../engine/values/secret.js';
 import type { RequestRate } from '../../kit/budget.js';
 import type { GcoreClient } from './client.js';
+import type { Scope } from './wire/cloud.js';
 
 export const DEFAULT_BASE_URL = 'https://api.gcore.com';
 
@@ -109,8 +110,6 @@ export function terraformConfig(s: ProvcSettings): Record<string, unknown> {
   if (s.cloudRegionId !== undefined) out.cloud_region_id = s.cloudRegionId;
   return out;
 }
-
-export type Scope = { readonly projectId: number; readonly regionId: number };
 
 /** Where a cloud object lives: explicit ids win over the configured defaults. */
 export function resolveScope(

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { type Ctx, type Wire } from '../client.js';
 import type { ProvcConfig } from '../config.js';
 import { baremetalQuery, collectPages, type BaremetalFilters } from '../support/query.js';
-import type { Scope } from '../config.js';
+import type { Scope } from '../wire/cloud.js';
 import { camelize, SEED_FIELDS, withSeedFields } from '../support/shape.js';
 import {
   checkScope,

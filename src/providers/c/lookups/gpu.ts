@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { type GpuKind, type Wire } from '../client.js';
 import { collectPages } from '../support/query.js';
-import type { Scope } from '../config.js';
+import type { Scope } from '../wire/cloud.js';
 import { camelize, SEED_FIELDS, withSeedFields } from '../support/shape.js';
 import {
   checkScope,

@@ -5,7 +5,8 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { LookupError, ProviderError, ValidationError } from '../../../engine/errors.js';
 import { defineLookup, type LookupDefinition } from '../../../engine/provider/define.js';
-import { scopeIssues, type Scope } from '../config.js';
+import { scopeIssues } from '../config.js';
+import type { Scope } from '../wire/cloud.js';
 import type { ProvcConfig } from '../config.js';
 
 export const scopeArgs = {

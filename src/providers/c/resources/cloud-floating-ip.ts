@@ -17,7 +17,8 @@ import {
 import type { ProvcConfig, ProvcContext } from '../config.js';
 import type { Task } from '../wire/answers.js';
 import type { FloatingIp, FloatingIpUpdate } from '../wire/cloud.js';
-import { resolveScope, scopeIssues, type Scope } from '../config.js';
+import { resolveScope, scopeIssues } from '../config.js';
+import type { Scope } from '../wire/cloud.js';
 import { camelize, tagMap } from '../support/shape.js';
 import { waitForCreated, waitForFirst, waitForTask } from '../support/tasks.js';
 import { defined } from '../../../kit/wire.js';

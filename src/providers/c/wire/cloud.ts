@@ -3,6 +3,9 @@
 // FloatingIPSerializer). The read-only lookups (bare metal, GPU clusters, inference flavors) pass
 // their answers through whole (camel-cased), so only what a resource writes is typed here.
 
+/** Where a Cloud object lives: the project and region every Cloud path names ({project_id}/{region_id}). */
+export type Scope = { readonly projectId: number; readonly regionId: number };
+
 /** A tag of a Cloud object as the API answers it; `read_only` tags are the vendor's. */
 export type CloudTag = { readonly key: string; readonly value: string; readonly read_only?: boolean };
 
