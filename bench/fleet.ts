@@ -1,6 +1,6 @@
 // Fleet benchmark (converge/fleet on the real PostgreSQL, the Civo simulator at 20 ms latency, worker
 // processes bundled from tests/fleet/worker-child.ts): drift checks of 1,000 stacks x 10 networks with
-// 1, 2 and 4 worker processes (one run at a time each, each process warmed by ~100 checks first)
+// 1, 2 and 4 worker processes (one run at a time each, each process warmed by ~300 checks first)
 // and the scaling 4 : 1, and one worker process with 4 runs at once for reference; the connections one worker
 // holds for 1,000 stacks; enqueue-to-start on an idle fleet and the queue's cost per run (runs of an
 // empty stack); 4 workers applying stacks of one account limited to 600 requests a minute. Needs
@@ -22,6 +22,8 @@ const root = join(here, '..');
 const out = join(root, 'node_modules', '.cache', 'converge-bench-fleet');
 const STACKS = Number(process.env.CONVERGE_BENCH_FLEET_STACKS ?? 1000);
 const RESOURCES = 10;
+/** Drift checks each worker process runs before the measured ones (see the drift phases). */
+const WARM_CHECKS = 300;
 /** Runs at once in each worker process. */
 const CONCURRENCY = 4;
 const BUDGET_STACKS = 8;
@@ -168,12 +170,20 @@ export async function benchFleet(): Promise<Record<string, number>> {
       workers = await Promise.all(
         Array.from({ length: w }, () => startWorker(cx, { FLEET_CONCURRENCY: String(runs) })),
       );
-      // Each worker process is warmed up before the measured checks, by about 100 drift checks of its
-      // own: a fleet's workers run for days, and a fresh process runs its first hundred checks at a
-      // fraction of its speed (V8 has not compiled its hot paths yet; new connections plan their
-      // statements). Unwarmed, four fresh processes doing 250 checks each measured that start-up,
-      // not the fleet: 36-52 checks/s against 58 warmed (400 stacks, this machine).
-      await round(names.slice(0, Math.min(STACKS, 100 * w)), 'refresh-only', drift);
+      // Each worker process is warmed up before the measured checks, by about WARM_CHECKS drift checks
+      // of its own: a fleet's workers run for days, and a fresh process runs its first hundreds of
+      // checks at a fraction of its speed (V8 has not compiled its hot paths yet; new connections
+      // plan their statements). Unwarmed, four fresh processes doing 250 checks each measured that
+      // start-up, not the fleet: 36-52 checks/s against 58 warmed (400 stacks, this machine). After
+      // 100 checks V8 was still optimizing 10-17 functions a second in each process (its code log),
+      // a fifth of the workers' CPU in the measured round (perf): and a process of the 4-worker
+      // phase, with 250 measured checks, spent more of them warming up than the 1-worker phase's
+      // one process with 1,000. Every process now gets the same warm-up.
+      for (let done = 0; done < WARM_CHECKS * w;) {
+        const batch = names.slice(0, Math.min(STACKS, WARM_CHECKS * w - done));
+        await round(batch, 'refresh-only', drift);
+        done += batch.length;
+      }
       let peak = 0;
       const sampling = setInterval(() => {
         void db
@@ -213,10 +223,10 @@ export async function benchFleet(): Promise<Record<string, number>> {
       await sleep(50);
     }
     results.fleet_enqueue_to_start_ms = median(starts);
-    // the queue's cost per run on a running worker (warmed by one round of the same runs, as the
+    // the queue's cost per run on a running worker (warmed by WARM_CHECKS of the same runs, as the
     // drift phases warm theirs): enqueue 100 empty runs at once, until the last one finishes
     const empty = (n: string) => fleet.enqueue(n, 'plan');
-    await round(noop, 'plan', empty, noop.length);
+    for (let done = 0; done < WARM_CHECKS; done += noop.length) await round(noop, 'plan', empty, noop.length);
     const { t0, last } = await round(noop, 'plan', empty, noop.length);
     results.fleet_queue_cost_ms_per_run = (last - t0) / noop.length;
     await stopWorkers(workers);
