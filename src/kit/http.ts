@@ -5,13 +5,27 @@
 // instance, so all the steps of a run share the vendor's rate limit; then from the shared budget of
 // the async context when there is one (engine/provider/shared-budget.ts: a fleet account's limit
 // across processes).
-import { request as undiciRequest, type Dispatcher } from 'undici';
+import type * as Undici from 'undici';
+import type { Dispatcher } from 'undici';
 import { ProviderError } from '../engine/errors.js';
 import { withRetry, isTransient, defaultRetryPolicy } from '../engine/run/retry.js';
 import type { OperationContext } from '../engine/provider/context.js';
 import { redactBody, redactStrings, redactText } from '../engine/values/redact.js';
 import { RequestBudget, retryAfterMs, type BudgetHold, type RequestRate } from './budget.js';
 import { sharedBudget } from '../engine/provider/shared-budget.js';
+
+/**
+ * undici, loaded with the first request: its index loads every part of it (fetch, WebSocket, the
+ * mock agents, caches), about 0.1 s of CPU that a process importing a provider pays whether or not
+ * it ever sends anything (a test on `converge/testing`'s mocks, `converge init`, a command refused
+ * for its input).
+ */
+let undici: Promise<typeof Undici> | undefined;
+// A bundler that inlines undici (esbuild, for one) may hand its CommonJS exports over as the default export only.
+const loadUndici = () =>
+  (undici ??= import('undici').then((m) =>
+    typeof m.request === 'function' ? m : (m as unknown as { default: typeof Undici }).default,
+  ));
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -152,6 +166,7 @@ export class HttpClient {
         throw error;
       }
     }
+    const { request: undiciRequest } = await loadUndici();
     try {
       res = await undiciRequest(url, {
         method: req.method,
