@@ -107,9 +107,6 @@ const UUID_LAYOUT: readonly number[] = [
   ...[20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31],
 ].map((x) => (typeof x === 'number' ? x : x.charCodeAt(0)));
 
-/** The codes of one UUID, filled and read within one call of uuidOf (nothing else uses it). */
-const uuidCodes: number[] = UUID_LAYOUT.map(() => 0);
-
 /**
  * A UUID (version 4 layout) derived from `seed`: hashHex's digits 0-7, 8-11, 13-15, 17-19 and 20-31
  * with its dashes, 4 and a. Made from its codes in one string: V8 keeps a template's concatenation
@@ -118,11 +115,7 @@ const uuidCodes: number[] = UUID_LAYOUT.map(() => 0);
  */
 function uuidOf(seed: Seed): string {
   const parts = hashParts(seed);
-  for (let i = 0; i < UUID_LAYOUT.length; i++) {
-    const x = UUID_LAYOUT[i]!;
-    uuidCodes[i] = x < 32 ? digitCode(parts, x) : x;
-  }
-  return String.fromCharCode(...uuidCodes);
+  return String.fromCharCode(...UUID_LAYOUT.map((x) => (x < 32 ? digitCode(parts, x) : x)));
 }
 
 /** A number from `seed` in [lo, hi]. */

@@ -107,47 +107,36 @@ export function isStackRef(value: unknown): value is StackRef {
 
 /**
  * True when a stack reference stands anywhere inside `value`. Every plan asks this of every
- * declaration, so a first walk remembers nothing: it gives up on a value nested deeper than
- * SHALLOW or larger than LOOKS (a cycle, or an object reached by many paths), and a second walk
- * looks at each object once (a seen-set), so a circular value ends it: it is not JSON, and
- * validation reports it at its path. The set is a plain Set, dropped with the call: a WeakSet cost
- * the collector an ephemeron per object of every declaration, at every plan.
+ * declaration, so the walk remembers nothing while the value is shallow and small; past SHALLOW
+ * levels or LOOKS values (a cycle, or an object reached by many paths) it starts a seen-set and
+ * looks at each object once from there, so a circular value ends it: it is not JSON, and validation
+ * reports it at its path. The set is a plain Set, dropped with the call: a WeakSet cost the
+ * collector an ephemeron per object of every declaration, at every plan.
  */
 export function hasStackRefs(value: unknown): boolean {
-  return refsWithin(value, 0, { left: LOOKS }) ?? refsSeen(value, new Set());
+  return refsWithin(value, 0, { left: LOOKS });
 }
 
-/** How deep and how many values the first walk follows before it leaves the answer to the second. */
+/** How deep and how many values the walk follows before it keeps a seen-set. */
 const SHALLOW = 64;
 const LOOKS = 10_000;
 
-/** hasStackRefs without a seen-set: undefined when the walk gives up. */
-function refsWithin(value: unknown, depth: number, budget: { left: number }): boolean | undefined {
+/** One hasStackRefs walk: its budget of values left, and its seen-set once it needs one. */
+type RefWalk = { left: number; seen?: Set<object> };
+
+function refsWithin(value: unknown, depth: number, walk: RefWalk): boolean {
   if (value === null || typeof value !== 'object') return false;
-  if (depth > SHALLOW || --budget.left < 0) return undefined;
+  if (!walk.seen && (depth > SHALLOW || --walk.left < 0)) walk.seen = new Set();
+  if (walk.seen) {
+    if (walk.seen.has(value)) return false;
+    walk.seen.add(value);
+  }
   if (isStackRef(value)) return true;
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      if (!(i in value)) continue;
-      const found = refsWithin(value[i], depth + 1, budget);
-      if (found !== false) return found;
-    }
+    for (let i = 0; i < value.length; i++) if (i in value && refsWithin(value[i], depth + 1, walk)) return true;
     return false;
   }
-  for (const k in value) {
-    const found = refsWithin((value as Record<string, unknown>)[k], depth + 1, budget);
-    if (found !== false) return found;
-  }
-  return false;
-}
-
-/** hasStackRefs over any value: each object looked at once. */
-function refsSeen(value: unknown, seen: Set<object>): boolean {
-  if (value === null || typeof value !== 'object' || seen.has(value)) return false;
-  seen.add(value);
-  if (isStackRef(value)) return true;
-  if (Array.isArray(value)) return value.some((x) => refsSeen(x, seen));
-  for (const k in value) if (refsSeen((value as Record<string, unknown>)[k], seen)) return true;
+  for (const k in value) if (refsWithin((value as Record<string, unknown>)[k], depth + 1, walk)) return true;
   return false;
 }
 

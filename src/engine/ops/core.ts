@@ -173,7 +173,7 @@ export function createCore(options: EngineOptions): EngineCore {
       // A store that never warns (memory) needs no list of what the plan writes.
       if (!store.secretsWarning) return undefined;
       const written = secretsWritten(work);
-      return written.length ? store.secretsWarning?.(written) : undefined;
+      return written.length ? store.secretsWarning(written) : undefined;
     },
     policies,
   };

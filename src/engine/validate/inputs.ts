@@ -53,26 +53,6 @@ function refsAsUnknown(value: unknown): unknown {
 
 const key = (p: readonly PathSegment[]) => JSON.stringify(p);
 
-/**
- * The paths of the issues `issues` holds now (later ones not), as a set made on first use: most
- * inputs have no unknown key at all.
- */
-class Seen {
-  #keys: Set<string> | undefined;
-  readonly #count: number;
-  constructor(readonly issues: readonly ValueIssue[]) {
-    this.#count = issues.length;
-  }
-  has(path: readonly PathSegment[]): boolean {
-    this.#keys ??= new Set(this.issues.slice(0, this.#count).map((i) => key(i.path)));
-    return this.#keys.has(key(path));
-  }
-  add(path: readonly PathSegment[]): void {
-    this.has(path);
-    this.#keys!.add(key(path));
-  }
-}
-
 /** A copy of `value` with `leaf` at `path` (copying only along the path). */
 function replaceAt(value: unknown, path: readonly PathSegment[], leaf: unknown): unknown {
   if (!path.length) return leaf;
@@ -106,7 +86,7 @@ export function standIn(value: unknown, issues: readonly ValueIssue[]): unknown 
 }
 
 /** Adds the schema's `issues` to `out`; a strict schema's unknown keys one by one, unless the walk has them (`seen`). */
-function report(issues: ReturnType<typeof parseWithUnknowns>['issues'], out: ValueIssue[], seen: Seen): void {
+function report(issues: ReturnType<typeof parseWithUnknowns>['issues'], out: ValueIssue[], seen: Set<string>): void {
   for (const i of issues) {
     const raw = i as { keys?: unknown };
     if (i.code !== 'unrecognized_keys' || !Array.isArray(raw.keys)) {
@@ -116,8 +96,8 @@ function report(issues: ReturnType<typeof parseWithUnknowns>['issues'], out: Val
     // A strict schema's own report: one issue per key, at the key's path, unless the walk has it.
     for (const k of raw.keys) {
       const path = [...i.path, String(k)];
-      if (seen.has(path)) continue;
-      seen.add(path);
+      if (seen.has(key(path))) continue;
+      seen.add(key(path));
       out.push({ path, code: 'unrecognized_keys', message: `'${String(k).slice(0, 60)}' is not expected here` });
     }
   }
@@ -126,8 +106,8 @@ function report(issues: ReturnType<typeof parseWithUnknowns>['issues'], out: Val
 /** Every schema, unknown-key and check issue of `value` (JSON data whose refs may stand anywhere). */
 export function inputIssues(rules: InputRules, value: unknown, onParsed?: (data: unknown) => void): ValueIssue[] {
   const out: ValueIssue[] = unknownKeyIssues(rules.schema, value);
-  // The walk's unknown keys, for a strict schema's report of the same keys (made only if it has one).
-  const seen = new Seen(out);
+  // The walk's unknown keys, for a strict schema's report of the same keys.
+  const seen = new Set(out.map((i) => key(i.path)));
   // Unknown keys are reported above; without them a strict schema still judges the rest.
   let probe = refsAsUnknown(value);
   for (const i of out) probe = withoutKey(probe, i.path);

@@ -6,6 +6,7 @@ import { collectRefs } from '../decl/ref.js';
 import type { AnyResource } from '../provider/define.js';
 import { parsePath, type PathSegment } from '../values/path.js';
 import { isSecret } from '../values/secret.js';
+import { isPlainObject } from '../values/plain.js';
 import { redactText, secretStrings } from '../values/redact.js';
 import { getPath } from '../values/path.js';
 import { buildGraph, sortGraph, type Graph } from '../graph/graph.js';
@@ -49,12 +50,6 @@ const SHIPPED: Record<string, string> = {
   provc: 'converge/providers/c',
 };
 
-function isPlain(v: unknown): v is Record<string, unknown> {
-  if (!v || typeof v !== 'object' || Array.isArray(v)) return false;
-  const proto = Object.getPrototypeOf(v);
-  return proto === Object.prototype || proto === null;
-}
-
 /** The non-empty strings of a list option (dependsOn, aliases); undefined when it is not a list. */
 function names(v: unknown): string[] | undefined {
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x !== '') : undefined;
@@ -82,10 +77,10 @@ export function validateStack(decls: readonly unknown[], resolve: ResourceResolv
   const seen = new Set<string>();
   decls.forEach((raw, i) => {
     const d = raw as Record<string, unknown>;
-    const hasName = isPlain(d) && typeof d.name === 'string' && d.name !== '';
+    const hasName = isPlainObject(d) && typeof d.name === 'string' && d.name !== '';
     const name = hasName ? (d.name as string) : undefined;
     const label = name !== undefined ? printableName(name) : `[${i}]`;
-    if (!isPlain(d))
+    if (!isPlainObject(d))
       return add(
         label,
         'declaration',
@@ -127,7 +122,8 @@ export function validateStack(decls: readonly unknown[], resolve: ResourceResolv
       );
       ok = false;
     } else {
-      const wanted = isPlain(d.options) && typeof d.options.provider === 'string' ? d.options.provider : undefined;
+      const wanted =
+        isPlainObject(d.options) && typeof d.options.provider === 'string' ? d.options.provider : undefined;
       const found = resolve(d.type, wanted);
       const served = found ? undefined : catalog.instancesOf?.(d.type);
       if (found) {
@@ -154,7 +150,7 @@ export function validateStack(decls: readonly unknown[], resolve: ResourceResolv
       }
     }
     let inputs: unknown = d.inputs;
-    if (!isPlain(d.inputs)) {
+    if (!isPlainObject(d.inputs)) {
       add(label, 'declaration', ['inputs'], 'invalid_type', `inputs must be a plain object, not ${preview(d.inputs)}`);
       ok = false;
       inputs = {};
@@ -190,7 +186,7 @@ export function validateStack(decls: readonly unknown[], resolve: ResourceResolv
       type: typeof d.type === 'string' ? d.type : undefined,
     }))
       add(label, 'options', v.path, v.code, v.message, v);
-    const o = isPlain(options) ? options : {};
+    const o = isPlainObject(options) ? options : {};
     const decl = {
       type: d.type as string,
       name: label,
@@ -262,7 +258,7 @@ export function validateLookupArgs(
   const issues: Issue[] = [];
   const push = (v: ValueIssue) =>
     issues.push({ resource: token, field: 'args', path: v.path, code: v.code, message: v.message });
-  if (!isPlain(args)) {
+  if (!isPlainObject(args)) {
     push({ path: [], code: 'invalid_type', message: `arguments must be a plain object, not ${preview(args)}` });
     return issues;
   }

@@ -1,6 +1,7 @@
 // Input and output paths: 'interfaces.eth0.ipv4Address', 'rules[0].cidrs', 'pools.*.size'.
 // A path is parsed once into segments; '*' matches any one key or index.
 
+import { isPlainObject } from './plain.js';
 import { parsePath, type PathSegment } from '../../state/path.js';
 
 export { parsePath, type PathSegment };
@@ -62,7 +63,7 @@ function mapPathFrom(
   if (at === pattern.length) return fn(value);
   if (value === null || typeof value !== 'object') return value;
   const head = pattern[at]!;
-  if (head !== '*' && !Array.isArray(value) && isPlainObject(value) && !isOwnKey(value, String(head))) return value;
+  if (head !== '*' && isPlainObject(value) && !isOwnKey(value, String(head))) return value;
   if (Array.isArray(value)) {
     return value.map((v, i) => (head === '*' || String(head) === String(i) ? mapPathFrom(v, pattern, at + 1, fn) : v));
   }
@@ -71,11 +72,6 @@ function mapPathFrom(
     if (head === '*' || String(head) === k) out[k] = mapPathFrom(out[k], pattern, at + 1, fn);
   }
   return out;
-}
-
-function isPlainObject(value: object): boolean {
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
 }
 
 /** Whether `key` is among the keys `{ ...value }` copies and Object.keys lists (own, enumerable). */
