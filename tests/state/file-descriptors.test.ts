@@ -2,7 +2,8 @@
 // that makes a store per run and never closes it (no README example does) leaks no descriptor, and
 // leaves no FileHandle to the garbage collector (Node's "Closing file descriptor N on garbage
 // collection", DEP0137; the suite-wide guard in tests/setup fails on that warning).
-import { mkdtemp, readdir, readlink, rm } from 'node:fs/promises';
+import { readdirSync, readlinkSync } from 'node:fs';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,11 +21,19 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** Descriptors of this process open on files under `dir`. */
-async function openUnder(d: string): Promise<string[]> {
+/**
+ * Descriptors of this process open on files under `dir`, read synchronously: in the same turn as the
+ * await that called it, so a close still under way when an operation resolved is seen open.
+ */
+function openUnder(d: string): string[] {
   const out: string[] = [];
-  for (const fd of await readdir('/proc/self/fd')) {
-    const target = await readlink(`/proc/self/fd/${fd}`).catch(() => '');
+  for (const fd of readdirSync('/proc/self/fd')) {
+    let target = '';
+    try {
+      target = readlinkSync(`/proc/self/fd/${fd}`);
+    } catch {
+      // the descriptor readdirSync itself held, closed by now
+    }
     if (target.startsWith(d)) out.push(target);
   }
   return out;
@@ -46,9 +55,9 @@ describe.skipIf(process.platform !== 'linux')('FileStateStore file descriptors',
       await store.compact();
       await lock.release();
       await store.commit(recordResource(2, resource('c')));
-      expect(await openUnder(join(dir, `run-${i}`))).toEqual([]);
+      expect(openUnder(join(dir, `run-${i}`))).toEqual([]);
     }
-    expect(await openUnder(dir)).toEqual([]);
+    expect(openUnder(dir)).toEqual([]);
     // other descriptors (the worker's pipes) may come and go, but not one per store
     expect((await readdir('/proc/self/fd')).length - before).toBeLessThan(10);
   });
@@ -63,6 +72,6 @@ describe.skipIf(process.platform !== 'linux')('FileStateStore file descriptors',
       await engine.apply(await engine.plan([thing('a'), thing('b', { size: 'large' })]));
       await engine.apply(await engine.plan([thing('a')]));
     }
-    expect(await openUnder(dir)).toEqual([]);
+    expect(openUnder(dir)).toEqual([]);
   });
 });

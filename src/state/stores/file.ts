@@ -5,7 +5,7 @@
 // `<path>.outputs` (a sidecar, written after the state file whenever the state has outputs) holds
 // the stack's outputs alone, with the state file's stamp: another stack reads it without parsing
 // any resource, and falls back to the whole state when the files moved on since it was written.
-import { mkdir, open, readFile, stat, type FileHandle } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { State } from '../model.js';
 import { type StateChange } from '../patch.js';
@@ -15,7 +15,7 @@ import { SecretCodec, hasSecretValues, passphraseFrom, stateHasSecrets, type Enc
 import { decodeJournal, encodeRecord, mapWrittenItems, recordOf, tornTailWarning, type RawState } from '../journal.js';
 import { acquireFileLock, forceUnlockFile } from './file-lock.js';
 import { CommitQueue, type QueuedCommit } from '../commit-queue.js';
-import { stampOf, writeAtomic } from './file-io.js';
+import { JournalFile, stampOf, writeAtomic } from './file-io.js';
 import { StateCache } from './file-cache.js';
 import { parseStateFile, replayJournal, sealedStateFile } from './file-format.js';
 import { outputsOf, readSidecar, writeSidecar } from './file-outputs.js';
@@ -69,12 +69,21 @@ export class FileStateStore implements StateStore {
   readonly #lockTimeoutMs: number | undefined;
   readonly #onFlush: ((records: number) => void) | undefined;
   readonly #queue = new CommitQueue({
-    commitGroup: (group) => this.#withJournal(() => this.#commitGroup(group)),
+    // Settled once the journal is closed again: a commit that has resolved leaves no descriptor open.
+    commitGroup: async (group) => {
+      const settle = await this.#journal
+        .during(() => this.#commitGroup(group))
+        .catch((e: unknown) => {
+          this.#known = undefined; // the close failed (#commitGroup catches the rest)
+          return () => group.forEach((t) => t.done.reject(e));
+        });
+      settle();
+    },
     onError: () => (this.#known = undefined),
   });
   readonly #locks = new Set<Lock>();
-  /** The journal's handle while an operation that writes it runs (#withJournal); never kept between operations. */
-  #journal: FileHandle | undefined;
+  /** Open only while one operation (a commit group, a write, a compaction) runs. */
+  readonly #journal: JournalFile;
   #known: Known | undefined;
   readonly #cache = new StateCache();
   #emptyLineage: string | undefined;
@@ -87,6 +96,7 @@ export class FileStateStore implements StateStore {
   constructor(path = '.converge/state.json', options: FileStateStoreOptions = {}) {
     this.path = resolve(path);
     this.journalPath = `${this.path}.journal`;
+    this.#journal = new JournalFile(this.journalPath);
     this.lockPath = `${this.path}.lock`;
     this.outputsPath = `${this.path}.outputs`;
     this.location = `file:${this.path}`;
@@ -114,11 +124,11 @@ export class FileStateStore implements StateStore {
   }
 
   write(state: State, baseSerial: number): Promise<void> {
-    return this.#queue.run(() => this.#withJournal(() => this.#write(state, baseSerial)));
+    return this.#queue.run(() => this.#journal.during(() => this.#write(state, baseSerial)));
   }
 
   compact(): Promise<void> {
-    return this.#queue.run(() => this.#withJournal(() => this.#compact()));
+    return this.#queue.run(() => this.#journal.during(() => this.#compact()));
   }
 
   /** Removes the lock file of lock `lockId` when its holder is gone; a live one (or one on another host) only with `force`. */
@@ -162,16 +172,20 @@ export class FileStateStore implements StateStore {
     this.#known = undefined;
   }
 
-  /** Consecutive commits: one journal write and one fsync for all of them (group commit). */
-  async #commitGroup(group: QueuedCommit[]): Promise<void> {
+  /**
+   * Consecutive commits: one journal write and one fsync for all of them (group commit). Returns
+   * what settles each commit, for the caller to run once the journal is closed.
+   */
+  async #commitGroup(group: QueuedCommit[]): Promise<() => void> {
     const accepted: typeof group = [];
+    const refused: [QueuedCommit, StateConflictError][] = [];
     const chunks: Buffer[] = [];
     try {
       const known = await this.#prepare(true);
       let serial = known.serial;
       for (const t of group) {
         if (t.change.baseSerial !== serial) {
-          t.done.reject(new StateConflictError(this.location, t.change.baseSerial, serial));
+          refused.push([t, new StateConflictError(this.location, t.change.baseSerial, serial)]);
           continue;
         }
         if (!known.codec.encrypts && !this.#warnedClear) {
@@ -185,18 +199,22 @@ export class FileStateStore implements StateStore {
       }
       if (chunks.length > 0) {
         const buf = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-        await this.#journal!.write(buf);
-        await this.#journal!.datasync();
+        const j = await this.#journal.open();
+        await j.write(buf);
+        await j.datasync();
         known.offset += buf.length;
         known.serial = serial;
         for (const t of accepted) this.#cache.append(t.change);
         this.#onFlush?.(accepted.length);
       }
-      for (const t of accepted) t.done.resolve();
+      return () => {
+        for (const [t, e] of refused) t.done.reject(e);
+        for (const t of accepted) t.done.resolve();
+      };
     } catch (e) {
       this.#known = undefined;
       this.#cache.clear();
-      for (const t of group) t.done.reject(e); // a no-op for those already refused
+      return () => group.forEach((t) => t.done.reject(e));
     }
   }
 
@@ -280,7 +298,7 @@ export class FileStateStore implements StateStore {
     this.#noteSecrets(codec, stateHasSecrets(state));
     const raw = sealedStateFile(state, codec);
     await writeAtomic(this.path, JSON.stringify(raw));
-    const j = await this.#openJournal();
+    const j = await this.#journal.open();
     await j.truncate(0);
     await j.datasync();
     this.#known = {
@@ -296,34 +314,12 @@ export class FileStateStore implements StateStore {
   }
 
   /**
-   * Runs one operation (a commit group, a write, a compaction: the queue runs one at a time) with
-   * the journal opened on first use and closed when it ends, so no descriptor outlives it: a store
-   * that is never closed (one per run in a long-lived process) holds none, and none is left to the
-   * garbage collector. An open and a close per fsynced group cost little beside the fsync.
-   */
-  async #withJournal<T>(fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } finally {
-      await this.#journal?.close().finally(() => (this.#journal = undefined));
-    }
-  }
-
-  async #openJournal(): Promise<FileHandle> {
-    if (!this.#journal) {
-      await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
-      this.#journal = await open(this.journalPath, 'a', 0o600);
-    }
-    return this.#journal;
-  }
-
-  /**
    * Makes sure what this store knows matches the files (two stats when nothing else wrote; a full
    * load otherwise), repairs a torn journal tail, and with `createBase` creates the state file
    * for a first commit (so the lineage and the encryption salt are on disk before any record).
    */
   async #prepare(createBase: boolean): Promise<Known> {
-    const j = await this.#openJournal();
+    const j = await this.#journal.open();
     const k = this.#known;
     if (k && (await this.#isFresh(k))) return k;
     const loaded = await this.#load();
