@@ -14,8 +14,9 @@ function project(files: Record<string, string>, type?: 'module'): string {
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   return dir;
 }
+// the stack loaded by tsx on its own thread, as the shipped command loads it (tests/setup/cli-launch.mjs)
 const plan = (stack: string) =>
-  converge(['plan'], { CONVERGE_STACK: stack, NO_COLOR: '1', CONVERGE_CLI_FROM_SOURCE: '1' });
+  converge(['plan'], { CONVERGE_STACK: stack, NO_COLOR: '1', CONVERGE_CLI_FROM_SOURCE: '1', CONVERGE_TEST_TSX: '1' });
 
 describe('a stack module with a syntax error (the command)', () => {
   it('JavaScript: file, line, column and V8s reason, with the line and a caret', async () => {
