@@ -35,7 +35,8 @@ const { main } = await import(at('cli/main'));
 for (const entry of ['index', 'providers/b/index']) await import(at(entry));
 
 const bundled = new Map(entries.map((e) => [pathToFileURL(`${repo}/src/${e}.ts`).href, at(e)]));
-if (process.env.CONVERGE_TEST_TSX === '1') {
+// (Node before 22.15 has no registerHooks: tsx there too)
+if (process.env.CONVERGE_TEST_TSX === '1' || !registerHooks) {
   const { register: registerTsx } = await import('tsx/esm/api');
   registerTsx();
   register('./cli-hooks.mjs', import.meta.url, { data: { map: Object.fromEntries(bundled) } });
