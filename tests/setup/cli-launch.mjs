@@ -15,7 +15,7 @@
 // syntax error is reported (stack-syntax.test.ts) set CONVERGE_TEST_TSX=1: the command then
 // registers tsx itself, as the shipped command does, since those errors cross tsx's thread.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire, enableCompileCache, register, registerHooks } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -60,6 +60,16 @@ function resolveHook(specifier, context, next) {
 
 const TS = /\.([cm]?)ts$/;
 
+/** A kept transform, or undefined when there is none yet. */
+function readCached(path) {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    if (error?.code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
 /** TypeScript through esbuild's transform, each result kept in the bundle's .ts-cache by path and content. */
 function loadHook(url, context, next) {
   const ext = url.startsWith('file:') ? TS.exec(url)?.[1] : undefined;
@@ -68,9 +78,8 @@ function loadHook(url, context, next) {
   const text = readFileSync(path, 'utf8');
   const key = createHash('sha1').update(path).update('\0').update(text).digest('hex');
   const cached = join(bundle, '.ts-cache', `${key}.js`);
-  let code;
-  if (existsSync(cached)) code = readFileSync(cached, 'utf8');
-  else {
+  let code = readCached(cached);
+  if (code === undefined) {
     // esbuild's sync transform (a syntax error throws its TransformError, errors[0] with the location)
     const esbuild = createRequire(import.meta.url)('esbuild');
     code = esbuild.transformSync(text, { loader: 'ts', sourcefile: path, sourcemap: 'inline', target: 'node22' }).code;

@@ -5,8 +5,8 @@
 // descriptor open that was not open when it started: a FileHandle left to the collector (which holds
 // its descriptor until then) warns inside the file that leaked it. A file that left none open skips
 // the collection, which took 100-200 ms of CPU with a fork's heap (most files open no file).
-import { readdirSync, readlinkSync } from 'node:fs';
 import { afterAll } from 'vitest';
+import { openFiles } from '../helpers/open-files.js';
 
 // One listener per process: a fork that runs several files in turn (isolate: false) loads this
 // file once per test file, and a listener each time would itself trip MaxListenersExceededWarning.
@@ -21,26 +21,6 @@ function listen(): string[] {
     list.push(`${w.name}${code ? ` [${code}]` : ''}: ${w.message}`);
   });
   return list;
-}
-
-/** This process's descriptors open on paths ("fd:path"); undefined without /proc (then every file collects). */
-function openFiles(): Set<string> | undefined {
-  let fds: string[];
-  try {
-    fds = readdirSync('/proc/self/fd');
-  } catch {
-    return undefined;
-  }
-  const out = new Set<string>();
-  for (const fd of fds) {
-    try {
-      const target = readlinkSync(`/proc/self/fd/${fd}`);
-      if (target.startsWith('/')) out.add(`${fd}:${target}`);
-    } catch {
-      // closed since the listing (readdirSync's own descriptor among them)
-    }
-  }
-  return out;
 }
 
 // Runs as the file starts (setup files run before each test file is imported).

@@ -2,7 +2,6 @@
 // that makes a store per run and never closes it (no README example does) leaks no descriptor, and
 // leaves no FileHandle to the garbage collector (Node's "Closing file descriptor N on garbage
 // collection", DEP0137; the suite-wide guard in tests/setup fails on that warning).
-import { readdirSync, readlinkSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +11,7 @@ import { recordResource } from '../../src/state/ops.js';
 import { resource } from '../conformance/state-store.js';
 import { TestCloud, testProvider } from '../helpers/test-provider.js';
 import { thing } from '../helpers/builders.js';
+import { openFiles } from '../helpers/open-files.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -21,23 +21,9 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/**
- * Descriptors of this process open on files under `dir`, read synchronously: in the same turn as the
- * await that called it, so a close still under way when an operation resolved is seen open.
- */
-function openUnder(d: string): string[] {
-  const out: string[] = [];
-  for (const fd of readdirSync('/proc/self/fd')) {
-    let target = '';
-    try {
-      target = readlinkSync(`/proc/self/fd/${fd}`);
-    } catch {
-      // the descriptor readdirSync itself held, closed by now
-    }
-    if (target.startsWith(d)) out.push(target);
-  }
-  return out;
-}
+/** Paths under `d` this process has open (tests/helpers/open-files.ts: read in the same turn). */
+const openUnder = (d: string): string[] =>
+  [...openFiles()!].map((f) => f.slice(f.indexOf(':') + 1)).filter((path) => path.startsWith(d));
 
 describe.skipIf(process.platform !== 'linux')('FileStateStore file descriptors', () => {
   it('a store per run, never closed: no descriptor stays open after its operations', async () => {
