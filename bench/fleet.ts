@@ -3,9 +3,12 @@
 // 1, 2 and 4 worker processes (one run at a time each, each process warmed by ~300 checks first)
 // and the scaling 4 : 1, and one worker process with 4 runs at once for reference; the connections one worker
 // holds for 1,000 stacks; enqueue-to-start on an idle fleet and the queue's cost per run (runs of an
-// empty stack); 4 workers applying stacks of one account limited to 600 requests a minute. Needs
+// empty stack); 4 workers applying stacks of one account limited to 600 requests a minute. Each drift
+// phase also reports its CPU per check (workers, PostgreSQL and this process) and how busy the
+// machine was (Linux /proc), which tells whether the CPU or the API bound the rate. Needs
 // CONVERGE_TEST_PG_URL or /tmp/converge-pg-env; else empty. `npm run bench -- fleet` runs it alone.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
@@ -82,6 +85,54 @@ async function stopWorkers(children: ChildProcess[]): Promise<void> {
         }),
     ),
   );
+}
+
+/**
+ * Where a drift phase's CPU went, on Linux (/proc; elsewhere nothing): the worker processes', the
+ * PostgreSQL server's (every process named postgres: the bench is its only client) and this
+ * process's (the simulator, the enqueueing, the waiting), and how busy the whole machine was. Read
+ * before and after a measured round; `since` gives the figures per drift check.
+ */
+type CpuSnapshot = { workers: number; postgres: number; bench: number; busy: number; total: number };
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+function ticksOf(pid: number | string): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(f[11]) + Number(f[12]); // utime + stime
+  } catch {
+    return 0;
+  }
+}
+function cpuSnapshot(workers: readonly ChildProcess[]): CpuSnapshot | undefined {
+  if (!existsSync('/proc/stat')) return undefined;
+  let postgres = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('postgres')) postgres += ticksOf(pid);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const cpu = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.split(/\s+/).slice(1, 9).map(Number);
+  const idle = cpu[3]! + cpu[4]!; // idle + iowait
+  const total = cpu.reduce((a, b) => a + b, 0);
+  const own = process.cpuUsage();
+  return {
+    workers: workers.reduce((a, w) => a + ticksOf(w.pid!), 0) * TICK_MS,
+    postgres: postgres * TICK_MS,
+    bench: (own.user + own.system) / 1000,
+    busy: (total - idle) * TICK_MS,
+    total: total * TICK_MS,
+  };
+}
+/** ms of CPU per check between two snapshots, by side, and the machine's busy share (0-1). */
+function cpuPerCheck(a: CpuSnapshot, b: CpuSnapshot, checks: number) {
+  const worker = (b.workers - a.workers) / checks;
+  const postgres = (b.postgres - a.postgres) / checks;
+  const bench = (b.bench - a.bench) / checks;
+  return { worker, postgres, all: worker + postgres + bench, busy: (b.busy - a.busy) / (b.total - a.total) };
 }
 
 /** Waits until `n` runs of `kind` queued since `since` are finished; the last one's finish time (ms since epoch). */
@@ -191,10 +242,22 @@ export async function benchFleet(): Promise<Record<string, number>> {
           .then((r) => (peak = Math.max(peak, Number(r.rows[0].n) / w)))
           .catch(() => {});
       }, 250);
+      const before = cpuSnapshot(workers);
       const { t0, last } = await round(names, 'refresh-only', drift);
+      const after = cpuSnapshot(workers);
       clearInterval(sampling);
-      results[`fleet_drift_1k_stacks_per_s_${w}w${runs > 1 ? `_${runs}_runs_each` : ''}`] =
-        STACKS / ((last - t0) / 1000);
+      const phase = `${w}w${runs > 1 ? `_${runs}_runs_each` : ''}`;
+      results[`fleet_drift_1k_stacks_per_s_${phase}`] = STACKS / ((last - t0) / 1000);
+      // what each check cost the machine, and whether the machine was the bound (busy near 1)
+      if (before && after) {
+        const c = cpuPerCheck(before, after, STACKS);
+        results[`fleet_drift_cpu_ms_per_check_${phase}`] = c.all;
+        results[`fleet_drift_machine_busy_${phase}`] = c.busy;
+        if (runs === 1 && w !== 2) {
+          results[`fleet_drift_worker_cpu_ms_per_check_${phase}`] = c.worker;
+          results[`fleet_drift_postgres_cpu_ms_per_check_${phase}`] = c.postgres;
+        }
+      }
       if (w === 1 && runs > 1) results.fleet_1k_stacks_1w_connections_peak = peak;
       await stopWorkers(workers);
     }
