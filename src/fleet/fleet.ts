@@ -10,6 +10,7 @@ import { EventHub } from './hub.js';
 import { DRIFT_QUEUE, openQueue, type DriftJob } from './queue.js';
 import type { FleetContext, FleetSettings } from './context.js';
 import { enqueueRun } from './enqueue.js';
+import { driftTick } from './drift.js';
 import { approveRun, cancelRun, pauseStack, resumeStack } from './control.js';
 import { queryRun, queryRuns, queryStatus, type FleetStatus, type RunsQuery } from './history.js';
 import { runWorker, type WorkOptions } from './worker.js';
@@ -18,7 +19,6 @@ import { ScheduleError, UnknownRunError, UnknownStackError } from './errors.js';
 import { RUN_KINDS, type Run, type RunKind, type RunStatus } from './run.js';
 import type { FleetEventListener } from './events.js';
 import { setAccountLimit, type AccountLimit } from './budget.js';
-import { prepared } from '../state/stores/postgres-schema.js';
 
 /** Options of {@link Fleet.open}. Every process of one fleet gives the same `schema` and queue settings. */
 export type FleetOptions = {
@@ -209,11 +209,15 @@ export class Fleet {
     return resumeStack(this.#cx, stack);
   }
 
-  /** Runs a stack's drift check now, as its schedule would (skipped when busy, paused or failed). */
+  /**
+   * Runs a stack's drift check now, as its schedule would (skipped when busy, paused or failed):
+   * when this resolves, the refresh-only run is queued for the workers, or the skip is recorded and
+   * told. The schedule's ticks go through the drift queue to a worker; this one is the same tick
+   * taken here, without that queue's job and its round trips.
+   */
   async checkDrift(stack: string): Promise<void> {
-    const r = await this.#cx.pool.query(prepared(`SELECT 1 FROM ${this.#cx.tables.stacks} WHERE name = $1`, [stack]));
-    if (r.rows.length === 0) throw new UnknownStackError(stack);
-    await this.#cx.boss.send(DRIFT_QUEUE, { stack } satisfies DriftJob);
+    const r = await driftTick(this.#cx, stack);
+    if ('skipped' in r && r.skipped === 'gone') throw new UnknownStackError(stack);
   }
 
   /** Runs from the history, newest first. */

@@ -77,6 +77,7 @@ afterAll(async () => {
 describe('fleet', () => {
   it('refuses an unknown stack, a module that does not load, a bad cron, an unknown run, and queues nothing', async () => {
     await expect(fleet.enqueue('nope', 'plan')).rejects.toBeInstanceOf(UnknownStackError);
+    await expect(fleet.checkDrift('nope')).rejects.toBeInstanceOf(UnknownStackError);
     await expect(fleet.register({ name: 'x', module: join(dir, 'missing.ts') })).rejects.toBeInstanceOf(
       StackModuleError,
     );
@@ -208,6 +209,8 @@ describe('fleet', () => {
     const net = [...sim.store.networks.values()].find((n) => n.label === 'd-net1')!;
     net.label = 'changed-outside';
     await fleet.checkDrift('d');
+    // the check is in the history when checkDrift resolves (the tick is taken by the caller)
+    expect((await fleet.runs({ stack: 'd' })).filter((r) => r.kind === 'refresh-only')).toHaveLength(1);
     const found = (await waitEvent((e) => e.type === 'drift_found' && e.stack === 'd')) as Extract<
       FleetEvent,
       { type: 'drift_found' }
