@@ -91,7 +91,7 @@ async function stopWorkers(children: ChildProcess[]): Promise<void> {
  * Where a drift phase's CPU went, on Linux (/proc; elsewhere nothing): the worker processes', the
  * PostgreSQL server's (every process named postgres: the bench is its only client) and this
  * process's (the simulator, the enqueueing, the waiting), and how busy the whole machine was. Read
- * before and after a measured round; `since` gives the figures per drift check.
+ * before and after a measured round; `cpuPerCheck` gives the figures per drift check.
  */
 type CpuSnapshot = { workers: number; postgres: number; bench: number; busy: number; total: number };
 const TICK_MS = 10; // USER_HZ is 100 on Linux

@@ -1,6 +1,6 @@
 // Drift watch: each stack's cron schedule sends a tick to the drift queue, which a worker takes
-// (Fleet.checkDrift takes one itself, at once); a tick queues a
-// refresh-only run unless the stack is paused, failed or busy (a run queued or running), all
+// (Fleet.checkDrift takes one itself, at once); a tick queues a refresh-only run unless the stack
+// is paused, failed or busy (a run queued or running), all
 // decided under the stack's row lock, so a stack never has two drift checks at once; a skipped
 // check is recorded on the stack (when, why) and is an event. After a
 // refresh-only run found drift, the stack's onDrift decides: report only, queue a plan, or queue an apply.
