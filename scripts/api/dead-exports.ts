@@ -19,10 +19,21 @@ export interface DeadExport {
   readonly name: string;
 }
 
+/**
+ * The repository's own files and nothing else: who imports what is a question of names, which the
+ * binder answers without types, so no lib, no @types and no npm package's declarations are read
+ * (an import of a package stays unresolved). About a third of the CPU of the full program.
+ */
 function program(): ts.Program {
   const config = ts.readConfigFile(resolve(root, 'tsconfig.json'), ts.sys.readFile);
   const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, root);
-  return ts.createProgram(parsed.fileNames, { ...parsed.options, noEmit: true });
+  const options: ts.CompilerOptions = { ...parsed.options, noEmit: true, noLib: true, types: [] };
+  const host = ts.createCompilerHost(options);
+  host.resolveModuleNameLiterals = (literals, containing, _redirect, opts) =>
+    literals.map((l) =>
+      l.text.startsWith('.') ? ts.resolveModuleName(l.text, containing, opts, host) : { resolvedModule: undefined },
+    );
+  return ts.createProgram({ rootNames: parsed.fileNames, options, host });
 }
 
 /** Exports under `folders` (paths relative to the repository root) that nothing else uses. */
