@@ -41,33 +41,41 @@ export function isRef(value: unknown): value is Ref {
 /** Every reference inside a value, with where it stands. */
 export function collectRefs(value: unknown): { ref: Ref; at: (string | number)[] }[] {
   const into: { ref: Ref; at: (string | number)[] }[] = [];
-  walk(value, [], into);
+  eachRef(value, (ref, at) => into.push({ ref, at: at.slice() }));
   return into;
 }
 
-// One path array, pushed and popped: a value without references allocates nothing.
-function walk(value: unknown, at: (string | number)[], into: { ref: Ref; at: (string | number)[] }[]): void {
+/**
+ * Calls `visit` for every reference inside a value, in order, with where it stands: one path array,
+ * pushed and popped, so `at` is valid only during the call (copy it to keep it). A value without
+ * references allocates nothing.
+ */
+export function eachRef(
+  value: unknown,
+  visit: (ref: Ref, at: readonly (string | number)[]) => void,
+  at: (string | number)[] = [],
+): void {
   if (value === null || typeof value !== 'object') return;
   if (isRef(value)) {
-    into.push({ ref: value, at: at.slice() });
+    visit(value, at);
     return;
   }
   // A secret(v) stands where it is placed: a reference inside it is at the same path.
   if ((value as { '@converge'?: unknown })['@converge'] === 'secret') {
-    walk((value as { value?: unknown }).value, at, into);
+    eachRef((value as { value?: unknown }).value, visit, at);
     return;
   }
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       at.push(i);
-      walk(value[i], at, into);
+      eachRef(value[i], visit, at);
       at.pop();
     }
     return;
   }
   for (const k in value) {
     at.push(k);
-    walk((value as Record<string, unknown>)[k], at, into);
+    eachRef((value as Record<string, unknown>)[k], visit, at);
     at.pop();
   }
 }

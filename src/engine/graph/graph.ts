@@ -1,7 +1,7 @@
 // The dependency graph of a stack: an edge from each resource to every resource it references
 // (ref()) or names in dependsOn. Topological order for planning; reverse order for deletion.
 import type { ResourceDecl } from '../decl/resource-decl.js';
-import { collectRefs } from '../decl/ref.js';
+import { eachRef } from '../decl/ref.js';
 import { findCycle } from './cycle.js';
 import { ValidationError } from '../errors.js';
 
@@ -12,10 +12,10 @@ export type Graph = {
   readonly dependents: ReadonlyMap<string, readonly string[]>;
 };
 
-/** `refsOf`: the references of each declaration's inputs when the caller collected them already. */
+/** `refsOf`: the names each declaration's inputs reference, when the caller collected them already. */
 export function buildGraph(
   decls: readonly ResourceDecl[],
-  refsOf?: ReadonlyMap<ResourceDecl, readonly { readonly ref: { readonly resource: string } }[]>,
+  refsOf?: ReadonlyMap<ResourceDecl, readonly string[]>,
 ): Graph {
   const names = new Set(decls.map((d) => d.name));
   const deps = new Map<string, string[]>();
@@ -23,14 +23,20 @@ export function buildGraph(
   for (const d of decls) dependents.set(d.name, []);
   for (const d of decls) {
     const set = new Set<string>();
-    for (const { ref } of refsOf?.get(d) ?? collectRefs(d.inputs))
-      if (names.has(ref.resource) && ref.resource !== d.name) set.add(ref.resource);
+    for (const r of refsOf?.get(d) ?? referencedNames(d.inputs)) if (names.has(r) && r !== d.name) set.add(r);
     for (const n of d.options?.dependsOn ?? []) if (names.has(n) && n !== d.name) set.add(n);
     const list = [...set];
     deps.set(d.name, list);
     for (const n of list) dependents.get(n)!.push(d.name);
   }
   return { deps, dependents };
+}
+
+/** The names a declaration's inputs reference, in order. */
+function referencedNames(inputs: unknown): string[] {
+  const out: string[] = [];
+  eachRef(inputs, (ref) => out.push(ref.resource));
+  return out;
 }
 
 /** Names in an order where each comes after everything it depends on; throws a ValidationError (dependency_cycle) if there is a cycle (validate first). */

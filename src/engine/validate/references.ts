@@ -3,7 +3,7 @@
 // other resource's name or alias, and the dependency cycles (each that shares no resource with
 // another is named, so fixing one never reveals the next).
 import type { ResourceDecl } from '../decl/resource-decl.js';
-import { collectRefs } from '../decl/ref.js';
+import { eachRef, type Ref } from '../decl/ref.js';
 import type { AnyResource } from '../provider/define.js';
 import { parsePath, type PathSegment } from '../values/path.js';
 import { findCycle } from '../graph/cycle.js';
@@ -32,15 +32,18 @@ export function disjointCycles(deps: ReadonlyMap<string, readonly string[]>): st
   }
 }
 
-/** Checks the references, dependsOn and aliases of `decls`; answers each declaration's references (for the graph). */
+/**
+ * Checks the references, dependsOn and aliases of `decls`; answers the names each declaration's
+ * references name, in order (for the graph).
+ */
 export function checkReferences(
   decls: readonly ResourceDecl[],
   named: Map<string, { decl: ResourceDecl; def?: AnyResource }>,
   seen: Set<string>,
   add: Add,
-): Map<ResourceDecl, ReturnType<typeof collectRefs>> {
+): Map<ResourceDecl, string[]> {
   const aliasOwner = new Map<string, string>();
-  const refsOf = new Map<ResourceDecl, ReturnType<typeof collectRefs>>();
+  const refsOf = new Map<ResourceDecl, string[]>();
   for (const d of decls) {
     d.options?.aliases?.forEach((alias, i) => {
       if (alias === d.name) return;
@@ -73,42 +76,55 @@ export function checkReferences(
           { suggestion: closest(n, seen) },
         );
     });
-    const refs = collectRefs(d.inputs);
-    refsOf.set(d, refs);
-    for (const { ref, at } of refs) {
-      if (ref.resource === d.name) {
-        add(d.name, 'inputs', at, 'invalid_reference', 'a resource cannot reference itself');
-        continue;
-      }
-      if (!seen.has(ref.resource)) {
-        add(
-          d.name,
-          'inputs',
-          at,
-          'missing_reference',
-          `references ${preview(ref.resource)}, which is not declared.${didYouMean(ref.resource, seen)}`,
-          { suggestion: closest(ref.resource, seen) },
-        );
-        continue;
-      }
-      const target = named.get(ref.resource);
-      const def = target?.def;
-      if (!def) continue;
-      const head = String(parsePath(ref.path)[0] ?? '');
-      const { outs, ins } = referable(def);
-      if (head !== 'id' && outs && ins && !outs.has(head) && !ins.has(head)) {
-        add(
-          d.name,
-          'inputs',
-          at,
-          'missing_output',
-          `references '${ref.resource}.${cut(ref.path)}', but ${target!.decl.type} has no output or input '${cut(head)}'.${didYouMean(head, [...outs, ...ins])}`,
-          { suggestion: closest(head, [...outs, ...ins]) },
-        );
-      }
-    }
+    const names: string[] = [];
+    eachRef(d.inputs, (ref, at) => {
+      names.push(ref.resource);
+      checkReference(d.name, ref, at, named, seen, add);
+    });
+    refsOf.set(d, names);
   }
   return refsOf;
+}
+
+/** One reference of declaration `name`, at `at`: to a declared resource other than itself, and one of its outputs or inputs. */
+function checkReference(
+  name: string,
+  ref: Ref,
+  at: readonly PathSegment[],
+  named: Map<string, { decl: ResourceDecl; def?: AnyResource }>,
+  seen: Set<string>,
+  add: Add,
+): void {
+  if (ref.resource === name) {
+    add(name, 'inputs', [...at], 'invalid_reference', 'a resource cannot reference itself');
+    return;
+  }
+  if (!seen.has(ref.resource)) {
+    add(
+      name,
+      'inputs',
+      [...at],
+      'missing_reference',
+      `references ${preview(ref.resource)}, which is not declared.${didYouMean(ref.resource, seen)}`,
+      { suggestion: closest(ref.resource, seen) },
+    );
+    return;
+  }
+  const target = named.get(ref.resource);
+  const def = target?.def;
+  if (!def) return;
+  const head = String(parsePath(ref.path)[0] ?? '');
+  const { outs, ins } = referable(def);
+  if (head !== 'id' && outs && ins && !outs.has(head) && !ins.has(head)) {
+    add(
+      name,
+      'inputs',
+      [...at],
+      'missing_output',
+      `references '${ref.resource}.${cut(ref.path)}', but ${target!.decl.type} has no output or input '${cut(head)}'.${didYouMean(head, [...outs, ...ins])}`,
+      { suggestion: closest(head, [...outs, ...ins]) },
+    );
+  }
 }
 
 const referableCache = new WeakMap<AnyResource, { outs?: ReadonlySet<string>; ins?: ReadonlySet<string> }>();
