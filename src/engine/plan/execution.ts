@@ -29,6 +29,7 @@ import {
 } from './work.js';
 import type { Graph } from '../graph/graph.js';
 import { closure } from '../graph/graph.js';
+import { Heap } from '../graph/heap.js';
 import { ConvergeError } from '../errors.js';
 
 /** A step before it has nodes; `base` orders steps that the graph leaves unordered. */
@@ -47,7 +48,8 @@ type ExecutionInput = {
   readonly newDeposedKey: () => string;
 };
 
-type Node = { id: string; kind: NodeKind; draft: number; waitFor: Set<string> };
+/** A node and the ids it waits for (a list: a node waits for a few, each once; see waitOn). */
+type Node = { id: string; kind: NodeKind; draft: number; waitFor: string[] };
 /** A destroy-side node, with the address and recorded dependencies of the object it destroys. */
 type Destroy = { node: Node; address: string; deps: readonly string[]; deleteFirst: boolean; createFirst: boolean };
 
@@ -65,7 +67,7 @@ export function buildExecution(input: ExecutionInput): { readonly work: StepWork
   const nodes = new Map<string, Node>();
   const nodesOf: Node[][] = drafts.map(() => []);
   const add = (i: number, kind: NodeKind, after?: Node): Node => {
-    const n: Node = { id: `${kind}:${i}`, kind, draft: i, waitFor: new Set(after ? [after.id] : []) };
+    const n: Node = { id: `${kind}:${i}`, kind, draft: i, waitFor: after ? [after.id] : [] };
     nodes.set(n.id, n);
     nodesOf[i]!.push(n);
     return n;
@@ -104,7 +106,7 @@ export function buildExecution(input: ExecutionInput): { readonly work: StepWork
     if (!mine) continue;
     for (const dep of drafts[i]!.deps) {
       const theirs = applyNode(dep);
-      if (theirs) mine.waitFor.add(theirs.id);
+      if (theirs) waitOn(mine, theirs.id);
     }
   }
 
@@ -136,7 +138,7 @@ export function buildExecution(input: ExecutionInput): { readonly work: StepWork
   }
   for (const x of destroys)
     for (const y of destroyedDependents.get(x.address) ?? [])
-      if (y !== x.node && drafts[y.draft]!.step.address !== x.address) x.node.waitFor.add(y.id);
+      if (y !== x.node && drafts[y.draft]!.step.address !== x.address) waitOn(x.node, y.id);
   // An apply-side node waits for a destroy only through a delete-first replacement (rule 2): only
   // then can a rule-4 edge close a cycle, so only then is it checked (and dropped, with a warning).
   const mayCycle = destroys.some((x) => x.deleteFirst);
@@ -160,7 +162,7 @@ export function buildExecution(input: ExecutionInput): { readonly work: StepWork
         );
         continue;
       }
-      x.node.waitFor.add(target.id);
+      waitOn(x.node, target.id);
     }
   }
 
@@ -262,9 +264,9 @@ function order(
   const dependents = new Map<string, Node[]>();
   const ready = new Heap<Node>((a, b) => drafts[a.draft]!.base - drafts[b.draft]!.base || a.id.localeCompare(b.id));
   for (const n of nodes.values()) {
-    remaining.set(n.id, n.waitFor.size);
+    remaining.set(n.id, n.waitFor.length);
     for (const w of n.waitFor) push(dependents, w, n);
-    if (n.waitFor.size === 0) ready.push(n);
+    if (n.waitFor.length === 0) ready.push(n);
   }
   const firstSeen: number[] = [];
   const seen = new Set<number>();
@@ -300,67 +302,34 @@ function order(
   }
   while (q < quiet.length) sequence.push(quiet[q++]!);
 
-  // The drafts become the plan's work as they are (they are this function's own copies); only a
-  // step that waits for another gets a new Step with its dependsOn.
+  // The drafts become the plan's work as they are (they are this function's own copies), and so do
+  // their steps (made for this plan, held by nothing else yet): a step that waits for another gets
+  // its dependsOn in place.
   return sequence.map((i): StepWork => {
     const d = drafts[i]! as Ordered & { nodes?: readonly ExecNode[]; step: StepWork['step'] };
     const mine = nodesOf[i]!;
     if (mine.length === 0) return Object.assign(d, { nodes: NO_NODES });
-    const own: ExecNode[] = mine.map((n) => ({ id: n.id, kind: n.kind, waitFor: [...n.waitFor] }));
+    const own: ExecNode[] = mine.map((n) => ({ id: n.id, kind: n.kind, waitFor: n.waitFor }));
     let after: Set<string> | undefined;
     for (const n of own)
       for (const w of n.waitFor) {
         const other = nodes.get(w)!.draft;
         if (other !== i) (after ??= new Set()).add(drafts[other]!.step.address);
       }
-    return Object.assign(d, { nodes: own, ...(after ? { step: { ...d.step, dependsOn: [...after] } } : {}) });
+    if (after) (d.step as { dependsOn: readonly string[] }).dependsOn = [...after];
+    return Object.assign(d, { nodes: own });
   });
 }
 
 const NO_NODES: readonly ExecNode[] = Object.freeze([]);
 
+/** Makes `n` wait for node `id`, once. */
+function waitOn(n: Node, id: string): void {
+  if (!n.waitFor.includes(id)) n.waitFor.push(id);
+}
+
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
   if (list) list.push(value);
   else map.set(key, [value]);
-}
-
-/** A binary min-heap: ready nodes in a stable order at O(log n) each. */
-class Heap<T> {
-  readonly #items: T[] = [];
-  constructor(readonly less: (a: T, b: T) => number) {}
-  get size(): number {
-    return this.#items.length;
-  }
-  push(item: T): void {
-    const a = this.#items;
-    a.push(item);
-    let i = a.length - 1;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (this.less(a[i]!, a[p]!) >= 0) break;
-      [a[i], a[p]] = [a[p]!, a[i]!];
-      i = p;
-    }
-  }
-  pop(): T | undefined {
-    const a = this.#items;
-    const top = a[0];
-    const last = a.pop();
-    if (a.length && last !== undefined) {
-      a[0] = last;
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1,
-          r = l + 1;
-        let m = i;
-        if (l < a.length && this.less(a[l]!, a[m]!) < 0) m = l;
-        if (r < a.length && this.less(a[r]!, a[m]!) < 0) m = r;
-        if (m === i) break;
-        [a[i], a[m]] = [a[m]!, a[i]!];
-        i = m;
-      }
-    }
-    return top;
-  }
 }
