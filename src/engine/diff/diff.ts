@@ -65,7 +65,8 @@ function walk(before: unknown, after: unknown, at: PathSegment[], out: Change[],
       if (!hasOwn(before, k)) continue;
       const b = before[k];
       const a = hasOwn(after, k) ? after[k] : undefined;
-      if (b === undefined && a === undefined) continue;
+      // The same value (absent on both sides included) holds no change: the path grows only for what is walked.
+      if (b === a && !isUnknown(a)) continue;
       at.push(k);
       walk(b, a, at, out, keyed);
       at.pop();
@@ -100,6 +101,7 @@ function walk(before: unknown, after: unknown, at: PathSegment[], out: Change[],
     }
     const n = Math.max(before.length, after.length);
     for (let i = 0; i < n; i++) {
+      if (before[i] === after[i] && !isUnknown(after[i])) continue;
       at.push(i);
       walk(before[i], after[i], at, out, keyed);
       at.pop();

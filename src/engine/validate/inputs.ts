@@ -85,8 +85,14 @@ export function standIn(value: unknown, issues: readonly ValueIssue[]): unknown 
   return out;
 }
 
-/** Adds the schema's `issues` to `out`; a strict schema's unknown keys one by one, unless the walk has them (`seen`). */
-function report(issues: ReturnType<typeof parseWithUnknowns>['issues'], out: ValueIssue[], seen: Set<string>): void {
+/**
+ * The unknown keys reported so far: the walk's are `out`'s first `walked` issues; their keys are
+ * made into a set on first use (a schema that judges no key never needs it).
+ */
+type Seen = { readonly walked: number; keys?: Set<string> };
+
+/** Adds the schema's `issues` to `out`; a strict schema's unknown keys one by one, unless already reported (`seen`). */
+function report(issues: ReturnType<typeof parseWithUnknowns>['issues'], out: ValueIssue[], seen: Seen): void {
   for (const i of issues) {
     const raw = i as { keys?: unknown };
     if (i.code !== 'unrecognized_keys' || !Array.isArray(raw.keys)) {
@@ -94,10 +100,11 @@ function report(issues: ReturnType<typeof parseWithUnknowns>['issues'], out: Val
       continue;
     }
     // A strict schema's own report: one issue per key, at the key's path, unless the walk has it.
+    const keys = (seen.keys ??= new Set(out.slice(0, seen.walked).map((w) => key(w.path))));
     for (const k of raw.keys) {
       const path = [...i.path, String(k)];
-      if (seen.has(key(path))) continue;
-      seen.add(key(path));
+      if (keys.has(key(path))) continue;
+      keys.add(key(path));
       out.push({ path, code: 'unrecognized_keys', message: `'${String(k).slice(0, 60)}' is not expected here` });
     }
   }
@@ -107,7 +114,7 @@ function report(issues: ReturnType<typeof parseWithUnknowns>['issues'], out: Val
 export function inputIssues(rules: InputRules, value: unknown, onParsed?: (data: unknown) => void): ValueIssue[] {
   const out: ValueIssue[] = unknownKeyIssues(rules.schema, value);
   // The walk's unknown keys, for a strict schema's report of the same keys.
-  const seen = new Set(out.map((i) => key(i.path)));
+  const seen: Seen = { walked: out.length };
   // Unknown keys are reported above; without them a strict schema still judges the rest.
   let probe = refsAsUnknown(value);
   for (const i of out) probe = withoutKey(probe, i.path);

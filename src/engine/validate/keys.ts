@@ -63,8 +63,9 @@ export function unknownKeyIssues(
     const v = obj[k];
     if (v === undefined) continue;
     const field = fieldSchema(view.shape, k);
-    // A scalar under a known field holds no key: the path grows only for what is walked or reported.
-    if (field && (v === null || typeof v !== 'object')) continue;
+    // A scalar, reference or unknown under a known field holds no key: the path grows only for what
+    // is walked or reported.
+    if (field && (v === null || typeof v !== 'object' || isRef(v) || isUnknown(v))) continue;
     at.push(k);
     if (field) unknownKeyIssues(field, v, at, into);
     else if (view.catchall) unknownKeyIssues(view.catchall, v, at, into);

@@ -55,8 +55,8 @@ function sampleFor(schema: z.ZodType | undefined): { ok: boolean; value?: unknow
   return found;
 }
 
-// The path grows only to step into an object or list: a scalar holds no unknown, and most inputs
-// are mostly scalars (no list grown for them).
+// The path grows only to step into an object or list: a scalar holds no unknown, and a marker
+// is listed at its path without growing it (most inputs are scalars and references: no list grown).
 function unknownPaths(value: unknown, at: PathSegment[] = [], into: PathSegment[][] = []): PathSegment[][] {
   if (value === null || typeof value !== 'object') return into;
   if (isUnknown(value)) into.push(at.slice());
@@ -64,17 +64,23 @@ function unknownPaths(value: unknown, at: PathSegment[] = [], into: PathSegment[
     for (let i = 0; i < value.length; i++) {
       const v: unknown = value[i];
       if (v === null || typeof v !== 'object') continue;
-      at.push(i);
-      unknownPaths(v, at, into);
-      at.pop();
+      if (isUnknown(v)) into.push([...at, i]);
+      else {
+        at.push(i);
+        unknownPaths(v, at, into);
+        at.pop();
+      }
     }
   else
     for (const k in value) {
       const v = (value as Record<string, unknown>)[k];
       if (v === null || typeof v !== 'object') continue;
-      at.push(k);
-      unknownPaths(v, at, into);
-      at.pop();
+      if (isUnknown(v)) into.push([...at, k]);
+      else {
+        at.push(k);
+        unknownPaths(v, at, into);
+        at.pop();
+      }
     }
   return into;
 }
