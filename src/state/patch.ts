@@ -28,13 +28,19 @@ export function replay(state: State, change: StateChange): State {
  */
 export function replayAll(state: State, changes: readonly StateChange[]): State {
   if (changes.length === 0) return state;
+  // Index loops: this runs once per read, over every change since (a loop the JIT has not optimized
+  // yet, where a for-of allocates a result per element).
   const all: Patch[] = [];
-  for (const c of changes) for (const p of c.patches) all.push(p);
+  for (let i = 0; i < changes.length; i++) {
+    const patches = changes[i]!.patches;
+    for (let j = 0; j < patches.length; j++) all.push(patches[j]!);
+  }
   if (!all.every(isGranular)) return applyPatches(state, all);
   const maps: Record<string, Record<string, unknown>> = {};
   for (const c of collections) maps[c] = { ...(state[c] ?? {}) };
   let serial = state.serial;
-  for (const p of all) {
+  for (let i = 0; i < all.length; i++) {
+    const p = all[i]!;
     if (p.path[0] === 'serial') {
       serial = p.value as number;
       continue;

@@ -107,6 +107,9 @@ const UUID_LAYOUT: readonly number[] = [
   ...[20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31],
 ].map((x) => (typeof x === 'number' ? x : x.charCodeAt(0)));
 
+/** uuidOf's character codes, filled in place for each UUID (one list for all: a mock makes two per instance). */
+const uuidCodes: number[] = new Array<number>(UUID_LAYOUT.length).fill(0);
+
 /**
  * A UUID (version 4 layout) derived from `seed`: hashHex's digits 0-7, 8-11, 13-15, 17-19 and 20-31
  * with its dashes, 4 and a. Made from its codes in one string: V8 keeps a template's concatenation
@@ -115,7 +118,11 @@ const UUID_LAYOUT: readonly number[] = [
  */
 function uuidOf(seed: Seed): string {
   const parts = hashParts(seed);
-  return String.fromCharCode(...UUID_LAYOUT.map((x) => (x < 32 ? digitCode(parts, x) : x)));
+  for (let i = 0; i < UUID_LAYOUT.length; i++) {
+    const x = UUID_LAYOUT[i]!;
+    uuidCodes[i] = x < 32 ? digitCode(parts, x) : x;
+  }
+  return String.fromCharCode.apply(null, uuidCodes);
 }
 
 /** A number from `seed` in [lo, hi]. */

@@ -32,15 +32,14 @@ export async function linkStacks(
   outputs: Readonly<Record<string, unknown>> | undefined,
   destroy: boolean,
 ): Promise<Linked> {
-  const names = new Set<string>();
   const sites: { value: unknown; site: Site; at: number }[] = [];
   declared.forEach((d, i) => {
-    if (typeof d?.name === 'string') names.add(d.name);
     if (d && typeof d === 'object' && hasStackRefs(d.inputs))
       sites.push({ value: d.inputs, site: { resource: String(d.name ?? `[${i}]`), field: 'inputs', root: [] }, at: i });
   });
   const wanted = destroy ? undefined : outputs;
-  const issues = outputIssues(wanted, names);
+  // The declared names, for the outputs' references: read only when the plan declares outputs.
+  const issues = wanted === undefined ? [] : outputIssues(wanted, declaredNames(declared));
   const linkOutputs = wanted !== undefined && issues.length === 0 && hasStackRefs(wanted);
   if (linkOutputs) sites.push({ value: wanted, site: { resource: '', field: 'plan', root: ['outputs'] }, at: -1 });
   if (sites.length === 0) return { decls: declared, outputs: wanted, issues };
@@ -53,6 +52,13 @@ export async function linkStacks(
     else decls[s.at] = { ...declared[s.at]!, inputs: value as Record<string, unknown> };
   });
   return { decls, outputs: linked, issues: [...resolved.issues, ...issues] };
+}
+
+/** The names the declarations give (those that are strings). */
+function declaredNames(declared: readonly ResourceDecl[]): Set<string> {
+  const names = new Set<string>();
+  for (const d of declared) if (typeof d?.name === 'string') names.add(d.name);
+  return names;
 }
 
 /**

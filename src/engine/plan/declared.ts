@@ -95,7 +95,8 @@ export function planDeclared(run: PlanRun, name: string): void {
   // A secret() and a reference to a secret path make the destination path secret (propagation).
   const resolved = resolveDeclared(decl.inputs, source, secretPathsOf(def));
   const raw = resolved.value;
-  const secrets = [...resolved.secrets];
+  // Read only from here on (the definition's own paths are one frozen list, shared).
+  const secrets = resolved.secrets;
   // Every reference unknown (or none): these are the inputs validation parsed, refs as unknowns.
   // Else, where the known values are scalars their own schemas take as they are under plain
   // objects, validation's parse with them in place (parsedWithKnown); else a parse of the whole.
@@ -105,7 +106,12 @@ export function planDeclared(run: PlanRun, name: string): void {
   const parsed = reused !== undefined ? { data: reused, issues: NO_ISSUES } : parseWithUnknowns(def.inputs, raw);
   const issuesBefore = issues.length;
   const warningsBefore = warnings.length;
-  for (const i of parsed.issues) issues.push({ resource: name, path: i.path, code: i.code, message: i.message });
+  // Index loops over the engine's own lists here: an unoptimized for-of allocates an iterator and a
+  // result per element (and one of each for an empty list), and this runs for every declaration.
+  for (let k = 0; k < parsed.issues.length; k++) {
+    const i = parsed.issues[k]!;
+    issues.push({ resource: name, path: i.path, code: i.code, message: i.message });
+  }
   const desired = parsed.data as Record<string, unknown>;
   if (parsed.issues.length === 0) runChecks(name, def, provider, desired, issues, warnings);
   // A schema or check message may quote the value it refuses (an enum's "received 'x'"): never a secret.
@@ -171,7 +177,7 @@ export function planDeclared(run: PlanRun, name: string): void {
   const changes = choice.changes.length
     ? redactChanges(choice.changes, hiddenInputs, choice.reasons.length ? new Set(choice.reasons) : NO_REASONS, forcing)
     : [];
-  for (const c of choice.stateChanges) changes.push(stateChange(c));
+  for (let k = 0; k < choice.stateChanges.length; k++) changes.push(stateChange(choice.stateChanges[k]!));
   const step: Step = {
     address: name,
     type: decl.type,
@@ -245,8 +251,8 @@ function runChecks(
 /** Each path of `a`, then of `b`, once. */
 function unionOf(a: readonly string[], b: readonly string[]): string[] {
   const out: string[] = [];
-  for (const p of a) if (!out.includes(p)) out.push(p);
-  for (const p of b) if (!out.includes(p)) out.push(p);
+  for (let i = 0; i < a.length; i++) if (!out.includes(a[i]!)) out.push(a[i]!);
+  for (let i = 0; i < b.length; i++) if (!out.includes(b[i]!)) out.push(b[i]!);
   return out;
 }
 

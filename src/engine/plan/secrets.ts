@@ -59,23 +59,37 @@ export function redactChanges(
   forcing: ReturnType<typeof parsePath>[],
 ): StepChange[] {
   const secretPatterns = secretInputs.map(parsePath);
-  return changes.map((c) => {
-    let secret = false;
-    // Secret paths below this change's path (the change holds a whole object or list).
-    let below: string[] = NONE;
-    for (const p of secretPatterns)
-      if (pathCovers(p, c.path)) secret = true;
-      else if (p.length > c.path.length && pathCovers(c.path, p))
-        (below === NONE ? (below = []) : below).push(formatPathExact(p.slice(c.path.length)));
-    const path = formatPath(c.path);
-    return {
-      path,
-      before: secret && c.before !== undefined ? sensitive : redactPaths(redactNested(c.before), below),
-      after:
-        secret && c.after !== undefined && !isUnknown(c.after) ? sensitive : redactPaths(redactNested(c.after), below),
-      forcesReplacement: forced.has(path) || (forced.size > 0 && forcing.some((f) => pathCovers(f, c.path))),
-    };
-  });
+  const out: StepChange[] = [];
+  for (let i = 0; i < changes.length; i++) out.push(redactChange(changes[i]!, secretPatterns, forced, forcing));
+  return out;
+}
+
+// A function of its own, with index loops: it runs for every change of every step, from a plan's
+// first, before the JIT has optimized it (an unoptimized for-of allocates an iterator and a result
+// per element).
+function redactChange(
+  c: Change,
+  secretPatterns: readonly ReturnType<typeof parsePath>[],
+  forced: ReadonlySet<string>,
+  forcing: readonly ReturnType<typeof parsePath>[],
+): StepChange {
+  let secret = false;
+  // Secret paths below this change's path (the change holds a whole object or list).
+  let below: string[] = NONE;
+  for (let i = 0; i < secretPatterns.length; i++) {
+    const p = secretPatterns[i]!;
+    if (pathCovers(p, c.path)) secret = true;
+    else if (p.length > c.path.length && pathCovers(c.path, p))
+      (below === NONE ? (below = []) : below).push(formatPathExact(p.slice(c.path.length)));
+  }
+  const path = formatPath(c.path);
+  return {
+    path,
+    before: secret && c.before !== undefined ? sensitive : redactPaths(redactNested(c.before), below),
+    after:
+      secret && c.after !== undefined && !isUnknown(c.after) ? sensitive : redactPaths(redactNested(c.after), below),
+    forcesReplacement: forced.has(path) || (forced.size > 0 && forcing.some((f) => pathCovers(f, c.path))),
+  };
 }
 
 /** No secret path below a change (most changes): one empty list, not one per change. */

@@ -10,6 +10,9 @@ import type { OperationContext } from './context.js';
 
 const adapters = new WeakSet<object>();
 
+/** Every adapter's outputs: any key (the answer's shape is the lookup's own; a typed helper's `out()` names its fields). One schema for all. */
+const answerSchema = z.record(z.string(), z.unknown());
+
 /** True for the resource type that serves a declared lookup. */
 export function isLookupResource(def: AnyResource): boolean {
   return adapters.has(def);
@@ -29,8 +32,7 @@ export function lookupResource(def: AnyLookup): AnyResource {
   const adapter: AnyResource = Object.freeze({
     token: def.token,
     inputs: def.args,
-    // Any key: the answer's shape is the lookup's own (a typed helper's `out()` names its fields).
-    outputs: z.record(z.string(), z.unknown()),
+    outputs: answerSchema,
     ...(def.check ? { check: def.check } : {}),
     ...(def.warnings ? { warnings: def.warnings } : {}),
     create: async (ctx: OperationContext<unknown>, args: unknown) => ({ id: def.token, outputs: await run(ctx, args) }),

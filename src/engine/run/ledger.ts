@@ -51,8 +51,10 @@ export class Ledger {
   commit(make: (baseSerial: number) => StateChange): Promise<void> {
     const change = make(this.#serial);
     this.#serial = change.serial;
-    for (const p of change.patches) {
-      const [root, key] = p.path as [string, string];
+    for (let i = 0; i < change.patches.length; i++) {
+      const p = change.patches[i]!;
+      const root = p.path[0];
+      const key = p.path[1] as string;
       if (root === 'resources') this.#resources.set(key, p.op === 'remove' ? null : (p.value as ResourceState));
       else if (root === 'pending') this.#pending.set(key, p.op === 'remove' ? null : (p.value as PendingOperation));
       else if (root === 'deposed') this.#deposed.set(key, p.op === 'remove' ? null : (p.value as DeposedObject));

@@ -66,6 +66,12 @@ export function validateStack(decls: readonly unknown[], resolve: ResourceResolv
     message: string,
     facts: IssueFacts = {},
   ) => issues.push({ resource, field, path, code, message, ...issueFacts(facts) });
+  const addAll = (resource: string, field: IssueField, found: readonly ValueIssue[]) => {
+    for (let j = 0; j < found.length; j++) {
+      const v = found[j]!;
+      add(resource, field, v.path, v.code, v.message, v);
+    }
+  };
   if (!Array.isArray(decls)) {
     add('', 'plan', [], 'invalid_type', 'expected a list of resource declarations');
     return { issues, graph: buildGraph([]), parsed: new Map() };
@@ -89,7 +95,11 @@ export function validateStack(decls: readonly unknown[], resolve: ResourceResolv
         `expected a resource declaration { type, name, inputs }, not ${preview(raw)}`,
       );
     let ok = true;
-    for (const k of Object.keys(d))
+    // Index loops in this per-declaration body: it runs before the JIT has optimized it, where a
+    // for-of allocates an iterator and a result per element (and one of each for an empty list).
+    const keys = Object.keys(d);
+    for (let j = 0; j < keys.length; j++) {
+      const k = keys[j]!;
       if (!DECL_KEYS.includes(k))
         add(
           label,
@@ -99,6 +109,7 @@ export function validateStack(decls: readonly unknown[], resolve: ResourceResolv
           `${preview(k)} is not part of a declaration.${didYouMean(k, DECL_KEYS)} Allowed: ${DECL_KEYS.join(', ')}.`,
           { suggestion: closest(k, DECL_KEYS) },
         );
+    }
     const badName = name === undefined ? undefined : controlCharacterMessage(name);
     if (!hasName || badName) {
       add(
@@ -156,17 +167,19 @@ export function validateStack(decls: readonly unknown[], resolve: ResourceResolv
       inputs = {};
     } else {
       const bad = valueIssues(d.inputs);
-      for (const v of bad) add(label, 'inputs', v.path, v.code, v.message, v);
+      addAll(label, 'inputs', bad);
       // Values that are not data stand as unknowns from here on, so the schema still judges the rest.
       inputs = standIn(inputs, bad);
       if (def) {
         // A check may quote the value it refuses: never a secret one (schema-marked, or secret()).
         let values: Set<string> | undefined;
-        for (const v of inputIssues(
+        const found = inputIssues(
           { schema: def.inputs, check: def.check, config },
           inputs,
           inputs === d.inputs ? (data) => parsed.set(raw as object, data) : undefined,
-        )) {
+        );
+        for (let j = 0; j < found.length; j++) {
+          const v = found[j]!;
           values ??= secretValuesOf(def, inputs);
           add(label, 'inputs', v.path, v.code, values.size ? redactText(v.message, values) : v.message, v);
         }
@@ -180,12 +193,15 @@ export function validateStack(decls: readonly unknown[], resolve: ResourceResolv
       seen.add(name);
     }
     const options = d.options;
-    for (const v of optionIssues(options, {
-      name: label,
-      schema: def?.inputs,
-      type: typeof d.type === 'string' ? d.type : undefined,
-    }))
-      add(label, 'options', v.path, v.code, v.message, v);
+    addAll(
+      label,
+      'options',
+      optionIssues(options, {
+        name: label,
+        schema: def?.inputs,
+        type: typeof d.type === 'string' ? d.type : undefined,
+      }),
+    );
     const o = isPlainObject(options) ? options : {};
     const decl = {
       type: d.type as string,

@@ -17,7 +17,7 @@ import { recordSource, resolveDeclared } from '../../decl/resolve.js';
 import { redactPaths, redactText, secretStrings } from '../../values/redact.js';
 import { applyIgnoreChanges } from '../../diff/ignore.js';
 import { containsUnknown } from '../../values/unknown.js';
-import { mapPath, parsePath } from '../../values/path.js';
+import { mapPath, parsePath, type PathSegment } from '../../values/path.js';
 import { parsedWithKnown } from '../../validate/schema.js';
 import { PolicyViolationError, TimeoutError, UnresolvedInputsError } from '../../errors.js';
 import type { PendingPolicies } from '../../plan/policy-check.js';
@@ -73,6 +73,24 @@ function collecting(into: Set<string>): (v: unknown) => unknown {
   };
 }
 
+/** A secret path ('inputs.x.y') as its root and the rest of its segments. */
+type SplitPath = { readonly root: PathSegment | undefined; readonly rest: readonly PathSegment[] };
+
+/** Frozen secret-path lists (a definition's own, shared by all its steps) already split. */
+const splitCache = new WeakMap<readonly string[], readonly SplitPath[]>();
+
+/** `paths` split into root and rest: once per frozen list, since every create of a type asks for the same one. */
+function splitPaths(paths: readonly string[]): readonly SplitPath[] {
+  const known = splitCache.get(paths);
+  if (known) return known;
+  const split = paths.map((p): SplitPath => {
+    const segs = parsePath(p);
+    return { root: segs[0], rest: segs.slice(1) };
+  });
+  if (Object.isFrozen(paths)) splitCache.set(paths, split);
+  return split;
+}
+
 /** One node's view of its step. */
 export class StepRun {
   readonly stamp: string;
@@ -101,17 +119,15 @@ export class StepRun {
     if (!this.#secrets.length) return out;
     const object = objectOf(w);
     const visit = collecting(out);
-    for (const p of this.#secrets) {
-      const segs = parsePath(p);
-      const root = segs[0];
-      const rest = segs.slice(1);
-      const sources =
-        root === 'inputs'
-          ? [object?.inputs, 'inputs' in w ? w.inputs : undefined, this.#desired]
-          : root === 'outputs'
-            ? [object?.outputs]
-            : [];
-      for (const src of sources) if (src) mapPath(src, rest, visit);
+    const given = 'inputs' in w ? w.inputs : undefined;
+    const paths = splitPaths(this.#secrets);
+    for (let i = 0; i < paths.length; i++) {
+      const { root, rest } = paths[i]!;
+      if (root === 'inputs') {
+        if (object?.inputs) mapPath(object.inputs, rest, visit);
+        if (given) mapPath(given, rest, visit);
+        if (this.#desired) mapPath(this.#desired, rest, visit);
+      } else if (root === 'outputs' && object?.outputs) mapPath(object.outputs, rest, visit);
     }
     return out;
   }
