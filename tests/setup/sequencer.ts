@@ -20,12 +20,11 @@ export const LONGEST_FIRST = [
   'tests/cli/pty.test.ts',
   'tests/fleet/kill.test.ts',
   'tests/fleet/connections.test.ts',
-  'tests/types/field-docs.test.ts',
+  'tests/docs/tsdoc.test.ts',
   'tests/cli/two-process.test.ts',
   'tests/state/postgres.test.ts',
   'tests/examples/demo.test.ts',
   'tests/fleet/fleet.test.ts',
-  'tests/docs/tsdoc.test.ts',
   'tests/architecture.test.ts',
   'tests/integration/lxd/differential.test.ts',
 ];
