@@ -19,7 +19,7 @@ import type { Step, StepChange } from './step.js';
 import { chooseAction, type Choice } from './choose.js';
 import { storedOptions } from './options.js';
 import type { Draft } from './execution.js';
-import { redactChanges, scrubMessages, strip, withNewSecrets } from './secrets.js';
+import { redactChanges, scrubMessages, secretInputPaths, withNewSecrets } from './secrets.js';
 import { secretPathsOf } from '../provider/secret-paths.js';
 import { instanceLabel } from '../provider/instance.js';
 import { missingInstanceIssue, type InstanceNotes } from './instances.js';
@@ -27,6 +27,7 @@ import { missingInstanceIssue, type InstanceNotes } from './instances.js';
 /** A parse reused from validation has no issues; a step without reasons forces nothing: one of each, shared. */
 const NO_ISSUES: readonly never[] = Object.freeze([]);
 const NO_REASONS: ReadonlySet<string> = new Set();
+const NO_PATHS: readonly string[] = Object.freeze([]);
 
 /**
  * What the planner knows of a declared resource once its action is chosen: for references to it.
@@ -168,10 +169,12 @@ export function planDeclared(run: PlanRun, name: string): void {
     def,
     secrets,
   });
-  const secretInputs = strip('inputs.', secrets);
-  // The old values of paths the prior record held secret stay hidden in the diff, too.
-  const priorSecrets = prior?.secrets.length ? strip('inputs.', prior.secrets) : [];
-  const hiddenInputs = secretInputs.length || priorSecrets.length ? unionOf(secretInputs, priorSecrets) : secretInputs;
+  const secretInputs = secretInputPaths(secrets);
+  // The old values of paths the prior record held secret stay hidden in the diff, too (a list of
+  // both only when they differ: a record made from the same definition holds its very list).
+  const priorSecrets = prior?.secrets.length ? secretInputPaths(prior.secrets) : NO_PATHS;
+  const hiddenInputs =
+    priorSecrets.length && priorSecrets !== secretInputs ? unionOf(secretInputs, priorSecrets) : secretInputs;
   // Read only when a change forces the replacement (redactChanges asks only then).
   const forcing = choice.changes.length && choice.reasons.length ? replaceOn.map(parsePath) : [];
   const changes = choice.changes.length

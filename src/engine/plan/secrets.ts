@@ -6,7 +6,7 @@ import type { Issue } from '../issue.js';
 import type { Change } from '../diff/diff.js';
 import type { StepChange } from './step.js';
 import type { Choice } from './choose.js';
-import { formatPath, formatPathExact, mapPath, parsePath, pathCovers } from '../values/path.js';
+import { formatPath, formatPathExact, mapPath, parsePath, pathCovers, type PathSegment } from '../values/path.js';
 import { isUnknown } from '../values/unknown.js';
 import { redactPaths, redactText, secretStrings } from '../values/redact.js';
 import { isSensitive, sensitive } from '../values/secret.js';
@@ -15,6 +15,26 @@ import { isSensitive, sensitive } from '../values/secret.js';
 export function strip(prefix: string, paths: readonly string[]): string[] {
   const out: string[] = [];
   for (const p of paths) if (p.startsWith(prefix)) out.push(p.slice(prefix.length));
+  return out;
+}
+
+/** A frozen list's answers, made once: a definition's own secret paths are one frozen list its declarations and records share. */
+const inputPathsOf = new WeakMap<readonly string[], readonly string[]>();
+const patternsOf = new WeakMap<readonly string[], readonly PathSegment[][]>();
+
+/** The secret input paths among `paths` ('inputs.x' → 'x'), as strip('inputs.', paths); made once for a frozen list. */
+export function secretInputPaths(paths: readonly string[]): readonly string[] {
+  if (!Object.isFrozen(paths)) return strip('inputs.', paths);
+  let out = inputPathsOf.get(paths);
+  if (!out) inputPathsOf.set(paths, (out = Object.freeze(strip('inputs.', paths))));
+  return out;
+}
+
+/** `paths` parsed; made once for a frozen list. */
+function patterns(paths: readonly string[]): readonly PathSegment[][] {
+  if (!Object.isFrozen(paths)) return paths.map(parsePath);
+  let out = patternsOf.get(paths);
+  if (!out) patternsOf.set(paths, (out = paths.map(parsePath)));
   return out;
 }
 
@@ -54,11 +74,11 @@ export function scrubMessages(
 
 export function redactChanges(
   changes: readonly Change[],
-  secretInputs: string[],
+  secretInputs: readonly string[],
   forced: ReadonlySet<string>,
   forcing: ReturnType<typeof parsePath>[],
 ): StepChange[] {
-  const secretPatterns = secretInputs.map(parsePath);
+  const secretPatterns = patterns(secretInputs);
   const out: StepChange[] = [];
   for (let i = 0; i < changes.length; i++) out.push(redactChange(changes[i]!, secretPatterns, forced, forcing));
   return out;

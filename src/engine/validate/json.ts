@@ -106,7 +106,9 @@ function walk(value: unknown, at: PathSegment[], ancestors: object[], into: Valu
     return;
   }
   ancestors.push(obj);
-  for (const k of Object.keys(obj)) {
+  const keys = Object.keys(obj);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
     let v: unknown;
     at.push(k);
     if (RESERVED_KEYS.has(k)) {
@@ -121,8 +123,9 @@ function walk(value: unknown, at: PathSegment[], ancestors: object[], into: Valu
       at.pop();
       continue;
     }
-    // An absent key and a key holding undefined are the same declaration, as in JSON.
-    if (v !== undefined) walk(v, at, ancestors, into);
+    // An absent key and a key holding undefined are the same declaration, as in JSON; a string or
+    // a boolean is data as it is (most inputs): only the rest is walked.
+    if (v !== undefined && typeof v !== 'string' && typeof v !== 'boolean') walk(v, at, ancestors, into);
     at.pop();
   }
   ancestors.pop();
