@@ -60,13 +60,19 @@ export function topoOrder(graph: Graph): string[] {
 export function sortGraph(graph: Graph): string[] | undefined {
   const order: string[] = [];
   const indegree = new Map<string, number>();
-  for (const [n, ds] of graph.deps) indegree.set(n, ds.length);
   const queue: string[] = [];
-  for (const [n, k] of indegree) if (k === 0) queue.push(n);
+  // forEach and index loops: this runs once per plan, over every name, mostly before the JIT has
+  // compiled it, where a for-of over a map allocates a result and an entry pair per element.
+  graph.deps.forEach((ds, n) => {
+    indegree.set(n, ds.length);
+    if (ds.length === 0) queue.push(n);
+  });
   for (let i = 0; i < queue.length; i++) {
     const n = queue[i]!;
     order.push(n);
-    for (const m of graph.dependents.get(n) ?? []) {
+    const dependents = graph.dependents.get(n) ?? [];
+    for (let j = 0; j < dependents.length; j++) {
+      const m = dependents[j]!;
       const k = indegree.get(m)! - 1;
       indegree.set(m, k);
       if (k === 0) queue.push(m);

@@ -100,20 +100,21 @@ export function buildExecution(input: ExecutionInput): { readonly work: StepWork
     return i === undefined ? undefined : applyAt(i);
   };
 
-  // Rule 1.
-  for (const i of declared.values()) {
+  // Rule 1. (forEach and index loops over every step: this runs once per plan, mostly before the
+  // JIT has compiled it, where a for-of allocates a result per element.)
+  declared.forEach((i) => {
     const mine = applyAt(i);
-    if (!mine) continue;
-    for (const dep of drafts[i]!.deps) {
-      const theirs = applyNode(dep);
+    const deps = drafts[i]!.deps;
+    for (let k = 0; mine && k < deps.length; k++) {
+      const theirs = applyNode(deps[k]!);
       if (theirs) waitOn(mine, theirs.id);
     }
-  }
+  });
 
   // Destroy-side nodes with the address and the recorded dependencies of the object they destroy.
   const destroys: Destroy[] = [];
-  for (const n of nodes.values()) {
-    if (APPLY_SIDE.has(n.kind)) continue;
+  nodes.forEach((n) => {
+    if (APPLY_SIDE.has(n.kind)) return;
     const d = drafts[n.draft]!;
     destroys.push({
       node: n,
@@ -122,7 +123,7 @@ export function buildExecution(input: ExecutionInput): { readonly work: StepWork
       deleteFirst: d.kind === 'replace-delete-first',
       createFirst: d.kind === 'replace-create-first',
     });
-  }
+  });
   // Rule 3: index destroys by what their object depended on.
   const destroyedDependents = new Map<string, Node[]>();
   for (const x of destroys) for (const dep of x.deps) push(destroyedDependents, dep, x.node);
@@ -263,11 +264,12 @@ function order(
   const remaining = new Map<string, number>();
   const dependents = new Map<string, Node[]>();
   const ready = new Heap<Node>((a, b) => drafts[a.draft]!.base - drafts[b.draft]!.base || a.id.localeCompare(b.id));
-  for (const n of nodes.values()) {
+  // forEach and index loops, as in buildExecution.
+  nodes.forEach((n) => {
     remaining.set(n.id, n.waitFor.length);
-    for (const w of n.waitFor) push(dependents, w, n);
+    for (let k = 0; k < n.waitFor.length; k++) push(dependents, n.waitFor[k]!, n);
     if (n.waitFor.length === 0) ready.push(n);
-  }
+  });
   const firstSeen: number[] = [];
   const seen = new Set<number>();
   let done = 0;
@@ -278,7 +280,9 @@ function order(
       seen.add(n.draft);
       firstSeen.push(n.draft);
     }
-    for (const m of dependents.get(n.id) ?? []) {
+    const next = dependents.get(n.id) ?? [];
+    for (let k = 0; k < next.length; k++) {
+      const m = next[k]!;
       const left = remaining.get(m.id)! - 1;
       remaining.set(m.id, left);
       if (left === 0) ready.push(m);
@@ -296,7 +300,8 @@ function order(
   const quiet = drafts.map((_, i) => i).filter((i) => selected[i] && nodesOf[i]!.length === 0);
   const sequence: number[] = [];
   let q = 0;
-  for (const i of firstSeen) {
+  for (let k = 0; k < firstSeen.length; k++) {
+    const i = firstSeen[k]!;
     while (q < quiet.length && drafts[quiet[q]!]!.base < drafts[i]!.base) sequence.push(quiet[q++]!);
     sequence.push(i);
   }
@@ -311,9 +316,9 @@ function order(
     if (mine.length === 0) return Object.assign(d, { nodes: NO_NODES });
     const own: ExecNode[] = mine.map((n) => ({ id: n.id, kind: n.kind, waitFor: n.waitFor }));
     let after: Set<string> | undefined;
-    for (const n of own)
-      for (const w of n.waitFor) {
-        const other = nodes.get(w)!.draft;
+    for (let k = 0; k < own.length; k++)
+      for (let j = 0; j < own[k]!.waitFor.length; j++) {
+        const other = nodes.get(own[k]!.waitFor[j]!)!.draft;
         if (other !== i) (after ??= new Set()).add(drafts[other]!.step.address);
       }
     if (after) (d.step as { dependsOn: readonly string[] }).dependsOn = [...after];

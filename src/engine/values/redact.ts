@@ -7,9 +7,14 @@ import { mapPath, parsePath } from './path.js';
 /** Returns `value` with every path in `secretPaths` replaced by the sensitive marker. */
 export function redactPaths(value: unknown, secretPaths: readonly string[]): unknown {
   let out = value;
-  for (const p of secretPaths) out = mapPath(out, parsePath(p), (v) => (v === undefined || v === null ? v : sensitive));
+  // An index loop: this runs for every value of every step, mostly over no path, where an
+  // unoptimized for-of allocates an iterator and a result even for an empty list.
+  for (let i = 0; i < secretPaths.length; i++) out = mapPath(out, parsePath(secretPaths[i]!), toSensitive);
   return out;
 }
+
+/** A secret leaf as shown: the sensitive marker (an absent or null value stays as it is). */
+const toSensitive = (v: unknown): unknown => (v === undefined || v === null ? v : sensitive);
 
 /** Collects every non-trivial string leaf of `value` (the secret values to scrub from text). */
 export function secretStrings(value: unknown, into: Set<string> = new Set()): Set<string> {
