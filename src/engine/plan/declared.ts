@@ -29,6 +29,9 @@ const NO_ISSUES: readonly never[] = Object.freeze([]);
 const NO_REASONS: ReadonlySet<string> = new Set();
 const NO_PATHS: readonly string[] = Object.freeze([]);
 
+/** What every draft of a declaration holds, whatever its kind. */
+type DraftParts = Omit<Extract<Draft, { kind: 'create' }>, 'kind' | 'inputs' | 'planned'>;
+
 /**
  * What the planner knows of a declared resource once its action is chosen: for references to it.
  * The parts of the choice a reference reads, not the choice: its changes die with planDeclared's call.
@@ -70,7 +73,7 @@ export type PlanRun = {
  * (on-stack replacement) late and at length.
  */
 export function planDeclared(run: PlanRun, name: string): void {
-  const { state, resolve, byName, graph, claims, replaceRequested, blocked, planned, source, drafts, notes } = run;
+  const { state, resolve, byName, graph, claims, replaceRequested, blocked, planned, drafts, notes } = run;
   const { issues, warnings, protectedHits } = run;
   const decl = byName.get(name)!;
   const waitsOn = blocked.size
@@ -93,31 +96,7 @@ export function planDeclared(run: PlanRun, name: string): void {
   const gone = refreshed === null;
   const prior = gone ? undefined : (refreshed ?? recorded);
 
-  // A secret() and a reference to a secret path make the destination path secret (propagation).
-  const resolved = resolveDeclared(decl.inputs, source, secretPathsOf(def));
-  const raw = resolved.value;
-  // Read only from here on (the definition's own paths are one frozen list, shared).
-  const secrets = resolved.secrets;
-  // Every reference unknown (or none): these are the inputs validation parsed, refs as unknowns.
-  // Else, where the known values are scalars their own schemas take as they are under plain
-  // objects, validation's parse with them in place (parsedWithKnown); else a parse of the whole.
-  const validated = run.parsed?.get(decl);
-  const reused =
-    validated === undefined || resolved.allUnknown ? validated : parsedWithKnown(def.inputs, validated, raw);
-  const parsed = reused !== undefined ? { data: reused, issues: NO_ISSUES } : parseWithUnknowns(def.inputs, raw);
-  const issuesBefore = issues.length;
-  const warningsBefore = warnings.length;
-  // Index loops over the engine's own lists here: an unoptimized for-of allocates an iterator and a
-  // result per element (and one of each for an empty list), and this runs for every declaration.
-  for (let k = 0; k < parsed.issues.length; k++) {
-    const i = parsed.issues[k]!;
-    issues.push({ resource: name, path: i.path, code: i.code, message: i.message });
-  }
-  const desired = parsed.data as Record<string, unknown>;
-  if (parsed.issues.length === 0) runChecks(name, def, provider, desired, issues, warnings);
-  // A schema or check message may quote the value it refuses (an enum's "received 'x'"): never a secret.
-  if (issues.length > issuesBefore || warnings.length > warningsBefore)
-    scrubMessages(raw, secrets, issues, issuesBefore, warnings, warningsBefore);
+  const { desired, secrets } = declaredInputs(run, name, decl, def, provider);
 
   // The old object is deleted through the handler and instance that made it, when they differ.
   const instanceMoved = !!prior && prior.instance !== instance;
@@ -181,7 +160,67 @@ export function planDeclared(run: PlanRun, name: string): void {
     ? redactChanges(choice.changes, hiddenInputs, choice.reasons.length ? new Set(choice.reasons) : NO_REASONS, forcing)
     : [];
   for (let k = 0; k < choice.stateChanges.length; k++) changes.push(stateChange(choice.stateChanges[k]!));
-  const step: Step = {
+  const step = stepOf(name, decl, provider, prior, stateName, choice, changes, priorSecrets, secretInputs);
+  const common = { base: drafts.length, step, def, provider, decl, secrets, deps };
+  pushDraft(drafts, common, choice, prior, stateName, !!refreshed && refreshed !== recorded, priorResolved);
+}
+
+/**
+ * A declaration's inputs as planned: references resolved (a secret() and a reference to a secret
+ * path make the destination path secret), parsed, and checked by the provider; the issues and
+ * warnings added to the run's. Its own function, as stepOf and pushDraft are: planDeclared's parts
+ * compile one by one, each small, sooner than one large body does.
+ */
+function declaredInputs(
+  run: PlanRun,
+  name: string,
+  decl: ResourceDecl,
+  def: AnyResource,
+  provider: Provider<unknown>,
+): { desired: Record<string, unknown>; secrets: readonly string[] } {
+  const { issues, warnings } = run;
+  // A secret() and a reference to a secret path make the destination path secret (propagation).
+  const resolved = resolveDeclared(decl.inputs, run.source, secretPathsOf(def));
+  const raw = resolved.value;
+  // Read only from here on (the definition's own paths are one frozen list, shared).
+  const secrets = resolved.secrets;
+  // Every reference unknown (or none): these are the inputs validation parsed, refs as unknowns.
+  // Else, where the known values are scalars their own schemas take as they are under plain
+  // objects, validation's parse with them in place (parsedWithKnown); else a parse of the whole.
+  const validated = run.parsed?.get(decl);
+  const reused =
+    validated === undefined || resolved.allUnknown ? validated : parsedWithKnown(def.inputs, validated, raw);
+  const parsed = reused !== undefined ? { data: reused, issues: NO_ISSUES } : parseWithUnknowns(def.inputs, raw);
+  const issuesBefore = issues.length;
+  const warningsBefore = warnings.length;
+  // Index loops over the engine's own lists here: an unoptimized for-of allocates an iterator and a
+  // result per element (and one of each for an empty list), and this runs for every declaration.
+  for (let k = 0; k < parsed.issues.length; k++) {
+    const i = parsed.issues[k]!;
+    issues.push({ resource: name, path: i.path, code: i.code, message: i.message });
+  }
+  const desired = parsed.data as Record<string, unknown>;
+  if (parsed.issues.length === 0) runChecks(name, def, provider, desired, issues, warnings);
+  // A schema or check message may quote the value it refuses (an enum's "received 'x'"): never a secret.
+  if (issues.length > issuesBefore || warnings.length > warningsBefore)
+    scrubMessages(raw, secrets, issues, issuesBefore, warnings, warningsBefore);
+  return { desired, secrets };
+}
+
+/** The step of a planned declaration, its before and after redacted. */
+function stepOf(
+  name: string,
+  decl: ResourceDecl,
+  provider: Provider<unknown>,
+  prior: ResourceState | undefined,
+  stateName: string | undefined,
+  choice: Choice,
+  changes: StepChange[],
+  priorSecrets: readonly string[],
+  secretInputs: readonly string[],
+): Step {
+  const instance = decl.options?.provider;
+  return {
     address: name,
     type: decl.type,
     provider: provider.name,
@@ -206,7 +245,19 @@ export function planDeclared(run: PlanRun, name: string): void {
     createBeforeDestroy: choice.action === 'replace' ? (decl.options?.createBeforeDestroy ?? false) : undefined,
     ...(choice.action === 'replace' && decl.options?.retainOnDelete ? { retainOld: true } : {}),
   };
-  const common = { base: drafts.length, step, def, provider, decl, secrets, deps };
+}
+
+/** The draft of a planned step: a create, or a noop, update or replace of its prior object. */
+function pushDraft(
+  drafts: Draft[],
+  common: DraftParts,
+  choice: Choice,
+  prior: ResourceState | undefined,
+  stateName: string | undefined,
+  drifted: boolean,
+  priorResolved: Resolved | undefined,
+): void {
+  const decl = common.decl;
   const inputs =
     choice.action === 'noop'
       ? {}
@@ -215,7 +266,6 @@ export function planDeclared(run: PlanRun, name: string): void {
         : { inputs: choice.inputs };
   if (!prior || stateName === undefined) drafts.push({ ...common, ...inputs, kind: 'create' });
   else if (choice.action === 'noop') {
-    const drifted = refreshed && refreshed !== recorded;
     drafts.push({ ...common, prior, priorName: stateName, kind: 'noop', ...(drifted ? { refreshed: prior } : {}) });
   } else if (choice.action === 'update')
     drafts.push({ ...common, ...inputs, prior, priorName: stateName, kind: 'update' });
