@@ -209,10 +209,13 @@ export function validateStack(decls: readonly unknown[], resolve: ResourceResolv
       inputs: inputs as Record<string, unknown>,
       options: { ...o, dependsOn: names(o.dependsOn), aliases: names(o.aliases) },
     } as ResourceDecl;
-    checked.push(decl);
+    // Index stores, not push(): a fresh list's first push() of an object, seen once per plan, makes
+    // the optimized push expect small integers and deoptimize this callback (an index store
+    // changes the list's element kind in place instead). The same in ledger.ts, heap.ts, mock.ts.
+    checked[checked.length] = decl;
     if (!ok) return;
     named.set(label, { decl, def });
-    graphDecls.push(decl);
+    graphDecls[graphDecls.length] = decl;
   });
   // Every declaration's references are checked, also one the graph leaves out (unknown type, bad or duplicate name).
   const refsOf = checkReferences(checked, named, seen, add);
