@@ -6,7 +6,7 @@ import { own } from '../../state/keys.js';
 import { diffValues } from '../diff/diff.js';
 import { formatPath, parsePath, pathCovers } from '../values/path.js';
 import { sensitive } from '../values/secret.js';
-import { strip } from './secrets.js';
+import { secretInputPatterns } from './secrets.js';
 import { stateNameOf, type StepWork } from './work.js';
 
 /** One input that changed outside converge. */
@@ -55,7 +55,7 @@ export function findDrift(state: State, refreshed: ReadonlyMap<string, ResourceS
 
 /** Drift changes with secret input paths replaced by the sensitive marker. */
 function redactDrift(changes: readonly DriftChange[], secrets: readonly string[]): DriftChange[] {
-  const ins = strip('inputs.', secrets).map(parsePath);
+  const ins = secretInputPatterns(secrets);
   return changes.map((c) => {
     const secret = ins.some((s) => pathCovers(s, parsePath(c.path)));
     return secret

@@ -10,6 +10,7 @@ import { formatPath, formatPathExact, mapPath, parsePath, pathCovers, type PathS
 import { isUnknown } from '../values/unknown.js';
 import { redactPaths, redactText, secretStrings } from '../values/redact.js';
 import { isSensitive, sensitive } from '../values/secret.js';
+import { perFrozenList } from '../values/frozen.js';
 
 /** The paths under `prefix` ('inputs.'), with the prefix taken off. */
 export function strip(prefix: string, paths: readonly string[]): string[] {
@@ -18,24 +19,15 @@ export function strip(prefix: string, paths: readonly string[]): string[] {
   return out;
 }
 
-/** A frozen list's answers, made once: a definition's own secret paths are one frozen list its declarations and records share. */
-const inputPathsOf = new WeakMap<readonly string[], readonly string[]>();
-const patternsOf = new WeakMap<readonly string[], readonly PathSegment[][]>();
-
 /** The secret input paths among `paths` ('inputs.x' → 'x'), as strip('inputs.', paths); made once for a frozen list. */
-export function secretInputPaths(paths: readonly string[]): readonly string[] {
-  if (!Object.isFrozen(paths)) return strip('inputs.', paths);
-  let out = inputPathsOf.get(paths);
-  if (!out) inputPathsOf.set(paths, (out = Object.freeze(strip('inputs.', paths))));
-  return out;
-}
+export const secretInputPaths = perFrozenList((paths) => Object.freeze(strip('inputs.', paths)));
 
 /** `paths` parsed; made once for a frozen list. */
-function patterns(paths: readonly string[]): readonly PathSegment[][] {
-  if (!Object.isFrozen(paths)) return paths.map(parsePath);
-  let out = patternsOf.get(paths);
-  if (!out) patternsOf.set(paths, (out = paths.map(parsePath)));
-  return out;
+const patterns = perFrozenList((paths): readonly PathSegment[][] => paths.map(parsePath));
+
+/** The secret input paths among `paths`, parsed (for drift and refresh to redact their changes). */
+export function secretInputPatterns(paths: readonly string[]): readonly PathSegment[][] {
+  return patterns(secretInputPaths(paths));
 }
 
 /**

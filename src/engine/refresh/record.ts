@@ -7,8 +7,8 @@ import { Ledger } from '../run/ledger.js';
 import { recordDelete, recordResource } from '../../state/ops.js';
 import { own } from '../../state/keys.js';
 import { diffValues, type Change, type KeyedLists } from '../diff/diff.js';
-import { strip } from '../plan/secrets.js';
-import { formatPath, parsePath, pathCovers } from '../values/path.js';
+import { secretInputPatterns } from '../plan/secrets.js';
+import { formatPath, pathCovers } from '../values/path.js';
 import { sensitive } from '../values/secret.js';
 
 /** Drift as people see it: secret paths carry the sensitive marker, as in a plan. */
@@ -16,7 +16,7 @@ function driftChanges(
   changes: Change[],
   secrets: readonly string[],
 ): { path: string; before: unknown; after: unknown }[] {
-  const ins = strip('inputs.', secrets).map(parsePath);
+  const ins = secretInputPatterns(secrets);
   return changes.map((c) => {
     const secret = ins.some((s) => pathCovers(s, c.path));
     return { path: formatPath(c.path), before: secret ? sensitive : c.before, after: secret ? sensitive : c.after };

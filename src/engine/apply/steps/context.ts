@@ -19,6 +19,7 @@ import { applyIgnoreChanges } from '../../diff/ignore.js';
 import { containsUnknown } from '../../values/unknown.js';
 import { mapPath, parsePath, type PathSegment } from '../../values/path.js';
 import { parsedWithKnown } from '../../validate/schema.js';
+import { perFrozenList } from '../../values/frozen.js';
 import { PolicyViolationError, TimeoutError, UnresolvedInputsError } from '../../errors.js';
 import type { PendingPolicies } from '../../plan/policy-check.js';
 import { abortReason } from '../../abort.js';
@@ -76,20 +77,13 @@ function collecting(into: Set<string>): (v: unknown) => unknown {
 /** A secret path ('inputs.x.y') as its root and the rest of its segments. */
 type SplitPath = { readonly root: PathSegment | undefined; readonly rest: readonly PathSegment[] };
 
-/** Frozen secret-path lists (a definition's own, shared by all its steps) already split. */
-const splitCache = new WeakMap<readonly string[], readonly SplitPath[]>();
-
-/** `paths` split into root and rest: once per frozen list, since every create of a type asks for the same one. */
-function splitPaths(paths: readonly string[]): readonly SplitPath[] {
-  const known = splitCache.get(paths);
-  if (known) return known;
-  const split = paths.map((p): SplitPath => {
+/** `paths` split into root and rest: once per frozen list (a definition's own, shared by all its steps). */
+const splitPaths = perFrozenList((paths): readonly SplitPath[] =>
+  paths.map((p) => {
     const segs = parsePath(p);
     return { root: segs[0], rest: segs.slice(1) };
-  });
-  if (Object.isFrozen(paths)) splitCache.set(paths, split);
-  return split;
-}
+  }),
+);
 
 /** One node's view of its step. */
 export class StepRun {
