@@ -52,9 +52,9 @@ describeLxd('prova find against a real LXD', (facts) => {
     const cases: [string, Record<string, unknown>, string[], string[]][] = [
       [
         'prova:index/network:Network',
-        { name: 'aprovfind3', config: { 'ipv4.address': 'none', 'ipv6.address': 'none' } },
-        ['network', 'create', 'aprovfind3', 'ipv4.address=none', 'ipv6.address=none'],
-        ['network', 'delete', 'aprovfind3'],
+        { name: n('aprovf3'), config: { 'ipv4.address': 'none', 'ipv6.address': 'none' } },
+        ['network', 'create', n('aprovf3'), 'ipv4.address=none', 'ipv6.address=none'],
+        ['network', 'delete', n('aprovf3')],
       ],
       [
         'prova:index/profile:Profile',

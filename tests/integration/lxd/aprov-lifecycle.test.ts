@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ApplyError, PartialCreateError } from '../../../src/index.js';
 import { prova } from '../../../src/providers/a/index.js';
-import { cleanupAprov, describeLxd, lxc, realEngine, n } from './lxd-env.js';
+import { cleanupAprov, describeLxd, lxc, lxcExecOut, realEngine, n } from './lxd-env.js';
 
 describeLxd('prova instance lifecycle against a real LXD (issue 15)', (facts) => {
   let dir: string;
@@ -37,8 +37,8 @@ describeLxd('prova instance lifecycle against a real LXD (issue 15)', (facts) =>
       await engine.apply(await engine.plan([box, log]));
       const again = await engine.plan([box, log], { refresh: true });
       expect(again.steps.map((s) => s.action)).toEqual(['noop', 'noop']);
-      expect(lxc(['exec', n('aprov-file1'), '--', 'cat', '/root/log.txt'])).toBe('first\nappended\n');
-      expect(lxc(['exec', n('aprov-file1'), '--', 'stat', '-c', '%a', '/root/log.txt']).trim()).toBe('644');
+      expect(lxcExecOut(n('aprov-file1'), ['cat', '/root/log.txt'])).toBe('first\nappended\n');
+      expect(lxcExecOut(n('aprov-file1'), ['stat', '-c', '%a', '/root/log.txt']).trim()).toBe('644');
     } finally {
       await engine.destroy();
       await provider.close();

@@ -2,7 +2,7 @@
 // agree, modulo ids, addresses and fingerprints.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { simEnv, type SimEnv } from '../../providers/a/sim-env.js';
-import { cleanupCvt, describeLxd, realEnv, type RealEnv, n } from './lxd-env.js';
+import { cleanupCvt, describeLxd, forwardAddress, realEnv, type RealEnv, n } from './lxd-env.js';
 
 type Env = Pick<RealEnv, 'ctx' | 'res' | 'provider'>;
 
@@ -51,7 +51,7 @@ async function scenario(env: Env, image: string): Promise<unknown[]> {
       'prova:index/networkForward:NetworkForward',
       {
         network: 'convergebr0',
-        listenAddress: '198.18.0.251',
+        listenAddress: forwardAddress(1),
         ports: [{ protocol: 'udp', listenPort: '53', targetAddress: '198.18.0.30' }],
       },
     ],

@@ -2,7 +2,7 @@
 // started again, renamed only with allowRestart, drift made with lxc seen by a read, execs and files.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ProviderError } from '../../../src/engine/errors.js';
-import { cleanupCvt, describeLxd, lxc, realEnv, type RealEnv, n } from './lxd-env.js';
+import { cleanupCvt, describeLxd, lxc, lxcExecOut, realEnv, type RealEnv, n } from './lxd-env.js';
 
 describeLxd('prova Instance against a real LXD', (facts) => {
   let env: RealEnv;
@@ -109,7 +109,7 @@ describeLxd('prova Instance against a real LXD', (facts) => {
         b_exit: { exitCode: 3 },
         c_missing: { exitCode: expect.any(Number) },
       });
-      expect(lxc(['exec', n('cvt-inst5'), '--', 'stat', '-c', '%a', '/opt/x/hello.txt']).trim()).toBe('640');
+      expect(lxcExecOut(n('cvt-inst5'), ['stat', '-c', '%a', '/opt/x/hello.txt']).trim()).toBe('640');
     } finally {
       await def.delete(env.ctx, made.id, { inputs: i, outputs: made.outputs });
     }

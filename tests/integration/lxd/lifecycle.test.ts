@@ -1,6 +1,6 @@
 // Each resource against the real daemon: create, read back, update in place, import, delete.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { cleanupCvt, describeLxd, lxc, realEnv, type RealEnv, n } from './lxd-env.js';
+import { cleanupCvt, describeLxd, forwardAddress, lxc, realEnv, type RealEnv, n } from './lxd-env.js';
 
 describeLxd('prova resources against a real LXD', (facts) => {
   let env: RealEnv;
@@ -41,16 +41,16 @@ describeLxd('prova resources against a real LXD', (facts) => {
       'prova:index/networkForward:NetworkForward',
       {
         network: facts.bridge,
-        listenAddress: '198.18.0.250',
+        listenAddress: forwardAddress(0),
         ports: [{ protocol: 'tcp', listenPort: '80', targetAddress: '198.18.0.20' }],
       },
       {
         network: facts.bridge,
-        listenAddress: '198.18.0.250',
+        listenAddress: forwardAddress(0),
         description: 'web',
         ports: [{ protocol: 'tcp', listenPort: '80,443', targetAddress: '198.18.0.21', targetPort: '8080,8443' }],
       },
-      `/${facts.bridge}/198.18.0.250`,
+      `/${facts.bridge}/${forwardAddress(0)}`,
     ],
     [
       'prova:index/profile:Profile',

@@ -3,13 +3,14 @@
 // and each compared command (every `show`, get, list, exec and pulled file) prints the same thing
 // once ids, MACs, veth names, addresses and timestamps are normalised. The fake's half is also
 // judged on its own terms (judgeFakeScript: exit codes, no panic, exec streaming, events, routes).
+// Its objects carry this run's suffix and its forward this run's address (lxd-env's `n` and
+// `forwardAddress`), so two suites on one daemon never meet.
 import { createHash, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSimulator, type LxdSimulator } from '../../../src/providers/a/simulator/index.js';
 import {
-  FORWARD_ADDRESS,
   judgeFakeScript,
   lxcScript,
   normalizeLxc,
@@ -18,18 +19,20 @@ import {
   scratchConf,
   type LxcResult,
 } from '../../providers/a/lxc-script.js';
-import { describeLxd, lxc } from './lxd-env.js';
+import { describeLxd, forwardAddress, lxc, n } from './lxd-env.js';
 
-/** Removes every lxcfake-* object from the real daemon (through the local unix socket). */
-function cleanupLxcfake(): void {
-  for (const name of ['lxcfake-c1', 'lxcfake-c2', 'lxcfake-c3']) lxc(['delete', '--force', name], true);
-  lxc(['network', 'delete', 'lxcfake-net'], true);
-  lxc(['network', 'acl', 'delete', 'lxcfake-acl'], true);
-  lxc(['network', 'forward', 'delete', 'convergebr0', FORWARD_ADDRESS], true);
-  lxc(['profile', 'delete', 'lxcfake-prof'], true);
-  lxc(['project', 'delete', 'lxcfake-proj'], true);
-  lxc(['storage', 'volume', 'delete', 'lxcfake-pool', 'lxcfake-vol'], true);
-  lxc(['storage', 'delete', 'lxcfake-pool'], true);
+const FORWARD = forwardAddress(2);
+
+/** Removes this run's objects of the script from the real daemon (through the local unix socket). */
+function cleanupScript(): void {
+  for (const c of ['cvt-lxc-c1', 'cvt-lxc-c2', 'cvt-lxc-c3']) lxc(['delete', '--force', n(c)], true);
+  lxc(['network', 'delete', n('cvt-lxn')], true);
+  lxc(['network', 'acl', 'delete', n('cvt-lxc-acl')], true);
+  lxc(['network', 'forward', 'delete', 'convergebr0', FORWARD], true);
+  lxc(['profile', 'delete', n('cvt-lxc-prof')], true);
+  lxc(['project', 'delete', n('cvt-lxc-proj')], true);
+  lxc(['storage', 'volume', 'delete', n('cvt-lxc-pool'), n('cvt-lxc-vol')], true);
+  lxc(['storage', 'delete', n('cvt-lxc-pool')], true);
 }
 
 async function runScript(
@@ -49,7 +52,8 @@ async function runScript(
       '--accept-certificate',
     ]);
     const results: LxcResult[] = [];
-    if (added.code === 0) for (const step of lxcScript(remote, conf.dir)) results.push(await runStep(conf.env, step));
+    if (added.code === 0)
+      for (const step of lxcScript(remote, conf.dir, n, FORWARD)) results.push(await runStep(conf.env, step));
     const pem = readFileSync(join(conf.dir, 'conf', 'client.crt'), 'utf8');
     return { added, results, fingerprint: createHash('sha256').update(new X509Certificate(pem).raw).digest('hex') };
   } finally {
@@ -64,7 +68,7 @@ describeLxd('the lxc client against the fake LXD and the real daemon', (facts) =
   const steps = lxcScript('R', '/SCRATCH');
 
   beforeAll(async () => {
-    cleanupLxcfake();
+    cleanupScript();
     sim = await startSimulator({ tls: true, trustPassword: 'lxcfake-pw' });
     // the two remotes share nothing (own LXD_CONF, own objects): the scripts run at once
     [fake, real] = await Promise.all([
@@ -73,7 +77,7 @@ describeLxd('the lxc client against the fake LXD and the real daemon', (facts) =
     ]);
   }, 600_000);
   afterAll(async () => {
-    cleanupLxcfake();
+    cleanupScript();
     if (real?.fingerprint) lxc(['config', 'trust', 'remove', real.fingerprint], true);
     await sim?.close();
   });
@@ -95,7 +99,10 @@ describeLxd('the lxc client against the fake LXD and the real daemon', (facts) =
         real: step.exitCode ?? 0,
       });
       if (!step.compare) return;
-      const view = (x: LxcResult, remote: string) => ({ stdout: normalizeLxc(x.stdout, remote), pulled: x.pulled });
+      const view = (x: LxcResult, remote: string) => ({
+        stdout: normalizeLxc(x.stdout, remote, FORWARD),
+        pulled: x.pulled,
+      });
       expect(view(f, 'fake')).toEqual(view(r, 'real'));
     });
   }

@@ -3,6 +3,7 @@
 // the fake with the same exit code and the same first line of error, and the snapshot, copy and
 // exec commands exit the same and print the same. The fake's half is also judged on its own terms
 // (judgeFakeRefusals: LXD's recorded codes and messages, the snapshot listings, no unrouted request).
+// Its objects carry this run's suffix (lxd-env's `n`), so two suites on one daemon never meet.
 import { createHash, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,16 +19,16 @@ import {
   runRefusalScripts,
   type RefusalRun,
 } from '../../providers/a/lxc-refusals.js';
-import { describeLxd, lxc } from './lxd-env.js';
+import { describeLxd, lxc, n } from './lxd-env.js';
 
 function cleanup(): void {
-  const l = refusalLeftovers;
-  for (const n of l.instances) lxc(['delete', '--force', n], true);
-  for (const n of l.profiles) lxc(['profile', 'delete', n], true);
-  for (const n of l.networks) lxc(['network', 'delete', n], true);
-  for (const n of l.volumes) lxc(['storage', 'volume', 'delete', 'default', n], true);
-  for (const n of l.projects) lxc(['project', 'delete', n], true);
-  for (const n of l.pools) lxc(['storage', 'delete', n], true);
+  const l = refusalLeftovers(n);
+  for (const x of l.instances) lxc(['delete', '--force', x], true);
+  for (const x of l.profiles) lxc(['profile', 'delete', x], true);
+  for (const x of l.networks) lxc(['network', 'delete', x], true);
+  for (const x of l.volumes) lxc(['storage', 'volume', 'delete', 'default', x], true);
+  for (const x of l.projects) lxc(['project', 'delete', x], true);
+  for (const x of l.pools) lxc(['storage', 'delete', x], true);
 }
 
 type Run = RefusalRun & { code: number; fingerprint: string };
@@ -47,7 +48,7 @@ async function runOn(remote: string, address: string, password: string): Promise
     const pem = readFileSync(join(conf.dir, 'conf', 'client.crt'), 'utf8');
     const fingerprint = createHash('sha256').update(new X509Certificate(pem).raw).digest('hex');
     if (added.code !== 0) return { code: added.code, fingerprint, setup: [], refusals: [], everyday: [] };
-    return { code: 0, fingerprint, ...(await runRefusalScripts(conf.env, remote)) };
+    return { code: 0, fingerprint, ...(await runRefusalScripts(conf.env, remote, n)) };
   } finally {
     conf.close();
   }
@@ -78,20 +79,20 @@ describeLxd('lxc refusals, snapshots, copies and exec: the fake LXD against the 
   });
 
   // the fake's own verdict, on its half of this run (tests/providers/a/lxc-refusals.test.ts without a daemon)
-  judgeFakeRefusals(() => ({ sim, run: fake }));
+  judgeFakeRefusals(() => ({ sim, run: fake }), n);
 
-  for (const [n, refusal] of lxcRefusals('R').entries())
+  for (const [k, refusal] of lxcRefusals('R').entries())
     it(`lxc ${refusal.argv.join(' ')}: refused by both, same exit code and first line`, () => {
-      const f = fake.refusals[n]!;
-      const r = real.refusals[n]!;
+      const f = fake.refusals[k]!;
+      const r = real.refusals[k]!;
       expect({ code: f.code, line: firstLine(f, 'fake') }).toEqual({ code: r.code, line: firstLine(r, 'real') });
       expect(r.code).not.toBe(0);
     });
 
-  for (const [n, step] of lxcEveryday('R').entries())
+  for (const [k, step] of lxcEveryday('R').entries())
     it(`lxc ${step.argv.join(' ')}: same exit code${step.compare ? ' and output' : ''}`, () => {
-      const f = fake.everyday[n]!;
-      const r = real.everyday[n]!;
+      const f = fake.everyday[k]!;
+      const r = real.everyday[k]!;
       expect({ code: f.code, line: firstLine(f, 'fake') }).toEqual({ code: r.code, line: firstLine(r, 'real') });
       if (step.compare) expect(normalizeLxc(f.stdout, 'fake')).toBe(normalizeLxc(r.stdout, 'real'));
     });

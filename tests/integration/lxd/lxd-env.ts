@@ -92,10 +92,21 @@ export function realEnv(facts: LxdFacts, args: ProvaOptions = {}): RealEnv {
 // killed suite's leftovers), never a live run's.
 const MINUTES = 36 ** 3;
 const minuteNow = (): number => Math.floor(Date.now() / 60_000) % MINUTES;
-const RUN = `t${minuteNow().toString(36).padStart(3, '0')}${Math.floor(Math.random() * 36).toString(36)}`;
+const DIGIT = Math.floor(Math.random() * 36);
+const RUN = `t${minuteNow().toString(36).padStart(3, '0')}${DIGIT.toString(36)}`;
 
 /** A real-daemon object name for this run: `n('cvt-web')` is `cvt-web-t1x2k`. */
 export const n = (base: string): string => `${base}-${RUN}`;
+
+// A network forward is named by its listen address, which cannot carry a suffix: each run takes a
+// block of four addresses in 198.18.0.200-.251, chosen by its random digit (13 blocks), and its
+// cleanup removes forwards in its own block only (a killed run's leftovers there included).
+const FORWARD_BLOCK = 200 + 4 * (DIGIT % 13);
+
+/** This run's forward listen address number `k` (0-3): one per test file that makes a forward. */
+export function forwardAddress(k: 0 | 1 | 2 | 3): string {
+  return `198.18.0.${FORWARD_BLOCK + k}`;
+}
 
 /** Whether a cvt-/aprov- object is this run's, or a leftover of a run over an hour old (or of no run). */
 export function cleanable(name: string): boolean {
@@ -115,7 +126,20 @@ export function lxc(args: string[], quiet = false): string {
   }
 }
 
-/** Deletes this run's objects named cvt-* and stale ones (see `cleanable`): instances, profiles, networks, …. */
+/**
+ * What a command that always prints prints inside an instance (`lxc exec`). LXD 5.0 sometimes ends
+ * an exec before its output reached the client when the machine is busy (canonical/lxd#11422,
+ * seen here: an empty `cat` of a file that held two lines): an exec that exits 0 and prints nothing
+ * is run again, three times in all.
+ */
+export function lxcExecOut(instance: string, command: string[]): string {
+  for (let attempt = 1; ; attempt++) {
+    const out = lxc(['exec', instance, '--', ...command]);
+    if (out !== '' || attempt === 3) return out;
+  }
+}
+
+/** Deletes this run's objects named cvt-* and stale ones (see `cleanable`): instances, profiles, networks, …, and the forwards in this run's block. */
 export function cleanupCvt(): void {
   const names = (kind: string[]) =>
     lxc([...kind, '--format', 'csv', '-c', 'n'], true)
@@ -125,7 +149,9 @@ export function cleanupCvt(): void {
   for (const n of names(['list'])) lxc(['delete', '--force', n], true);
   for (const line of lxc(['query', '/1.0/networks/convergebr0/forwards'], true).match(/"[^"]+"/g) ?? []) {
     const addr = line.replace(/"/g, '').split('/').pop()!;
-    if (addr.startsWith('198.18.0.2')) lxc(['network', 'forward', 'delete', 'convergebr0', addr], true);
+    const last = Number(/^198\.18\.0\.(\d+)$/.exec(addr)?.[1]);
+    if (last >= FORWARD_BLOCK && last < FORWARD_BLOCK + 4)
+      lxc(['network', 'forward', 'delete', 'convergebr0', addr], true);
   }
   for (const line of lxc(['query', '/1.0/profiles'], true).match(/cvt-[\w-]+/g) ?? [])
     if (cleanable(line)) lxc(['profile', 'delete', line], true);
