@@ -92,19 +92,18 @@ export function realEnv(facts: LxdFacts, args: ProvaOptions = {}): RealEnv {
 // killed suite's leftovers), never a live run's.
 const MINUTES = 36 ** 3;
 const minuteNow = (): number => Math.floor(Date.now() / 60_000) % MINUTES;
-const DIGIT = Math.floor(Math.random() * 36);
-const RUN = `t${minuteNow().toString(36).padStart(3, '0')}${DIGIT.toString(36)}`;
+const RUN = `t${minuteNow().toString(36).padStart(3, '0')}${Math.floor(Math.random() * 36).toString(36)}`;
 
 /** A real-daemon object name for this run: `n('cvt-web')` is `cvt-web-t1x2k`. */
 export const n = (base: string): string => `${base}-${RUN}`;
 
-// A network forward is named by its listen address, which cannot carry a suffix: each run takes a
-// block of four addresses in 198.18.0.200-.251, chosen by its random digit (13 blocks), and its
-// cleanup removes forwards in its own block only (a killed run's leftovers there included).
-const FORWARD_BLOCK = 200 + 4 * (DIGIT % 13);
+// A network forward is named by its listen address, which cannot carry a suffix: each fork takes a
+// block of three addresses in 198.18.0.100-.249 at random (50 blocks), and its cleanup removes
+// forwards in its own block only (a killed run's leftovers there included).
+const FORWARD_BLOCK = 100 + 3 * Math.floor(Math.random() * 50);
 
-/** This run's forward listen address number `k` (0-3): one per test file that makes a forward. */
-export function forwardAddress(k: 0 | 1 | 2 | 3): string {
+/** This run's forward listen address number `k`: one per test file that makes a forward. */
+export function forwardAddress(k: 0 | 1 | 2): string {
   return `198.18.0.${FORWARD_BLOCK + k}`;
 }
 
@@ -150,7 +149,7 @@ export function cleanupCvt(): void {
   for (const line of lxc(['query', '/1.0/networks/convergebr0/forwards'], true).match(/"[^"]+"/g) ?? []) {
     const addr = line.replace(/"/g, '').split('/').pop()!;
     const last = Number(/^198\.18\.0\.(\d+)$/.exec(addr)?.[1]);
-    if (last >= FORWARD_BLOCK && last < FORWARD_BLOCK + 4)
+    if (last >= FORWARD_BLOCK && last < FORWARD_BLOCK + 3)
       lxc(['network', 'forward', 'delete', 'convergebr0', addr], true);
   }
   for (const line of lxc(['query', '/1.0/profiles'], true).match(/cvt-[\w-]+/g) ?? [])
