@@ -7,7 +7,15 @@ import { fillPath } from '../../kit/wire.js';
 import type { Call, Envelope, Operation } from './wire/envelope.js';
 
 const PROVIDER = 'prova';
-import { envelopeError, failedOperation, isBusy, notClustered, operationError, parseLxdError } from './errors.js';
+import {
+  envelopeError,
+  failedOperation,
+  isBusy,
+  notClustered,
+  operationError,
+  parseLxdError,
+  projectRace,
+} from './errors.js';
 import { defaultRetryPolicy, withRetry } from '../../engine/run/retry.js';
 import { ProviderError, TimeoutError } from '../../engine/errors.js';
 import type { OperationContext } from '../../engine/provider/context.js';
@@ -112,13 +120,17 @@ export class LxdClient {
    * One call: sync → metadata; async → waits on the operation; error → ProviderError with LXD's
    * message. An operation refused at once because the instance is busy with another one ("Instance
    * is busy running a stop operation") did nothing: the call is sent again after a back-off, each
-   * wait reported as a retry (an error answer saying so is retried by the HTTP client itself).
+   * wait reported as a retry (an error answer saying so is retried by the HTTP client itself). So is
+   * a call that failed because another project vanished while LXD counted users (`projectRace`).
    */
   request<T>(ctx: Ctx, call: Call): Promise<CallResult<T>> {
     return withRetry(() => this.#request<T>(ctx, call), {
       policy: ctx.retry ?? defaultRetryPolicy,
       signal: ctx.signal,
-      shouldRetry: (error) => failedOperation(error) !== undefined && isBusy(failedOperation(error)!.err),
+      shouldRetry: (error) => {
+        const op = failedOperation(error);
+        return op ? isBusy(op.err) : error instanceof ProviderError && error.vendorCode === 'project_vanished';
+      },
       onRetry: (info) =>
         ctx.report({
           kind: 'retry',
@@ -131,6 +143,14 @@ export class LxdClient {
   }
 
   async #request<T>(ctx: Ctx, call: Call): Promise<CallResult<T>> {
+    try {
+      return await this.#send<T>(ctx, call);
+    } catch (error) {
+      throw projectRace(error, call) ?? error;
+    }
+  }
+
+  async #send<T>(ctx: Ctx, call: Call): Promise<CallResult<T>> {
     const query: Record<string, string | undefined> = { ...(call.query ?? {}) };
     if (call.project && call.project !== 'default') query.project = call.project;
     if (call.target && call.pathTemplate !== '/1.0') {

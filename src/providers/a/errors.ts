@@ -16,6 +16,42 @@ export function isBusy(detail: string | undefined): boolean {
   return !!detail && /\binstance is busy running an? /i.test(detail);
 }
 
+/**
+ * LXD counts an object's users project by project (an ACL's, for one): a project another client
+ * deletes between that listing and its loading fails the request, a read as well as a change, with
+ * 404 'Failed to load project "p": Project not found' (LXD 5.0.2, seen on ACL reads and updates
+ * while projects were being deleted, about one in sixty). The object is there and nothing was
+ * changed; the request succeeds once the listing no longer holds the project. A request made in a
+ * project that does not exist gets the same words, so the project is returned for the caller to
+ * compare with the request's own.
+ */
+export function vanishedProject(detail: string | undefined): string | undefined {
+  return detail ? /\bFailed to load project "([^"]*)": Project not found\b/.exec(detail)?.[1] : undefined;
+}
+
+/**
+ * The error told for what it is when LXD failed `call` because another project vanished while it
+ * counted users (`vanishedProject`, a project other than the call's): not the object's absence (a
+ * read must not take a live object for gone, nor a delete for done) but a transient, vendor code
+ * `project_vanished`, that the client sends again. Any other error: undefined.
+ */
+export function projectRace(error: unknown, call: Call): ProviderError | undefined {
+  if (!(error instanceof ProviderError) || error.status !== 404) return undefined;
+  const gone = vanishedProject(error.detail);
+  if (gone === undefined || gone === (call.project ?? 'default')) return undefined;
+  return new ProviderError({
+    provider: PROVIDER,
+    operation: error.operation,
+    method: call.method,
+    pathTemplate: call.pathTemplate,
+    status: 404,
+    vendorCode: 'project_vanished',
+    retryable: true,
+    notFound: false,
+    detail: error.detail,
+  });
+}
+
 /** LXD error envelope → facts. 500s are usually deterministic in LXD (validation), so only 503 retries. */
 export function parseLxdError(status: number, body: unknown): VendorError {
   const env = body as Envelope | undefined;
