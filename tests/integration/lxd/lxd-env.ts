@@ -88,21 +88,25 @@ export function realEnv(facts: LxdFacts, args: ProvaOptions = {}): RealEnv {
 
 // Names on the real daemon carry this run's suffix, so two suites on one daemon never touch each
 // other's objects: "-t", the minute of the run (3 base-36 digits, wrapping every 32 days) and a
-// random digit. A cleanup deletes its own run's objects and those of runs over an hour old (a
+// digit drawn for the run (tests/setup/global.ts) and offset by the fork's pool id, so the forks of
+// one run differ. A cleanup deletes its own fork's objects and those of runs over an hour old (a
 // killed suite's leftovers), never a live run's.
 const MINUTES = 36 ** 3;
 const minuteNow = (): number => Math.floor(Date.now() / 60_000) % MINUTES;
-const RUN = `t${minuteNow().toString(36).padStart(3, '0')}${Math.floor(Math.random() * 36).toString(36)}`;
+const DRAW = Number(process.env.CONVERGE_TEST_RUN_DRAW ?? Math.floor(Math.random() * 1800));
+const POOL = Number(process.env.VITEST_POOL_ID ?? 0);
+const RUN = `t${minuteNow().toString(36).padStart(3, '0')}${((DRAW + POOL) % 36).toString(36)}`;
 
 /** A real-daemon object name for this run: `n('cvt-web')` is `cvt-web-t1x2k`. */
 export const n = (base: string): string => `${base}-${RUN}`;
 
 // A network forward is named by its listen address, which cannot carry a suffix: each fork takes a
-// block of three addresses in 198.18.0.100-.249 at random (50 blocks), and its cleanup removes
-// forwards in its own block only (a killed run's leftovers there included).
-const FORWARD_BLOCK = 100 + 3 * Math.floor(Math.random() * 50);
+// block of three addresses in 198.18.0.100-.249 (50 blocks: the run's draw, offset by the fork's
+// pool id), and its cleanup removes forwards in its own block only (a killed run's leftovers there
+// included).
+const FORWARD_BLOCK = 100 + 3 * ((Math.floor(DRAW / 36) + POOL) % 50);
 
-/** This run's forward listen address number `k`: one per test file that makes a forward. */
+/** This fork's forward listen address number `k`: one per test file that makes a forward. */
 export function forwardAddress(k: 0 | 1 | 2): string {
   return `198.18.0.${FORWARD_BLOCK + k}`;
 }
@@ -138,7 +142,7 @@ export function lxcExecOut(instance: string, command: string[]): string {
   }
 }
 
-/** Deletes this run's objects named cvt-* and stale ones (see `cleanable`): instances, profiles, networks, …, and the forwards in this run's block. */
+/** Deletes this fork's objects named cvt-* and stale ones (see `cleanable`): instances, profiles, networks, …, and the forwards in this fork's block. */
 export function cleanupCvt(): void {
   const names = (kind: string[]) =>
     lxc([...kind, '--format', 'csv', '-c', 'n'], true)
