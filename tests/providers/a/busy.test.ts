@@ -2,27 +2,22 @@
 // out, in both shapes the daemon uses: an error answer to the request, and a background operation
 // that fails at once. Each wait is reported as a retry; any other failure is not retried. A loopback
 // stub answers "busy" a set number of times, then succeeds.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProviderError } from '../../../src/engine/errors.js';
-import { standaloneContext, type Report } from '../../../src/engine/provider/context.js';
-import { LxdClient } from '../../../src/providers/a/client.js';
+import type { LxdClient } from '../../../src/providers/a/client.js';
 import { isBusy } from '../../../src/providers/a/errors.js';
+import { closeStub, lxdStub, retryContext } from './lxd-stub.js';
 
 const BUSY = 'Failed creating instance update operation: Instance is busy running a "stop" operation';
-let server: Server | undefined;
 let posts = 0;
 afterEach(async () => {
-  server?.closeAllConnections();
-  if (server) await new Promise((r) => server!.close(r));
-  server = undefined;
+  await closeStub();
   posts = 0;
 });
 
 /** A stub whose first `busyTimes` changing requests fail in the given shape, later ones succeed. */
-async function stub(shape: 'answer' | 'operation' | 'other', busyTimes: number): Promise<LxdClient> {
-  server = createServer((req, res) => {
+function stub(shape: 'answer' | 'operation' | 'other', busyTimes: number): Promise<LxdClient> {
+  return lxdStub((req, res) => {
     res.setHeader('content-type', 'application/json');
     if (req.method !== 'GET') {
       posts++;
@@ -53,23 +48,12 @@ async function stub(shape: 'answer' | 'operation' | 'other', busyTimes: number):
       }),
     );
   });
-  await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
-  return new LxdClient({ remote: 'stub', baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
 }
 
 const call = { method: 'PUT', pathTemplate: '/1.0/instances/web', operation: 'update instance', body: {} } as const;
 const post = { ...call, method: 'POST' } as const;
 
-function context() {
-  const reports: Report[] = [];
-  const ctx = standaloneContext(undefined, {
-    address: 'web',
-    operation: 'update',
-    retry: { retries: 4, minTimeoutMs: 5, maxTimeoutMs: 20 },
-    report: (r) => reports.push(r),
-  });
-  return { ctx, reports };
-}
+const context = () => retryContext('web', 'update', 4);
 
 describe('an instance busy with another operation', () => {
   it.each([

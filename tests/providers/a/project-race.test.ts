@@ -4,29 +4,24 @@
 // made and deleted). The ACL is there: provider A must not read it as gone (a plan would make it
 // again) nor a delete as done (the record would be lost), and it sends the request again, each wait
 // a retry event. A request made in the missing project itself is what the words say: not found.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProviderError } from '../../../src/engine/errors.js';
-import { standaloneContext, type Report } from '../../../src/engine/provider/context.js';
-import { LxdClient } from '../../../src/providers/a/client.js';
+import type { LxdClient } from '../../../src/providers/a/client.js';
 import { vanishedProject } from '../../../src/providers/a/errors.js';
 import { getObject } from '../../../src/providers/a/support/objects.js';
 import { isNotFound } from '../../../src/kit/gone.js';
+import { closeStub, lxdStub, retryContext } from './lxd-stub.js';
 
 const RACE = 'Failed getting ACL usage: Failed to load project "cvt-race-p9": Project not found';
-let server: Server | undefined;
 let calls: string[] = [];
 afterEach(async () => {
-  server?.closeAllConnections();
-  if (server) await new Promise((r) => server!.close(r));
-  server = undefined;
+  await closeStub();
   calls = [];
 });
 
 /** A stub LXD whose first `raceTimes` requests answer the race's 404, later ones the ACL. */
-async function stub(raceTimes: number): Promise<LxdClient> {
-  server = createServer((req, res) => {
+function stub(raceTimes: number): Promise<LxdClient> {
+  return lxdStub((req, res) => {
     calls.push(`${req.method} ${req.url}`);
     res.setHeader('content-type', 'application/json');
     if (calls.length <= raceTimes) {
@@ -37,20 +32,9 @@ async function stub(raceTimes: number): Promise<LxdClient> {
     res.setHeader('etag', '"e1"');
     res.end(JSON.stringify({ type: 'sync', status_code: 200, metadata: { name: 'web', config: {} } }));
   });
-  await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
-  return new LxdClient({ remote: 'stub', baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
 }
 
-function context() {
-  const reports: Report[] = [];
-  const ctx = standaloneContext(undefined, {
-    address: 'acl',
-    operation: 'read',
-    retry: { retries: 3, minTimeoutMs: 5, maxTimeoutMs: 20 },
-    report: (r) => reports.push(r),
-  });
-  return { ctx, reports };
-}
+const context = () => retryContext('acl', 'read', 3);
 
 const acl = (project?: string) => ({
   template: '/1.0/network-acls/{name}',
