@@ -37,8 +37,8 @@ describeLxd('prova instance lifecycle against a real LXD (issue 15)', (facts) =>
       await engine.apply(await engine.plan([box, log]));
       const again = await engine.plan([box, log], { refresh: true });
       expect(again.steps.map((s) => s.action)).toEqual(['noop', 'noop']);
-      expect(lxcExecOut(n('aprov-file1'), ['cat', '/root/log.txt'])).toBe('first\nappended\n');
-      expect(lxcExecOut(n('aprov-file1'), ['stat', '-c', '%a', '/root/log.txt']).trim()).toBe('644');
+      expect(await lxcExecOut(n('aprov-file1'), ['cat', '/root/log.txt'])).toBe('first\nappended\n');
+      expect((await lxcExecOut(n('aprov-file1'), ['stat', '-c', '%a', '/root/log.txt'])).trim()).toBe('644');
     } finally {
       await engine.destroy();
       await provider.close();

@@ -109,7 +109,7 @@ describeLxd('prova Instance against a real LXD', (facts) => {
         b_exit: { exitCode: 3 },
         c_missing: { exitCode: expect.any(Number) },
       });
-      expect(lxcExecOut(n('cvt-inst5'), ['stat', '-c', '%a', '/opt/x/hello.txt']).trim()).toBe('640');
+      expect((await lxcExecOut(n('cvt-inst5'), ['stat', '-c', '%a', '/opt/x/hello.txt'])).trim()).toBe('640');
     } finally {
       await def.delete(env.ctx, made.id, { inputs: i, outputs: made.outputs });
     }

@@ -10,6 +10,7 @@ import { prova, type ProvaOptions, type ProvaConfig } from '../../../src/provide
 import { standaloneContext, type OperationContext, type Report } from '../../../src/engine/provider/context.js';
 import type { Provider } from '../../../src/engine/provider/define.js';
 import { Engine, MemoryStateStore } from '../../../src/index.js';
+import { runStep } from '../../providers/a/lxc-script.js';
 
 export type LxdFacts = { socket: string; https: string; trustPassword: string; bridge: string; image: string };
 
@@ -130,16 +131,13 @@ export function lxc(args: string[], quiet = false): string {
 }
 
 /**
- * What a command that always prints prints inside an instance (`lxc exec`). LXD 5.0 sometimes ends
- * an exec before its output reached the client when the machine is busy (canonical/lxd#11422,
- * seen here: an empty `cat` of a file that held two lines): an exec that exits 0 and prints nothing
- * is run again, three times in all.
+ * What a command that always prints prints inside an instance (`lxc exec` on the local daemon),
+ * through the lxc scripts' runner, which asks again an exec that lost its output (canonical/lxd#11422).
  */
-export function lxcExecOut(instance: string, command: string[]): string {
-  for (let attempt = 1; ; attempt++) {
-    const out = lxc(['exec', instance, '--', ...command]);
-    if (out !== '' || attempt === 3) return out;
-  }
+export async function lxcExecOut(instance: string, command: string[]): Promise<string> {
+  const r = await runStep(process.env, { argv: ['exec', instance, '--', ...command], compare: false });
+  if (r.code !== 0) throw new Error(`${r.cmd} exited ${r.code}: ${r.stderr}`);
+  return r.stdout;
 }
 
 /** Deletes this fork's objects named cvt-* and stale ones (see `cleanable`): instances, profiles, networks, …, and the forwards in this fork's block. */
